@@ -1,0 +1,135 @@
+//! The `trellis` command line.
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+
+use anyhow::Context;
+use clap::{Args, Parser, Subcommand};
+
+use crate::config::{Config, Overrides};
+use crate::services::licenses::Licenses;
+use crate::store::{Store, StoreError};
+
+#[derive(Debug, Parser)]
+#[command(name = "trellis", version, about = "Form, workflow and collaboration service")]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// Flags every subcommand takes.
+#[derive(Debug, Clone, Args)]
+pub struct Common {
+    /// Folder for the embedded database, media and the first license key [default: ./data]
+    #[arg(long, global = true)]
+    pub data_dir: Option<PathBuf>,
+    /// TOML configuration file [default: ./trellis.toml when present]
+    #[arg(long, global = true)]
+    pub config: Option<PathBuf>,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Run the HTTP server (migrates the database first).
+    Serve {
+        /// Address to listen on [default: 127.0.0.1:8080]
+        #[arg(long)]
+        listen: Option<SocketAddr>,
+        #[command(flatten)]
+        common: Common,
+    },
+    /// Apply database migrations and exit.
+    Migrate {
+        #[command(flatten)]
+        common: Common,
+    },
+    /// Issue, revoke and list license keys.
+    License {
+        #[command(subcommand)]
+        command: LicenseCommand,
+        #[command(flatten)]
+        common: Common,
+    },
+    /// Administrative actions on accounts.
+    Admin {
+        #[command(subcommand)]
+        command: AdminCommand,
+        #[command(flatten)]
+        common: Common,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum LicenseCommand {
+    /// Issue a key on a plan and print it alone on standard output.
+    Issue {
+        #[arg(long, default_value = "default")]
+        plan: String,
+    },
+    /// Revoke a key, given the key itself or its license id.
+    Revoke { key_or_id: String },
+    /// List licenses (ids and plans; keys are never stored).
+    List,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum AdminCommand {
+    /// Make the user with this handle a platform operator.
+    GrantOperator { handle: String },
+}
+
+impl Command {
+    pub fn overrides(&self) -> Overrides {
+        let (common, listen) = match self {
+            Command::Serve { common, listen } => (common, *listen),
+            Command::Migrate { common } | Command::License { common, .. } | Command::Admin { common, .. } => {
+                (common, None)
+            }
+        };
+        Overrides { config_file: common.config.clone(), data_dir: common.data_dir.clone(), listen }
+    }
+}
+
+/// Runs a subcommand other than `serve`.
+pub async fn run_admin(command: Command, config: Config) -> anyhow::Result<()> {
+    std::fs::create_dir_all(config.data_dir()).context("creating the data directory")?;
+    let store = Store::connect(&config.database_url(), 2).await?;
+    store.migrate().await?;
+    let result = match command {
+        Command::Serve { .. } => unreachable!("serve is run by main"),
+        Command::Migrate { .. } => {
+            eprintln!("migrations applied");
+            Ok(())
+        }
+        Command::License { command, .. } => {
+            let licenses = Licenses::new(store.clone(), std::sync::Arc::new(config));
+            match command {
+                LicenseCommand::Issue { plan } => {
+                    let (key, _) = licenses.issue(&plan).await?;
+                    println!("{key}");
+                }
+                LicenseCommand::Revoke { key_or_id } => {
+                    let license = licenses.revoke(&key_or_id).await?;
+                    eprintln!("revoked license {}", license.license_id);
+                }
+                LicenseCommand::List => {
+                    for license in store.licenses().await? {
+                        let state = if license.revoked_at.is_some() { "revoked" } else { "active" };
+                        println!("{}\t{}\t{}\t{}", license.license_id, license.plan, state, license.created_at);
+                    }
+                }
+            }
+            Ok(())
+        }
+        Command::Admin { command: AdminCommand::GrantOperator { handle }, .. } => {
+            match store.grant_operator(&handle).await {
+                Ok(()) => eprintln!("{handle} is now a platform operator"),
+                Err(StoreError::NotFound) => anyhow::bail!("no user has the handle {handle:?}"),
+                Err(e) => return Err(e.into()),
+            }
+            Ok(())
+        }
+    };
+    store.close().await;
+    result
+}

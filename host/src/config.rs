@@ -1,0 +1,334 @@
+//! Deployment settings: defaults, then an optional TOML file, then `TRELLIS_*` environment
+//! variables (nested keys joined by `__`, e.g. `TRELLIS_DATABASE__URL`), then command-line flags.
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+
+use anyhow::Context;
+use serde::Deserialize;
+
+use crate::domain::entitlement::{Entitlement, Plan};
+
+/// Everything a deployment can set. Every field has a default, so an empty file is a valid config.
+#[derive(Clone, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Config {
+    /// Address the HTTP server binds.
+    pub listen: SocketAddr,
+    /// Folder for the embedded database, media, the outbox and the first license key.
+    pub data_dir: PathBuf,
+    pub database: DatabaseConfig,
+    pub auth: AuthConfig,
+    pub http: HttpConfig,
+    pub gateway: GatewayConfig,
+    pub mail: MailConfig,
+    pub rate_limits: RateLimitConfig,
+    /// Plans by name; each maps entitlement names to daily quotas.
+    pub plans: BTreeMap<String, BTreeMap<String, u64>>,
+    pub modules: ModulesConfig,
+    pub log: LogConfig,
+    /// Seconds a verified license key is trusted before it is looked up again. Bounds how long a
+    /// key revoked from the command line (another process) keeps working.
+    pub license_cache_seconds: u64,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Self {
+            listen: SocketAddr::from(([127, 0, 0, 1], 8080)),
+            data_dir: PathBuf::from("data"),
+            database: DatabaseConfig::default(),
+            auth: AuthConfig::default(),
+            http: HttpConfig::default(),
+            gateway: GatewayConfig::default(),
+            mail: MailConfig::default(),
+            rate_limits: RateLimitConfig::default(),
+            plans: BTreeMap::new(),
+            modules: ModulesConfig::default(),
+            log: LogConfig::default(),
+            license_cache_seconds: 5,
+        }
+    }
+}
+
+#[derive(Clone, Default, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct DatabaseConfig {
+    /// `sqlite://...` or `postgres://...`; empty means the SQLite file `<data-dir>/trellis.db`.
+    pub url: String,
+    /// Pool size; 0 picks a default suited to the engine.
+    pub max_connections: u32,
+}
+
+#[derive(Clone, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct AuthConfig {
+    /// Session lifetime in seconds (default 30 days).
+    pub session_ttl_seconds: u64,
+}
+
+impl Default for AuthConfig {
+    fn default() -> Self {
+        Self { session_ttl_seconds: 30 * 24 * 3600 }
+    }
+}
+
+#[derive(Clone, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct HttpConfig {
+    /// Largest JSON request body accepted, in bytes.
+    pub json_body_limit: usize,
+    /// Trust the first address of `X-Forwarded-For` as the client address (behind a proxy only).
+    pub trust_forwarded_for: bool,
+}
+
+impl Default for HttpConfig {
+    fn default() -> Self {
+        Self { json_body_limit: 1024 * 1024, trust_forwarded_for: false }
+    }
+}
+
+/// Third-party API gateway mode; off unless `proxy_secret` is set.
+#[derive(Clone, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct GatewayConfig {
+    pub proxy_secret: Option<String>,
+    pub secret_header: String,
+    pub user_header: String,
+    pub plan_header: String,
+}
+
+impl Default for GatewayConfig {
+    fn default() -> Self {
+        Self {
+            proxy_secret: None,
+            secret_header: "X-RapidAPI-Proxy-Secret".into(),
+            user_header: "X-RapidAPI-User".into(),
+            plan_header: "X-RapidAPI-Subscription".into(),
+        }
+    }
+}
+
+impl fmt::Debug for GatewayConfig {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("GatewayConfig")
+            .field("proxy_secret", &self.proxy_secret.as_ref().map(|_| "<redacted>"))
+            .field("secret_header", &self.secret_header)
+            .finish_non_exhaustive()
+    }
+}
+
+/// SMTP when `smtp_url` is set (e.g. `smtps://user:pass@host:465`), else `.eml` files in the outbox.
+#[derive(Clone, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct MailConfig {
+    pub smtp_url: Option<String>,
+    pub from: String,
+}
+
+impl Default for MailConfig {
+    fn default() -> Self {
+        Self { smtp_url: None, from: "Trellis <no-reply@trellis.invalid>".into() }
+    }
+}
+
+/// Attempts allowed per minute; each limiter also allows a burst of the same size.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct RateLimitConfig {
+    /// Logins per client address.
+    pub login_per_address: u32,
+    /// Logins per login name (e-mail or handle), whatever the address.
+    pub login_per_account: u32,
+    /// PIN checks (sign-up and reset) per client address.
+    pub pin_per_address: u32,
+    /// Sign-up and reset starts (each sends a mail) per client address.
+    pub mail_per_address: u32,
+}
+
+impl Default for RateLimitConfig {
+    fn default() -> Self {
+        Self { login_per_address: 30, login_per_account: 10, pin_per_address: 30, mail_per_address: 10 }
+    }
+}
+
+/// Logging to standard error.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct LogConfig {
+    /// A `tracing` filter, e.g. `info,trellis=debug`.
+    pub filter: String,
+    /// `text` or `json`.
+    pub format: String,
+}
+
+impl Default for LogConfig {
+    fn default() -> Self {
+        Self { filter: "info,sqlx=warn".into(), format: "text".into() }
+    }
+}
+
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct ModulesConfig {
+    pub web: WebModuleConfig,
+}
+
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct WebModuleConfig {
+    pub authentication: AuthenticationModuleConfig,
+}
+
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct AuthenticationModuleConfig {
+    // Environment keys arrive lower-cased, hence the alias.
+    #[serde(rename = "passwordReset", alias = "passwordreset")]
+    pub password_reset: Switch,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Switch {
+    pub enabled: bool,
+}
+
+impl Default for Switch {
+    fn default() -> Self {
+        Self { enabled: true }
+    }
+}
+
+impl fmt::Debug for Config {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Config")
+            .field("listen", &self.listen)
+            .field("data_dir", &self.data_dir)
+            .field("database", &redact_url(&self.database.url))
+            .field("gateway", &self.gateway)
+            .field("smtp", &self.mail.smtp_url.as_deref().map(redact_url))
+            .field("plans", &self.plans)
+            .finish_non_exhaustive()
+    }
+}
+
+fn redact_url(url: &str) -> String {
+    match (url.find("://"), url.rfind('@')) {
+        (Some(scheme), Some(at)) if at > scheme => format!("{}://<redacted>@{}", &url[..scheme], &url[at + 1..]),
+        _ => url.to_owned(),
+    }
+}
+
+/// Flags given on the command line; they win over the file and the environment.
+#[derive(Clone, Debug, Default)]
+pub struct Overrides {
+    pub config_file: Option<PathBuf>,
+    pub data_dir: Option<PathBuf>,
+    pub listen: Option<SocketAddr>,
+}
+
+impl Config {
+    /// Layers defaults, the file (explicit, or `trellis.toml` when present), the environment and flags.
+    pub fn load(overrides: &Overrides) -> anyhow::Result<Self> {
+        let mut builder = config::Config::builder();
+        match &overrides.config_file {
+            Some(path) => builder = builder.add_source(config::File::from(path.as_path()).required(true)),
+            None => builder = builder.add_source(config::File::with_name("trellis.toml").required(false)),
+        }
+        builder = builder.add_source(
+            config::Environment::with_prefix("TRELLIS").prefix_separator("_").separator("__").try_parsing(true),
+        );
+        if let Some(dir) = &overrides.data_dir {
+            builder = builder.set_override("data_dir", dir.to_string_lossy().to_string())?;
+        }
+        if let Some(listen) = overrides.listen {
+            builder = builder.set_override("listen", listen.to_string())?;
+        }
+        let mut config: Config =
+            builder.build().context("reading configuration")?.try_deserialize().context("parsing configuration")?;
+        config.fill_default_plan();
+        config.validate()?;
+        Ok(config)
+    }
+
+    /// The `default` plan always exists; the file may override single quotas of it.
+    fn fill_default_plan(&mut self) {
+        let plan = self.plans.entry("default".into()).or_default();
+        for entitlement in Entitlement::ALL {
+            plan.entry(entitlement.name().into()).or_insert(entitlement.default_quota());
+        }
+    }
+
+    fn validate(&self) -> anyhow::Result<()> {
+        for (plan, quotas) in &self.plans {
+            for key in quotas.keys() {
+                anyhow::ensure!(
+                    Entitlement::parse(key).is_some(),
+                    "plan {plan:?} names an unknown entitlement {key:?}"
+                );
+            }
+        }
+        Ok(())
+    }
+
+    /// The quotas of a plan, or `None` when the configuration has no such plan.
+    pub fn plan(&self, name: &str) -> Option<Plan> {
+        let quotas = self.plans.get(name)?;
+        let defaults = &self.plans["default"];
+        Some(Plan::new(name, |entitlement| {
+            let key = entitlement.name();
+            quotas
+                .iter()
+                .chain(defaults.iter())
+                .find(|(k, _)| k.eq_ignore_ascii_case(key))
+                .map(|(_, v)| *v)
+                .unwrap_or(entitlement.default_quota())
+        }))
+    }
+
+    /// The database URL, defaulting to a SQLite file inside the data directory.
+    pub fn database_url(&self) -> String {
+        if self.database.url.is_empty() {
+            format!("sqlite://{}?mode=rwc", self.data_dir.join("trellis.db").display())
+        } else {
+            self.database.url.clone()
+        }
+    }
+
+    pub fn outbox_dir(&self) -> PathBuf {
+        self.data_dir.join("outbox")
+    }
+
+    pub fn license_file(&self) -> PathBuf {
+        self.data_dir.join("license.key")
+    }
+
+    pub fn data_dir(&self) -> &Path {
+        &self.data_dir
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn default_plan_exists_with_documented_quotas() {
+        let mut config = Config::default();
+        config.fill_default_plan();
+        let plan = config.plan("default").unwrap();
+        assert_eq!(plan.quota(Entitlement::FormUploads), 10_000);
+        assert_eq!(plan.quota(Entitlement::PublishedAssets), 1_000);
+        assert_eq!(plan.quota(Entitlement::Messages), 1_000);
+        assert!(config.plan("gold").is_none());
+    }
+
+    #[test]
+    fn database_urls_are_redacted_in_debug() {
+        assert_eq!(redact_url("postgres://u:secret@db/x"), "postgres://<redacted>@db/x");
+        assert_eq!(redact_url("sqlite://data/x.db"), "sqlite://data/x.db");
+    }
+}

@@ -1,0 +1,6 @@
+//! Validated types and rules, free of HTTP and of the database engine.
+
+pub mod account;
+pub mod entitlement;
+pub mod problems;
+pub mod secret;

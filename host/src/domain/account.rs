@@ -1,0 +1,156 @@
+//! Account rules: handles, e-mail addresses, display names and passwords.
+
+use std::sync::LazyLock;
+
+use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString, rand_core::OsRng};
+use argon2::Argon2;
+use regex::Regex;
+
+use super::problems::Problems;
+
+static HANDLE: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"^[a-z0-9_]{3,30}$").expect("valid regex"));
+
+/// Longest accepted display or full name, in characters.
+pub const MAX_NAME_CHARS: usize = 100;
+/// Longest accepted e-mail address (RFC 5321 path limit).
+pub const MAX_EMAIL_CHARS: usize = 254;
+/// Longest accepted password; argon2 hashes any length, this only bounds the work per request.
+pub const MAX_PASSWORD_CHARS: usize = 1024;
+
+/// A handle: `^[a-z0-9_]{3,30}$`, unique per deployment.
+pub fn check_handle(problems: &mut Problems, path: &str, handle: Option<&str>) -> Option<String> {
+    let handle = problems.required(path, handle)?;
+    if HANDLE.is_match(handle) {
+        Some(handle.to_owned())
+    } else {
+        problems.push(path, "INVALID_HANDLE", "must be 3 to 30 characters of a-z, 0-9 and _");
+        None
+    }
+}
+
+/// An e-mail address, stored lower-cased so uniqueness is case-insensitive.
+pub fn check_email(problems: &mut Problems, path: &str, email: Option<&str>) -> Option<String> {
+    let email = problems.required(path, email)?;
+    let valid = email.chars().count() <= MAX_EMAIL_CHARS
+        && !email.chars().any(|c| c.is_whitespace() || c.is_control())
+        && match email.rsplit_once('@') {
+            Some((local, domain)) => {
+                !local.is_empty()
+                    && domain.contains('.')
+                    && !domain.starts_with('.')
+                    && !domain.ends_with('.')
+                    && !domain.contains('@')
+            }
+            None => false,
+        };
+    if valid {
+        Some(email.to_lowercase())
+    } else {
+        problems.push(path, "INVALID_EMAIL", "is not an e-mail address");
+        None
+    }
+}
+
+/// A display or full name: required, trimmed, at most [`MAX_NAME_CHARS`], no control characters.
+pub fn check_name(problems: &mut Problems, path: &str, name: Option<&str>) -> Option<String> {
+    let name = problems.required(path, name)?;
+    if name.chars().count() > MAX_NAME_CHARS {
+        problems.push(path, "TOO_LONG", format!("must be at most {MAX_NAME_CHARS} characters"));
+        None
+    } else if name.chars().any(char::is_control) {
+        problems.push(path, "INVALID_CHARACTERS", "must not contain control characters");
+        None
+    } else {
+        Some(name.to_owned())
+    }
+}
+
+/// The interface's rule: at least 8 characters with a letter and a number.
+pub fn check_password(problems: &mut Problems, path: &str, password: Option<&str>) -> Option<String> {
+    let Some(password) = password.filter(|p| !p.is_empty()) else {
+        problems.push(path, "REQUIRED", "is required");
+        return None;
+    };
+    let chars = password.chars().count();
+    if chars < 8 || chars > MAX_PASSWORD_CHARS {
+        problems.push(path, "WEAK_PASSWORD", format!("must be 8 to {MAX_PASSWORD_CHARS} characters"));
+        None
+    } else if !password.chars().any(char::is_alphabetic) || !password.chars().any(char::is_numeric) {
+        problems.push(path, "WEAK_PASSWORD", "must include a letter and a number");
+        None
+    } else {
+        Some(password.to_owned())
+    }
+}
+
+/// A 6-digit PIN as typed; anything else can never match.
+pub fn is_pin_shaped(pin: &str) -> bool {
+    pin.len() == 6 && pin.bytes().all(|b| b.is_ascii_digit())
+}
+
+/// Hashes a password with argon2id (memory-hard). CPU-heavy: call off the async runtime.
+pub fn hash_password(password: &str) -> anyhow::Result<String> {
+    let salt = SaltString::generate(&mut OsRng);
+    Argon2::default()
+        .hash_password(password.as_bytes(), &salt)
+        .map(|hash| hash.to_string())
+        .map_err(|e| anyhow::anyhow!("hashing password: {e}"))
+}
+
+/// Checks a password against a stored hash. CPU-heavy: call off the async runtime.
+pub fn verify_password(password: &str, stored: &str) -> bool {
+    PasswordHash::new(stored).is_ok_and(|hash| Argon2::default().verify_password(password.as_bytes(), &hash).is_ok())
+}
+
+/// A hash of a random password, verified against when a login names no account, so that the
+/// answer takes as long as for a real account and timing tells nothing.
+pub static DECOY_HASH: LazyLock<String> =
+    LazyLock::new(|| hash_password(&super::secret::new_token("decoy")).expect("hashing a decoy password"));
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn problems_of(f: impl FnOnce(&mut Problems)) -> Vec<String> {
+        let mut problems = Problems::new();
+        f(&mut problems);
+        problems.into_vec().into_iter().map(|p| p.code).collect()
+    }
+
+    #[test]
+    fn handles_follow_the_pattern() {
+        assert!(problems_of(|p| assert!(check_handle(p, "/h", Some("ann_01")).is_some())).is_empty());
+        for bad in ["an", "Ann", "a-b", "x".repeat(31).as_str(), "ann ", "ännä"] {
+            assert_eq!(problems_of(|p| assert!(check_handle(p, "/h", Some(bad)).is_none())), ["INVALID_HANDLE"], "{bad}");
+        }
+        assert_eq!(problems_of(|p| assert!(check_handle(p, "/h", None).is_none())), ["REQUIRED"]);
+    }
+
+    #[test]
+    fn emails_are_lowercased_and_checked() {
+        let mut problems = Problems::new();
+        assert_eq!(check_email(&mut problems, "/e", Some(" Ann@Example.ORG ")).as_deref(), Some("ann@example.org"));
+        for bad in ["ann", "@x.org", "ann@x", "ann@.org", "a b@x.org"] {
+            assert_eq!(problems_of(|p| assert!(check_email(p, "/e", Some(bad)).is_none())), ["INVALID_EMAIL"], "{bad}");
+        }
+    }
+
+    #[test]
+    fn passwords_need_eight_characters_a_letter_and_a_number() {
+        for good in ["abcdefg1", "pässwört9", "12345678a"] {
+            assert!(problems_of(|p| assert!(check_password(p, "/p", Some(good)).is_some())).is_empty(), "{good}");
+        }
+        for bad in ["abc123", "abcdefgh", "12345678", ""] {
+            assert!(!problems_of(|p| assert!(check_password(p, "/p", Some(bad)).is_none())).is_empty(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn password_hashes_verify_only_the_same_password() {
+        let hash = hash_password("correct horse 1").unwrap();
+        assert!(hash.starts_with("$argon2id$"));
+        assert!(verify_password("correct horse 1", &hash));
+        assert!(!verify_password("correct horse 2", &hash));
+        assert!(!verify_password("x", "not a hash"));
+    }
+}

@@ -1,0 +1,49 @@
+//! A list of validation problems, gathered so a client sees all of them at once.
+
+use serde::Serialize;
+
+/// One broken rule: where (a JSON Pointer into the body, or `query.<name>` / `header.<name>`),
+/// a machine code and a human message.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+pub struct Problem {
+    pub path: String,
+    pub code: String,
+    pub message: String,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct Problems(Vec<Problem>);
+
+impl Problems {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    pub fn push(&mut self, path: impl Into<String>, code: &str, message: impl Into<String>) {
+        self.0.push(Problem { path: path.into(), code: code.to_owned(), message: message.into() });
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    pub fn into_vec(self) -> Vec<Problem> {
+        self.0
+    }
+
+    /// `Ok(value)` when nothing was found, else the problems.
+    pub fn finish<T>(self, value: T) -> Result<T, Problems> {
+        if self.0.is_empty() { Ok(value) } else { Err(self) }
+    }
+
+    /// Checks that a required string is present and non-blank; returns it trimmed.
+    pub fn required<'a>(&mut self, path: &str, value: Option<&'a str>) -> Option<&'a str> {
+        match value.map(str::trim) {
+            Some(v) if !v.is_empty() => Some(v),
+            _ => {
+                self.push(path, "REQUIRED", "is required");
+                None
+            }
+        }
+    }
+}

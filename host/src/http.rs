@@ -1,0 +1,54 @@
+//! The HTTP edge: one router per resource, nested under `/v0`, and the layers around them.
+
+pub mod auth;
+pub mod extract;
+pub mod health;
+pub mod list;
+pub mod middleware;
+pub mod openapi;
+pub mod users;
+pub mod views;
+
+use std::time::Duration;
+
+use axum::Router;
+use axum::extract::DefaultBodyLimit;
+use axum::http::{HeaderName, Request};
+use axum::routing::get;
+use tower::ServiceBuilder;
+use tower_http::catch_panic::CatchPanicLayer;
+use tower_http::request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetRequestIdLayer};
+use tower_http::trace::TraceLayer;
+
+use crate::error::ApiError;
+use crate::state::AppState;
+
+/// The whole service as one router.
+pub fn router(state: AppState) -> Router {
+    let request_id = HeaderName::from_static(middleware::REQUEST_ID);
+    let v0 = Router::new()
+        .nest("/auth", auth::router())
+        .nest("/users", users::router())
+        .route("/openapi.json", get(openapi::openapi_json))
+        .route_layer(axum::middleware::from_fn_with_state(state.clone(), middleware::require_license));
+    Router::new()
+        .nest("/v0", v0)
+        .merge(health::router())
+        .fallback(|| async { ApiError::NotFound("no such route".into()) })
+        .layer(
+            ServiceBuilder::new()
+                .layer(SetRequestIdLayer::new(request_id.clone(), MakeRequestUuid))
+                .layer(TraceLayer::new_for_http().make_span_with(|request: &Request<_>| {
+                    let id = request.headers().get(middleware::REQUEST_ID).and_then(|v| v.to_str().ok()).unwrap_or("");
+                    tracing::info_span!("request", method = %request.method(), path = %request.uri().path(), request_id = %id)
+                }))
+                .layer(PropagateRequestIdLayer::new(request_id))
+                .layer(axum::middleware::from_fn(middleware::render_errors))
+                .layer(CatchPanicLayer::new())
+                .layer(DefaultBodyLimit::max(state.config.http.json_body_limit)),
+        )
+        .with_state(state)
+}
+
+/// How long in-flight requests may take to finish once shutdown begins.
+pub const SHUTDOWN_GRACE: Duration = Duration::from_secs(30);

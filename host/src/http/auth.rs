@@ -1,0 +1,257 @@
+//! `/v0/auth/*`: sign-up, login, session check, logout and password reset.
+
+use axum::extract::State;
+use axum::http::StatusCode;
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use serde::{Deserialize, Serialize};
+use time::OffsetDateTime;
+use utoipa::ToSchema;
+
+use super::extract::{ApiJson, AuthUser, BearerToken, ClientAddress};
+use super::views::Profile;
+use crate::error::{ApiResult, ErrorEnvelope};
+use crate::services::accounts::{NewSession, SignupForm};
+use crate::state::AppState;
+use crate::store::ChallengePurpose;
+
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/sign-up/start", post(start_signup))
+        .route("/sign-up/verify-pin", post(verify_signup_pin))
+        .route("/sign-up/complete", post(complete_signup))
+        .route("/login", post(login))
+        .route("/session", get(get_session))
+        .route("/logout", post(logout))
+        .route("/password-reset/start", post(start_reset))
+        .route("/password-reset/verify-pin", post(verify_reset_pin))
+        .route("/password-reset/resend-pin", post(resend_reset_pin))
+        .route("/password-reset/complete", post(complete_reset))
+}
+
+#[derive(Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct StartSignup {
+    email: Option<String>,
+    handle: Option<String>,
+    full_name: Option<String>,
+    display_name: Option<String>,
+}
+
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct SignupStarted {
+    signup_token: String,
+}
+
+#[derive(Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct VerifySignupPin {
+    signup_token: Option<String>,
+    pin: Option<String>,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct Verified {
+    verified: bool,
+}
+
+#[derive(Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct CompleteSignup {
+    signup_token: Option<String>,
+    password: Option<String>,
+}
+
+#[derive(Deserialize, ToSchema)]
+pub struct Login {
+    /// The e-mail address or the handle.
+    login: Option<String>,
+    password: Option<String>,
+}
+
+/// A new session; `sessionToken` is the bearer value.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct SessionOpened {
+    session_token: String,
+    #[serde(with = "time::serde::rfc3339")]
+    #[schema(value_type = String, format = DateTime)]
+    expires_at: OffsetDateTime,
+    user: Profile,
+}
+
+impl From<NewSession> for SessionOpened {
+    fn from(session: NewSession) -> Self {
+        Self { session_token: session.token, expires_at: session.expires_at, user: session.user.into() }
+    }
+}
+
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct SessionInfo {
+    user_id: String,
+    handle: String,
+    #[serde(with = "time::serde::rfc3339")]
+    #[schema(value_type = String, format = DateTime)]
+    expires_at: OffsetDateTime,
+}
+
+#[derive(Deserialize, ToSchema)]
+pub struct StartReset {
+    email: Option<String>,
+}
+
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ResetToken {
+    reset_token: String,
+}
+
+#[derive(Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct VerifyResetPin {
+    reset_token: Option<String>,
+    pin: Option<String>,
+}
+
+#[derive(Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ResendResetPin {
+    reset_token: Option<String>,
+}
+
+#[derive(Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct CompleteReset {
+    reset_token: Option<String>,
+    password: Option<String>,
+}
+
+/// Sign-up step 1: checks the form and mails a 6-digit PIN.
+#[utoipa::path(post, path = "/v0/auth/sign-up/start", tag = "auth", request_body = StartSignup,
+    responses((status = 202, body = SignupStarted), (status = 400, body = ErrorEnvelope, description = "VALIDATION_FAILED"),
+        (status = 409, body = ErrorEnvelope, description = "CONFLICT: handle or e-mail taken"),
+        (status = 429, body = ErrorEnvelope, description = "RATE_LIMITED")))]
+pub async fn start_signup(
+    State(state): State<AppState>,
+    ClientAddress(address): ClientAddress,
+    ApiJson(body): ApiJson<StartSignup>,
+) -> ApiResult<(StatusCode, Json<SignupStarted>)> {
+    let form = SignupForm {
+        email: body.email.as_deref(),
+        handle: body.handle.as_deref(),
+        full_name: body.full_name.as_deref(),
+        display_name: body.display_name.as_deref(),
+    };
+    let signup_token = state.accounts.start_signup(address, form).await?;
+    Ok((StatusCode::ACCEPTED, Json(SignupStarted { signup_token })))
+}
+
+/// Sign-up step 2: checks the PIN (5 tries per token, 15 minutes).
+#[utoipa::path(post, path = "/v0/auth/sign-up/verify-pin", tag = "auth", request_body = VerifySignupPin,
+    responses((status = 200, body = Verified), (status = 400, body = ErrorEnvelope, description = "PIN_INVALID or VALIDATION_FAILED"),
+        (status = 429, body = ErrorEnvelope, description = "RATE_LIMITED")))]
+pub async fn verify_signup_pin(
+    State(state): State<AppState>,
+    ClientAddress(address): ClientAddress,
+    ApiJson(body): ApiJson<VerifySignupPin>,
+) -> ApiResult<Json<Verified>> {
+    state
+        .accounts
+        .verify_pin(ChallengePurpose::Signup, address, body.signup_token.as_deref(), body.pin.as_deref())
+        .await?;
+    Ok(Json(Verified { verified: true }))
+}
+
+/// Sign-up step 3: sets the password, creates the account and opens a session.
+#[utoipa::path(post, path = "/v0/auth/sign-up/complete", tag = "auth", request_body = CompleteSignup,
+    responses((status = 201, body = SessionOpened), (status = 400, body = ErrorEnvelope, description = "PIN_INVALID or VALIDATION_FAILED"),
+        (status = 409, body = ErrorEnvelope, description = "CONFLICT")))]
+pub async fn complete_signup(
+    State(state): State<AppState>,
+    ApiJson(body): ApiJson<CompleteSignup>,
+) -> ApiResult<(StatusCode, Json<SessionOpened>)> {
+    let session = state.accounts.complete_signup(body.signup_token.as_deref(), body.password.as_deref()).await?;
+    Ok((StatusCode::CREATED, Json(session.into())))
+}
+
+/// Opens a session for an e-mail address or handle and its password.
+#[utoipa::path(post, path = "/v0/auth/login", tag = "auth", request_body = Login,
+    responses((status = 200, body = SessionOpened), (status = 400, body = ErrorEnvelope, description = "VALIDATION_FAILED"),
+        (status = 401, body = ErrorEnvelope, description = "UNAUTHENTICATED: wrong login or password"),
+        (status = 429, body = ErrorEnvelope, description = "RATE_LIMITED")))]
+pub async fn login(
+    State(state): State<AppState>,
+    ClientAddress(address): ClientAddress,
+    ApiJson(body): ApiJson<Login>,
+) -> ApiResult<Json<SessionOpened>> {
+    let session = state.accounts.login(address, body.login.as_deref(), body.password.as_deref()).await?;
+    Ok(Json(session.into()))
+}
+
+/// Lightweight check of the bearer session.
+#[utoipa::path(get, path = "/v0/auth/session", tag = "auth", security(("session" = [], "license" = [])),
+    responses((status = 200, body = SessionInfo), (status = 401, body = ErrorEnvelope, description = "UNAUTHENTICATED")))]
+pub async fn get_session(AuthUser(user): AuthUser) -> Json<SessionInfo> {
+    Json(SessionInfo { user_id: user.user_id, handle: user.handle, expires_at: user.expires_at })
+}
+
+/// Revokes the bearer session.
+#[utoipa::path(post, path = "/v0/auth/logout", tag = "auth", security(("session" = [], "license" = [])),
+    responses((status = 204), (status = 401, body = ErrorEnvelope, description = "UNAUTHENTICATED")))]
+pub async fn logout(State(state): State<AppState>, _user: AuthUser, BearerToken(token): BearerToken) -> ApiResult<StatusCode> {
+    state.accounts.logout(&token).await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+/// Reset step 1: answers a reset token for any well-formed address; only accounts get a PIN mail.
+#[utoipa::path(post, path = "/v0/auth/password-reset/start", tag = "auth", request_body = StartReset,
+    responses((status = 202, body = ResetToken), (status = 400, body = ErrorEnvelope, description = "VALIDATION_FAILED"),
+        (status = 404, body = ErrorEnvelope, description = "FEATURE_DISABLED"), (status = 429, body = ErrorEnvelope, description = "RATE_LIMITED")))]
+pub async fn start_reset(
+    State(state): State<AppState>,
+    ClientAddress(address): ClientAddress,
+    ApiJson(body): ApiJson<StartReset>,
+) -> ApiResult<(StatusCode, Json<ResetToken>)> {
+    let reset_token = state.accounts.start_reset(address, body.email.as_deref()).await?;
+    Ok((StatusCode::ACCEPTED, Json(ResetToken { reset_token })))
+}
+
+/// Reset step 2: checks the mailed PIN.
+#[utoipa::path(post, path = "/v0/auth/password-reset/verify-pin", tag = "auth", request_body = VerifyResetPin,
+    responses((status = 200, body = Verified), (status = 400, body = ErrorEnvelope, description = "PIN_INVALID or VALIDATION_FAILED"),
+        (status = 404, body = ErrorEnvelope, description = "FEATURE_DISABLED"), (status = 429, body = ErrorEnvelope, description = "RATE_LIMITED")))]
+pub async fn verify_reset_pin(
+    State(state): State<AppState>,
+    ClientAddress(address): ClientAddress,
+    ApiJson(body): ApiJson<VerifyResetPin>,
+) -> ApiResult<Json<Verified>> {
+    state
+        .accounts
+        .verify_pin(ChallengePurpose::Reset, address, body.reset_token.as_deref(), body.pin.as_deref())
+        .await?;
+    Ok(Json(Verified { verified: true }))
+}
+
+/// Reset, optional: mails a new PIN for the same token (at most 3 times); tries start again.
+#[utoipa::path(post, path = "/v0/auth/password-reset/resend-pin", tag = "auth", request_body = ResendResetPin,
+    responses((status = 202, body = ResetToken), (status = 400, body = ErrorEnvelope, description = "PIN_INVALID"),
+        (status = 404, body = ErrorEnvelope, description = "FEATURE_DISABLED"), (status = 429, body = ErrorEnvelope, description = "RATE_LIMITED")))]
+pub async fn resend_reset_pin(
+    State(state): State<AppState>,
+    ClientAddress(address): ClientAddress,
+    ApiJson(body): ApiJson<ResendResetPin>,
+) -> ApiResult<(StatusCode, Json<ResetToken>)> {
+    let reset_token = state.accounts.resend_reset_pin(address, body.reset_token.as_deref()).await?;
+    Ok((StatusCode::ACCEPTED, Json(ResetToken { reset_token })))
+}
+
+/// Reset last step: sets the password and ends every session; log in again afterwards.
+#[utoipa::path(post, path = "/v0/auth/password-reset/complete", tag = "auth", request_body = CompleteReset,
+    responses((status = 204), (status = 400, body = ErrorEnvelope, description = "PIN_INVALID or VALIDATION_FAILED"),
+        (status = 404, body = ErrorEnvelope, description = "FEATURE_DISABLED")))]
+pub async fn complete_reset(State(state): State<AppState>, ApiJson(body): ApiJson<CompleteReset>) -> ApiResult<StatusCode> {
+    state.accounts.complete_reset(body.reset_token.as_deref(), body.password.as_deref()).await?;
+    Ok(StatusCode::NO_CONTENT)
+}

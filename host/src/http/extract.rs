@@ -1,0 +1,187 @@
+//! Extractors whose rejections answer with the contract's error envelope.
+
+use std::borrow::Cow;
+use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+
+use axum::extract::rejection::BytesRejection;
+use axum::extract::{ConnectInfo, FromRef, FromRequest, FromRequestParts, Request};
+use axum::http::header;
+use axum::http::request::Parts;
+use bytes::Bytes;
+use serde::de::DeserializeOwned;
+
+use crate::error::ApiError;
+use crate::services::licenses::Caller;
+use crate::state::AppState;
+use crate::store::SessionUser;
+
+/// A JSON body. Wrong content type: 415; too large: 413; malformed or mistyped: 400 with the
+/// JSON Pointer of the offending value.
+pub struct ApiJson<T>(pub T);
+
+impl<S, T> FromRequest<S> for ApiJson<T>
+where
+    S: Send + Sync,
+    T: DeserializeOwned,
+{
+    type Rejection = ApiError;
+
+    async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
+        if !is_json(req.headers()) {
+            return Err(ApiError::UnsupportedMediaType(Cow::Borrowed("the body must be application/json")));
+        }
+        let bytes = Bytes::from_request(req, state).await.map_err(|rejection| match rejection {
+            BytesRejection::FailedToBufferBody(_) if is_length_limit(&rejection) => {
+                ApiError::PayloadTooLarge(Cow::Borrowed("the body is larger than this deployment accepts"))
+            }
+            other => ApiError::invalid("", "UNREADABLE_BODY", other.body_text()),
+        })?;
+        parse_json(&bytes).map(ApiJson)
+    }
+}
+
+fn is_length_limit(rejection: &BytesRejection) -> bool {
+    rejection.status() == axum::http::StatusCode::PAYLOAD_TOO_LARGE
+}
+
+fn is_json(headers: &axum::http::HeaderMap) -> bool {
+    headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.split(';').next())
+        .map(|mime| {
+            let mime = mime.trim().to_ascii_lowercase();
+            mime == "application/json" || (mime.starts_with("application/") && mime.ends_with("+json"))
+        })
+        .unwrap_or(false)
+}
+
+/// Parses JSON, naming the place of the first problem as a JSON Pointer.
+pub fn parse_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
+    let mut deserializer = serde_json::Deserializer::from_slice(bytes);
+    let value = serde_path_to_error::deserialize(&mut deserializer).map_err(|error| {
+        let pointer = pointer_of(error.path());
+        let inner = error.into_inner();
+        let code = match inner.classify() {
+            serde_json::error::Category::Syntax | serde_json::error::Category::Eof => "INVALID_JSON",
+            _ => "INVALID_TYPE",
+        };
+        ApiError::invalid(pointer, code, inner.to_string())
+    })?;
+    deserializer.end().map_err(|e| ApiError::invalid("", "INVALID_JSON", e.to_string()))?;
+    Ok(value)
+}
+
+fn pointer_of(path: &serde_path_to_error::Path) -> String {
+    use serde_path_to_error::Segment;
+    let mut pointer = String::new();
+    for segment in path.iter() {
+        match segment {
+            Segment::Seq { index } => pointer.push_str(&format!("/{index}")),
+            Segment::Map { key } => {
+                pointer.push('/');
+                pointer.push_str(&key.replace('~', "~0").replace('/', "~1"));
+            }
+            Segment::Enum { variant } => {
+                pointer.push('/');
+                pointer.push_str(variant);
+            }
+            Segment::Unknown => {}
+        }
+    }
+    pointer
+}
+
+/// The bearer token of the request, unchecked.
+pub struct BearerToken(pub String);
+
+impl<S: Send + Sync> FromRequestParts<S> for BearerToken {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, _state: &S) -> Result<Self, Self::Rejection> {
+        let value = parts.headers.get(header::AUTHORIZATION).and_then(|v| v.to_str().ok());
+        let token = value
+            .and_then(|v| v.split_once(' '))
+            .filter(|(scheme, _)| scheme.eq_ignore_ascii_case("bearer"))
+            .map(|(_, token)| token.trim())
+            .filter(|token| !token.is_empty());
+        token.map(|t| BearerToken(t.to_owned())).ok_or_else(ApiError::unauthenticated)
+    }
+}
+
+/// The signed-in user of a request: a live session named by `Authorization: Bearer`.
+#[derive(Clone, Debug)]
+pub struct AuthUser(pub SessionUser);
+
+impl<S> FromRequestParts<S> for AuthUser
+where
+    S: Send + Sync,
+    AppState: FromRef<S>,
+{
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
+        if let Some(user) = parts.extensions.get::<AuthUser>() {
+            return Ok(user.clone());
+        }
+        let BearerToken(token) = BearerToken::from_request_parts(parts, state).await?;
+        let state = AppState::from_ref(state);
+        let user = AuthUser(state.accounts.session(&token).await?);
+        parts.extensions.insert(user.clone());
+        Ok(user)
+    }
+}
+
+/// The license-side identity the license middleware put on the request.
+impl<S: Send + Sync> FromRequestParts<S> for Caller {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, _state: &S) -> Result<Self, Self::Rejection> {
+        parts.extensions.get::<Caller>().cloned().ok_or(ApiError::LicenseRequired)
+    }
+}
+
+/// The client's address: the peer, or the first `X-Forwarded-For` entry when configured to trust it.
+pub struct ClientAddress(pub IpAddr);
+
+impl<S> FromRequestParts<S> for ClientAddress
+where
+    S: Send + Sync,
+    AppState: FromRef<S>,
+{
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
+        let state = AppState::from_ref(state);
+        if state.config.http.trust_forwarded_for
+            && let Some(address) = parts
+                .headers
+                .get("x-forwarded-for")
+                .and_then(|v| v.to_str().ok())
+                .and_then(|v| v.split(',').next())
+                .and_then(|v| v.trim().parse().ok())
+        {
+            return Ok(Self(address));
+        }
+        let peer = parts.extensions.get::<ConnectInfo<SocketAddr>>().map(|c| c.0.ip());
+        Ok(Self(peer.unwrap_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED))))
+    }
+}
+
+/// Query parameters; each must be given at most once, and parsing problems name `query.<name>`.
+pub struct ApiQuery<T>(pub T);
+
+impl<S, T> FromRequestParts<S> for ApiQuery<T>
+where
+    S: Send + Sync,
+    T: DeserializeOwned,
+{
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, _state: &S) -> Result<Self, Self::Rejection> {
+        let query = parts.uri.query().unwrap_or_default();
+        serde_urlencoded::from_str(query)
+            .map(ApiQuery)
+            .map_err(|e| ApiError::invalid("query", "INVALID_QUERY", e.to_string()))
+    }
+}

@@ -1,0 +1,31 @@
+//! Liveness and readiness probes, outside `/v0` and free of license checks.
+
+use axum::extract::State;
+use axum::http::StatusCode;
+use axum::routing::get;
+use axum::{Json, Router};
+use serde_json::{Value, json};
+
+use crate::state::AppState;
+
+pub fn router() -> Router<AppState> {
+    Router::new().route("/healthz", get(healthz)).route("/readyz", get(readyz))
+}
+
+/// The process is up.
+#[utoipa::path(get, path = "/healthz", tag = "operations", responses((status = 200)))]
+pub async fn healthz() -> Json<Value> {
+    Json(json!({ "status": "ok" }))
+}
+
+/// The process can serve: the database answers.
+#[utoipa::path(get, path = "/readyz", tag = "operations", responses((status = 200), (status = 503)))]
+pub async fn readyz(State(state): State<AppState>) -> (StatusCode, Json<Value>) {
+    match state.store.ping().await {
+        Ok(()) => (StatusCode::OK, Json(json!({ "status": "ready" }))),
+        Err(error) => {
+            tracing::warn!(error = %error, "readiness check failed");
+            (StatusCode::SERVICE_UNAVAILABLE, Json(json!({ "status": "database unavailable" })))
+        }
+    }
+}

@@ -1,0 +1,114 @@
+//! The list envelope `{items, nextCursor}` and `limit`/`cursor` paging shared by every list route.
+//! Lists page by key: the cursor is the opaque, encoded sort key of the last item shown.
+
+use base64::Engine as _;
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+
+use crate::domain::problems::Problems;
+
+pub const DEFAULT_LIMIT: usize = 50;
+pub const MAX_LIMIT: usize = 200;
+
+/// A validated page request.
+#[derive(Clone, Debug)]
+pub struct Page {
+    pub limit: usize,
+    cursor: Option<String>,
+}
+
+impl Page {
+    /// Reads `limit` (1 to 200, default 50) and `cursor`, adding problems at `query.limit` and
+    /// `query.cursor`.
+    pub fn parse(limit: Option<&str>, cursor: Option<&str>, problems: &mut Problems) -> Page {
+        let limit = match limit {
+            None => DEFAULT_LIMIT,
+            Some(raw) => match raw.parse::<usize>() {
+                Ok(n) if (1..=MAX_LIMIT).contains(&n) => n,
+                _ => {
+                    problems.push("query.limit", "OUT_OF_RANGE", format!("must be a whole number from 1 to {MAX_LIMIT}"));
+                    DEFAULT_LIMIT
+                }
+            },
+        };
+        Page { limit, cursor: cursor.filter(|c| !c.is_empty()).map(str::to_owned) }
+    }
+
+    /// The sort key the previous page ended at, decoded; problems at `query.cursor`.
+    pub fn after<K: DeserializeOwned>(&self, problems: &mut Problems) -> Option<K> {
+        let raw = self.cursor.as_deref()?;
+        let decoded = URL_SAFE_NO_PAD
+            .decode(raw)
+            .ok()
+            .and_then(|bytes| serde_json::from_slice(&bytes).ok());
+        if decoded.is_none() {
+            problems.push("query.cursor", "INVALID_CURSOR", "is not a cursor this list gave out");
+        }
+        decoded
+    }
+
+    /// How many rows to fetch: one more than shown, to learn whether a next page exists.
+    pub fn fetch_limit(&self) -> i64 {
+        self.limit as i64 + 1
+    }
+}
+
+/// `{"items": [...], "nextCursor": "..." | null}`.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ListEnvelope<T> {
+    pub items: Vec<T>,
+    pub next_cursor: Option<String>,
+}
+
+impl<T> ListEnvelope<T> {
+    /// Builds a page from up to `page.limit + 1` rows in list order.
+    pub fn from_rows<R, K: Serialize>(
+        mut rows: Vec<R>,
+        page: &Page,
+        key: impl Fn(&R) -> K,
+        view: impl FnMut(R) -> T,
+    ) -> Self {
+        let more = rows.len() > page.limit;
+        rows.truncate(page.limit);
+        let next_cursor = if more { rows.last().map(|last| encode_cursor(&key(last))) } else { None };
+        Self { items: rows.into_iter().map(view).collect(), next_cursor }
+    }
+}
+
+fn encode_cursor<K: Serialize>(key: &K) -> String {
+    URL_SAFE_NO_PAD.encode(serde_json::to_vec(key).expect("cursor keys serialize"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn limits_outside_one_to_two_hundred_are_refused() {
+        for bad in ["0", "201", "-1", "x", ""] {
+            let mut problems = Problems::new();
+            Page::parse(Some(bad), None, &mut problems);
+            assert_eq!(problems.into_vec()[0].path, "query.limit", "{bad}");
+        }
+        let mut problems = Problems::new();
+        assert_eq!(Page::parse(None, None, &mut problems).limit, 50);
+        assert_eq!(Page::parse(Some("200"), None, &mut problems).limit, 200);
+        assert!(problems.is_empty());
+    }
+
+    #[test]
+    fn cursors_round_trip_and_foreign_cursors_are_refused() {
+        let page = Page::parse(Some("2"), None, &mut Problems::new());
+        let list = ListEnvelope::from_rows(vec!["a", "b", "c"], &page, |r| r.to_string(), |r| r);
+        assert_eq!(list.items, ["a", "b"]);
+        let cursor = list.next_cursor.unwrap();
+        let mut problems = Problems::new();
+        let next = Page::parse(None, Some(&cursor), &mut problems);
+        assert_eq!(next.after::<String>(&mut problems).as_deref(), Some("b"));
+        let forged = Page::parse(None, Some("!!"), &mut problems);
+        assert!(forged.after::<String>(&mut problems).is_none());
+        assert_eq!(problems.into_vec().len(), 1);
+    }
+}

@@ -1,0 +1,84 @@
+//! Cross-cutting request handling: the license check and the rendering of error bodies.
+
+use axum::body::Body;
+use axum::extract::{Request, State};
+use axum::http::{HeaderValue, header};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+
+use crate::error::{ApiError, ErrorBody, ErrorCode, InternalCause};
+use crate::state::AppState;
+
+pub const REQUEST_ID: &str = "x-request-id";
+pub const LICENSE_KEY: &str = "x-license-key";
+
+/// Every /v0 route needs a license: a valid `X-License-Key`, or, in gateway mode, the gateway's
+/// proxy secret. The resulting [`Caller`](crate::services::licenses::Caller) rides on the request.
+pub async fn require_license(State(state): State<AppState>, mut request: Request, next: Next) -> Response {
+    let headers = request.headers();
+    let text = |name: &str| headers.get(name).and_then(|v| v.to_str().ok()).map(str::trim);
+    let gateway = &state.config.gateway;
+    let caller = match (state.licenses.gateway_enabled(), text(&gateway.secret_header)) {
+        (true, Some(secret)) => {
+            state.licenses.authorize_gateway(secret, text(&gateway.user_header), text(&gateway.plan_header))
+        }
+        _ => match text(LICENSE_KEY) {
+            None | Some("") => Err(ApiError::LicenseRequired),
+            Some(key) => {
+                let key = key.to_owned();
+                state.licenses.authorize_key(&key).await
+            }
+        },
+    };
+    match caller {
+        Ok(caller) => {
+            request.extensions_mut().insert(caller);
+            next.run(request).await
+        }
+        Err(error) => error.into_response(),
+    }
+}
+
+/// Writes the error envelope of every non-2xx answer, with the request id, and logs internal
+/// causes. Answers no handler made (unknown routes, panics) get an envelope too.
+pub async fn render_errors(request: Request, next: Next) -> Response {
+    let request_id = request
+        .headers()
+        .get(REQUEST_ID)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or_default()
+        .to_owned();
+    let method = request.method().clone();
+    let path = request.uri().path().to_owned();
+    let mut response = next.run(request).await;
+    let status = response.status();
+    if status.is_success() || status.is_informational() || status.is_redirection() {
+        return response;
+    }
+    let mut body = match response.extensions_mut().remove::<ErrorBody>() {
+        Some(body) => body,
+        None => {
+            let code = ErrorCode::for_status(status);
+            let message = match code {
+                ErrorCode::NotFound => "no such route".to_owned(),
+                _ => status.canonical_reason().unwrap_or("error").to_lowercase(),
+            };
+            ErrorBody { code, numeric: code.numeric(), message, details: None, request_id: String::new() }
+        }
+    };
+    body.request_id = request_id;
+    if let Some(InternalCause(cause)) = response.extensions_mut().remove::<InternalCause>() {
+        tracing::error!(request_id = %body.request_id, %method, %path, cause, "internal error");
+    } else if status.is_server_error() {
+        tracing::warn!(request_id = %body.request_id, %method, %path, code = ?body.code, "server error");
+    }
+    // Unknown routes and wrong methods answer as the table says: 404 NOT_FOUND.
+    let status = if body.code == ErrorCode::NotFound { body.code.status() } else { status };
+    let json = serde_json::to_vec(&serde_json::json!({ "error": body })).expect("error bodies serialize");
+    let (mut parts, _) = response.into_parts();
+    parts.status = status;
+    parts.headers.insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
+    parts.headers.remove(header::CONTENT_LENGTH);
+    parts.headers.remove(header::ALLOW);
+    Response::from_parts(parts, Body::from(json))
+}

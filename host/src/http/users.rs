@@ -1,0 +1,122 @@
+//! `/v0/users`: the own profile and handle search.
+
+use axum::extract::State;
+use axum::routing::get;
+use axum::{Json, Router};
+use serde::Deserialize;
+use serde_json::{Map, Value};
+use time::OffsetDateTime;
+use utoipa::{IntoParams, ToSchema};
+
+use super::extract::{ApiJson, ApiQuery, AuthUser};
+use super::list::{ListEnvelope, Page};
+use super::views::{Profile, UserSummary};
+use crate::domain::account;
+use crate::domain::problems::Problems;
+use crate::error::{ApiResult, ErrorEnvelope};
+use crate::state::AppState;
+
+pub fn router() -> Router<AppState> {
+    Router::new().route("/me", get(get_me).patch(update_me)).route("/search", get(search_users))
+}
+
+/// The own profile.
+#[utoipa::path(get, path = "/v0/users/me", tag = "users", security(("session" = [], "license" = [])),
+    responses((status = 200, body = Profile), (status = 401, body = ErrorEnvelope, description = "UNAUTHENTICATED")))]
+#[tracing::instrument(skip_all, fields(user_id = %user.user_id))]
+pub async fn get_me(State(state): State<AppState>, AuthUser(user): AuthUser) -> ApiResult<Json<Profile>> {
+    Ok(Json(state.store.user_by_id(&user.user_id).await?.into()))
+}
+
+/// Fields `PATCH /v0/users/me` changes; the handle and e-mail are read-only. The handler reads
+/// the body as a map so it can name every unknown or read-only field; this type documents it.
+#[derive(Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+#[allow(dead_code)]
+pub struct UpdateProfile {
+    display_name: Option<String>,
+    full_name: Option<String>,
+}
+
+/// Changes `displayName` and `fullName`; any other field is refused with its path.
+#[utoipa::path(patch, path = "/v0/users/me", tag = "users", security(("session" = [], "license" = [])),
+    request_body(content = UpdateProfile),
+    responses((status = 200, body = Profile), (status = 400, body = ErrorEnvelope, description = "VALIDATION_FAILED"),
+        (status = 401, body = ErrorEnvelope, description = "UNAUTHENTICATED")))]
+#[tracing::instrument(skip_all, fields(user_id = %user.user_id))]
+pub async fn update_me(
+    State(state): State<AppState>,
+    AuthUser(user): AuthUser,
+    ApiJson(body): ApiJson<Map<String, Value>>,
+) -> ApiResult<Json<Profile>> {
+    let mut problems = Problems::new();
+    let mut display_name = None;
+    let mut full_name = None;
+    for (key, value) in &body {
+        let path = format!("/{key}");
+        match key.as_str() {
+            "displayName" => display_name = name_field(&mut problems, &path, value),
+            "fullName" => full_name = name_field(&mut problems, &path, value),
+            "handle" | "email" | "userId" | "avatar" | "createdAt" | "updatedAt" => {
+                problems.push(path, "READ_ONLY", "cannot be changed here")
+            }
+            _ => problems.push(path, "UNKNOWN_FIELD", "is not a profile field"),
+        }
+    }
+    problems.finish(())?;
+    let updated = state
+        .store
+        .update_profile(&user.user_id, display_name.as_deref(), full_name.as_deref(), OffsetDateTime::now_utc())
+        .await?;
+    Ok(Json(updated.into()))
+}
+
+fn name_field(problems: &mut Problems, path: &str, value: &Value) -> Option<String> {
+    match value {
+        Value::String(s) => account::check_name(problems, path, Some(s)),
+        Value::Null => account::check_name(problems, path, None),
+        _ => {
+            problems.push(path, "INVALID_TYPE", "must be a string");
+            None
+        }
+    }
+}
+
+#[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct SearchQuery {
+    /// Handle prefix, case-insensitive; a leading `@` is ignored.
+    q: Option<String>,
+    /// 1 to 200, default 50.
+    limit: Option<String>,
+    /// `nextCursor` of the previous page.
+    cursor: Option<String>,
+}
+
+/// Users whose handle starts with `q`, in handle order.
+#[utoipa::path(get, path = "/v0/users/search", tag = "users", params(SearchQuery), security(("session" = [], "license" = [])),
+    responses((status = 200, body = ListEnvelope<UserSummary>), (status = 400, body = ErrorEnvelope, description = "VALIDATION_FAILED"),
+        (status = 401, body = ErrorEnvelope, description = "UNAUTHENTICATED")))]
+#[tracing::instrument(skip_all)]
+pub async fn search_users(
+    State(state): State<AppState>,
+    _user: AuthUser,
+    ApiQuery(query): ApiQuery<SearchQuery>,
+) -> ApiResult<Json<ListEnvelope<UserSummary>>> {
+    let mut problems = Problems::new();
+    let page = Page::parse(query.limit.as_deref(), query.cursor.as_deref(), &mut problems);
+    let after: Option<String> = page.after(&mut problems);
+    let prefix = query.q.as_deref().map(|q| q.trim().trim_start_matches('@').to_lowercase()).unwrap_or_default();
+    if prefix.is_empty() {
+        problems.push("query.q", "REQUIRED", "is required");
+    } else if prefix.chars().count() > 30 {
+        problems.push("query.q", "TOO_LONG", "must be at most 30 characters");
+    }
+    problems.finish(())?;
+    // A prefix with characters no handle has matches nothing; no need to ask the database.
+    if !prefix.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_') {
+        return Ok(Json(ListEnvelope { items: Vec::new(), next_cursor: None }));
+    }
+    let rows = state.store.search_handles(&prefix, after.as_deref(), page.fetch_limit()).await?;
+    Ok(Json(ListEnvelope::from_rows(rows, &page, |u| u.handle.clone(), UserSummary::from)))
+}

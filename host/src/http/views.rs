@@ -1,0 +1,65 @@
+//! Response bodies shared by several resources.
+
+use serde::Serialize;
+use time::OffsetDateTime;
+use utoipa::ToSchema;
+
+use crate::store::User;
+
+/// Where an avatar is fetched; `null` until the user uploads one.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct AvatarRef {
+    pub db_hash: String,
+    pub user_id: String,
+    pub pic_id: String,
+}
+
+/// The signed-in user's own profile.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Profile {
+    pub user_id: String,
+    pub handle: String,
+    pub email: String,
+    pub display_name: String,
+    pub full_name: String,
+    pub avatar: Option<AvatarRef>,
+    #[serde(with = "time::serde::rfc3339")]
+    #[schema(value_type = String, format = DateTime)]
+    pub created_at: OffsetDateTime,
+    #[serde(with = "time::serde::rfc3339")]
+    #[schema(value_type = String, format = DateTime)]
+    pub updated_at: OffsetDateTime,
+}
+
+impl From<User> for Profile {
+    fn from(user: User) -> Self {
+        Self {
+            user_id: user.user_id,
+            handle: user.handle,
+            email: user.email,
+            display_name: user.display_name,
+            full_name: user.full_name,
+            avatar: None,
+            created_at: user.created_at,
+            updated_at: user.updated_at,
+        }
+    }
+}
+
+/// Another user as search shows them.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct UserSummary {
+    pub user_id: String,
+    pub handle: String,
+    pub display_name: String,
+    pub avatar: Option<AvatarRef>,
+}
+
+impl From<User> for UserSummary {
+    fn from(user: User) -> Self {
+        Self { user_id: user.user_id, handle: user.handle, display_name: user.display_name, avatar: None }
+    }
+}

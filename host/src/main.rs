@@ -1,0 +1,33 @@
+//! The `trellis` binary: parse the command line and configuration, set up logging, run.
+
+use clap::Parser;
+use trellis::cli::{Cli, Command};
+use trellis::config::Config;
+
+#[tokio::main]
+async fn main() -> anyhow::Result<()> {
+    let cli = Cli::parse();
+    let config = Config::load(&cli.command.overrides())?;
+    init_tracing(&config.log);
+    match cli.command {
+        Command::Serve { .. } => {
+            tracing::info!(config = ?config, "starting");
+            let listener = tokio::net::TcpListener::bind(config.listen).await?;
+            let state = trellis::prepare(config).await?;
+            trellis::serve(state, listener, trellis::shutdown_signal()).await
+        }
+        command => trellis::cli::run_admin(command, config).await,
+    }
+}
+
+/// Logs go to standard error, as text or JSON lines.
+fn init_tracing(log: &trellis::config::LogConfig) {
+    use tracing_subscriber::EnvFilter;
+    let filter = EnvFilter::try_new(&log.filter).unwrap_or_else(|_| EnvFilter::new("info"));
+    let builder = tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr);
+    if log.format == "json" {
+        builder.json().init();
+    } else {
+        builder.init();
+    }
+}

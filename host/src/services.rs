@@ -1,0 +1,8 @@
+//! Use cases that combine domain rules, the store and outside effects (mail, clocks, limits).
+//! Handlers call these; they know nothing of HTTP beyond answering with `ApiError`.
+
+pub mod accounts;
+pub mod licenses;
+pub mod limits;
+pub mod mail;
+pub mod quotas;

@@ -1,0 +1,336 @@
+//! Sign-up, login, sessions and password reset, as `conventions.md` section 5 describes them.
+
+use std::borrow::Cow;
+use std::net::IpAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use time::OffsetDateTime;
+
+use crate::domain::account::{self, DECOY_HASH};
+use crate::domain::problems::Problems;
+use crate::domain::secret;
+use crate::error::{ApiError, ApiResult};
+use crate::services::limits::Limits;
+use crate::services::mail::Mailer;
+use crate::store::{ChallengePurpose, NewChallenge, SessionUser, Store, StoreError, User};
+
+/// How long a mailed PIN (and its token) lives.
+pub const PIN_LIFETIME: Duration = Duration::from_secs(15 * 60);
+/// PIN tries per token; after them the token is dead.
+pub const PIN_TRIES: i64 = 5;
+/// New PINs one reset token may ask for.
+pub const PIN_RESENDS: i64 = 3;
+
+pub struct Accounts {
+    store: Store,
+    mailer: Arc<Mailer>,
+    limits: Arc<Limits>,
+    session_ttl: Duration,
+    reset_enabled: bool,
+}
+
+/// A session just opened: the token is shown to the client once.
+pub struct NewSession {
+    pub token: String,
+    pub expires_at: OffsetDateTime,
+    pub user: User,
+}
+
+/// The sign-up form as sent; every field is checked, and all problems reported together.
+pub struct SignupForm<'a> {
+    pub email: Option<&'a str>,
+    pub handle: Option<&'a str>,
+    pub full_name: Option<&'a str>,
+    pub display_name: Option<&'a str>,
+}
+
+impl Accounts {
+    pub fn new(store: Store, mailer: Arc<Mailer>, limits: Arc<Limits>, session_ttl: Duration, reset_enabled: bool) -> Self {
+        Self { store, mailer, limits, session_ttl, reset_enabled }
+    }
+
+    /// Step 1: checks the form, mails a PIN, answers the sign-up token.
+    #[tracing::instrument(skip_all)]
+    pub async fn start_signup(&self, address: IpAddr, form: SignupForm<'_>) -> ApiResult<String> {
+        let mut problems = Problems::new();
+        let email = account::check_email(&mut problems, "/email", form.email);
+        let handle = account::check_handle(&mut problems, "/handle", form.handle);
+        let full_name = account::check_name(&mut problems, "/fullName", form.full_name);
+        let display_name = account::check_name(&mut problems, "/displayName", form.display_name);
+        let (Some(email), Some(handle), Some(full_name), Some(display_name)) =
+            (email, handle, full_name, display_name)
+        else {
+            return Err(problems.into());
+        };
+        self.limits.mail(address)?;
+        match self.store.identity_taken(&handle, &email).await? {
+            (true, _) => return Err(ApiError::Conflict(Cow::Borrowed("the handle is taken"))),
+            (_, true) => return Err(ApiError::Conflict(Cow::Borrowed("the e-mail address is taken"))),
+            _ => {}
+        }
+        let now = OffsetDateTime::now_utc();
+        let token = secret::new_token("sgn_");
+        let token_digest = secret::digest(&token);
+        let pin = secret::new_pin();
+        self.store
+            .insert_challenge(
+                &NewChallenge {
+                    purpose: ChallengePurpose::Signup,
+                    token_digest: &token_digest,
+                    pin_digest: &secret::pin_digest(&token_digest, &pin),
+                    email: &email,
+                    user_id: None,
+                    handle: Some(&handle),
+                    full_name: Some(&full_name),
+                    display_name: Some(&display_name),
+                    expires_at: now + PIN_LIFETIME,
+                },
+                now,
+            )
+            .await?;
+        self.mailer.send(&email, "Your Trellis sign-up PIN", pin_mail(&pin, "finish signing up")).await?;
+        Ok(token)
+    }
+
+    /// Step 2 of sign-up and of reset: checks a PIN against its token. A wrong PIN uses up one of
+    /// the token's tries; a dead, expired or unknown token answers PIN_INVALID like a wrong PIN.
+    #[tracing::instrument(skip_all)]
+    pub async fn verify_pin(
+        &self,
+        purpose: ChallengePurpose,
+        address: IpAddr,
+        token: Option<&str>,
+        pin: Option<&str>,
+    ) -> ApiResult<()> {
+        if purpose == ChallengePurpose::Reset {
+            self.reset_switch()?;
+        }
+        let mut problems = Problems::new();
+        let token = problems.required(token_path(purpose), token);
+        let pin = problems.required("/pin", pin);
+        if let Some(pin) = pin
+            && !account::is_pin_shaped(pin)
+        {
+            problems.push("/pin", "INVALID_PIN", "must be 6 digits");
+        }
+        let (Some(token), Some(pin)) = (token, pin) else { return Err(problems.into()) };
+        problems.finish(())?;
+        self.limits.pin(address)?;
+        let now = OffsetDateTime::now_utc();
+        let digest = secret::digest(token);
+        let challenge = self.store.challenge(purpose, &digest, now).await?.ok_or(ApiError::PinInvalid)?;
+        if !self.store.take_pin_try(&digest, PIN_TRIES).await? {
+            return Err(ApiError::PinInvalid);
+        }
+        // A reset asked for an unknown e-mail has a token but no account: no PIN can match it.
+        let matches = secret::same(&secret::pin_digest(&digest, pin), &challenge.pin_digest);
+        if !matches || (purpose == ChallengePurpose::Reset && challenge.user_id.is_none()) {
+            return Err(ApiError::PinInvalid);
+        }
+        self.store.mark_challenge_verified(&digest, now).await?;
+        Ok(())
+    }
+
+    /// Step 3: sets the password, creates the account and opens its first session.
+    #[tracing::instrument(skip_all)]
+    pub async fn complete_signup(&self, token: Option<&str>, password: Option<&str>) -> ApiResult<NewSession> {
+        let mut problems = Problems::new();
+        let token = problems.required("/signupToken", token);
+        let password = account::check_password(&mut problems, "/password", password);
+        let (Some(token), Some(password)) = (token, password) else { return Err(problems.into()) };
+        let now = OffsetDateTime::now_utc();
+        let digest = secret::digest(token);
+        match self.store.challenge(ChallengePurpose::Signup, &digest, now).await? {
+            Some(challenge) if challenge.verified => {}
+            _ => return Err(ApiError::PinInvalid),
+        }
+        let password_hash = hash_off_runtime(password).await?;
+        let session_token = secret::new_token("ses_");
+        let expires_at = now + self.session_ttl;
+        let user = self
+            .store
+            .complete_signup(&digest, &password_hash, &secret::digest(&session_token), now, expires_at)
+            .await
+            .map_err(|e| match e {
+                StoreError::NotFound => ApiError::PinInvalid,
+                StoreError::Conflict(_) => ApiError::Conflict(Cow::Borrowed("the handle or e-mail address is taken")),
+                other => other.into(),
+            })?;
+        Ok(NewSession { token: session_token, expires_at, user })
+    }
+
+    /// Logs in by e-mail or handle. Unknown accounts and wrong passwords answer alike, and take
+    /// alike long.
+    #[tracing::instrument(skip_all)]
+    pub async fn login(&self, address: IpAddr, login: Option<&str>, password: Option<&str>) -> ApiResult<NewSession> {
+        let mut problems = Problems::new();
+        let login = problems.required("/login", login);
+        let password = password.filter(|p| !p.is_empty());
+        if password.is_none() {
+            problems.push("/password", "REQUIRED", "is required");
+        }
+        let (Some(login), Some(password)) = (login, password) else { return Err(problems.into()) };
+        if password.chars().count() > account::MAX_PASSWORD_CHARS {
+            return Err(wrong_login());
+        }
+        self.limits.login(address, login)?;
+        let found = self.store.user_for_login(login).await?;
+        let stored = found.as_ref().map_or_else(|| DECOY_HASH.clone(), |(_, hash)| hash.clone());
+        let password = password.to_owned();
+        let verified = tokio::task::spawn_blocking(move || account::verify_password(&password, &stored))
+            .await
+            .map_err(ApiError::internal)?;
+        match found {
+            Some((user, _)) if verified => self.open_session(user).await,
+            _ => Err(wrong_login()),
+        }
+    }
+
+    async fn open_session(&self, user: User) -> ApiResult<NewSession> {
+        let now = OffsetDateTime::now_utc();
+        let token = secret::new_token("ses_");
+        let expires_at = now + self.session_ttl;
+        self.store.insert_session(&secret::digest(&token), &user.user_id, now, expires_at).await?;
+        Ok(NewSession { token, expires_at, user })
+    }
+
+    /// The live session a bearer token names.
+    pub async fn session(&self, token: &str) -> ApiResult<SessionUser> {
+        if token.len() > 128 {
+            return Err(ApiError::unauthenticated());
+        }
+        self.store
+            .session_user(&secret::digest(token), OffsetDateTime::now_utc())
+            .await?
+            .ok_or_else(ApiError::unauthenticated)
+    }
+
+    pub async fn logout(&self, token: &str) -> ApiResult<()> {
+        Ok(self.store.delete_session(&secret::digest(token)).await?)
+    }
+
+    /// Reset step 1. Answers a token whether or not the e-mail has an account, so the answer
+    /// tells nothing; only a real account gets a mail.
+    #[tracing::instrument(skip_all)]
+    pub async fn start_reset(&self, address: IpAddr, email: Option<&str>) -> ApiResult<String> {
+        self.reset_switch()?;
+        let mut problems = Problems::new();
+        let email = account::check_email(&mut problems, "/email", email);
+        let Some(email) = email else { return Err(problems.into()) };
+        self.limits.mail(address)?;
+        let user = self.store.user_by_email(&email).await?;
+        let now = OffsetDateTime::now_utc();
+        let token = secret::new_token("rst_");
+        let token_digest = secret::digest(&token);
+        let pin = secret::new_pin();
+        self.store
+            .insert_challenge(
+                &NewChallenge {
+                    purpose: ChallengePurpose::Reset,
+                    token_digest: &token_digest,
+                    pin_digest: &secret::pin_digest(&token_digest, &pin),
+                    email: &email,
+                    user_id: user.as_ref().map(|u| u.user_id.as_str()),
+                    handle: None,
+                    full_name: None,
+                    display_name: None,
+                    expires_at: now + PIN_LIFETIME,
+                },
+                now,
+            )
+            .await?;
+        if user.is_some() {
+            self.send_in_background(email, pin);
+        }
+        Ok(token)
+    }
+
+    /// Reset, optional step: a new PIN for the same token (a few times at most).
+    #[tracing::instrument(skip_all)]
+    pub async fn resend_reset_pin(&self, address: IpAddr, token: Option<&str>) -> ApiResult<String> {
+        self.reset_switch()?;
+        let mut problems = Problems::new();
+        let Some(token) = problems.required("/resetToken", token) else { return Err(problems.into()) };
+        self.limits.mail(address)?;
+        let now = OffsetDateTime::now_utc();
+        let digest = secret::digest(token);
+        let challenge = self
+            .store
+            .challenge(ChallengePurpose::Reset, &digest, now)
+            .await?
+            .filter(|c| c.tries < PIN_TRIES)
+            .ok_or(ApiError::PinInvalid)?;
+        if challenge.resends >= PIN_RESENDS {
+            let left = (challenge.expires_at - now).whole_seconds().max(1) as u64;
+            return Err(ApiError::RateLimited { retry_after_seconds: left });
+        }
+        let pin = secret::new_pin();
+        self.store.replace_pin(&digest, &secret::pin_digest(&digest, &pin), now + PIN_LIFETIME).await?;
+        if challenge.user_id.is_some() {
+            self.send_in_background(challenge.email, pin);
+        }
+        Ok(token.to_owned())
+    }
+
+    /// Reset, last step: sets the new password and ends every session of the account.
+    #[tracing::instrument(skip_all)]
+    pub async fn complete_reset(&self, token: Option<&str>, password: Option<&str>) -> ApiResult<()> {
+        self.reset_switch()?;
+        let mut problems = Problems::new();
+        let token = problems.required("/resetToken", token);
+        let password = account::check_password(&mut problems, "/password", password);
+        let (Some(token), Some(password)) = (token, password) else { return Err(problems.into()) };
+        let now = OffsetDateTime::now_utc();
+        let challenge = self
+            .store
+            .challenge(ChallengePurpose::Reset, &secret::digest(token), now)
+            .await?
+            .filter(|c| c.verified)
+            .ok_or(ApiError::PinInvalid)?;
+        let user_id = challenge.user_id.ok_or(ApiError::PinInvalid)?;
+        let password_hash = hash_off_runtime(password).await?;
+        self.store.reset_password(&user_id, &password_hash, now).await.map_err(|e| match e {
+            StoreError::NotFound => ApiError::PinInvalid,
+            other => other.into(),
+        })
+    }
+
+    fn reset_switch(&self) -> ApiResult<()> {
+        if self.reset_enabled { Ok(()) } else { Err(ApiError::FeatureDisabled) }
+    }
+
+    /// Reset mails go out after the answer, so that known and unknown addresses answer equally fast.
+    fn send_in_background(&self, email: String, pin: String) {
+        let mailer = self.mailer.clone();
+        tokio::spawn(async move {
+            if let Err(error) = mailer.send(&email, "Your Trellis password reset PIN", pin_mail(&pin, "reset your password")).await {
+                tracing::error!(error = format!("{error:#}"), "sending a reset PIN failed");
+            }
+        });
+    }
+}
+
+fn token_path(purpose: ChallengePurpose) -> &'static str {
+    match purpose {
+        ChallengePurpose::Signup => "/signupToken",
+        ChallengePurpose::Reset => "/resetToken",
+    }
+}
+
+fn wrong_login() -> ApiError {
+    ApiError::Unauthenticated(Cow::Borrowed("the login or password is wrong"))
+}
+
+fn pin_mail(pin: &str, purpose: &str) -> String {
+    format!(
+        "Your PIN to {purpose} is:\n\n    {pin}\n\nIt is valid for 15 minutes. If you did not ask for it, ignore this mail.\n"
+    )
+}
+
+async fn hash_off_runtime(password: String) -> ApiResult<String> {
+    tokio::task::spawn_blocking(move || account::hash_password(&password))
+        .await
+        .map_err(ApiError::internal)?
+        .map_err(ApiError::internal)
+}

@@ -1,0 +1,38 @@
+//! What handlers share. Cheap to clone: every field is an `Arc` or a pool handle.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use crate::config::Config;
+use crate::services::accounts::Accounts;
+use crate::services::licenses::Licenses;
+use crate::services::limits::Limits;
+use crate::services::mail::Mailer;
+use crate::store::Store;
+
+#[derive(Clone)]
+pub struct AppState {
+    pub config: Arc<Config>,
+    pub store: Store,
+    pub licenses: Arc<Licenses>,
+    pub accounts: Arc<Accounts>,
+    pub limits: Arc<Limits>,
+}
+
+impl AppState {
+    /// Builds the services over an open, migrated store.
+    pub fn new(config: Config, store: Store) -> anyhow::Result<Self> {
+        let config = Arc::new(config);
+        let mailer = Arc::new(Mailer::from_config(&config)?);
+        let limits = Arc::new(Limits::new(&config.rate_limits));
+        let licenses = Arc::new(Licenses::new(store.clone(), config.clone()));
+        let accounts = Arc::new(Accounts::new(
+            store.clone(),
+            mailer,
+            limits.clone(),
+            Duration::from_secs(config.auth.session_ttl_seconds),
+            config.modules.web.authentication.password_reset.enabled,
+        ));
+        Ok(Self { config, store, licenses, accounts, limits })
+    }
+}

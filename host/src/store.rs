@@ -1,0 +1,149 @@
+//! The repository layer: every SQL statement of the service lives below this module.
+//!
+//! One implementation serves SQLite and PostgreSQL through sqlx's `Any` driver. The queries are
+//! written once in the SQL both engines share (`$n` placeholders, `on conflict ... do update`,
+//! `returning`), with ids as text, times as epoch milliseconds and flags as integers, because the
+//! `Any` driver maps only those types identically on both. Where the engines truly differ, a
+//! method matches on [`Engine`]. Each engine has its own migration folder, numbered alike.
+
+mod challenges;
+mod licenses;
+mod quotas;
+mod sessions;
+mod users;
+
+use std::str::FromStr;
+use std::time::Duration;
+
+use anyhow::Context;
+use sqlx::any::{AnyConnectOptions, AnyPoolOptions};
+use sqlx::{AnyPool, Executor};
+
+pub use challenges::{Challenge, ChallengePurpose, NewChallenge};
+pub use licenses::License;
+pub use sessions::SessionUser;
+pub use users::{NewUser, User};
+
+static SQLITE_MIGRATIONS: sqlx::migrate::Migrator = sqlx::migrate!("../migrations/sqlite");
+static POSTGRES_MIGRATIONS: sqlx::migrate::Migrator = sqlx::migrate!("../migrations/postgres");
+
+/// Failures the domain distinguishes; everything else is `Other` and becomes INTERNAL.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    #[error("no such row")]
+    NotFound,
+    #[error("unique constraint violated: {0}")]
+    Conflict(String),
+    #[error(transparent)]
+    Other(#[from] anyhow::Error),
+}
+
+impl From<sqlx::Error> for StoreError {
+    fn from(error: sqlx::Error) -> Self {
+        match error {
+            sqlx::Error::RowNotFound => Self::NotFound,
+            sqlx::Error::Database(db) if db.is_unique_violation() => Self::Conflict(db.message().to_owned()),
+            other => Self::Other(other.into()),
+        }
+    }
+}
+
+pub type StoreResult<T> = Result<T, StoreError>;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Engine {
+    Sqlite,
+    Postgres,
+}
+
+/// The service's database.
+#[derive(Clone, Debug)]
+pub struct Store {
+    pool: AnyPool,
+    engine: Engine,
+}
+
+impl Store {
+    /// Connects (creating the SQLite file when needed); does not migrate.
+    pub async fn connect(url: &str, max_connections: u32) -> anyhow::Result<Self> {
+        sqlx::any::install_default_drivers();
+        let engine = if url.starts_with("sqlite:") {
+            Engine::Sqlite
+        } else if url.starts_with("postgres:") || url.starts_with("postgresql:") {
+            Engine::Postgres
+        } else {
+            anyhow::bail!("database url must start with sqlite: or postgres:");
+        };
+        if engine == Engine::Sqlite {
+            create_sqlite_parent(url)?;
+        }
+        let options = AnyConnectOptions::from_str(url).context("parsing the database url")?;
+        let max = match (max_connections, engine) {
+            (0, Engine::Sqlite) => 8,
+            (0, Engine::Postgres) => 16,
+            (n, _) => n,
+        };
+        let pool = AnyPoolOptions::new()
+            .max_connections(max)
+            .min_connections(1)
+            .acquire_timeout(Duration::from_secs(10))
+            .after_connect(move |conn, _meta| {
+                Box::pin(async move {
+                    if engine == Engine::Sqlite {
+                        // WAL lets readers run beside the writer; NORMAL sync is durable in WAL mode
+                        // except for the last transactions before a power cut.
+                        conn.execute("pragma journal_mode = wal; pragma synchronous = normal; pragma foreign_keys = on; pragma busy_timeout = 10000;").await?;
+                    }
+                    Ok(())
+                })
+            })
+            .connect_with(options)
+            .await
+            .context("connecting to the database")?;
+        Ok(Self { pool, engine })
+    }
+
+    pub async fn migrate(&self) -> anyhow::Result<()> {
+        let migrator = match self.engine {
+            Engine::Sqlite => &SQLITE_MIGRATIONS,
+            Engine::Postgres => &POSTGRES_MIGRATIONS,
+        };
+        migrator.run(&self.pool).await.context("applying migrations")
+    }
+
+    pub fn engine(&self) -> Engine {
+        self.engine
+    }
+
+    /// Cheap round trip for readiness checks.
+    pub async fn ping(&self) -> StoreResult<()> {
+        sqlx::query("select 1").execute(&self.pool).await?;
+        Ok(())
+    }
+
+    pub async fn close(&self) {
+        self.pool.close().await;
+    }
+}
+
+fn create_sqlite_parent(url: &str) -> anyhow::Result<()> {
+    let path = url.trim_start_matches("sqlite://").trim_start_matches("sqlite:");
+    let path = path.split('?').next().unwrap_or_default();
+    if path.is_empty() || path == ":memory:" {
+        return Ok(());
+    }
+    if let Some(parent) = std::path::Path::new(path).parent().filter(|p| !p.as_os_str().is_empty()) {
+        std::fs::create_dir_all(parent).with_context(|| format!("creating {}", parent.display()))?;
+    }
+    Ok(())
+}
+
+/// Milliseconds since the epoch, the unit every time column uses.
+pub fn to_millis(at: time::OffsetDateTime) -> i64 {
+    (at.unix_timestamp_nanos() / 1_000_000) as i64
+}
+
+pub fn from_millis(millis: i64) -> time::OffsetDateTime {
+    time::OffsetDateTime::from_unix_timestamp_nanos(i128::from(millis) * 1_000_000)
+        .unwrap_or(time::OffsetDateTime::UNIX_EPOCH)
+}

@@ -1,0 +1,71 @@
+use sqlx::Row;
+
+use super::{Store, StoreResult};
+use crate::domain::entitlement::{Entitlement, QuotaSubject};
+
+impl Store {
+    /// Takes `amount` from the subject's quota for `day` when at most `limit` would then be used;
+    /// answers whether it was taken. One statement, so concurrent requests cannot overdraw.
+    #[tracing::instrument(skip_all, fields(entitlement = %entitlement))]
+    pub async fn consume_quota(
+        &self,
+        subject: &QuotaSubject,
+        entitlement: Entitlement,
+        day: i64,
+        amount: i64,
+        limit: i64,
+    ) -> StoreResult<bool> {
+        if amount > limit {
+            return Ok(false);
+        }
+        let row = sqlx::query(
+            "insert into quota_usage (subject, entitlement, day, used) values ($1, $2, $3, $4) \
+             on conflict (subject, entitlement, day) do update set used = quota_usage.used + excluded.used \
+             where quota_usage.used + excluded.used <= $5 \
+             returning used",
+        )
+        .bind(subject.as_str().to_owned())
+        .bind(entitlement.name())
+        .bind(day)
+        .bind(amount)
+        .bind(limit)
+        .fetch_optional(&self.pool)
+        .await?;
+        Ok(row.is_some())
+    }
+
+    /// Gives back what a failed operation had taken.
+    pub async fn refund_quota(
+        &self,
+        subject: &QuotaSubject,
+        entitlement: Entitlement,
+        day: i64,
+        amount: i64,
+    ) -> StoreResult<()> {
+        sqlx::query(
+            "update quota_usage set used = case when used > $4 then used - $4 else 0 end \
+             where subject = $1 and entitlement = $2 and day = $3",
+        )
+        .bind(subject.as_str().to_owned())
+        .bind(entitlement.name())
+        .bind(day)
+        .bind(amount)
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
+    /// How much of the quota is used on `day`.
+    pub async fn quota_used(&self, subject: &QuotaSubject, entitlement: Entitlement, day: i64) -> StoreResult<i64> {
+        let row = sqlx::query("select used from quota_usage where subject = $1 and entitlement = $2 and day = $3")
+            .bind(subject.as_str().to_owned())
+            .bind(entitlement.name())
+            .bind(day)
+            .fetch_optional(&self.pool)
+            .await?;
+        Ok(match row {
+            Some(row) => row.try_get("used")?,
+            None => 0,
+        })
+    }
+}
