@@ -255,7 +255,7 @@ impl Config {
     }
 
     /// The `default` plan always exists; the file may override single quotas of it.
-    fn fill_default_plan(&mut self) {
+    pub fn fill_default_plan(&mut self) {
         let plan = self.plans.entry("default".into()).or_default();
         for entitlement in Entitlement::ALL {
             plan.entry(entitlement.name().into()).or_insert(entitlement.default_quota());

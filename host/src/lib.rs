@@ -34,7 +34,11 @@ pub async fn prepare(config: Config) -> anyhow::Result<AppState> {
 }
 
 /// Serves on a bound listener until `shutdown` completes, then lets in-flight requests finish.
-pub async fn serve(state: AppState, listener: TcpListener, shutdown: impl Future<Output = ()> + Send + 'static) -> anyhow::Result<()> {
+pub async fn serve(
+    state: AppState,
+    listener: TcpListener,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> anyhow::Result<()> {
     let housekeeping = tokio::spawn(housekeeping(state.clone()));
     let app = http::router(state.clone()).into_make_service_with_connect_info::<SocketAddr>();
     tracing::info!(address = %listener.local_addr()?, "serving");

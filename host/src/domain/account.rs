@@ -2,8 +2,8 @@
 
 use std::sync::LazyLock;
 
-use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString, rand_core::OsRng};
 use argon2::Argon2;
+use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString, rand_core::OsRng};
 use regex::Regex;
 
 use super::problems::Problems;
@@ -72,7 +72,7 @@ pub fn check_password(problems: &mut Problems, path: &str, password: Option<&str
         return None;
     };
     let chars = password.chars().count();
-    if chars < 8 || chars > MAX_PASSWORD_CHARS {
+    if !(8..=MAX_PASSWORD_CHARS).contains(&chars) {
         problems.push(path, "WEAK_PASSWORD", format!("must be 8 to {MAX_PASSWORD_CHARS} characters"));
         None
     } else if !password.chars().any(char::is_alphabetic) || !password.chars().any(char::is_numeric) {
@@ -121,7 +121,11 @@ mod tests {
     fn handles_follow_the_pattern() {
         assert!(problems_of(|p| assert!(check_handle(p, "/h", Some("ann_01")).is_some())).is_empty());
         for bad in ["an", "Ann", "a-b", "x".repeat(31).as_str(), "ann ", "ännä"] {
-            assert_eq!(problems_of(|p| assert!(check_handle(p, "/h", Some(bad)).is_none())), ["INVALID_HANDLE"], "{bad}");
+            assert_eq!(
+                problems_of(|p| assert!(check_handle(p, "/h", Some(bad)).is_none())),
+                ["INVALID_HANDLE"],
+                "{bad}"
+            );
         }
         assert_eq!(problems_of(|p| assert!(check_handle(p, "/h", None).is_none())), ["REQUIRED"]);
     }

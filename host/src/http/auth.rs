@@ -200,7 +200,11 @@ pub async fn get_session(AuthUser(user): AuthUser) -> Json<SessionInfo> {
 /// Revokes the bearer session.
 #[utoipa::path(post, path = "/v0/auth/logout", tag = "auth", security(("session" = [], "license" = [])),
     responses((status = 204), (status = 401, body = ErrorEnvelope, description = "UNAUTHENTICATED")))]
-pub async fn logout(State(state): State<AppState>, _user: AuthUser, BearerToken(token): BearerToken) -> ApiResult<StatusCode> {
+pub async fn logout(
+    State(state): State<AppState>,
+    _user: AuthUser,
+    BearerToken(token): BearerToken,
+) -> ApiResult<StatusCode> {
     state.accounts.logout(&token).await?;
     Ok(StatusCode::NO_CONTENT)
 }
@@ -251,7 +255,10 @@ pub async fn resend_reset_pin(
 #[utoipa::path(post, path = "/v0/auth/password-reset/complete", tag = "auth", request_body = CompleteReset,
     responses((status = 204), (status = 400, body = ErrorEnvelope, description = "PIN_INVALID or VALIDATION_FAILED"),
         (status = 404, body = ErrorEnvelope, description = "FEATURE_DISABLED")))]
-pub async fn complete_reset(State(state): State<AppState>, ApiJson(body): ApiJson<CompleteReset>) -> ApiResult<StatusCode> {
+pub async fn complete_reset(
+    State(state): State<AppState>,
+    ApiJson(body): ApiJson<CompleteReset>,
+) -> ApiResult<StatusCode> {
     state.accounts.complete_reset(body.reset_token.as_deref(), body.password.as_deref()).await?;
     Ok(StatusCode::NO_CONTENT)
 }

@@ -27,7 +27,11 @@ impl Page {
             Some(raw) => match raw.parse::<usize>() {
                 Ok(n) if (1..=MAX_LIMIT).contains(&n) => n,
                 _ => {
-                    problems.push("query.limit", "OUT_OF_RANGE", format!("must be a whole number from 1 to {MAX_LIMIT}"));
+                    problems.push(
+                        "query.limit",
+                        "OUT_OF_RANGE",
+                        format!("must be a whole number from 1 to {MAX_LIMIT}"),
+                    );
                     DEFAULT_LIMIT
                 }
             },
@@ -38,10 +42,7 @@ impl Page {
     /// The sort key the previous page ended at, decoded; problems at `query.cursor`.
     pub fn after<K: DeserializeOwned>(&self, problems: &mut Problems) -> Option<K> {
         let raw = self.cursor.as_deref()?;
-        let decoded = URL_SAFE_NO_PAD
-            .decode(raw)
-            .ok()
-            .and_then(|bytes| serde_json::from_slice(&bytes).ok());
+        let decoded = URL_SAFE_NO_PAD.decode(raw).ok().and_then(|bytes| serde_json::from_slice(&bytes).ok());
         if decoded.is_none() {
             problems.push("query.cursor", "INVALID_CURSOR", "is not a cursor this list gave out");
         }

@@ -42,12 +42,7 @@ pub async fn require_license(State(state): State<AppState>, mut request: Request
 /// Writes the error envelope of every non-2xx answer, with the request id, and logs internal
 /// causes. Answers no handler made (unknown routes, panics) get an envelope too.
 pub async fn render_errors(request: Request, next: Next) -> Response {
-    let request_id = request
-        .headers()
-        .get(REQUEST_ID)
-        .and_then(|v| v.to_str().ok())
-        .unwrap_or_default()
-        .to_owned();
+    let request_id = request.headers().get(REQUEST_ID).and_then(|v| v.to_str().ok()).unwrap_or_default().to_owned();
     let method = request.method().clone();
     let path = request.uri().path().to_owned();
     let mut response = next.run(request).await;

@@ -29,7 +29,8 @@ struct SecuritySchemes;
 impl Modify for SecuritySchemes {
     fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
         let components = openapi.components.get_or_insert_with(Default::default);
-        components.add_security_scheme("license", SecurityScheme::ApiKey(ApiKey::Header(ApiKeyValue::new("X-License-Key"))));
+        components
+            .add_security_scheme("license", SecurityScheme::ApiKey(ApiKey::Header(ApiKeyValue::new("X-License-Key"))));
         components.add_security_scheme(
             "session",
             SecurityScheme::Http(HttpBuilder::new().scheme(HttpAuthScheme::Bearer).build()),

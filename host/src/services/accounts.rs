@@ -46,7 +46,13 @@ pub struct SignupForm<'a> {
 }
 
 impl Accounts {
-    pub fn new(store: Store, mailer: Arc<Mailer>, limits: Arc<Limits>, session_ttl: Duration, reset_enabled: bool) -> Self {
+    pub fn new(
+        store: Store,
+        mailer: Arc<Mailer>,
+        limits: Arc<Limits>,
+        session_ttl: Duration,
+        reset_enabled: bool,
+    ) -> Self {
         Self { store, mailer, limits, session_ttl, reset_enabled }
     }
 
@@ -58,8 +64,7 @@ impl Accounts {
         let handle = account::check_handle(&mut problems, "/handle", form.handle);
         let full_name = account::check_name(&mut problems, "/fullName", form.full_name);
         let display_name = account::check_name(&mut problems, "/displayName", form.display_name);
-        let (Some(email), Some(handle), Some(full_name), Some(display_name)) =
-            (email, handle, full_name, display_name)
+        let (Some(email), Some(handle), Some(full_name), Some(display_name)) = (email, handle, full_name, display_name)
         else {
             return Err(problems.into());
         };
@@ -304,7 +309,9 @@ impl Accounts {
     fn send_in_background(&self, email: String, pin: String) {
         let mailer = self.mailer.clone();
         tokio::spawn(async move {
-            if let Err(error) = mailer.send(&email, "Your Trellis password reset PIN", pin_mail(&pin, "reset your password")).await {
+            if let Err(error) =
+                mailer.send(&email, "Your Trellis password reset PIN", pin_mail(&pin, "reset your password")).await
+            {
                 tracing::error!(error = format!("{error:#}"), "sending a reset PIN failed");
             }
         });

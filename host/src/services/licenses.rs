@@ -76,7 +76,12 @@ impl Licenses {
 
     /// Checks gateway headers: the proxy secret must match the configured one. The subscriber's
     /// plan is used when the configuration knows it, else `default`.
-    pub fn authorize_gateway(&self, secret_value: &str, user: Option<&str>, plan: Option<&str>) -> Result<Caller, ApiError> {
+    pub fn authorize_gateway(
+        &self,
+        secret_value: &str,
+        user: Option<&str>,
+        plan: Option<&str>,
+    ) -> Result<Caller, ApiError> {
         let Some(expected) = &self.config.gateway.proxy_secret else {
             return Err(invalid());
         };

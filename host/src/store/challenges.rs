@@ -131,7 +131,12 @@ impl Store {
     }
 
     /// A new PIN for the same token: tries start again, the resend is counted, the clock restarts.
-    pub async fn replace_pin(&self, token_digest: &str, pin_digest: &str, expires_at: OffsetDateTime) -> StoreResult<()> {
+    pub async fn replace_pin(
+        &self,
+        token_digest: &str,
+        pin_digest: &str,
+        expires_at: OffsetDateTime,
+    ) -> StoreResult<()> {
         sqlx::query(
             "update pin_challenge set pin_digest = $2, tries = 0, resends = resends + 1, verified_at = null, expires_at = $3 \
              where token_digest = $1",

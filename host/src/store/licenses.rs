@@ -61,9 +61,11 @@ impl Store {
     }
 
     pub async fn licenses(&self) -> StoreResult<Vec<License>> {
-        let rows = sqlx::query("select license_id, plan, created_at, revoked_at from license_key order by created_at, license_id")
-            .fetch_all(&self.pool)
-            .await?;
+        let rows = sqlx::query(
+            "select license_id, plan, created_at, revoked_at from license_key order by created_at, license_id",
+        )
+        .fetch_all(&self.pool)
+        .await?;
         Ok(rows.iter().map(license_from_row).collect::<Result<_, _>>()?)
     }
 }

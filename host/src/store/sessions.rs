@@ -63,8 +63,7 @@ impl Store {
     /// Removes expired sessions and challenges; run now and then by a background task.
     pub async fn delete_expired(&self, now: OffsetDateTime) -> StoreResult<u64> {
         let now = to_millis(now);
-        let sessions =
-            sqlx::query("delete from session where expires_at <= $1").bind(now).execute(&self.pool).await?;
+        let sessions = sqlx::query("delete from session where expires_at <= $1").bind(now).execute(&self.pool).await?;
         let challenges =
             sqlx::query("delete from pin_challenge where expires_at <= $1").bind(now).execute(&self.pool).await?;
         Ok(sessions.rows_affected() + challenges.rows_affected())

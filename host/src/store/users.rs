@@ -1,5 +1,5 @@
-use sqlx::Row;
 use sqlx::AnyConnection;
+use sqlx::Row;
 use sqlx::any::AnyRow;
 use time::OffsetDateTime;
 
