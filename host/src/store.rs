@@ -7,6 +7,8 @@
 //! method matches on [`Engine`]. Each engine has its own migration folder, numbered alike.
 
 mod challenges;
+mod forms;
+mod instances;
 mod licenses;
 mod quotas;
 mod sessions;
@@ -20,6 +22,8 @@ use sqlx::any::{AnyConnectOptions, AnyPoolOptions};
 use sqlx::{AnyPool, Executor};
 
 pub use challenges::{Challenge, ChallengePurpose, NewChallenge};
+pub use forms::{ConfigurationChange, ConfigurationFilter, NewConfiguration, StoredConfiguration};
+pub use instances::{InstanceContent, InstanceEvent, InstanceFilter, NewEvent, StoredInstance};
 pub use licenses::License;
 pub use sessions::SessionUser;
 pub use users::{NewUser, User};

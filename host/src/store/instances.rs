@@ -1,0 +1,247 @@
+use sqlx::Row;
+use sqlx::any::AnyRow;
+use time::OffsetDateTime;
+
+use super::forms::states_list;
+use super::{Store, StoreError, StoreResult, from_millis, to_millis};
+
+/// A stored form instance; answers, metadata and integrations are JSON text.
+#[derive(Clone, Debug)]
+pub struct StoredInstance {
+    pub form_id: String,
+    pub configuration_id: String,
+    pub owner_id: String,
+    pub state: String,
+    pub language: String,
+    pub answers: String,
+    pub metadata: Option<String>,
+    pub integrations: Option<String>,
+    pub space_id: Option<String>,
+    pub revision: i64,
+    pub created_at: OffsetDateTime,
+    pub updated_at: OffsetDateTime,
+}
+
+/// The columns a create or an update writes.
+pub struct InstanceContent<'a> {
+    pub state: &'a str,
+    pub language: &'a str,
+    pub answers: &'a str,
+    pub metadata: Option<&'a str>,
+    pub integrations: Option<&'a str>,
+    pub space_id: Option<&'a str>,
+}
+
+/// One entry of an instance's audit trail.
+#[derive(Clone, Debug)]
+pub struct InstanceEvent {
+    pub event_id: String,
+    pub actor_id: String,
+    pub actor_handle: String,
+    pub action: String,
+    /// JSON array of field ids.
+    pub changed_fields: String,
+    pub state: String,
+    pub at: OffsetDateTime,
+}
+
+/// An audit entry to write with a change.
+pub struct NewEvent<'a> {
+    pub actor_id: &'a str,
+    pub action: &'a str,
+    pub changed_fields: &'a str,
+}
+
+pub struct InstanceFilter<'a> {
+    pub owner_id: &'a str,
+    pub configuration_id: Option<&'a str>,
+    pub space_id: Option<&'a str>,
+    pub states: &'a [String],
+}
+
+const INSTANCE_COLUMNS: &str = "form_id, configuration_id, owner_id, state, language, answers, metadata, integrations, space_id, revision, created_at, updated_at";
+
+fn instance_from_row(row: &AnyRow) -> Result<StoredInstance, sqlx::Error> {
+    Ok(StoredInstance {
+        form_id: row.try_get("form_id")?,
+        configuration_id: row.try_get("configuration_id")?,
+        owner_id: row.try_get("owner_id")?,
+        state: row.try_get("state")?,
+        language: row.try_get("language")?,
+        answers: row.try_get("answers")?,
+        metadata: row.try_get("metadata")?,
+        integrations: row.try_get("integrations")?,
+        space_id: row.try_get("space_id")?,
+        revision: row.try_get("revision")?,
+        created_at: from_millis(row.try_get("created_at")?),
+        updated_at: from_millis(row.try_get("updated_at")?),
+    })
+}
+
+impl Store {
+    /// Inserts an instance, and its first audit entry when `event` is given, in one transaction.
+    #[tracing::instrument(skip_all)]
+    pub async fn insert_instance(
+        &self,
+        configuration_id: &str,
+        owner_id: &str,
+        content: &InstanceContent<'_>,
+        event: Option<&NewEvent<'_>>,
+        now: OffsetDateTime,
+    ) -> StoreResult<StoredInstance> {
+        let form_id = uuid::Uuid::new_v4().to_string();
+        let mut tx = self.pool.begin().await?;
+        let row = sqlx::query(sqlx::AssertSqlSafe(format!(
+            "insert into form_instance ({INSTANCE_COLUMNS}) values ($1, $2, $3, $4, $5, $6, $7, $8, $9, 1, $10, $10) \
+             returning {INSTANCE_COLUMNS}"
+        )))
+        .bind(form_id.clone())
+        .bind(configuration_id.to_owned())
+        .bind(owner_id.to_owned())
+        .bind(content.state.to_owned())
+        .bind(content.language.to_owned())
+        .bind(content.answers.to_owned())
+        .bind(content.metadata.map(str::to_owned))
+        .bind(content.integrations.map(str::to_owned))
+        .bind(content.space_id.map(str::to_owned))
+        .bind(to_millis(now))
+        .fetch_one(&mut *tx)
+        .await?;
+        if let Some(event) = event {
+            insert_event(&mut tx, &form_id, event, content.state, now).await?;
+        }
+        tx.commit().await?;
+        Ok(instance_from_row(&row)?)
+    }
+
+    #[tracing::instrument(skip_all, fields(form_id))]
+    pub async fn instance(&self, form_id: &str) -> StoreResult<Option<StoredInstance>> {
+        let row = sqlx::query(sqlx::AssertSqlSafe(format!("select {INSTANCE_COLUMNS} from form_instance where form_id = $1")))
+            .bind(form_id.to_owned())
+            .fetch_optional(&self.pool)
+            .await?;
+        Ok(row.map(|row| instance_from_row(&row)).transpose()?)
+    }
+
+    /// Writes new content when the revision still matches (else `Conflict`), with its audit
+    /// entry, in one transaction.
+    #[tracing::instrument(skip_all, fields(form_id))]
+    pub async fn update_instance(
+        &self,
+        form_id: &str,
+        expected_revision: i64,
+        content: &InstanceContent<'_>,
+        event: Option<&NewEvent<'_>>,
+        now: OffsetDateTime,
+    ) -> StoreResult<StoredInstance> {
+        let mut tx = self.pool.begin().await?;
+        let row = sqlx::query(sqlx::AssertSqlSafe(format!(
+            "update form_instance set state = $3, language = $4, answers = $5, metadata = $6, integrations = $7, space_id = $8, \
+             revision = revision + 1, updated_at = $9 where form_id = $1 and revision = $2 returning {INSTANCE_COLUMNS}"
+        )))
+        .bind(form_id.to_owned())
+        .bind(expected_revision)
+        .bind(content.state.to_owned())
+        .bind(content.language.to_owned())
+        .bind(content.answers.to_owned())
+        .bind(content.metadata.map(str::to_owned))
+        .bind(content.integrations.map(str::to_owned))
+        .bind(content.space_id.map(str::to_owned))
+        .bind(to_millis(now))
+        .fetch_optional(&mut *tx)
+        .await?
+        .ok_or_else(|| StoreError::Conflict("form_instance.revision".into()))?;
+        if let Some(event) = event {
+            insert_event(&mut tx, form_id, event, content.state, now).await?;
+        }
+        tx.commit().await?;
+        Ok(instance_from_row(&row)?)
+    }
+
+    /// The owner's instances, newest first, after the `(created_at, id)` key of the previous page.
+    #[tracing::instrument(skip_all)]
+    pub async fn list_instances(
+        &self,
+        filter: &InstanceFilter<'_>,
+        after: Option<(i64, String)>,
+        limit: i64,
+    ) -> StoreResult<Vec<StoredInstance>> {
+        let (after_at, after_id) = after.unwrap_or((i64::MAX, "\u{10FFFF}".to_owned()));
+        let rows = sqlx::query(sqlx::AssertSqlSafe(format!(
+            "select {INSTANCE_COLUMNS} from form_instance \
+             where owner_id = $1 and ($2 = '' or configuration_id = $2) and ($3 = '' or space_id = $3) \
+               and ($4 = '' or $4 like '%,' || state || ',%') \
+               and (created_at < $5 or (created_at = $5 and form_id < $6)) \
+             order by created_at desc, form_id desc limit $7"
+        )))
+        .bind(filter.owner_id.to_owned())
+        .bind(filter.configuration_id.unwrap_or_default().to_owned())
+        .bind(filter.space_id.unwrap_or_default().to_owned())
+        .bind(states_list(filter.states))
+        .bind(after_at)
+        .bind(after_id)
+        .bind(limit)
+        .fetch_all(&self.pool)
+        .await?;
+        Ok(rows.iter().map(instance_from_row).collect::<Result<_, _>>()?)
+    }
+
+    /// The audit trail of an instance, oldest first, after the `(at, id)` key of the previous page.
+    pub async fn instance_events(
+        &self,
+        form_id: &str,
+        after: Option<(i64, String)>,
+        limit: i64,
+    ) -> StoreResult<Vec<InstanceEvent>> {
+        let (after_at, after_id) = after.unwrap_or((i64::MIN, String::new()));
+        let rows = sqlx::query(
+            "select e.event_id, e.actor_id, u.handle, e.action, e.changed_fields, e.state, e.at \
+             from form_instance_event e join app_user u on u.user_id = e.actor_id \
+             where e.form_id = $1 and (e.at > $2 or (e.at = $2 and e.event_id > $3)) \
+             order by e.at, e.event_id limit $4",
+        )
+        .bind(form_id.to_owned())
+        .bind(after_at)
+        .bind(after_id)
+        .bind(limit)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|row| {
+                Ok(InstanceEvent {
+                    event_id: row.try_get("event_id")?,
+                    actor_id: row.try_get("actor_id")?,
+                    actor_handle: row.try_get("handle")?,
+                    action: row.try_get("action")?,
+                    changed_fields: row.try_get("changed_fields")?,
+                    state: row.try_get("state")?,
+                    at: from_millis(row.try_get("at")?),
+                })
+            })
+            .collect()
+    }
+}
+
+async fn insert_event(
+    tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+    form_id: &str,
+    event: &NewEvent<'_>,
+    state: &str,
+    now: OffsetDateTime,
+) -> StoreResult<()> {
+    // A v7 uuid sorts by time, so events written in the same millisecond keep their order.
+    sqlx::query(
+        "insert into form_instance_event (event_id, form_id, actor_id, action, changed_fields, state, at) \
+         values ($1, $2, $3, $4, $5, $6, $7)",
+    )
+    .bind(uuid::Uuid::now_v7().to_string())
+    .bind(form_id.to_owned())
+    .bind(event.actor_id.to_owned())
+    .bind(event.action.to_owned())
+    .bind(event.changed_fields.to_owned())
+    .bind(state.to_owned())
+    .bind(to_millis(now))
+    .execute(&mut **tx)
+    .await?;
+    Ok(())
+}
