@@ -21,7 +21,7 @@ field() { python3 -c "import sys, json; print(json.load(sys.stdin)$1)"; }
 
 signup_token=$(json -d '{"email":"bench@example.org","handle":"bench","fullName":"Bench User","displayName":"Bench"}' \
   "$BASE/v0/auth/sign-up/start" | field '["signupToken"]')
-pin=$(grep -hoE '^ +[0-9]{6}$' "$DATA"/outbox/*.eml | tr -d ' ' | tail -n 1)
+pin=$(cat "$DATA"/outbox/*.eml | tr -d '\r' | grep -oE '^ +[0-9]{6}$' | tr -d ' ' | tail -n 1)
 json -d "{\"signupToken\":\"$signup_token\",\"pin\":\"$pin\"}" "$BASE/v0/auth/sign-up/verify-pin" >/dev/null
 TOKEN=$(json -d "{\"signupToken\":\"$signup_token\",\"password\":\"bench password 1\"}" \
   "$BASE/v0/auth/sign-up/complete" | field '["sessionToken"]')

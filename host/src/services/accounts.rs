@@ -211,6 +211,17 @@ impl Accounts {
             .ok_or_else(ApiError::unauthenticated)
     }
 
+    /// The account of the live session a bearer token names.
+    pub async fn session_profile(&self, token: &str) -> ApiResult<User> {
+        if token.len() > 128 {
+            return Err(ApiError::unauthenticated());
+        }
+        self.store
+            .user_by_session(&secret::digest(token), OffsetDateTime::now_utc())
+            .await?
+            .ok_or_else(ApiError::unauthenticated)
+    }
+
     pub async fn logout(&self, token: &str) -> ApiResult<()> {
         Ok(self.store.delete_session(&secret::digest(token)).await?)
     }

@@ -82,6 +82,20 @@ impl Store {
         Ok(user_from_row(&row)?)
     }
 
+    /// The account a live session belongs to, in one round trip (the hot path of `GET /users/me`).
+    #[tracing::instrument(skip_all)]
+    pub async fn user_by_session(&self, token_digest: &str, now: OffsetDateTime) -> StoreResult<Option<User>> {
+        let row = sqlx::query(
+            "select u.user_id, u.email, u.handle, u.full_name, u.display_name, u.operator, u.created_at, u.updated_at \
+             from session s join app_user u on u.user_id = s.user_id where s.token_digest = $1 and s.expires_at > $2",
+        )
+        .bind(token_digest.to_owned())
+        .bind(to_millis(now))
+        .fetch_optional(&self.pool)
+        .await?;
+        Ok(row.map(|row| user_from_row(&row)).transpose()?)
+    }
+
     /// The account and its password hash, by e-mail (any case) or handle.
     #[tracing::instrument(skip_all)]
     pub async fn user_for_login(&self, login: &str) -> StoreResult<Option<(User, String)>> {
