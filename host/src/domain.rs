@@ -2,5 +2,6 @@
 
 pub mod account;
 pub mod entitlement;
+pub mod forms;
 pub mod problems;
 pub mod secret;

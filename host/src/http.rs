@@ -2,6 +2,7 @@
 
 pub mod auth;
 pub mod extract;
+pub mod forms;
 pub mod health;
 pub mod list;
 pub mod middleware;
@@ -29,6 +30,7 @@ pub fn router(state: AppState) -> Router {
     let v0 = Router::new()
         .nest("/auth", auth::router())
         .nest("/users", users::router())
+        .nest("/forms", forms::router())
         .route("/openapi.json", get(openapi::openapi_json))
         .route_layer(axum::middleware::from_fn_with_state(state.clone(), middleware::require_license));
     Router::new()

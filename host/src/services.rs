@@ -2,6 +2,8 @@
 //! Handlers call these; they know nothing of HTTP beyond answering with `ApiError`.
 
 pub mod accounts;
+pub mod form_configurations;
+pub mod form_instances;
 pub mod licenses;
 pub mod limits;
 pub mod mail;

@@ -5,6 +5,8 @@ use std::time::Duration;
 
 use crate::config::Config;
 use crate::services::accounts::Accounts;
+use crate::services::form_configurations::FormConfigurations;
+use crate::services::form_instances::FormInstances;
 use crate::services::licenses::Licenses;
 use crate::services::limits::Limits;
 use crate::services::mail::Mailer;
@@ -17,6 +19,8 @@ pub struct AppState {
     pub licenses: Arc<Licenses>,
     pub accounts: Arc<Accounts>,
     pub limits: Arc<Limits>,
+    pub form_configurations: Arc<FormConfigurations>,
+    pub form_instances: Arc<FormInstances>,
 }
 
 impl AppState {
@@ -33,6 +37,8 @@ impl AppState {
             Duration::from_secs(config.auth.session_ttl_seconds),
             config.modules.web.authentication.password_reset.enabled,
         ));
-        Ok(Self { config, store, licenses, accounts, limits })
+        let form_configurations = Arc::new(FormConfigurations::new(store.clone()));
+        let form_instances = Arc::new(FormInstances::new(store.clone(), form_configurations.clone()));
+        Ok(Self { config, store, licenses, accounts, limits, form_configurations, form_instances })
     }
 }

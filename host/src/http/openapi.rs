@@ -4,6 +4,7 @@ use axum::Json;
 use utoipa::openapi::security::{ApiKey, ApiKeyValue, HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::{Modify, OpenApi};
 
+use super::forms::{configurations, instances};
 use super::{auth, health, list, users, views};
 use crate::domain::problems::Problem;
 use crate::error::{ErrorBody, ErrorCode, ErrorEnvelope};
@@ -15,6 +16,9 @@ use crate::error::{ErrorBody, ErrorCode, ErrorEnvelope};
         auth::start_signup, auth::verify_signup_pin, auth::complete_signup, auth::login, auth::get_session, auth::logout,
         auth::start_reset, auth::verify_reset_pin, auth::resend_reset_pin, auth::complete_reset,
         users::get_me, users::update_me, users::search_users,
+        configurations::validate_configuration, configurations::create_configuration, configurations::update_configuration,
+        configurations::get_configuration, configurations::list_configurations,
+        instances::create_form, instances::get_form, instances::update_form, instances::list_forms, instances::form_history,
         health::healthz, health::readyz, openapi_json,
     ),
     components(schemas(ErrorEnvelope, ErrorBody, ErrorCode, Problem, views::Profile, views::UserSummary, views::AvatarRef,
@@ -40,6 +44,16 @@ impl Modify for SecuritySchemes {
 
 /// This document.
 #[utoipa::path(get, path = "/v0/openapi.json", tag = "operations", responses((status = 200, description = "OpenAPI 3.1 document")))]
-pub async fn openapi_json() -> Json<utoipa::openapi::OpenApi> {
-    Json(ApiDoc::openapi())
+pub async fn openapi_json() -> Json<serde_json::Value> {
+    Json(DOCUMENT.clone())
 }
+
+/// Built once: the generated document plus the form configuration JSON Schema, which is
+/// published as it is checked (utoipa's schema model does not hold every 2020-12 keyword).
+static DOCUMENT: std::sync::LazyLock<serde_json::Value> = std::sync::LazyLock::new(|| {
+    let mut document = serde_json::to_value(ApiDoc::openapi()).expect("the OpenAPI document serializes");
+    if let Some(schemas) = document.pointer_mut("/components/schemas").and_then(serde_json::Value::as_object_mut) {
+        schemas.insert("FormConfigurationDocument".into(), crate::domain::forms::config_schema().clone());
+    }
+    document
+});

@@ -130,6 +130,14 @@ impl Store {
         Ok((row.try_get::<i64, _>("handles")? > 0, row.try_get::<i64, _>("emails")? > 0))
     }
 
+    pub async fn handle_exists(&self, handle: &str) -> StoreResult<bool> {
+        let row = sqlx::query("select count(*) as n from app_user where handle = $1")
+            .bind(handle.to_owned())
+            .fetch_one(&self.pool)
+            .await?;
+        Ok(row.try_get::<i64, _>("n")? > 0)
+    }
+
     /// Sets the given profile fields and answers the account as it now is.
     #[tracing::instrument(skip_all, fields(user_id))]
     pub async fn update_profile(

@@ -1,0 +1,176 @@
+//! Form configuration routes.
+
+use axum::Json;
+use axum::extract::{Path, State};
+use axum::http::StatusCode;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use time::OffsetDateTime;
+use utoipa::{IntoParams, ToSchema};
+
+use super::parse_states;
+use crate::domain::problems::Problems;
+use crate::error::{ApiResult, ErrorEnvelope};
+use crate::http::extract::{ApiJson, ApiQuery, AuthUser};
+use crate::http::list::{ListEnvelope, Page};
+use crate::services::form_configurations::{ACTIVE, ARCHIVED, Configuration};
+use crate::state::AppState;
+use crate::store::{ConfigurationFilter, to_millis};
+
+/// A stored configuration as clients see it.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ConfigurationView {
+    id: String,
+    /// `ACTIVE` or `ARCHIVED`.
+    state: String,
+    /// The document, as validated (with its `id`). See the `FormConfigurationDocument` schema.
+    #[schema(value_type = Object)]
+    config: Value,
+    roles: Roles,
+    owner_id: String,
+    /// Grows by one with every update.
+    revision: i64,
+    #[serde(with = "time::serde::rfc3339")]
+    #[schema(value_type = String, format = DateTime)]
+    created_at: OffsetDateTime,
+    #[serde(with = "time::serde::rfc3339")]
+    #[schema(value_type = String, format = DateTime)]
+    updated_at: OffsetDateTime,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct Roles {
+    /// Handles that may update the configuration besides its owner.
+    editors: Vec<String>,
+}
+
+impl From<Configuration> for ConfigurationView {
+    fn from(c: Configuration) -> Self {
+        Self {
+            id: c.stored.configuration_id,
+            state: c.stored.state,
+            config: c.parsed.document().clone(),
+            roles: Roles { editors: c.editors },
+            owner_id: c.stored.owner_id,
+            revision: c.stored.revision,
+            created_at: c.stored.created_at,
+            updated_at: c.stored.updated_at,
+        }
+    }
+}
+
+/// The answer of `validate`: the id the document would be stored under and the document with it.
+#[derive(Serialize, ToSchema)]
+pub struct ValidationResult {
+    valid: bool,
+    id: String,
+    #[schema(value_type = Object)]
+    config: Value,
+}
+
+/// `{id?, config, roles?: {editors: [handle]}, state?: ACTIVE | ARCHIVED}` (state on PUT only).
+#[derive(Deserialize, ToSchema)]
+#[allow(dead_code)]
+pub struct ConfigurationWrapper {
+    id: Option<String>,
+    #[schema(value_type = Object)]
+    config: Value,
+    #[schema(value_type = Object)]
+    roles: Option<Value>,
+    state: Option<String>,
+}
+
+/// Checks a configuration document and lists every problem; stores nothing.
+#[utoipa::path(post, path = "/v0/forms/configurations/validate", tag = "forms", request_body = ConfigurationWrapper,
+    security(("session" = [], "license" = [])),
+    responses((status = 200, body = ValidationResult), (status = 400, body = ErrorEnvelope, description = "VALIDATION_FAILED with every problem")))]
+pub async fn validate_configuration(
+    State(state): State<AppState>,
+    _user: AuthUser,
+    ApiJson(body): ApiJson<Value>,
+) -> ApiResult<Json<ValidationResult>> {
+    let parsed = state.form_configurations.validate(&body).await?;
+    Ok(Json(ValidationResult { valid: true, id: parsed.id().to_string(), config: parsed.document().clone() }))
+}
+
+/// Stores a new configuration (ACTIVE); the caller becomes its owner.
+#[utoipa::path(post, path = "/v0/forms/configurations", tag = "forms", request_body = ConfigurationWrapper,
+    security(("session" = [], "license" = [])),
+    responses((status = 201, body = ConfigurationView), (status = 400, body = ErrorEnvelope, description = "VALIDATION_FAILED"),
+        (status = 409, body = ErrorEnvelope, description = "CONFLICT: the id exists")))]
+pub async fn create_configuration(
+    State(state): State<AppState>,
+    AuthUser(user): AuthUser,
+    ApiJson(body): ApiJson<Value>,
+) -> ApiResult<(StatusCode, Json<ConfigurationView>)> {
+    let created = state.form_configurations.create(&user, &body).await?;
+    Ok((StatusCode::CREATED, Json(created.into())))
+}
+
+/// Replaces the document (the id stays), the editors when `roles` is sent, the state when `state` is sent.
+#[utoipa::path(put, path = "/v0/forms/configurations/{configurationId}", tag = "forms", request_body = ConfigurationWrapper,
+    params(("configurationId" = String, Path)), security(("session" = [], "license" = [])),
+    responses((status = 200, body = ConfigurationView), (status = 400, body = ErrorEnvelope, description = "VALIDATION_FAILED"),
+        (status = 403, body = ErrorEnvelope, description = "FORBIDDEN: not owner or editor"),
+        (status = 404, body = ErrorEnvelope, description = "NOT_FOUND"), (status = 409, body = ErrorEnvelope, description = "CONFLICT: concurrent update")))]
+pub async fn update_configuration(
+    State(state): State<AppState>,
+    AuthUser(user): AuthUser,
+    Path(configuration_id): Path<String>,
+    ApiJson(body): ApiJson<Value>,
+) -> ApiResult<Json<ConfigurationView>> {
+    Ok(Json(state.form_configurations.update(&user, &configuration_id, &body).await?.into()))
+}
+
+/// One configuration: ACTIVE ones for everyone signed in, ARCHIVED ones for the owner and editors.
+#[utoipa::path(get, path = "/v0/forms/configurations/{configurationId}", tag = "forms",
+    params(("configurationId" = String, Path)), security(("session" = [], "license" = [])),
+    responses((status = 200, body = ConfigurationView), (status = 404, body = ErrorEnvelope, description = "NOT_FOUND")))]
+pub async fn get_configuration(
+    State(state): State<AppState>,
+    AuthUser(user): AuthUser,
+    Path(configuration_id): Path<String>,
+) -> ApiResult<Json<ConfigurationView>> {
+    Ok(Json(state.form_configurations.readable(&user, &configuration_id).await?.into()))
+}
+
+#[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct ConfigurationQuery {
+    /// Keep configurations holding a translation bundle for this language.
+    language: Option<String>,
+    /// Comma-separated: ACTIVE, ARCHIVED.
+    states: Option<String>,
+    limit: Option<String>,
+    cursor: Option<String>,
+}
+
+/// Readable configurations, newest first.
+#[utoipa::path(get, path = "/v0/forms/configurations", tag = "forms", params(ConfigurationQuery),
+    security(("session" = [], "license" = [])),
+    responses((status = 200, body = ListEnvelope<ConfigurationView>), (status = 400, body = ErrorEnvelope, description = "VALIDATION_FAILED")))]
+pub async fn list_configurations(
+    State(state): State<AppState>,
+    AuthUser(user): AuthUser,
+    ApiQuery(query): ApiQuery<ConfigurationQuery>,
+) -> ApiResult<Json<ListEnvelope<ConfigurationView>>> {
+    let mut problems = Problems::new();
+    let page = Page::parse(query.limit.as_deref(), query.cursor.as_deref(), &mut problems);
+    let after: Option<(i64, String)> = page.after(&mut problems);
+    let states = parse_states(query.states.as_deref(), &[ACTIVE, ARCHIVED], &mut problems);
+    let language = query.language.as_deref().map(str::trim).filter(|l| !l.is_empty());
+    if language.is_some_and(|l| l.len() > 35) {
+        problems.push("query.language", "INVALID_VALUE", "is not a language code");
+    }
+    problems.finish(())?;
+    let filter =
+        ConfigurationFilter { viewer_id: &user.user_id, viewer_handle: &user.handle, language, states: &states };
+    let rows = state.form_configurations.list(&filter, after, page.fetch_limit()).await?;
+    Ok(Json(ListEnvelope::from_rows(
+        rows,
+        &page,
+        |c| (to_millis(c.stored.created_at), c.stored.configuration_id.clone()),
+        ConfigurationView::from,
+    )))
+}

@@ -1,0 +1,260 @@
+//! Form instance routes.
+
+use axum::Json;
+use axum::extract::{Path, State};
+use axum::http::StatusCode;
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+use time::OffsetDateTime;
+use utoipa::{IntoParams, ToSchema};
+
+use super::parse_states;
+use crate::domain::forms::FieldType;
+use crate::domain::problems::Problems;
+use crate::error::{ApiResult, ErrorEnvelope};
+use crate::http::extract::{ApiJson, ApiQuery, AuthUser};
+use crate::http::list::{ListEnvelope, Page};
+use crate::services::form_instances::Instance;
+use crate::state::AppState;
+use crate::store::{InstanceEvent, InstanceFilter, StoredInstance, to_millis};
+
+/// A form instance. `fields` holds the answers by field id; file fields hold their attachment
+/// descriptors.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct InstanceView {
+    form_id: String,
+    configuration_id: String,
+    /// `DRAFT` or `SUBMITTED`.
+    state: String,
+    language: String,
+    #[schema(value_type = Object)]
+    fields: Map<String, Value>,
+    #[schema(value_type = Object)]
+    metadata: Map<String, Value>,
+    #[schema(value_type = Object)]
+    integrations: Map<String, Value>,
+    revision: i64,
+    #[serde(with = "time::serde::rfc3339")]
+    #[schema(value_type = String, format = DateTime)]
+    created_at: OffsetDateTime,
+    #[serde(with = "time::serde::rfc3339")]
+    #[schema(value_type = String, format = DateTime)]
+    updated_at: OffsetDateTime,
+}
+
+impl From<Instance> for InstanceView {
+    fn from(instance: Instance) -> Self {
+        let mut fields = instance.answers();
+        for field in instance.configuration.parsed.fields().filter(|f| f.kind == FieldType::File) {
+            fields.insert(field.id.to_string(), Value::Array(Vec::new()));
+        }
+        let (metadata, integrations) = (instance.metadata(), instance.integrations());
+        let stored = instance.stored;
+        Self {
+            form_id: stored.form_id,
+            configuration_id: stored.configuration_id,
+            state: stored.state,
+            language: stored.language,
+            fields,
+            metadata,
+            integrations,
+            revision: stored.revision,
+            created_at: stored.created_at,
+            updated_at: stored.updated_at,
+        }
+    }
+}
+
+/// A list entry: the instance without its answers.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct InstanceSummary {
+    form_id: String,
+    configuration_id: String,
+    state: String,
+    language: String,
+    space_id: Option<String>,
+    #[serde(with = "time::serde::rfc3339")]
+    #[schema(value_type = String, format = DateTime)]
+    created_at: OffsetDateTime,
+    #[serde(with = "time::serde::rfc3339")]
+    #[schema(value_type = String, format = DateTime)]
+    updated_at: OffsetDateTime,
+}
+
+impl From<StoredInstance> for InstanceSummary {
+    fn from(s: StoredInstance) -> Self {
+        Self {
+            form_id: s.form_id,
+            configuration_id: s.configuration_id,
+            state: s.state,
+            language: s.language,
+            space_id: s.space_id,
+            created_at: s.created_at,
+            updated_at: s.updated_at,
+        }
+    }
+}
+
+/// `{payload: {configurationId, language, state?, fields, metadata?, integrations?}}`.
+#[derive(Deserialize, ToSchema)]
+#[allow(dead_code)]
+pub struct PayloadWrapper {
+    #[schema(value_type = Object)]
+    payload: Value,
+}
+
+/// Fills in a form: answers keyed by field id, checked against the configuration.
+#[utoipa::path(post, path = "/v0/forms", tag = "forms", request_body = PayloadWrapper, security(("session" = [], "license" = [])),
+    responses((status = 201, body = InstanceView), (status = 400, body = ErrorEnvelope, description = "VALIDATION_FAILED with every problem"),
+        (status = 409, body = ErrorEnvelope, description = "CONFLICT: the configuration is archived")))]
+pub async fn create_form(
+    State(state): State<AppState>,
+    AuthUser(user): AuthUser,
+    ApiJson(body): ApiJson<Value>,
+) -> ApiResult<(StatusCode, Json<InstanceView>)> {
+    let created = state.form_instances.create(&user, &body).await?;
+    Ok((StatusCode::CREATED, Json(created.into())))
+}
+
+/// One of the caller's instances.
+#[utoipa::path(get, path = "/v0/forms/{formId}", tag = "forms", params(("formId" = String, Path)),
+    security(("session" = [], "license" = [])),
+    responses((status = 200, body = InstanceView), (status = 404, body = ErrorEnvelope, description = "NOT_FOUND")))]
+pub async fn get_form(
+    State(state): State<AppState>,
+    AuthUser(user): AuthUser,
+    Path(form_id): Path<String>,
+) -> ApiResult<Json<InstanceView>> {
+    Ok(Json(state.form_instances.readable(&user, &form_id).await?.into()))
+}
+
+/// Sparse update: only the sent slices change; `payload.state` may move DRAFT to SUBMITTED.
+#[utoipa::path(patch, path = "/v0/forms/{formId}", tag = "forms", params(("formId" = String, Path)), request_body = PayloadWrapper,
+    security(("session" = [], "license" = [])),
+    responses((status = 200, body = InstanceView), (status = 400, body = ErrorEnvelope, description = "VALIDATION_FAILED"),
+        (status = 404, body = ErrorEnvelope, description = "NOT_FOUND"), (status = 409, body = ErrorEnvelope, description = "CONFLICT: concurrent update")))]
+pub async fn update_form(
+    State(state): State<AppState>,
+    AuthUser(user): AuthUser,
+    Path(form_id): Path<String>,
+    ApiJson(body): ApiJson<Value>,
+) -> ApiResult<Json<InstanceView>> {
+    Ok(Json(state.form_instances.update(&user, &form_id, &body).await?.into()))
+}
+
+#[derive(Deserialize, IntoParams)]
+#[serde(rename_all = "camelCase")]
+#[into_params(parameter_in = Query)]
+pub struct FormQuery {
+    configuration_id: Option<String>,
+    space_id: Option<String>,
+    /// Comma-separated: DRAFT, SUBMITTED.
+    states: Option<String>,
+    limit: Option<String>,
+    cursor: Option<String>,
+}
+
+/// The caller's instances, newest first.
+#[utoipa::path(get, path = "/v0/forms", tag = "forms", params(FormQuery), security(("session" = [], "license" = [])),
+    responses((status = 200, body = ListEnvelope<InstanceSummary>), (status = 400, body = ErrorEnvelope, description = "VALIDATION_FAILED")))]
+pub async fn list_forms(
+    State(state): State<AppState>,
+    AuthUser(user): AuthUser,
+    ApiQuery(query): ApiQuery<FormQuery>,
+) -> ApiResult<Json<ListEnvelope<InstanceSummary>>> {
+    let mut problems = Problems::new();
+    let page = Page::parse(query.limit.as_deref(), query.cursor.as_deref(), &mut problems);
+    let after: Option<(i64, String)> = page.after(&mut problems);
+    let states = parse_states(query.states.as_deref(), &["DRAFT", "SUBMITTED"], &mut problems);
+    let configuration_id = id_filter(query.configuration_id.as_deref(), "query.configurationId", &mut problems);
+    let space_id = id_filter(query.space_id.as_deref(), "query.spaceId", &mut problems);
+    problems.finish(())?;
+    let filter = InstanceFilter {
+        owner_id: &user.user_id,
+        configuration_id: configuration_id.as_deref(),
+        space_id: space_id.as_deref(),
+        states: &states,
+    };
+    let rows = state.form_instances.list(&filter, after, page.fetch_limit()).await?;
+    Ok(Json(ListEnvelope::from_rows(
+        rows,
+        &page,
+        |s| (to_millis(s.created_at), s.form_id.clone()),
+        InstanceSummary::from,
+    )))
+}
+
+fn id_filter(raw: Option<&str>, path: &str, problems: &mut Problems) -> Option<String> {
+    let raw = raw.map(str::trim).filter(|r| !r.is_empty())?;
+    match uuid::Uuid::try_parse(raw) {
+        Ok(id) => Some(id.to_string()),
+        Err(_) => {
+            problems.push(path, "INVALID_UUID", "must be a UUID");
+            None
+        }
+    }
+}
+
+/// One entry of an instance's audit trail.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct HistoryEntry {
+    event_id: String,
+    /// CREATED, UPDATED or SUBMITTED.
+    action: String,
+    actor: Actor,
+    /// Field ids whose answers changed.
+    changed_fields: Vec<String>,
+    /// The instance's state after the change.
+    state: String,
+    #[serde(with = "time::serde::rfc3339")]
+    #[schema(value_type = String, format = DateTime)]
+    at: OffsetDateTime,
+}
+
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Actor {
+    user_id: String,
+    handle: String,
+}
+
+impl From<InstanceEvent> for HistoryEntry {
+    fn from(e: InstanceEvent) -> Self {
+        Self {
+            event_id: e.event_id,
+            action: e.action,
+            actor: Actor { user_id: e.actor_id, handle: e.actor_handle },
+            changed_fields: serde_json::from_str(&e.changed_fields).unwrap_or_default(),
+            state: e.state,
+            at: e.at,
+        }
+    }
+}
+
+#[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct HistoryQuery {
+    limit: Option<String>,
+    cursor: Option<String>,
+}
+
+/// The audit trail, oldest first; kept only while the configuration enables `controls.enableLogging`.
+#[utoipa::path(get, path = "/v0/forms/{formId}/history", tag = "forms", params(("formId" = String, Path), HistoryQuery),
+    security(("session" = [], "license" = [])),
+    responses((status = 200, body = ListEnvelope<HistoryEntry>), (status = 404, body = ErrorEnvelope, description = "NOT_FOUND")))]
+pub async fn form_history(
+    State(state): State<AppState>,
+    AuthUser(user): AuthUser,
+    Path(form_id): Path<String>,
+    ApiQuery(query): ApiQuery<HistoryQuery>,
+) -> ApiResult<Json<ListEnvelope<HistoryEntry>>> {
+    let mut problems = Problems::new();
+    let page = Page::parse(query.limit.as_deref(), query.cursor.as_deref(), &mut problems);
+    let after: Option<(i64, String)> = page.after(&mut problems);
+    problems.finish(())?;
+    let events = state.form_instances.history(&user, &form_id, after, page.fetch_limit()).await?;
+    Ok(Json(ListEnvelope::from_rows(events, &page, |e| (to_millis(e.at), e.event_id.clone()), HistoryEntry::from)))
+}

@@ -1,0 +1,293 @@
+//! Form configurations: validate, create, update (document, editors, ACTIVE/ARCHIVED), read, list.
+//! Parsed configurations (with their compiled patterns) are cached by id and revision.
+
+use std::borrow::Cow;
+
+use dashmap::DashMap;
+use serde_json::{Map, Value};
+use time::OffsetDateTime;
+use uuid::Uuid;
+
+use crate::domain::account;
+use crate::domain::forms::{self, FormConfig};
+use crate::domain::problems::Problems;
+use crate::error::{ApiError, ApiResult};
+use crate::store::{
+    ConfigurationChange, ConfigurationFilter, NewConfiguration, SessionUser, Store, StoredConfiguration,
+};
+
+/// Most editors one configuration may name.
+pub const MAX_EDITORS: usize = 100;
+
+pub const ACTIVE: &str = "ACTIVE";
+pub const ARCHIVED: &str = "ARCHIVED";
+
+/// A stored configuration with its parsed document.
+#[derive(Clone)]
+pub struct Configuration {
+    pub stored: StoredConfiguration,
+    pub parsed: FormConfig,
+    pub editors: Vec<String>,
+}
+
+impl Configuration {
+    pub fn is_active(&self) -> bool {
+        self.stored.state == ACTIVE
+    }
+
+    /// The owner and the named editors may change it.
+    pub fn may_edit(&self, user: &SessionUser) -> bool {
+        self.stored.owner_id == user.user_id || self.editors.iter().any(|h| h == &user.handle)
+    }
+
+    /// Everyone signed in reads ACTIVE configurations; archived ones only their editors.
+    pub fn may_read(&self, user: &SessionUser) -> bool {
+        self.is_active() || self.may_edit(user)
+    }
+}
+
+pub struct FormConfigurations {
+    store: Store,
+    cache: DashMap<String, Configuration>,
+}
+
+/// What a create or update request carries besides the document.
+struct Wrapper {
+    editors: Vec<String>,
+    state: Option<&'static str>,
+}
+
+impl FormConfigurations {
+    pub fn new(store: Store) -> Self {
+        Self { store, cache: DashMap::new() }
+    }
+
+    /// Checks a wrapper `{id?, config, roles?}` without storing anything.
+    pub async fn validate(&self, body: &Value) -> ApiResult<FormConfig> {
+        Ok(self.check(body, None).await?.1)
+    }
+
+    #[tracing::instrument(skip_all, fields(user_id = %user.user_id))]
+    pub async fn create(&self, user: &SessionUser, body: &Value) -> ApiResult<Configuration> {
+        let (wrapper, parsed) = self.check(body, None).await?;
+        let editors = serde_json::to_string(&wrapper.editors).map_err(ApiError::internal)?;
+        let document = serde_json::to_string(parsed.document()).map_err(ApiError::internal)?;
+        let id = parsed.id().to_string();
+        let stored = self
+            .store
+            .insert_configuration(
+                &NewConfiguration {
+                    configuration_id: &id,
+                    owner_id: &user.user_id,
+                    document: &document,
+                    editors: &editors,
+                    languages: parsed.languages(),
+                },
+                OffsetDateTime::now_utc(),
+            )
+            .await
+            .map_err(|e| match e {
+                crate::store::StoreError::Conflict(_) => {
+                    ApiError::Conflict(Cow::Borrowed("a form configuration with this id exists"))
+                }
+                other => other.into(),
+            })?;
+        let configuration = Configuration { stored, parsed, editors: wrapper.editors };
+        self.cache.insert(id, configuration.clone());
+        Ok(configuration)
+    }
+
+    /// Replaces the document (same id), the editors when `roles` is sent, and the state when
+    /// `state` is sent. Only the owner and editors may; others get 403 (or 404 when they cannot
+    /// even read it).
+    #[tracing::instrument(skip_all, fields(user_id = %user.user_id, configuration_id = id))]
+    pub async fn update(&self, user: &SessionUser, id: &str, body: &Value) -> ApiResult<Configuration> {
+        let current = self.readable(user, id).await?;
+        if !current.may_edit(user) {
+            return Err(ApiError::Forbidden(Cow::Borrowed("only the owner and editors may change this configuration")));
+        }
+        let mut problems = Problems::new();
+        if let Some(sent) = body.get("id").and_then(Value::as_str)
+            && !sent.eq_ignore_ascii_case(id)
+        {
+            problems.push("/id", "ID_MISMATCH", "must be the id in the path");
+        }
+        if let Some(sent) = body.pointer("/config/id").and_then(Value::as_str)
+            && !sent.eq_ignore_ascii_case(id)
+        {
+            problems.push("/config/id", "ID_MISMATCH", "must be the id in the path");
+        }
+        problems.finish(())?;
+        let (wrapper, parsed) = self.check(body, Some(id)).await?;
+        let editors = if body.get("roles").is_some() { wrapper.editors } else { current.editors.clone() };
+        let state = wrapper.state.unwrap_or(if current.is_active() { ACTIVE } else { ARCHIVED });
+        let stored = self
+            .store
+            .update_configuration(
+                id,
+                &ConfigurationChange {
+                    state,
+                    document: &serde_json::to_string(parsed.document()).map_err(ApiError::internal)?,
+                    editors: &serde_json::to_string(&editors).map_err(ApiError::internal)?,
+                    languages: parsed.languages(),
+                    expected_revision: current.stored.revision,
+                },
+                OffsetDateTime::now_utc(),
+            )
+            .await
+            .map_err(|e| match e {
+                crate::store::StoreError::Conflict(_) => {
+                    ApiError::Conflict(Cow::Borrowed("the configuration changed meanwhile; read it and try again"))
+                }
+                other => other.into(),
+            })?;
+        let configuration = Configuration { stored, parsed, editors };
+        self.cache.insert(id.to_owned(), configuration.clone());
+        Ok(configuration)
+    }
+
+    /// The configuration if the user may read it, else NOT_FOUND.
+    pub async fn readable(&self, user: &SessionUser, id: &str) -> ApiResult<Configuration> {
+        match self.load(id).await? {
+            Some(configuration) if configuration.may_read(user) => Ok(configuration),
+            _ => Err(ApiError::not_found("form configuration")),
+        }
+    }
+
+    /// Loads a configuration by id, parsing it only when its revision is not cached.
+    pub async fn load(&self, id: &str) -> ApiResult<Option<Configuration>> {
+        let Ok(uuid) = Uuid::try_parse(id) else { return Ok(None) };
+        let id = uuid.to_string();
+        let Some(stored) = self.store.configuration(&id).await? else { return Ok(None) };
+        if let Some(cached) = self.cache.get(&id)
+            && cached.stored.revision == stored.revision
+        {
+            return Ok(Some(Configuration { stored, ..cached.clone() }));
+        }
+        let document: Value = serde_json::from_str(&stored.document).map_err(ApiError::internal)?;
+        let parsed = forms::validate_config(Some(&id), &document, uuid).map_err(|problems| {
+            ApiError::internal(anyhow::anyhow!(
+                "stored configuration {id} no longer validates: {:?}",
+                problems.into_vec()
+            ))
+        })?;
+        let editors: Vec<String> = serde_json::from_str(&stored.editors).map_err(ApiError::internal)?;
+        let configuration = Configuration { stored, parsed, editors };
+        self.cache.insert(id, configuration.clone());
+        Ok(Some(configuration))
+    }
+
+    pub async fn list(
+        &self,
+        filter: &ConfigurationFilter<'_>,
+        after: Option<(i64, String)>,
+        limit: i64,
+    ) -> ApiResult<Vec<Configuration>> {
+        let rows = self.store.list_configurations(filter, after, limit).await?;
+        let mut out = Vec::with_capacity(rows.len());
+        for row in rows {
+            // Rows share the cache with single reads, so a list never re-parses a known revision.
+            if let Some(configuration) = self.load(&row.configuration_id).await? {
+                out.push(configuration);
+            }
+        }
+        Ok(out)
+    }
+
+    /// Checks the wrapper and its document, listing every problem; `path_id` is the id an
+    /// update addresses.
+    async fn check(&self, body: &Value, path_id: Option<&str>) -> ApiResult<(Wrapper, FormConfig)> {
+        let mut problems = Problems::new();
+        let Some(object) = body.as_object() else {
+            return Err(ApiError::invalid("", "INVALID_TYPE", "the body must be an object"));
+        };
+        for key in object.keys().filter(|k| !["id", "config", "roles", "state"].contains(&k.as_str())) {
+            problems.push(format!("/{key}"), "UNKNOWN_PROPERTY", "is not a property of the wrapper");
+        }
+        let id = match object.get("id") {
+            None | Some(Value::Null) => None,
+            Some(Value::String(id)) => Some(id.as_str()),
+            Some(_) => {
+                problems.push("/id", "INVALID_TYPE", "must be a string");
+                None
+            }
+        };
+        let config = match object.get("config") {
+            Some(config) => config,
+            None => {
+                problems.push("/config", "REQUIRED", "is required");
+                &Value::Null
+            }
+        };
+        let editors = self.check_roles(object, &mut problems).await?;
+        let state = match object.get("state") {
+            None | Some(Value::Null) => None,
+            Some(Value::String(s)) if s == ACTIVE => Some(ACTIVE),
+            Some(Value::String(s)) if s == ARCHIVED => Some(ARCHIVED),
+            Some(_) => {
+                problems.push("/state", "INVALID_VALUE", "must be ACTIVE or ARCHIVED");
+                None
+            }
+        };
+        let new_id = path_id.and_then(|id| Uuid::try_parse(id).ok()).unwrap_or_else(Uuid::new_v4);
+        let parsed = if config.is_null() && object.get("config").is_none() {
+            None
+        } else {
+            match forms::validate_config(id.or(path_id), config, new_id) {
+                Ok(parsed) => Some(parsed),
+                Err(found) => {
+                    for problem in found.into_vec() {
+                        problems.push(problem.path, &problem.code, problem.message);
+                    }
+                    None
+                }
+            }
+        };
+        match parsed {
+            Some(parsed) if problems.is_empty() => Ok((Wrapper { editors, state }, parsed)),
+            _ => Err(problems.into()),
+        }
+    }
+
+    /// `roles.editors`: handles of existing users, at most [`MAX_EDITORS`].
+    async fn check_roles(&self, object: &Map<String, Value>, problems: &mut Problems) -> ApiResult<Vec<String>> {
+        let roles = match object.get("roles") {
+            None | Some(Value::Null) => return Ok(Vec::new()),
+            Some(Value::Object(roles)) => roles,
+            Some(_) => {
+                problems.push("/roles", "INVALID_TYPE", "must be an object");
+                return Ok(Vec::new());
+            }
+        };
+        for key in roles.keys().filter(|k| k.as_str() != "editors") {
+            problems.push(format!("/roles/{key}"), "UNKNOWN_PROPERTY", "only editors is a role");
+        }
+        let list = match roles.get("editors") {
+            None | Some(Value::Null) => return Ok(Vec::new()),
+            Some(Value::Array(list)) if list.len() <= MAX_EDITORS => list,
+            Some(Value::Array(_)) => {
+                problems.push("/roles/editors", "TOO_LARGE", format!("names at most {MAX_EDITORS} editors"));
+                return Ok(Vec::new());
+            }
+            Some(_) => {
+                problems.push("/roles/editors", "INVALID_TYPE", "must be an array of handles");
+                return Ok(Vec::new());
+            }
+        };
+        let mut editors = Vec::new();
+        for (i, entry) in list.iter().enumerate() {
+            let path = format!("/roles/editors/{i}");
+            let Some(handle) =
+                account::check_handle(problems, &path, entry.as_str().map(|h| h.trim_start_matches('@')))
+            else {
+                continue;
+            };
+            if !self.store.handle_exists(&handle).await? {
+                problems.push(path, "UNKNOWN_USER", "no user has this handle");
+            } else if !editors.contains(&handle) {
+                editors.push(handle);
+            }
+        }
+        Ok(editors)
+    }
+}

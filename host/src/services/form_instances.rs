@@ -1,0 +1,207 @@
+//! Form instances: create, read, sparse update, list, and the audit trail.
+
+use std::borrow::Cow;
+use std::sync::Arc;
+
+use serde_json::{Map, Value};
+use time::OffsetDateTime;
+
+use crate::domain::forms::{self, CheckedPayload, InstanceState, Mode};
+use crate::domain::problems::Problems;
+use crate::error::{ApiError, ApiResult};
+use crate::services::form_configurations::{Configuration, FormConfigurations};
+use crate::store::{
+    InstanceContent, InstanceEvent, InstanceFilter, NewEvent, SessionUser, Store, StoreError, StoredInstance,
+};
+
+pub struct FormInstances {
+    store: Store,
+    configurations: Arc<FormConfigurations>,
+}
+
+/// An instance with the configuration it was filled against.
+pub struct Instance {
+    pub stored: StoredInstance,
+    pub configuration: Configuration,
+}
+
+impl Instance {
+    pub fn answers(&self) -> Map<String, Value> {
+        parse_map(Some(&self.stored.answers))
+    }
+    pub fn metadata(&self) -> Map<String, Value> {
+        parse_map(self.stored.metadata.as_deref())
+    }
+    pub fn integrations(&self) -> Map<String, Value> {
+        parse_map(self.stored.integrations.as_deref())
+    }
+}
+
+fn parse_map(text: Option<&str>) -> Map<String, Value> {
+    text.and_then(|t| serde_json::from_str(t).ok()).unwrap_or_default()
+}
+
+fn to_text(map: &Map<String, Value>) -> Option<String> {
+    if map.is_empty() { None } else { Some(Value::Object(map.clone()).to_string()) }
+}
+
+impl FormInstances {
+    pub fn new(store: Store, configurations: Arc<FormConfigurations>) -> Self {
+        Self { store, configurations }
+    }
+
+    /// Creates an instance from `{payload}`; the configuration must be readable and ACTIVE.
+    #[tracing::instrument(skip_all, fields(user_id = %user.user_id))]
+    pub async fn create(&self, user: &SessionUser, body: &Value) -> ApiResult<Instance> {
+        let configuration_id = forms::payload_configuration_id(body)?;
+        let configuration = match self.configurations.load(&configuration_id.to_string()).await? {
+            Some(c) if c.may_read(user) => c,
+            _ => {
+                return Err(ApiError::invalid(
+                    "/payload/configurationId",
+                    "UNKNOWN_CONFIGURATION",
+                    "no form configuration with this id is visible to you",
+                ));
+            }
+        };
+        if !configuration.is_active() {
+            return Err(ApiError::Conflict(Cow::Borrowed("the form configuration is archived")));
+        }
+        let checked = forms::check_payload(&configuration.parsed, body, Mode::Create)?;
+        self.check_references(&checked)?;
+        let language = checked.language.clone().unwrap_or_else(|| configuration.parsed.default_language().to_owned());
+        let answers = Value::Object(checked.fields.clone()).to_string();
+        let metadata = to_text(&checked.metadata);
+        let integrations = to_text(&checked.integrations);
+        let changed = serde_json::to_string(&checked.fields.keys().collect::<Vec<_>>()).map_err(ApiError::internal)?;
+        let event = configuration.parsed.flags().enable_logging.then_some(NewEvent {
+            actor_id: &user.user_id,
+            action: "CREATED",
+            changed_fields: &changed,
+        });
+        let stored = self
+            .store
+            .insert_instance(
+                &configuration.stored.configuration_id,
+                &user.user_id,
+                &InstanceContent {
+                    state: checked.state.as_str(),
+                    language: &language,
+                    answers: &answers,
+                    metadata: metadata.as_deref(),
+                    integrations: integrations.as_deref(),
+                    space_id: checked.space_id().map(|id| id.to_string()).as_deref(),
+                },
+                event.as_ref(),
+                OffsetDateTime::now_utc(),
+            )
+            .await?;
+        Ok(Instance { stored, configuration })
+    }
+
+    /// The instance if the user may read it (its creator), else NOT_FOUND.
+    pub async fn readable(&self, user: &SessionUser, form_id: &str) -> ApiResult<Instance> {
+        let stored = match uuid::Uuid::try_parse(form_id) {
+            Ok(id) => self.store.instance(&id.to_string()).await?,
+            Err(_) => None,
+        };
+        let stored = stored.filter(|s| s.owner_id == user.user_id).ok_or_else(|| ApiError::not_found("form"))?;
+        let configuration = self
+            .configurations
+            .load(&stored.configuration_id)
+            .await?
+            .ok_or_else(|| ApiError::internal(anyhow::anyhow!("instance without configuration")))?;
+        Ok(Instance { stored, configuration })
+    }
+
+    /// Applies a sparse `{payload}` over the stored instance.
+    #[tracing::instrument(skip_all, fields(user_id = %user.user_id, form_id))]
+    pub async fn update(&self, user: &SessionUser, form_id: &str, body: &Value) -> ApiResult<Instance> {
+        let current = self.readable(user, form_id).await?;
+        let config = &current.configuration.parsed;
+        let state = InstanceState::parse(&current.stored.state).unwrap_or(InstanceState::Submitted);
+        let patch = forms::check_payload(config, body, Mode::Patch { current: state })?;
+        self.check_references(&patch)?;
+        let stored_payload = CheckedPayload {
+            configuration_id: config.id(),
+            language: Some(current.stored.language.clone()),
+            state,
+            fields: current.answers(),
+            metadata: current.metadata(),
+            integrations: current.integrations(),
+        };
+        let merged = forms::merge_patch(config, &stored_payload, patch)?;
+        let changed = forms::changed_fields(&stored_payload.fields, &merged.fields);
+        let changed_text = serde_json::to_string(&changed).map_err(ApiError::internal)?;
+        let action = if state != merged.state { "SUBMITTED" } else { "UPDATED" };
+        let event = config.flags().enable_logging.then_some(NewEvent {
+            actor_id: &user.user_id,
+            action,
+            changed_fields: &changed_text,
+        });
+        let stored = self
+            .store
+            .update_instance(
+                &current.stored.form_id,
+                current.stored.revision,
+                &InstanceContent {
+                    state: merged.state.as_str(),
+                    language: merged.language.as_deref().unwrap_or(config.default_language()),
+                    answers: &Value::Object(merged.fields.clone()).to_string(),
+                    metadata: to_text(&merged.metadata).as_deref(),
+                    integrations: to_text(&merged.integrations).as_deref(),
+                    space_id: merged.space_id().map(|id| id.to_string()).as_deref(),
+                },
+                event.as_ref(),
+                OffsetDateTime::now_utc(),
+            )
+            .await
+            .map_err(|e| match e {
+                StoreError::Conflict(_) => {
+                    ApiError::Conflict(Cow::Borrowed("the form changed meanwhile; read it and try again"))
+                }
+                other => other.into(),
+            })?;
+        Ok(Instance { stored, configuration: current.configuration })
+    }
+
+    pub async fn list(
+        &self,
+        filter: &InstanceFilter<'_>,
+        after: Option<(i64, String)>,
+        limit: i64,
+    ) -> ApiResult<Vec<StoredInstance>> {
+        Ok(self.store.list_instances(filter, after, limit).await?)
+    }
+
+    pub async fn history(
+        &self,
+        user: &SessionUser,
+        form_id: &str,
+        after: Option<(i64, String)>,
+        limit: i64,
+    ) -> ApiResult<Vec<InstanceEvent>> {
+        let instance = self.readable(user, form_id).await?;
+        Ok(self.store.instance_events(&instance.stored.form_id, after, limit).await?)
+    }
+
+    /// Spaces and workflows are other resources: until they exist here, no id can name one.
+    fn check_references(&self, checked: &CheckedPayload) -> ApiResult<()> {
+        let mut problems = Problems::new();
+        if checked.integrations.get("spaceId").is_some_and(|v| !v.is_null()) {
+            problems.push(
+                "/payload/integrations/spaceId",
+                "UNKNOWN_SPACE",
+                "no space with this id has you as a member",
+            );
+        }
+        if checked.integrations.get("workflowConfigurationId").is_some_and(|v| !v.is_null()) {
+            problems.push(
+                "/payload/integrations/workflowConfigurationId",
+                "UNKNOWN_WORKFLOW",
+                "no workflow configuration with this id allows this form",
+            );
+        }
+        Ok(problems.finish(())?)
+    }
+}
