@@ -19,6 +19,8 @@ pub struct TestApp {
     pub license_key: String,
     pub data_dir: PathBuf,
     pub config: Config,
+    /// The throwaway PostgreSQL database, dropped by `stop`.
+    postgres_database: Option<String>,
     _temp: tempfile::TempDir,
     shutdown: Option<oneshot::Sender<()>>,
     server: Option<tokio::task::JoinHandle<anyhow::Result<()>>>,
@@ -52,8 +54,11 @@ pub async fn spawn_app_with(customize: impl FnOnce(&mut Config)) -> TestApp {
     config.rate_limits.pin_per_address = 10_000;
     config.rate_limits.mail_per_address = 10_000;
     config.license_cache_seconds = 0;
+    let mut postgres_database = None;
     if std::env::var("TEST_DATABASE").is_ok_and(|db| db == "postgres") {
-        config.database.url = fresh_postgres_database().await;
+        let (url, name) = fresh_postgres_database().await;
+        config.database.url = url;
+        postgres_database = Some(name);
         config.database.max_connections = 4;
     } else {
         config.database.max_connections = 4;
@@ -77,15 +82,19 @@ pub async fn spawn_app_with(customize: impl FnOnce(&mut Config)) -> TestApp {
         license_key,
         data_dir: config.data_dir.clone(),
         config,
+        postgres_database,
         _temp: temp,
         shutdown: Some(shutdown),
         server: Some(server),
     }
 }
 
-async fn fresh_postgres_database() -> String {
-    let admin_url =
-        std::env::var("TEST_POSTGRES_URL").unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/postgres".into());
+fn postgres_admin_url() -> String {
+    std::env::var("TEST_POSTGRES_URL").unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/postgres".into())
+}
+
+async fn fresh_postgres_database() -> (String, String) {
+    let admin_url = postgres_admin_url();
     let name = format!("trellis_test_{}", uuid::Uuid::new_v4().simple());
     let mut conn = sqlx::PgConnection::connect(&admin_url).await.expect("connecting to PostgreSQL");
     sqlx::raw_sql(sqlx::AssertSqlSafe(format!("create database {name}")))
@@ -93,7 +102,7 @@ async fn fresh_postgres_database() -> String {
         .await
         .expect("creating a test database");
     let base = admin_url.rsplit_once('/').map(|(base, _)| base).unwrap_or(&admin_url);
-    format!("{base}/{name}")
+    (format!("{base}/{name}"), name)
 }
 
 impl TestApp {
@@ -192,13 +201,26 @@ impl TestApp {
         key
     }
 
-    /// Stops the server and waits until it has finished.
+    /// Stops the server but keeps its database, for a test that starts another server on it.
+    pub async fn stop_keeping_database(mut self) {
+        self.postgres_database = None;
+        self.stop().await;
+    }
+
+    /// Stops the server, waits until it has finished and drops its PostgreSQL database.
     pub async fn stop(mut self) {
         if let Some(shutdown) = self.shutdown.take() {
             let _ = shutdown.send(());
         }
         if let Some(server) = self.server.take() {
             server.await.expect("server task").expect("server ended cleanly");
+        }
+        if let Some(name) = self.postgres_database.take() {
+            let mut conn = sqlx::PgConnection::connect(&postgres_admin_url()).await.expect("connecting to PostgreSQL");
+            sqlx::raw_sql(sqlx::AssertSqlSafe(format!("drop database if exists {name} with (force)")))
+                .execute(&mut conn)
+                .await
+                .expect("dropping the test database");
         }
     }
 }

@@ -32,6 +32,13 @@ pub struct Config {
     /// Seconds a verified license key is trusted before it is looked up again. Bounds how long a
     /// key revoked from the command line (another process) keeps working.
     pub license_cache_seconds: u64,
+    /// Seconds a checked session is trusted before it is looked up again. Logout and password
+    /// reset take effect at once in the server that handles them; other servers sharing the
+    /// database see them within this time.
+    pub session_cache_seconds: u64,
+    /// Seconds a parsed form configuration is used before its revision is checked again.
+    /// Updates through this server take effect at once.
+    pub configuration_cache_seconds: u64,
 }
 
 impl Default for Config {
@@ -49,6 +56,8 @@ impl Default for Config {
             modules: ModulesConfig::default(),
             log: LogConfig::default(),
             license_cache_seconds: 5,
+            session_cache_seconds: 5,
+            configuration_cache_seconds: 5,
         }
     }
 }

@@ -8,3 +8,4 @@ pub mod licenses;
 pub mod limits;
 pub mod mail;
 pub mod quotas;
+pub mod session_cache;

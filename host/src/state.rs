@@ -36,8 +36,10 @@ impl AppState {
             limits.clone(),
             Duration::from_secs(config.auth.session_ttl_seconds),
             config.modules.web.authentication.password_reset.enabled,
+            Duration::from_secs(config.session_cache_seconds),
         ));
-        let form_configurations = Arc::new(FormConfigurations::new(store.clone()));
+        let form_configurations =
+            Arc::new(FormConfigurations::new(store.clone(), Duration::from_secs(config.configuration_cache_seconds)));
         let form_instances = Arc::new(FormInstances::new(store.clone(), form_configurations.clone()));
         Ok(Self { config, store, licenses, accounts, limits, form_configurations, form_instances })
     }

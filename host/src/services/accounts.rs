@@ -13,6 +13,7 @@ use crate::domain::secret;
 use crate::error::{ApiError, ApiResult};
 use crate::services::limits::Limits;
 use crate::services::mail::Mailer;
+use crate::services::session_cache::SessionCache;
 use crate::store::{ChallengePurpose, NewChallenge, SessionUser, Store, StoreError, User};
 
 /// How long a mailed PIN (and its token) lives.
@@ -28,6 +29,7 @@ pub struct Accounts {
     limits: Arc<Limits>,
     session_ttl: Duration,
     reset_enabled: bool,
+    sessions: SessionCache,
 }
 
 /// A session just opened: the token is shown to the client once.
@@ -52,8 +54,9 @@ impl Accounts {
         limits: Arc<Limits>,
         session_ttl: Duration,
         reset_enabled: bool,
+        session_cache: Duration,
     ) -> Self {
-        Self { store, mailer, limits, session_ttl, reset_enabled }
+        Self { store, mailer, limits, session_ttl, reset_enabled, sessions: SessionCache::new(session_cache) }
     }
 
     /// Step 1: checks the form, mails a PIN, answers the sign-up token.
@@ -205,10 +208,14 @@ impl Accounts {
         if token.len() > 128 {
             return Err(ApiError::unauthenticated());
         }
-        self.store
-            .session_user(&secret::digest(token), OffsetDateTime::now_utc())
-            .await?
-            .ok_or_else(ApiError::unauthenticated)
+        let digest = secret::digest(token);
+        let now = OffsetDateTime::now_utc();
+        if let Some(user) = self.sessions.get(&digest, now) {
+            return Ok(user);
+        }
+        let user = self.store.session_user(&digest, now).await?.ok_or_else(ApiError::unauthenticated)?;
+        self.sessions.insert(digest, user.clone());
+        Ok(user)
     }
 
     /// The account of the live session a bearer token names.
@@ -223,7 +230,10 @@ impl Accounts {
     }
 
     pub async fn logout(&self, token: &str) -> ApiResult<()> {
-        Ok(self.store.delete_session(&secret::digest(token)).await?)
+        let digest = secret::digest(token);
+        self.store.delete_session(&digest).await?;
+        self.sessions.remove(&digest);
+        Ok(())
     }
 
     /// Reset step 1. Answers a token whether or not the e-mail has an account, so the answer
@@ -306,10 +316,13 @@ impl Accounts {
             .ok_or(ApiError::PinInvalid)?;
         let user_id = challenge.user_id.ok_or(ApiError::PinInvalid)?;
         let password_hash = hash_off_runtime(password).await?;
-        self.store.reset_password(&user_id, &password_hash, now).await.map_err(|e| match e {
+        let result = self.store.reset_password(&user_id, &password_hash, now).await.map_err(|e| match e {
             StoreError::NotFound => ApiError::PinInvalid,
             other => other.into(),
-        })
+        });
+        // After the rows are gone, so no concurrent request can cache a session again.
+        self.sessions.remove_user(&user_id);
+        result
     }
 
     fn reset_switch(&self) -> ApiResult<()> {

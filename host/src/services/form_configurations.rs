@@ -2,6 +2,7 @@
 //! Parsed configurations (with their compiled patterns) are cached by id and revision.
 
 use std::borrow::Cow;
+use std::time::{Duration, Instant};
 
 use dashmap::DashMap;
 use serde_json::{Map, Value};
@@ -15,6 +16,9 @@ use crate::error::{ApiError, ApiResult};
 use crate::store::{
     ConfigurationChange, ConfigurationFilter, NewConfiguration, SessionUser, Store, StoredConfiguration,
 };
+
+/// Parsed configurations kept in memory at most.
+const MAX_CACHED: usize = 10_000;
 
 /// Most editors one configuration may name.
 pub const MAX_EDITORS: usize = 100;
@@ -48,7 +52,9 @@ impl Configuration {
 
 pub struct FormConfigurations {
     store: Store,
-    cache: DashMap<String, Configuration>,
+    /// Parsed configurations by id, with when their revision was last confirmed.
+    cache: DashMap<String, (Configuration, Instant)>,
+    ttl: Duration,
 }
 
 /// What a create or update request carries besides the document.
@@ -58,8 +64,16 @@ struct Wrapper {
 }
 
 impl FormConfigurations {
-    pub fn new(store: Store) -> Self {
-        Self { store, cache: DashMap::new() }
+    pub fn new(store: Store, ttl: Duration) -> Self {
+        Self { store, cache: DashMap::new(), ttl }
+    }
+
+    fn remember(&self, configuration: &Configuration) {
+        if self.cache.len() >= MAX_CACHED {
+            self.cache.clear();
+        }
+        let id = configuration.stored.configuration_id.clone();
+        self.cache.insert(id, (configuration.clone(), Instant::now()));
     }
 
     /// Checks a wrapper `{id?, config, roles?}` without storing anything.
@@ -93,7 +107,7 @@ impl FormConfigurations {
                 other => other.into(),
             })?;
         let configuration = Configuration { stored, parsed, editors: wrapper.editors };
-        self.cache.insert(id, configuration.clone());
+        self.remember(&configuration);
         Ok(configuration)
     }
 
@@ -102,7 +116,11 @@ impl FormConfigurations {
     /// even read it).
     #[tracing::instrument(skip_all, fields(user_id = %user.user_id, configuration_id = id))]
     pub async fn update(&self, user: &SessionUser, id: &str, body: &Value) -> ApiResult<Configuration> {
-        let current = self.readable(user, id).await?;
+        // Read past the cache: the revision must be the stored one for the update to apply.
+        let current = match self.fetch(id, true).await? {
+            Some(c) if c.may_read(user) => c,
+            _ => return Err(ApiError::not_found("form configuration")),
+        };
         if !current.may_edit(user) {
             return Err(ApiError::Forbidden(Cow::Borrowed("only the owner and editors may change this configuration")));
         }
@@ -142,7 +160,7 @@ impl FormConfigurations {
                 other => other.into(),
             })?;
         let configuration = Configuration { stored, parsed, editors };
-        self.cache.insert(id.to_owned(), configuration.clone());
+        self.remember(&configuration);
         Ok(configuration)
     }
 
@@ -156,13 +174,24 @@ impl FormConfigurations {
 
     /// Loads a configuration by id, parsing it only when its revision is not cached.
     pub async fn load(&self, id: &str) -> ApiResult<Option<Configuration>> {
+        self.fetch(id, false).await
+    }
+
+    async fn fetch(&self, id: &str, fresh: bool) -> ApiResult<Option<Configuration>> {
         let Ok(uuid) = Uuid::try_parse(id) else { return Ok(None) };
         let id = uuid.to_string();
-        let Some(stored) = self.store.configuration(&id).await? else { return Ok(None) };
-        if let Some(cached) = self.cache.get(&id)
-            && cached.stored.revision == stored.revision
+        if !fresh
+            && let Some(entry) = self.cache.get(&id)
+            && entry.1.elapsed() < self.ttl
         {
-            return Ok(Some(Configuration { stored, ..cached.clone() }));
+            return Ok(Some(entry.0.clone()));
+        }
+        let Some(stored) = self.store.configuration(&id).await? else { return Ok(None) };
+        if let Some(mut entry) = self.cache.get_mut(&id)
+            && entry.0.stored.revision == stored.revision
+        {
+            entry.1 = Instant::now();
+            return Ok(Some(Configuration { stored, ..entry.0.clone() }));
         }
         let document: Value = serde_json::from_str(&stored.document).map_err(ApiError::internal)?;
         let parsed = forms::validate_config(Some(&id), &document, uuid).map_err(|problems| {
@@ -173,7 +202,7 @@ impl FormConfigurations {
         })?;
         let editors: Vec<String> = serde_json::from_str(&stored.editors).map_err(ApiError::internal)?;
         let configuration = Configuration { stored, parsed, editors };
-        self.cache.insert(id, configuration.clone());
+        self.remember(&configuration);
         Ok(Some(configuration))
     }
 

@@ -116,10 +116,12 @@ impl Store {
 
     #[tracing::instrument(skip_all, fields(form_id))]
     pub async fn instance(&self, form_id: &str) -> StoreResult<Option<StoredInstance>> {
-        let row = sqlx::query(sqlx::AssertSqlSafe(format!("select {INSTANCE_COLUMNS} from form_instance where form_id = $1")))
-            .bind(form_id.to_owned())
-            .fetch_optional(&self.pool)
-            .await?;
+        let row = sqlx::query(sqlx::AssertSqlSafe(format!(
+            "select {INSTANCE_COLUMNS} from form_instance where form_id = $1"
+        )))
+        .bind(form_id.to_owned())
+        .fetch_optional(&self.pool)
+        .await?;
         Ok(row.map(|row| instance_from_row(&row)).transpose()?)
     }
 

@@ -37,9 +37,7 @@ pub(crate) fn check_field(cx: &mut Context<'_>, field: &Value, path: &str, page_
     };
     let flag = |name: &str, default: bool| object.get(name).and_then(Value::as_bool).unwrap_or(default);
     let (visible, editable, required) = (flag("visible", true), flag("editable", true), flag("required", false));
-    let Some(kind) = kind else {
-        return None;
-    };
+    let kind = kind?;
 
     let mut rules = Field {
         id: id.unwrap_or_else(Uuid::nil),

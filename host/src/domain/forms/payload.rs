@@ -258,9 +258,10 @@ fn check_state(value: Option<&Value>, mode: Mode, report: &mut Report) -> Instan
     }
 }
 
-/// Checks one optional object of flag-gated properties: `(name, enabled, check)` for each.
+/// Checks the value of one metadata or integrations property and returns what to store.
 type SliceCheck = fn(&Value, &str, &mut Report) -> Option<Value>;
 
+/// Checks one optional object of flag-gated properties, given as `(name, enabled, check)`.
 fn check_slice(
     value: Option<&Value>,
     base: &str,
