@@ -40,10 +40,13 @@ pub async fn serve(
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> anyhow::Result<()> {
     let housekeeping = tokio::spawn(housekeeping(state.clone()));
+    let checkpoints = tokio::spawn(checkpoints(state.store.clone()));
     let app = http::router(state.clone()).into_make_service_with_connect_info::<SocketAddr>();
     tracing::info!(address = %listener.local_addr()?, "serving");
     let result = axum::serve(listener, app).with_graceful_shutdown(shutdown).await.context("serving HTTP");
     housekeeping.abort();
+    checkpoints.abort();
+    let _ = state.store.checkpoint().await;
     state.store.close().await;
     result
 }
@@ -56,6 +59,17 @@ async fn housekeeping(state: AppState) {
         state.limits.shrink();
         if let Err(error) = state.store.delete_expired(time::OffsetDateTime::now_utc()).await {
             tracing::warn!(error = %error, "removing expired sessions failed");
+        }
+    }
+}
+
+/// Keeps the SQLite write-ahead log short, off the request path.
+async fn checkpoints(store: Store) {
+    let mut tick = tokio::time::interval(Duration::from_secs(1));
+    loop {
+        tick.tick().await;
+        if let Err(error) = store.checkpoint().await {
+            tracing::warn!(error = %error, "checkpoint failed");
         }
     }
 }

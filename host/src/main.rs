@@ -1,6 +1,11 @@
 //! The `trellis` binary: parse the command line and configuration, set up logging, run.
 
 use clap::Parser;
+
+// glibc's allocator showed up at ~12% of the CPU profile under write load; mimalloc is faster
+// for the many short-lived buffers of JSON and SQL handling.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 use trellis::cli::{Cli, Command};
 use trellis::config::Config;
 

@@ -3,6 +3,11 @@
 mod auth;
 mod conventions;
 mod entitlements;
+mod form_configuration_rules;
+mod form_configurations;
+mod form_instance_updates;
+mod form_instances;
+mod forms_support;
 mod licenses;
 mod password_reset;
 mod smoke;

@@ -135,8 +135,17 @@ impl FormConfigurations {
         {
             problems.push("/config/id", "ID_MISMATCH", "must be the id in the path");
         }
-        problems.finish(())?;
-        let (wrapper, parsed) = self.check(body, Some(id)).await?;
+        let checked = self.check(body, Some(id)).await;
+        if !problems.is_empty() {
+            // List the document's own problems too; its id disagreement is already reported.
+            if let Err(ApiError::Validation { details, .. }) = checked {
+                for problem in details.into_iter().filter(|p| p.code != "ID_MISMATCH") {
+                    problems.push(problem.path, &problem.code, problem.message);
+                }
+            }
+            return Err(problems.into());
+        }
+        let (wrapper, parsed) = checked?;
         let editors = if body.get("roles").is_some() { wrapper.editors } else { current.editors.clone() };
         let state = wrapper.state.unwrap_or(if current.is_active() { ACTIVE } else { ARCHIVED });
         let stored = self

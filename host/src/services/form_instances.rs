@@ -120,6 +120,12 @@ impl FormInstances {
         let current = self.readable(user, form_id).await?;
         let config = &current.configuration.parsed;
         let state = InstanceState::parse(&current.stored.state).unwrap_or(InstanceState::Submitted);
+        let requested = body.pointer("/payload/state").and_then(Value::as_str).and_then(InstanceState::parse);
+        if let Some(requested) = requested
+            && forms::next_state(state, requested).is_none()
+        {
+            return Err(ApiError::InvalidTransition(Cow::Borrowed("a SUBMITTED form cannot go back to DRAFT")));
+        }
         let patch = forms::check_payload(config, body, Mode::Patch { current: state })?;
         self.check_references(&patch)?;
         let stored_payload = CheckedPayload {

@@ -84,7 +84,7 @@ impl Store {
         .bind(c.display_name.map(str::to_owned))
         .bind(to_millis(c.expires_at))
         .bind(to_millis(now))
-        .execute(&self.pool)
+        .execute(&self.writer)
         .await?;
         Ok(())
     }
@@ -116,7 +116,7 @@ impl Store {
         )
         .bind(token_digest.to_owned())
         .bind(max_tries)
-        .fetch_optional(&self.pool)
+        .fetch_optional(&self.writer)
         .await?;
         Ok(row.is_some())
     }
@@ -125,7 +125,7 @@ impl Store {
         sqlx::query("update pin_challenge set verified_at = $2 where token_digest = $1")
             .bind(token_digest.to_owned())
             .bind(to_millis(now))
-            .execute(&self.pool)
+            .execute(&self.writer)
             .await?;
         Ok(())
     }
@@ -144,7 +144,7 @@ impl Store {
         .bind(token_digest.to_owned())
         .bind(pin_digest.to_owned())
         .bind(to_millis(expires_at))
-        .execute(&self.pool)
+        .execute(&self.writer)
         .await?;
         Ok(())
     }
@@ -161,7 +161,7 @@ impl Store {
         now: OffsetDateTime,
         session_expires_at: OffsetDateTime,
     ) -> StoreResult<User> {
-        let mut tx = self.pool.begin().await?;
+        let mut tx = self.writer.begin().await?;
         // Starting with the write takes SQLite's write lock at once (no deferred upgrade).
         let row = sqlx::query(sqlx::AssertSqlSafe(format!(
             "delete from pin_challenge where token_digest = $1 and purpose = 'signup' and verified_at is not null and expires_at > $2 \

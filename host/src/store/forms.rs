@@ -67,7 +67,7 @@ impl Store {
         new: &NewConfiguration<'_>,
         now: OffsetDateTime,
     ) -> StoreResult<StoredConfiguration> {
-        let mut tx = self.pool.begin().await?;
+        let mut tx = self.writer.begin().await?;
         let row = sqlx::query(
             "insert into form_configuration (configuration_id, owner_id, state, document, editors, revision, created_at, updated_at) \
              values ($1, $2, 'ACTIVE', $3, $4, 1, $5, $5) \
@@ -111,7 +111,7 @@ impl Store {
         change: &ConfigurationChange<'_>,
         now: OffsetDateTime,
     ) -> StoreResult<StoredConfiguration> {
-        let mut tx = self.pool.begin().await?;
+        let mut tx = self.writer.begin().await?;
         let row = sqlx::query(
             "update form_configuration set state = $2, document = $3, editors = $4, revision = revision + 1, updated_at = $5 \
              where configuration_id = $1 and revision = $6 \

@@ -1,5 +1,5 @@
-use sqlx::Row;
 use sqlx::any::AnyRow;
+use sqlx::{AnyConnection, Row};
 use time::OffsetDateTime;
 
 use super::forms::states_list;
@@ -79,7 +79,8 @@ fn instance_from_row(row: &AnyRow) -> Result<StoredInstance, sqlx::Error> {
 }
 
 impl Store {
-    /// Inserts an instance, and its first audit entry when `event` is given, in one transaction.
+    /// Inserts an instance, and its first audit entry when `event` is given, in one transaction
+    /// (on SQLite, one shared with other waiting writes; see `batch`).
     #[tracing::instrument(skip_all)]
     pub async fn insert_instance(
         &self,
@@ -89,29 +90,35 @@ impl Store {
         event: Option<&NewEvent<'_>>,
         now: OffsetDateTime,
     ) -> StoreResult<StoredInstance> {
-        let form_id = uuid::Uuid::new_v4().to_string();
-        let mut tx = self.pool.begin().await?;
-        let row = sqlx::query(sqlx::AssertSqlSafe(format!(
-            "insert into form_instance ({INSTANCE_COLUMNS}) values ($1, $2, $3, $4, $5, $6, $7, $8, $9, 1, $10, $10) \
-             returning {INSTANCE_COLUMNS}"
-        )))
-        .bind(form_id.clone())
-        .bind(configuration_id.to_owned())
-        .bind(owner_id.to_owned())
-        .bind(content.state.to_owned())
-        .bind(content.language.to_owned())
-        .bind(content.answers.to_owned())
-        .bind(content.metadata.map(str::to_owned))
-        .bind(content.integrations.map(str::to_owned))
-        .bind(content.space_id.map(str::to_owned))
-        .bind(to_millis(now))
-        .fetch_one(&mut *tx)
-        .await?;
-        if let Some(event) = event {
-            insert_event(&mut tx, &form_id, event, content.state, now).await?;
+        let insert = std::sync::Arc::new(OwnedInsert {
+            form_id: uuid::Uuid::new_v4().to_string(),
+            configuration_id: configuration_id.to_owned(),
+            owner_id: owner_id.to_owned(),
+            state: content.state.to_owned(),
+            language: content.language.to_owned(),
+            answers: content.answers.to_owned(),
+            metadata: content.metadata.map(str::to_owned),
+            integrations: content.integrations.map(str::to_owned),
+            space_id: content.space_id.map(str::to_owned),
+            event: event.map(|e| (e.actor_id.to_owned(), e.action.to_owned(), e.changed_fields.to_owned())),
+            now,
+        });
+        match &self.batcher {
+            Some(batcher) => {
+                batcher
+                    .run(move |conn| {
+                        let insert = insert.clone();
+                        Box::pin(async move { insert.run(conn).await })
+                    })
+                    .await
+            }
+            None => {
+                let mut tx = self.writer.begin().await?;
+                let stored = insert.run(&mut tx).await?;
+                tx.commit().await?;
+                Ok(stored)
+            }
         }
-        tx.commit().await?;
-        Ok(instance_from_row(&row)?)
     }
 
     #[tracing::instrument(skip_all, fields(form_id))]
@@ -136,7 +143,7 @@ impl Store {
         event: Option<&NewEvent<'_>>,
         now: OffsetDateTime,
     ) -> StoreResult<StoredInstance> {
-        let mut tx = self.pool.begin().await?;
+        let mut tx = self.writer.begin().await?;
         let row = sqlx::query(sqlx::AssertSqlSafe(format!(
             "update form_instance set state = $3, language = $4, answers = $5, metadata = $6, integrations = $7, space_id = $8, \
              revision = revision + 1, updated_at = $9 where form_id = $1 and revision = $2 returning {INSTANCE_COLUMNS}"
@@ -224,8 +231,50 @@ impl Store {
     }
 }
 
+/// An instance insert that owns its values, so a batch can run it again after a rollback.
+struct OwnedInsert {
+    form_id: String,
+    configuration_id: String,
+    owner_id: String,
+    state: String,
+    language: String,
+    answers: String,
+    metadata: Option<String>,
+    integrations: Option<String>,
+    space_id: Option<String>,
+    /// Actor, action and changed fields of the audit entry, when logging is on.
+    event: Option<(String, String, String)>,
+    now: OffsetDateTime,
+}
+
+impl OwnedInsert {
+    async fn run(&self, conn: &mut AnyConnection) -> StoreResult<StoredInstance> {
+        let row = sqlx::query(sqlx::AssertSqlSafe(format!(
+            "insert into form_instance ({INSTANCE_COLUMNS}) values ($1, $2, $3, $4, $5, $6, $7, $8, $9, 1, $10, $10) \
+             returning {INSTANCE_COLUMNS}"
+        )))
+        .bind(self.form_id.clone())
+        .bind(self.configuration_id.clone())
+        .bind(self.owner_id.clone())
+        .bind(self.state.clone())
+        .bind(self.language.clone())
+        .bind(self.answers.clone())
+        .bind(self.metadata.clone())
+        .bind(self.integrations.clone())
+        .bind(self.space_id.clone())
+        .bind(to_millis(self.now))
+        .fetch_one(&mut *conn)
+        .await?;
+        if let Some((actor_id, action, changed_fields)) = &self.event {
+            let event = NewEvent { actor_id, action, changed_fields };
+            insert_event(conn, &self.form_id, &event, &self.state, self.now).await?;
+        }
+        Ok(instance_from_row(&row)?)
+    }
+}
+
 async fn insert_event(
-    tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+    tx: &mut AnyConnection,
     form_id: &str,
     event: &NewEvent<'_>,
     state: &str,
@@ -243,7 +292,7 @@ async fn insert_event(
     .bind(event.changed_fields.to_owned())
     .bind(state.to_owned())
     .bind(to_millis(now))
-    .execute(&mut **tx)
+    .execute(&mut *tx)
     .await?;
     Ok(())
 }

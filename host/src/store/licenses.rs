@@ -31,7 +31,7 @@ impl Store {
         .bind(key_digest.to_owned())
         .bind(plan.to_owned())
         .bind(to_millis(now))
-        .fetch_one(&self.pool)
+        .fetch_one(&self.writer)
         .await?;
         Ok(license_from_row(&row)?)
     }
@@ -54,7 +54,7 @@ impl Store {
         )
         .bind(id_or_digest.to_owned())
         .bind(to_millis(now))
-        .fetch_optional(&self.pool)
+        .fetch_optional(&self.writer)
         .await?
         .ok_or(StoreError::NotFound)?;
         Ok(license_from_row(&row)?)

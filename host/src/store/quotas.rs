@@ -29,7 +29,7 @@ impl Store {
         .bind(day)
         .bind(amount)
         .bind(limit)
-        .fetch_optional(&self.pool)
+        .fetch_optional(&self.writer)
         .await?;
         Ok(row.is_some())
     }
@@ -50,7 +50,7 @@ impl Store {
         .bind(entitlement.name())
         .bind(day)
         .bind(amount)
-        .execute(&self.pool)
+        .execute(&self.writer)
         .await?;
         Ok(())
     }

@@ -26,7 +26,7 @@ impl Store {
             .bind(user_id.to_owned())
             .bind(to_millis(now))
             .bind(to_millis(expires_at))
-            .execute(&self.pool)
+            .execute(&self.writer)
             .await?;
         Ok(())
     }
@@ -55,7 +55,7 @@ impl Store {
     pub async fn delete_session(&self, token_digest: &str) -> StoreResult<()> {
         sqlx::query("delete from session where token_digest = $1")
             .bind(token_digest.to_owned())
-            .execute(&self.pool)
+            .execute(&self.writer)
             .await?;
         Ok(())
     }
@@ -63,9 +63,10 @@ impl Store {
     /// Removes expired sessions and challenges; run now and then by a background task.
     pub async fn delete_expired(&self, now: OffsetDateTime) -> StoreResult<u64> {
         let now = to_millis(now);
-        let sessions = sqlx::query("delete from session where expires_at <= $1").bind(now).execute(&self.pool).await?;
+        let sessions =
+            sqlx::query("delete from session where expires_at <= $1").bind(now).execute(&self.writer).await?;
         let challenges =
-            sqlx::query("delete from pin_challenge where expires_at <= $1").bind(now).execute(&self.pool).await?;
+            sqlx::query("delete from pin_challenge where expires_at <= $1").bind(now).execute(&self.writer).await?;
         Ok(sessions.rows_affected() + challenges.rows_affected())
     }
 }

@@ -44,7 +44,7 @@ impl Store {
     /// Inserts an account; a taken handle or e-mail is `Conflict`.
     #[tracing::instrument(skip_all)]
     pub async fn insert_user(&self, user: &NewUser<'_>, now: OffsetDateTime) -> StoreResult<User> {
-        let mut conn = self.pool.acquire().await?;
+        let mut conn = self.writer.acquire().await?;
         Self::insert_user_in(&mut conn, user, now).await
     }
 
@@ -156,7 +156,7 @@ impl Store {
         .bind(display_name.map(str::to_owned))
         .bind(full_name.map(str::to_owned))
         .bind(to_millis(now))
-        .fetch_optional(&self.pool)
+        .fetch_optional(&self.writer)
         .await?
         .ok_or(StoreError::NotFound)?;
         Ok(user_from_row(&row)?)
@@ -182,7 +182,7 @@ impl Store {
     /// Replaces the password and ends every session of the account, in one transaction.
     #[tracing::instrument(skip_all, fields(user_id))]
     pub async fn reset_password(&self, user_id: &str, password_hash: &str, now: OffsetDateTime) -> StoreResult<()> {
-        let mut tx = self.pool.begin().await?;
+        let mut tx = self.writer.begin().await?;
         let updated = sqlx::query("update app_user set password_hash = $2, updated_at = $3 where user_id = $1")
             .bind(user_id.to_owned())
             .bind(password_hash.to_owned())
@@ -205,7 +205,7 @@ impl Store {
     pub async fn grant_operator(&self, handle: &str) -> StoreResult<()> {
         let updated = sqlx::query("update app_user set operator = 1 where handle = $1")
             .bind(handle.to_owned())
-            .execute(&self.pool)
+            .execute(&self.writer)
             .await?;
         if updated.rows_affected() == 0 { Err(StoreError::NotFound) } else { Ok(()) }
     }

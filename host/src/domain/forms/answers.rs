@@ -152,11 +152,14 @@ fn check_answer(field: &Field, value: &Value, path: &str, report: &mut Report) -
 
 /// `required` for a SUBMITTED instance: `""`, `null` and a missing answer are all missing.
 /// File fields are left to the attachment routes, since their files arrive after the instance.
+/// An answer that was sent but refused (and so left out of `answers`) is not missing: its own
+/// problem is reported already.
 pub(crate) fn check_required(config: &FormConfig, answers: &Map<String, Value>, report: &mut Report) {
     for field in config.fields().filter(|f| f.required && f.kind != FieldType::File) {
         let id = field.id.to_string();
-        if is_missing(answers.get(&id)) {
-            report.push(join(FIELDS_PATH, &id), codes::REQUIRED, "is required to submit");
+        let path = join(FIELDS_PATH, &id);
+        if is_missing(answers.get(&id)) && !report.has_problem_at(&path) {
+            report.push(path, codes::REQUIRED, "is required to submit");
         }
     }
 }

@@ -40,6 +40,11 @@ impl Report {
         self.count
     }
 
+    /// Whether a problem has already been reported at `path`.
+    pub(crate) fn has_problem_at(&self, path: &str) -> bool {
+        self.seen.iter().any(|(seen, _)| seen == path)
+    }
+
     pub(crate) fn is_empty(&self) -> bool {
         self.count == 0
     }
