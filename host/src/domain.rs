@@ -5,3 +5,4 @@ pub mod entitlement;
 pub mod forms;
 pub mod problems;
 pub mod secret;
+pub mod workflows;

@@ -9,6 +9,7 @@ pub mod middleware;
 pub mod openapi;
 pub mod users;
 pub mod views;
+pub mod workflows;
 
 use std::time::Duration;
 
@@ -31,6 +32,7 @@ pub fn router(state: AppState) -> Router {
         .nest("/auth", auth::router())
         .nest("/users", users::router())
         .nest("/forms", forms::router())
+        .nest("/workflows", workflows::router())
         .route("/openapi.json", get(openapi::openapi_json))
         .route_layer(axum::middleware::from_fn_with_state(state.clone(), middleware::require_license));
     Router::new()

@@ -9,3 +9,5 @@ pub mod limits;
 pub mod mail;
 pub mod quotas;
 pub mod session_cache;
+pub mod workflow_configurations;
+pub mod workflow_items;

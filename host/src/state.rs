@@ -10,6 +10,8 @@ use crate::services::form_instances::FormInstances;
 use crate::services::licenses::Licenses;
 use crate::services::limits::Limits;
 use crate::services::mail::Mailer;
+use crate::services::workflow_configurations::WorkflowConfigurations;
+use crate::services::workflow_items::WorkflowItems;
 use crate::store::Store;
 
 #[derive(Clone)]
@@ -21,6 +23,8 @@ pub struct AppState {
     pub limits: Arc<Limits>,
     pub form_configurations: Arc<FormConfigurations>,
     pub form_instances: Arc<FormInstances>,
+    pub workflows: Arc<WorkflowConfigurations>,
+    pub workflow_items: Arc<WorkflowItems>,
 }
 
 impl AppState {
@@ -40,7 +44,24 @@ impl AppState {
         ));
         let form_configurations =
             Arc::new(FormConfigurations::new(store.clone(), Duration::from_secs(config.configuration_cache_seconds)));
-        let form_instances = Arc::new(FormInstances::new(store.clone(), form_configurations.clone()));
-        Ok(Self { config, store, licenses, accounts, limits, form_configurations, form_instances })
+        let workflows = Arc::new(WorkflowConfigurations::new(
+            store.clone(),
+            form_configurations.clone(),
+            Duration::from_secs(config.configuration_cache_seconds),
+        ));
+        let form_instances =
+            Arc::new(FormInstances::new(store.clone(), form_configurations.clone(), workflows.clone()));
+        let workflow_items = Arc::new(WorkflowItems::new(store.clone(), workflows.clone(), form_instances.clone()));
+        Ok(Self {
+            config,
+            store,
+            licenses,
+            accounts,
+            limits,
+            form_configurations,
+            form_instances,
+            workflows,
+            workflow_items,
+        })
     }
 }

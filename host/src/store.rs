@@ -14,6 +14,8 @@ mod licenses;
 mod quotas;
 mod sessions;
 mod users;
+mod workflow_items;
+mod workflows;
 
 use std::str::FromStr;
 use std::time::Duration;
@@ -28,6 +30,8 @@ pub use instances::{InstanceContent, InstanceEvent, InstanceFilter, NewEvent, St
 pub use licenses::License;
 pub use sessions::SessionUser;
 pub use users::{NewUser, User};
+pub use workflow_items::{ListedItem, NewWorkflowEvent, StoredItem, WorkflowEvent};
+pub use workflows::{Grant, StoredWorkflow};
 
 static SQLITE_MIGRATIONS: sqlx::migrate::Migrator = sqlx::migrate!("../migrations/sqlite");
 static POSTGRES_MIGRATIONS: sqlx::migrate::Migrator = sqlx::migrate!("../migrations/postgres");
@@ -149,6 +153,27 @@ impl Store {
     pub async fn ping(&self) -> StoreResult<()> {
         sqlx::query("select 1").execute(&self.pool).await?;
         Ok(())
+    }
+
+    /// Runs `work` in a write transaction: on SQLite through the group-commit queue (so `work`
+    /// may run twice, see `batch`), on PostgreSQL in a transaction of its own.
+    pub(crate) async fn write<T, F>(&self, work: F) -> StoreResult<T>
+    where
+        T: Send + 'static,
+        F: for<'c> Fn(&'c mut sqlx::AnyConnection) -> futures::future::BoxFuture<'c, StoreResult<T>>
+            + Send
+            + Sync
+            + 'static,
+    {
+        match &self.batcher {
+            Some(batcher) => batcher.run(work).await,
+            None => {
+                let mut tx = self.writer.begin().await?;
+                let value = work(&mut tx).await?;
+                tx.commit().await?;
+                Ok(value)
+            }
+        }
     }
 
     /// Copies the SQLite write-ahead log into the database file without blocking writers; the

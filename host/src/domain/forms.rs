@@ -9,16 +9,16 @@
 //! `validation` patterns use the linear-time `regex` crate with size limits, so no input can hang a
 //! request or blow its memory.
 
-mod answers;
-mod config_rules;
+pub(crate) mod answers;
+pub(crate) mod config_rules;
 mod date_format;
 mod field_rules;
 pub mod limits;
-mod model;
-mod payload;
+pub(crate) mod model;
+pub(crate) mod payload;
 mod regex_rules;
-mod report;
-mod schema;
+pub(crate) mod report;
+pub(crate) mod schema;
 
 #[cfg(test)]
 mod tests;

@@ -23,6 +23,10 @@ impl Problems {
         self.0.push(Problem { path: path.into(), code: code.to_owned(), message: message.into() });
     }
 
+    pub fn has_code(&self, code: &str) -> bool {
+        self.0.iter().any(|p| p.code == code)
+    }
+
     pub fn is_empty(&self) -> bool {
         self.0.is_empty()
     }

@@ -5,6 +5,7 @@ use utoipa::openapi::security::{ApiKey, ApiKeyValue, HttpAuthScheme, HttpBuilder
 use utoipa::{Modify, OpenApi};
 
 use super::forms::{configurations, instances};
+use super::workflows::{configurations as workflow_configurations, items as workflow_items};
 use super::{auth, health, list, users, views};
 use crate::domain::problems::Problem;
 use crate::error::{ErrorBody, ErrorCode, ErrorEnvelope};
@@ -19,6 +20,10 @@ use crate::error::{ErrorBody, ErrorCode, ErrorEnvelope};
         configurations::validate_configuration, configurations::create_configuration, configurations::update_configuration,
         configurations::get_configuration, configurations::list_configurations,
         instances::create_form, instances::get_form, instances::update_form, instances::list_forms, instances::form_history,
+        workflow_configurations::validate_workflow, workflow_configurations::create_workflow, workflow_configurations::update_workflow,
+        workflow_configurations::get_workflow, workflow_configurations::list_workflows, workflow_configurations::get_permissions,
+        workflow_configurations::replace_permissions, workflow_items::start_workflow, workflow_items::list_view_items,
+        workflow_items::get_item, workflow_items::update_item, workflow_items::transition_item, workflow_items::item_history,
         health::healthz, health::readyz, openapi_json,
     ),
     components(schemas(ErrorEnvelope, ErrorBody, ErrorCode, Problem, views::Profile, views::UserSummary, views::AvatarRef,
@@ -54,6 +59,7 @@ static DOCUMENT: std::sync::LazyLock<serde_json::Value> = std::sync::LazyLock::n
     let mut document = serde_json::to_value(ApiDoc::openapi()).expect("the OpenAPI document serializes");
     if let Some(schemas) = document.pointer_mut("/components/schemas").and_then(serde_json::Value::as_object_mut) {
         schemas.insert("FormConfigurationDocument".into(), crate::domain::forms::config_schema().clone());
+        schemas.insert("WorkflowConfigurationDocument".into(), crate::domain::workflows::workflow_schema().clone());
     }
     document
 });

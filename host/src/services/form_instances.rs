@@ -10,6 +10,7 @@ use crate::domain::forms::{self, CheckedPayload, InstanceState, Mode};
 use crate::domain::problems::Problems;
 use crate::error::{ApiError, ApiResult};
 use crate::services::form_configurations::{Configuration, FormConfigurations};
+use crate::services::workflow_configurations::WorkflowConfigurations;
 use crate::store::{
     InstanceContent, InstanceEvent, InstanceFilter, NewEvent, SessionUser, Store, StoreError, StoredInstance,
 };
@@ -17,6 +18,7 @@ use crate::store::{
 pub struct FormInstances {
     store: Store,
     configurations: Arc<FormConfigurations>,
+    workflows: Arc<WorkflowConfigurations>,
 }
 
 /// An instance with the configuration it was filled against.
@@ -26,6 +28,19 @@ pub struct Instance {
 }
 
 impl Instance {
+    /// The stored payload in the shape the form rules check and merge.
+    pub fn checked_payload(&self) -> CheckedPayload {
+        let config = &self.configuration.parsed;
+        CheckedPayload {
+            configuration_id: config.id(),
+            language: Some(self.stored.language.clone()),
+            state: InstanceState::parse(&self.stored.state).unwrap_or(InstanceState::Submitted),
+            fields: self.answers(),
+            metadata: self.metadata(),
+            integrations: self.integrations(),
+        }
+    }
+
     pub fn answers(&self) -> Map<String, Value> {
         parse_map(Some(&self.stored.answers))
     }
@@ -46,8 +61,8 @@ fn to_text(map: &Map<String, Value>) -> Option<String> {
 }
 
 impl FormInstances {
-    pub fn new(store: Store, configurations: Arc<FormConfigurations>) -> Self {
-        Self { store, configurations }
+    pub fn new(store: Store, configurations: Arc<FormConfigurations>, workflows: Arc<WorkflowConfigurations>) -> Self {
+        Self { store, configurations, workflows }
     }
 
     /// Creates an instance from `{payload}`; the configuration must be readable and ACTIVE.
@@ -68,7 +83,7 @@ impl FormInstances {
             return Err(ApiError::Conflict(Cow::Borrowed("the form configuration is archived")));
         }
         let checked = forms::check_payload(&configuration.parsed, body, Mode::Create)?;
-        self.check_references(&checked)?;
+        self.check_references(&checked).await?;
         let language = checked.language.clone().unwrap_or_else(|| configuration.parsed.default_language().to_owned());
         let answers = Value::Object(checked.fields.clone()).to_string();
         let metadata = to_text(&checked.metadata);
@@ -127,15 +142,8 @@ impl FormInstances {
             return Err(ApiError::InvalidTransition(Cow::Borrowed("a SUBMITTED form cannot go back to DRAFT")));
         }
         let patch = forms::check_payload(config, body, Mode::Patch { current: state })?;
-        self.check_references(&patch)?;
-        let stored_payload = CheckedPayload {
-            configuration_id: config.id(),
-            language: Some(current.stored.language.clone()),
-            state,
-            fields: current.answers(),
-            metadata: current.metadata(),
-            integrations: current.integrations(),
-        };
+        self.check_references(&patch).await?;
+        let stored_payload = current.checked_payload();
         let merged = forms::merge_patch(config, &stored_payload, patch)?;
         let changed = forms::changed_fields(&stored_payload.fields, &merged.fields);
         let changed_text = serde_json::to_string(&changed).map_err(ApiError::internal)?;
@@ -171,6 +179,73 @@ impl FormInstances {
         Ok(Instance { stored, configuration: current.configuration })
     }
 
+    /// Writes answers already checked against a workflow view (their editability and the form's
+    /// rules) over the stored ones; `expected_revision` guards against lost updates.
+    pub async fn apply_checked_fields(
+        &self,
+        actor: &SessionUser,
+        instance: &Instance,
+        fields: Map<String, Value>,
+        metadata: Map<String, Value>,
+    ) -> ApiResult<(Instance, Vec<String>)> {
+        let before = instance.answers();
+        let mut after = before.clone();
+        after.extend(fields);
+        let mut stored_metadata = instance.metadata();
+        for (name, value) in metadata {
+            if value.is_null() {
+                stored_metadata.remove(&name);
+            } else {
+                stored_metadata.insert(name, value);
+            }
+        }
+        let changed = forms::changed_fields(&before, &after);
+        let changed_text = serde_json::to_string(&changed).map_err(ApiError::internal)?;
+        let config = &instance.configuration.parsed;
+        let event = config.flags().enable_logging.then_some(NewEvent {
+            actor_id: &actor.user_id,
+            action: "UPDATED",
+            changed_fields: &changed_text,
+        });
+        let stored = &instance.stored;
+        let updated = self
+            .store
+            .update_instance(
+                &stored.form_id,
+                stored.revision,
+                &InstanceContent {
+                    state: &stored.state,
+                    language: &stored.language,
+                    answers: &Value::Object(after).to_string(),
+                    metadata: to_text(&stored_metadata).as_deref(),
+                    integrations: stored.integrations.as_deref(),
+                    space_id: stored.space_id.as_deref(),
+                },
+                event.as_ref(),
+                OffsetDateTime::now_utc(),
+            )
+            .await
+            .map_err(|e| match e {
+                StoreError::Conflict(_) => {
+                    ApiError::Conflict(Cow::Borrowed("the form changed meanwhile; read it and try again"))
+                }
+                other => other.into(),
+            })?;
+        Ok((Instance { stored: updated, configuration: instance.configuration.clone() }, changed))
+    }
+
+    /// An instance by id whatever its owner, for callers that have checked access themselves.
+    pub async fn load(&self, form_id: &str) -> ApiResult<Option<Instance>> {
+        let Ok(id) = uuid::Uuid::try_parse(form_id) else { return Ok(None) };
+        let Some(stored) = self.store.instance(&id.to_string()).await? else { return Ok(None) };
+        let configuration = self
+            .configurations
+            .load(&stored.configuration_id)
+            .await?
+            .ok_or_else(|| ApiError::internal(anyhow::anyhow!("instance without configuration")))?;
+        Ok(Some(Instance { stored, configuration }))
+    }
+
     pub async fn list(
         &self,
         filter: &InstanceFilter<'_>,
@@ -191,8 +266,9 @@ impl FormInstances {
         Ok(self.store.instance_events(&instance.stored.form_id, after, limit).await?)
     }
 
-    /// Spaces and workflows are other resources: until they exist here, no id can name one.
-    fn check_references(&self, checked: &CheckedPayload) -> ApiResult<()> {
+    /// A space id can name nothing yet (spaces come with the module platform); a workflow must
+    /// exist and allow this form configuration.
+    async fn check_references(&self, checked: &CheckedPayload) -> ApiResult<()> {
         let mut problems = Problems::new();
         if checked.integrations.get("spaceId").is_some_and(|v| !v.is_null()) {
             problems.push(
@@ -201,12 +277,17 @@ impl FormInstances {
                 "no space with this id has you as a member",
             );
         }
-        if checked.integrations.get("workflowConfigurationId").is_some_and(|v| !v.is_null()) {
-            problems.push(
-                "/payload/integrations/workflowConfigurationId",
-                "UNKNOWN_WORKFLOW",
-                "no workflow configuration with this id allows this form",
-            );
+        if let Some(workflow_id) = checked.workflow_configuration_id() {
+            let path = "/payload/integrations/workflowConfigurationId";
+            match self.workflows.load(&workflow_id.to_string(), false).await? {
+                None => problems.push(path, "UNKNOWN_WORKFLOW", "no workflow configuration has this id"),
+                Some(workflow) if !workflow.parsed.allows_form(&checked.configuration_id) => problems.push(
+                    path,
+                    "FORM_NOT_ALLOWED",
+                    "the workflow's allowlist does not hold this form configuration",
+                ),
+                Some(_) => {}
+            }
         }
         Ok(problems.finish(())?)
     }

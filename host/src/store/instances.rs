@@ -103,22 +103,11 @@ impl Store {
             event: event.map(|e| (e.actor_id.to_owned(), e.action.to_owned(), e.changed_fields.to_owned())),
             now,
         });
-        match &self.batcher {
-            Some(batcher) => {
-                batcher
-                    .run(move |conn| {
-                        let insert = insert.clone();
-                        Box::pin(async move { insert.run(conn).await })
-                    })
-                    .await
-            }
-            None => {
-                let mut tx = self.writer.begin().await?;
-                let stored = insert.run(&mut tx).await?;
-                tx.commit().await?;
-                Ok(stored)
-            }
-        }
+        self.write(move |conn| {
+            let insert = insert.clone();
+            Box::pin(async move { insert.run(conn).await })
+        })
+        .await
     }
 
     #[tracing::instrument(skip_all, fields(form_id))]

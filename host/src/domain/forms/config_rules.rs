@@ -21,9 +21,9 @@ use super::regex_rules::PatternCompiler;
 use super::report::{Report, join};
 use super::schema::check_shape;
 
-const BASE: &str = "/config";
+pub(crate) const BASE: &str = "/config";
 
-static SEMVER: LazyLock<Regex> = LazyLock::new(|| {
+pub(crate) static SEMVER: LazyLock<Regex> = LazyLock::new(|| {
     let ident = "(?:0|[1-9][0-9]*|[0-9]*[a-zA-Z-][0-9a-zA-Z-]*)";
     Regex::new(&format!(
         r"^(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)(?:-{ident}(?:\.{ident})*)?(?:\+[0-9a-zA-Z-]+(?:\.[0-9a-zA-Z-]+)*)?$"
@@ -102,7 +102,7 @@ pub(crate) struct Context<'r> {
 }
 
 impl<'r> Context<'r> {
-    fn new(report: &'r mut Report, bundle: Option<Value>) -> Self {
+    pub(crate) fn new(report: &'r mut Report, bundle: Option<Value>) -> Self {
         Self {
             report,
             bundle,
@@ -113,7 +113,12 @@ impl<'r> Context<'r> {
         }
     }
 
-    fn resolve_id(&mut self, wrapper_id: Option<&str>, root: &Map<String, Value>, new_id: Uuid) -> Option<Uuid> {
+    pub(crate) fn resolve_id(
+        &mut self,
+        wrapper_id: Option<&str>,
+        root: &Map<String, Value>,
+        new_id: Uuid,
+    ) -> Option<Uuid> {
         let wrapper = wrapper_id.map(|text| {
             let parsed = parse_uuid_v4(text);
             if parsed.is_none() {
@@ -142,7 +147,7 @@ impl<'r> Context<'r> {
         }
     }
 
-    fn version(&mut self, root: &Map<String, Value>) -> Option<String> {
+    pub(crate) fn version(&mut self, root: &Map<String, Value>) -> Option<String> {
         let version = root.get("version")?.as_str()?;
         let path = join(BASE, "version");
         let Some(captures) = SEMVER.captures(version) else {
@@ -273,7 +278,10 @@ fn check_counts(root: &Map<String, Value>) -> Result<(), (String, String)> {
 
 /// The default language, the sorted language codes and the default bundle (cloned, so the
 /// context does not borrow the document).
-fn check_translations(root: &Map<String, Value>, report: &mut Report) -> (Option<String>, Vec<String>, Option<Value>) {
+pub(crate) fn check_translations(
+    root: &Map<String, Value>,
+    report: &mut Report,
+) -> (Option<String>, Vec<String>, Option<Value>) {
     let Some(translations) = root.get("translations").and_then(Value::as_object) else {
         return (None, Vec::new(), None);
     };

@@ -5,7 +5,7 @@
 use std::sync::LazyLock;
 
 use jsonschema::error::ValidationErrorKind;
-use jsonschema::{Draft, Validator};
+use jsonschema::{Draft, ValidationError, Validator};
 use serde_json::{Value, json};
 
 use super::codes;
@@ -29,22 +29,27 @@ pub fn config_schema() -> &'static Value {
 /// Reports every place where `config` breaks the schema, under `base` (`/config`).
 pub(crate) fn check_shape(config: &Value, base: &str, report: &mut Report) {
     for error in VALIDATOR.iter_errors(config) {
-        let path = format!("{base}{}", error.instance_path().as_str());
-        let message = error.masked_with("value").to_string();
-        match error.kind() {
-            ValidationErrorKind::Required { property } => {
-                let name = property.as_str().unwrap_or_default();
-                report.push(join(&path, name), codes::REQUIRED, "is required");
-            }
-            ValidationErrorKind::Type { .. } | ValidationErrorKind::AnyOf { .. } => {
-                report.push(path, codes::INVALID_TYPE, message);
-            }
-            ValidationErrorKind::Minimum { .. }
-            | ValidationErrorKind::Maximum { .. }
-            | ValidationErrorKind::ExclusiveMinimum { .. }
-            | ValidationErrorKind::ExclusiveMaximum { .. } => report.push(path, codes::INVALID_RANGE, message),
-            _ => report.push(path, codes::INVALID_VALUE, message),
+        push_schema_error(&error, base, report);
+    }
+}
+
+/// Reports one schema error under `base`, with the code its kind maps to.
+pub(crate) fn push_schema_error(error: &ValidationError<'_>, base: &str, report: &mut Report) {
+    let path = format!("{base}{}", error.instance_path().as_str());
+    let message = error.masked_with("value").to_string();
+    match error.kind() {
+        ValidationErrorKind::Required { property } => {
+            let name = property.as_str().unwrap_or_default();
+            report.push(join(&path, name), codes::REQUIRED, "is required");
         }
+        ValidationErrorKind::Type { .. } | ValidationErrorKind::AnyOf { .. } => {
+            report.push(path, codes::INVALID_TYPE, message);
+        }
+        ValidationErrorKind::Minimum { .. }
+        | ValidationErrorKind::Maximum { .. }
+        | ValidationErrorKind::ExclusiveMinimum { .. }
+        | ValidationErrorKind::ExclusiveMaximum { .. } => report.push(path, codes::INVALID_RANGE, message),
+        _ => report.push(path, codes::INVALID_VALUE, message),
     }
 }
 

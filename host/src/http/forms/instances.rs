@@ -11,7 +11,7 @@ use utoipa::{IntoParams, ToSchema};
 use super::parse_states;
 use crate::domain::forms::FieldType;
 use crate::domain::problems::Problems;
-use crate::error::{ApiResult, ErrorEnvelope};
+use crate::error::{ApiError, ApiResult, ErrorEnvelope};
 use crate::http::extract::{ApiJson, ApiQuery, AuthUser};
 use crate::http::list::{ListEnvelope, Page};
 use crate::services::form_instances::Instance;
@@ -115,6 +115,7 @@ pub async fn create_form(
     ApiJson(body): ApiJson<Value>,
 ) -> ApiResult<(StatusCode, Json<InstanceView>)> {
     let created = state.form_instances.create(&user, &body).await?;
+    state.workflow_items.start_requested(&user, &created).await?;
     Ok((StatusCode::CREATED, Json(created.into())))
 }
 
@@ -127,7 +128,13 @@ pub async fn get_form(
     AuthUser(user): AuthUser,
     Path(form_id): Path<String>,
 ) -> ApiResult<Json<InstanceView>> {
-    Ok(Json(state.form_instances.readable(&user, &form_id).await?.into()))
+    match state.form_instances.readable(&user, &form_id).await {
+        Err(ApiError::NotFound(_)) if state.workflow_items.can_read_form(&user, &form_id).await? => {
+            let instance = state.form_instances.load(&form_id).await?.ok_or_else(|| ApiError::not_found("form"))?;
+            Ok(Json(instance.into()))
+        }
+        other => Ok(Json(other?.into())),
+    }
 }
 
 /// Sparse update: only the sent slices change; `payload.state` may move DRAFT to SUBMITTED.
@@ -141,7 +148,9 @@ pub async fn update_form(
     Path(form_id): Path<String>,
     ApiJson(body): ApiJson<Value>,
 ) -> ApiResult<Json<InstanceView>> {
-    Ok(Json(state.form_instances.update(&user, &form_id, &body).await?.into()))
+    let updated = state.form_instances.update(&user, &form_id, &body).await?;
+    state.workflow_items.start_requested(&user, &updated).await?;
+    Ok(Json(updated.into()))
 }
 
 #[derive(Deserialize, IntoParams)]
@@ -219,6 +228,12 @@ pub struct HistoryEntry {
 pub struct Actor {
     user_id: String,
     handle: String,
+}
+
+impl Actor {
+    pub fn new(user_id: String, handle: String) -> Self {
+        Self { user_id, handle }
+    }
 }
 
 impl From<InstanceEvent> for HistoryEntry {

@@ -1,0 +1,191 @@
+//! Workflow configuration and permission routes.
+
+use axum::Json;
+use axum::extract::{Path, State};
+use axum::http::StatusCode;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use time::OffsetDateTime;
+use utoipa::{IntoParams, ToSchema};
+
+use crate::domain::problems::Problems;
+use crate::error::{ApiResult, ErrorEnvelope};
+use crate::http::extract::{ApiJson, ApiQuery, AuthUser};
+use crate::http::list::{ListEnvelope, Page};
+use crate::services::workflow_configurations::Workflow;
+use crate::state::AppState;
+use crate::store::{Grant, to_millis};
+
+/// A stored workflow configuration.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct WorkflowView {
+    id: String,
+    /// The document as validated (with its `id`); see the `WorkflowConfigurationDocument` schema.
+    #[schema(value_type = Object)]
+    config: Value,
+    owner_id: String,
+    revision: i64,
+    #[serde(with = "time::serde::rfc3339")]
+    #[schema(value_type = String, format = DateTime)]
+    created_at: OffsetDateTime,
+    #[serde(with = "time::serde::rfc3339")]
+    #[schema(value_type = String, format = DateTime)]
+    updated_at: OffsetDateTime,
+}
+
+impl From<Workflow> for WorkflowView {
+    fn from(w: Workflow) -> Self {
+        Self {
+            id: w.stored.workflow_configuration_id,
+            config: w.parsed.document().clone(),
+            owner_id: w.stored.owner_id,
+            revision: w.stored.revision,
+            created_at: w.stored.created_at,
+            updated_at: w.stored.updated_at,
+        }
+    }
+}
+
+/// `{id?, config}`.
+#[derive(Deserialize, ToSchema)]
+#[allow(dead_code)]
+pub struct WorkflowWrapper {
+    id: Option<String>,
+    #[schema(value_type = Object)]
+    config: Value,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct WorkflowValidation {
+    valid: bool,
+    id: String,
+    #[schema(value_type = Object)]
+    config: Value,
+}
+
+/// Checks a workflow document against its rules and the form configurations it names.
+#[utoipa::path(post, path = "/v0/workflows/configurations/validate", tag = "workflows", request_body = WorkflowWrapper,
+    security(("session" = [], "license" = [])),
+    responses((status = 200, body = WorkflowValidation), (status = 400, body = ErrorEnvelope, description = "VALIDATION_FAILED with every problem")))]
+pub async fn validate_workflow(
+    State(state): State<AppState>,
+    AuthUser(user): AuthUser,
+    ApiJson(body): ApiJson<Value>,
+) -> ApiResult<Json<WorkflowValidation>> {
+    let parsed = state.workflows.validate(&user, &body).await?;
+    Ok(Json(WorkflowValidation { valid: true, id: parsed.id().to_string(), config: parsed.document().clone() }))
+}
+
+/// Stores a workflow configuration; the caller becomes its creator and holds every slot.
+#[utoipa::path(post, path = "/v0/workflows/configurations", tag = "workflows", request_body = WorkflowWrapper,
+    security(("session" = [], "license" = [])),
+    responses((status = 201, body = WorkflowView), (status = 400, body = ErrorEnvelope, description = "VALIDATION_FAILED"),
+        (status = 409, body = ErrorEnvelope, description = "CONFLICT: the id exists")))]
+pub async fn create_workflow(
+    State(state): State<AppState>,
+    AuthUser(user): AuthUser,
+    ApiJson(body): ApiJson<Value>,
+) -> ApiResult<(StatusCode, Json<WorkflowView>)> {
+    Ok((StatusCode::CREATED, Json(state.workflows.create(&user, &body).await?.into())))
+}
+
+/// Replaces the document; creator only.
+#[utoipa::path(put, path = "/v0/workflows/configurations/{configurationId}", tag = "workflows", request_body = WorkflowWrapper,
+    params(("configurationId" = String, Path)), security(("session" = [], "license" = [])),
+    responses((status = 200, body = WorkflowView), (status = 400, body = ErrorEnvelope, description = "VALIDATION_FAILED"),
+        (status = 403, body = ErrorEnvelope, description = "FORBIDDEN"), (status = 404, body = ErrorEnvelope, description = "NOT_FOUND")))]
+pub async fn update_workflow(
+    State(state): State<AppState>,
+    AuthUser(user): AuthUser,
+    Path(configuration_id): Path<String>,
+    ApiJson(body): ApiJson<Value>,
+) -> ApiResult<Json<WorkflowView>> {
+    Ok(Json(state.workflows.update(&user, &configuration_id, &body).await?.into()))
+}
+
+/// One configuration, for its creator and holders of any of its slots.
+#[utoipa::path(get, path = "/v0/workflows/configurations/{configurationId}", tag = "workflows",
+    params(("configurationId" = String, Path)), security(("session" = [], "license" = [])),
+    responses((status = 200, body = WorkflowView), (status = 404, body = ErrorEnvelope, description = "NOT_FOUND")))]
+pub async fn get_workflow(
+    State(state): State<AppState>,
+    AuthUser(user): AuthUser,
+    Path(configuration_id): Path<String>,
+) -> ApiResult<Json<WorkflowView>> {
+    Ok(Json(state.workflows.visible(&user, &configuration_id, false).await?.into()))
+}
+
+#[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct PageQuery {
+    limit: Option<String>,
+    cursor: Option<String>,
+}
+
+/// Configurations the caller created or holds a slot of, newest first.
+#[utoipa::path(get, path = "/v0/workflows/configurations", tag = "workflows", params(PageQuery),
+    security(("session" = [], "license" = [])),
+    responses((status = 200, body = ListEnvelope<WorkflowView>), (status = 400, body = ErrorEnvelope, description = "VALIDATION_FAILED")))]
+pub async fn list_workflows(
+    State(state): State<AppState>,
+    AuthUser(user): AuthUser,
+    ApiQuery(query): ApiQuery<PageQuery>,
+) -> ApiResult<Json<ListEnvelope<WorkflowView>>> {
+    let mut problems = Problems::new();
+    let page = Page::parse(query.limit.as_deref(), query.cursor.as_deref(), &mut problems);
+    let after: Option<(i64, String)> = page.after(&mut problems);
+    problems.finish(())?;
+    let rows = state.workflows.list(&user, after, page.fetch_limit()).await?;
+    Ok(Json(ListEnvelope::from_rows(
+        rows,
+        &page,
+        |w| (to_millis(w.stored.created_at), w.stored.workflow_configuration_id.clone()),
+        WorkflowView::from,
+    )))
+}
+
+/// `{grants: [{handle, slots}]}`.
+#[derive(Serialize, Deserialize, ToSchema)]
+pub struct Permissions {
+    grants: Vec<GrantView>,
+}
+
+#[derive(Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct GrantView {
+    handle: String,
+    slots: Vec<i64>,
+}
+
+impl From<Vec<Grant>> for Permissions {
+    fn from(grants: Vec<Grant>) -> Self {
+        Self { grants: grants.into_iter().map(|g| GrantView { handle: g.handle, slots: g.slots }).collect() }
+    }
+}
+
+/// Who holds which permission slots (the creator holds all without being listed).
+#[utoipa::path(get, path = "/v0/workflows/configurations/{configurationId}/permissions", tag = "workflows",
+    params(("configurationId" = String, Path)), security(("session" = [], "license" = [])),
+    responses((status = 200, body = Permissions), (status = 404, body = ErrorEnvelope, description = "NOT_FOUND")))]
+pub async fn get_permissions(
+    State(state): State<AppState>,
+    AuthUser(user): AuthUser,
+    Path(configuration_id): Path<String>,
+) -> ApiResult<Json<Permissions>> {
+    Ok(Json(state.workflows.grants(&user, &configuration_id).await?.into()))
+}
+
+/// Replaces every grant; creator only. Slots must be used by a view of the workflow.
+#[utoipa::path(put, path = "/v0/workflows/configurations/{configurationId}/permissions", tag = "workflows",
+    params(("configurationId" = String, Path)), request_body = Permissions, security(("session" = [], "license" = [])),
+    responses((status = 200, body = Permissions), (status = 400, body = ErrorEnvelope, description = "VALIDATION_FAILED"),
+        (status = 403, body = ErrorEnvelope, description = "FORBIDDEN"), (status = 404, body = ErrorEnvelope, description = "NOT_FOUND")))]
+pub async fn replace_permissions(
+    State(state): State<AppState>,
+    AuthUser(user): AuthUser,
+    Path(configuration_id): Path<String>,
+    ApiJson(body): ApiJson<Value>,
+) -> ApiResult<Json<Permissions>> {
+    Ok(Json(state.workflows.replace_grants(&user, &configuration_id, &body).await?.into()))
+}

@@ -1,0 +1,331 @@
+//! Workflow configurations and their permission grants (conventions section 10).
+
+use std::borrow::Cow;
+use std::collections::{BTreeMap, HashMap};
+use std::time::{Duration, Instant};
+
+use dashmap::DashMap;
+use serde_json::Value;
+use time::OffsetDateTime;
+use uuid::Uuid;
+
+use crate::domain::account;
+use crate::domain::forms::FormConfig;
+use crate::domain::problems::Problems;
+use crate::domain::workflows::{self, WorkflowConfig};
+use crate::error::{ApiError, ApiResult};
+use crate::services::form_configurations::{Configuration, FormConfigurations};
+use crate::store::{Grant, SessionUser, Store, StoreError, StoredWorkflow};
+
+/// Parsed workflows kept in memory at most.
+const MAX_CACHED: usize = 10_000;
+/// Most users one grant list may name.
+const MAX_GRANTS: usize = 500;
+
+/// A stored workflow with its parsed document.
+#[derive(Clone)]
+pub struct Workflow {
+    pub stored: StoredWorkflow,
+    pub parsed: WorkflowConfig,
+}
+
+impl Workflow {
+    pub fn is_owner(&self, user: &SessionUser) -> bool {
+        self.stored.owner_id == user.user_id
+    }
+}
+
+pub struct WorkflowConfigurations {
+    store: Store,
+    forms: std::sync::Arc<FormConfigurations>,
+    cache: DashMap<String, (Workflow, Instant)>,
+    ttl: Duration,
+}
+
+impl WorkflowConfigurations {
+    pub fn new(store: Store, forms: std::sync::Arc<FormConfigurations>, ttl: Duration) -> Self {
+        Self { store, forms, cache: DashMap::new(), ttl }
+    }
+
+    /// Checks `{id?, config}` without storing.
+    pub async fn validate(&self, user: &SessionUser, body: &Value) -> ApiResult<WorkflowConfig> {
+        self.check(user, body, None).await
+    }
+
+    #[tracing::instrument(skip_all, fields(user_id = %user.user_id))]
+    pub async fn create(&self, user: &SessionUser, body: &Value) -> ApiResult<Workflow> {
+        let parsed = self.check(user, body, None).await?;
+        let document = serde_json::to_string(parsed.document()).map_err(ApiError::internal)?;
+        let stored = self
+            .store
+            .insert_workflow(&parsed.id().to_string(), &user.user_id, &document, OffsetDateTime::now_utc())
+            .await
+            .map_err(|e| match e {
+                StoreError::Conflict(_) => {
+                    ApiError::Conflict(Cow::Borrowed("a workflow configuration with this id exists"))
+                }
+                other => other.into(),
+            })?;
+        let workflow = Workflow { stored, parsed };
+        self.remember(&workflow);
+        Ok(workflow)
+    }
+
+    /// Replaces the document; only the creator may.
+    #[tracing::instrument(skip_all, fields(user_id = %user.user_id))]
+    pub async fn update(&self, user: &SessionUser, id: &str, body: &Value) -> ApiResult<Workflow> {
+        let current = self.visible(user, id, true).await?;
+        if !current.is_owner(user) {
+            return Err(ApiError::Forbidden(Cow::Borrowed("only the creator may change this workflow configuration")));
+        }
+        let parsed = self.check(user, body, Some(&current.stored.workflow_configuration_id)).await?;
+        let document = serde_json::to_string(parsed.document()).map_err(ApiError::internal)?;
+        let stored = self
+            .store
+            .update_workflow(
+                &current.stored.workflow_configuration_id,
+                &document,
+                current.stored.revision,
+                OffsetDateTime::now_utc(),
+            )
+            .await
+            .map_err(|e| match e {
+                StoreError::Conflict(_) => {
+                    ApiError::Conflict(Cow::Borrowed("the configuration changed meanwhile; read it and try again"))
+                }
+                other => other.into(),
+            })?;
+        let workflow = Workflow { stored, parsed };
+        self.remember(&workflow);
+        Ok(workflow)
+    }
+
+    /// The workflow if the user created it or holds one of its slots, else NOT_FOUND.
+    pub async fn visible(&self, user: &SessionUser, id: &str, fresh: bool) -> ApiResult<Workflow> {
+        let workflow = self.load(id, fresh).await?.ok_or_else(|| ApiError::not_found("workflow configuration"))?;
+        if workflow.is_owner(user)
+            || !self.store.workflow_slots(&workflow.stored.workflow_configuration_id, &user.user_id).await?.is_empty()
+        {
+            Ok(workflow)
+        } else {
+            Err(ApiError::not_found("workflow configuration"))
+        }
+    }
+
+    /// Whether the user may use a view of this workflow: the creator holds every slot.
+    pub async fn holds_slot(&self, user: &SessionUser, workflow: &Workflow, slot: u32) -> ApiResult<bool> {
+        if workflow.is_owner(user) {
+            return Ok(true);
+        }
+        let slots = self.store.workflow_slots(&workflow.stored.workflow_configuration_id, &user.user_id).await?;
+        Ok(slots.contains(&i64::from(slot)))
+    }
+
+    /// Loads by id through the cache (parsed documents are reused while their revision holds).
+    pub async fn load(&self, id: &str, fresh: bool) -> ApiResult<Option<Workflow>> {
+        let Ok(uuid) = Uuid::try_parse(id) else { return Ok(None) };
+        let id = uuid.to_string();
+        if !fresh
+            && let Some(entry) = self.cache.get(&id)
+            && entry.1.elapsed() < self.ttl
+        {
+            return Ok(Some(entry.0.clone()));
+        }
+        let Some(stored) = self.store.workflow(&id).await? else { return Ok(None) };
+        if let Some(mut entry) = self.cache.get_mut(&id)
+            && entry.0.stored.revision == stored.revision
+        {
+            entry.1 = Instant::now();
+            return Ok(Some(Workflow { stored, parsed: entry.0.parsed.clone() }));
+        }
+        let document: Value = serde_json::from_str(&stored.document).map_err(ApiError::internal)?;
+        let forms: HashMap<Uuid, FormConfig> =
+            self.referenced_forms(&document).await?.into_iter().map(|(id, c)| (id, c.parsed)).collect();
+        let parsed = workflows::validate_workflow(Some(&id), &document, uuid, &|form_id| forms.get(&form_id).cloned())
+            .map_err(|problems| {
+                ApiError::internal(anyhow::anyhow!(
+                    "stored workflow {id} no longer validates: {:?}",
+                    problems.into_vec()
+                ))
+            })?;
+        let workflow = Workflow { stored, parsed };
+        self.remember(&workflow);
+        Ok(Some(workflow))
+    }
+
+    pub async fn list(&self, user: &SessionUser, after: Option<(i64, String)>, limit: i64) -> ApiResult<Vec<Workflow>> {
+        let rows = self.store.list_workflows(&user.user_id, after, limit).await?;
+        let mut out = Vec::with_capacity(rows.len());
+        for row in rows {
+            if let Some(workflow) = self.load(&row.workflow_configuration_id, false).await? {
+                out.push(workflow);
+            }
+        }
+        Ok(out)
+    }
+
+    pub async fn grants(&self, user: &SessionUser, id: &str) -> ApiResult<Vec<Grant>> {
+        let workflow = self.visible(user, id, false).await?;
+        Ok(self.store.workflow_grants(&workflow.stored.workflow_configuration_id).await?)
+    }
+
+    /// Replaces every grant: `{grants: [{handle, slots: [n]}]}`; creator only.
+    pub async fn replace_grants(&self, user: &SessionUser, id: &str, body: &Value) -> ApiResult<Vec<Grant>> {
+        let workflow = self.visible(user, id, false).await?;
+        if !workflow.is_owner(user) {
+            return Err(ApiError::Forbidden(Cow::Borrowed("only the creator may grant slots")));
+        }
+        let mut problems = Problems::new();
+        let entries = match body.get("grants") {
+            Some(Value::Array(entries)) if entries.len() <= MAX_GRANTS => entries.as_slice(),
+            Some(Value::Array(_)) => {
+                problems.push("/grants", "TOO_LARGE", format!("names at most {MAX_GRANTS} users"));
+                &[]
+            }
+            Some(_) => {
+                problems.push("/grants", "INVALID_TYPE", "must be an array");
+                &[]
+            }
+            None => {
+                problems.push("/grants", "REQUIRED", "is required");
+                &[]
+            }
+        };
+        let known_slots = workflow.parsed.slots();
+        let mut wanted: BTreeMap<String, Vec<i64>> = BTreeMap::new();
+        for (i, entry) in entries.iter().enumerate() {
+            let handle = account::check_handle(
+                &mut problems,
+                &format!("/grants/{i}/handle"),
+                entry.get("handle").and_then(Value::as_str),
+            );
+            let slots_path = format!("/grants/{i}/slots");
+            let mut slots = Vec::new();
+            match entry.get("slots") {
+                Some(Value::Array(list)) => {
+                    for (j, slot) in list.iter().enumerate() {
+                        match slot.as_u64().and_then(|s| u32::try_from(s).ok()) {
+                            Some(s) if known_slots.contains(&s) => slots.push(i64::from(s)),
+                            Some(_) => problems.push(
+                                format!("{slots_path}/{j}"),
+                                "UNKNOWN_SLOT",
+                                "no view of this workflow uses this slot",
+                            ),
+                            None => {
+                                problems.push(format!("{slots_path}/{j}"), "INVALID_TYPE", "must be a whole number")
+                            }
+                        }
+                    }
+                }
+                _ => problems.push(slots_path, "REQUIRED", "must be an array of slot numbers"),
+            }
+            if let Some(handle) = handle {
+                let entry = wanted.entry(handle).or_default();
+                entry.extend(slots);
+                entry.sort_unstable();
+                entry.dedup();
+            }
+        }
+        let handles: Vec<String> = wanted.keys().cloned().collect();
+        let ids: HashMap<String, String> = self.store.user_ids_by_handle(&handles).await?.into_iter().collect();
+        for (i, entry) in entries.iter().enumerate() {
+            if let Some(handle) = entry.get("handle").and_then(Value::as_str)
+                && wanted.contains_key(handle)
+                && !ids.contains_key(handle)
+            {
+                problems.push(format!("/grants/{i}/handle"), "UNKNOWN_USER", "no user has this handle");
+            }
+        }
+        problems.finish(())?;
+        let pairs: Vec<(String, i64)> = wanted
+            .iter()
+            .flat_map(|(handle, slots)| {
+                let user_id = ids[handle].clone();
+                slots.iter().map(move |slot| (user_id.clone(), *slot))
+            })
+            .collect();
+        self.store.replace_workflow_grants(&workflow.stored.workflow_configuration_id, &pairs).await?;
+        Ok(self.store.workflow_grants(&workflow.stored.workflow_configuration_id).await?)
+    }
+
+    fn remember(&self, workflow: &Workflow) {
+        if self.cache.len() >= MAX_CACHED {
+            self.cache.clear();
+        }
+        self.cache.insert(workflow.stored.workflow_configuration_id.clone(), (workflow.clone(), Instant::now()));
+    }
+
+    /// Checks the wrapper; the form configurations it names must be readable by the user.
+    async fn check(&self, user: &SessionUser, body: &Value, path_id: Option<&str>) -> ApiResult<WorkflowConfig> {
+        let mut problems = Problems::new();
+        let Some(object) = body.as_object() else {
+            return Err(ApiError::invalid("", "INVALID_TYPE", "the body must be an object"));
+        };
+        for key in object.keys().filter(|k| !["id", "config"].contains(&k.as_str())) {
+            problems.push(format!("/{key}"), "UNKNOWN_PROPERTY", "is not a property of the wrapper");
+        }
+        let id = match object.get("id") {
+            None | Some(Value::Null) => None,
+            Some(Value::String(id)) => Some(id.as_str()),
+            Some(_) => {
+                problems.push("/id", "INVALID_TYPE", "must be a string");
+                None
+            }
+        };
+        if let Some(path_id) = path_id {
+            for (path, sent) in [("/id", id), ("/config/id", body.pointer("/config/id").and_then(Value::as_str))] {
+                if sent.is_some_and(|sent| !sent.eq_ignore_ascii_case(path_id)) {
+                    problems.push(path, "ID_MISMATCH", "must be the id in the path");
+                }
+            }
+        }
+        let Some(config) = object.get("config") else {
+            problems.push("/config", "REQUIRED", "is required");
+            return Err(problems.into());
+        };
+        // Only form configurations the user may read count as existing.
+        let readable: HashMap<Uuid, FormConfig> = self
+            .referenced_forms(config)
+            .await?
+            .into_iter()
+            .filter(|(_, configuration)| configuration.may_read(user))
+            .map(|(id, configuration)| (id, configuration.parsed))
+            .collect();
+        let new_id = path_id.and_then(|id| Uuid::try_parse(id).ok()).unwrap_or_else(Uuid::new_v4);
+        let checked =
+            workflows::validate_workflow(id.or(path_id), config, new_id, &|form_id| readable.get(&form_id).cloned());
+        match checked {
+            Ok(parsed) if problems.is_empty() => Ok(parsed),
+            Ok(_) => Err(problems.into()),
+            Err(found) => {
+                for problem in found.into_vec() {
+                    if !(problem.code == "ID_MISMATCH" && problems.has_code("ID_MISMATCH")) {
+                        problems.push(problem.path, &problem.code, problem.message);
+                    }
+                }
+                Err(problems.into())
+            }
+        }
+    }
+
+    /// The form configurations a workflow document names as view `forms` keys.
+    async fn referenced_forms(&self, config: &Value) -> ApiResult<HashMap<Uuid, Configuration>> {
+        let mut ids: Vec<Uuid> = Vec::new();
+        if let Some(views) = config.get("views").and_then(Value::as_array) {
+            for view in views.iter().take(1_000) {
+                if let Some(forms) = view.get("forms").and_then(Value::as_object) {
+                    ids.extend(forms.keys().filter_map(|k| Uuid::try_parse(k).ok()));
+                }
+            }
+        }
+        ids.sort_unstable();
+        ids.dedup();
+        let mut out = HashMap::new();
+        for id in ids.into_iter().take(200) {
+            if let Some(configuration) = self.forms.load(&id.to_string()).await? {
+                out.insert(id, configuration);
+            }
+        }
+        Ok(out)
+    }
+}

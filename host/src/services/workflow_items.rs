@@ -1,0 +1,367 @@
+//! Workflow instances and items: start, list a view, read, patch and move (conventions 10, 13).
+
+use std::borrow::Cow;
+use std::sync::Arc;
+
+use serde_json::Value;
+use time::OffsetDateTime;
+use uuid::Uuid;
+
+use crate::domain::forms::{self, InstanceState, Mode};
+use crate::domain::problems::Problems;
+use crate::domain::workflows::{self, ItemPatch, View};
+use crate::error::{ApiError, ApiResult};
+use crate::services::form_instances::{FormInstances, Instance};
+use crate::services::workflow_configurations::{Workflow, WorkflowConfigurations};
+use crate::store::{ListedItem, NewWorkflowEvent, SessionUser, Store, StoreError, StoredItem, WorkflowEvent};
+
+pub const ITEM_TYPE_FORM: &str = "FORM";
+
+pub struct WorkflowItems {
+    store: Store,
+    workflows: Arc<WorkflowConfigurations>,
+    instances: Arc<FormInstances>,
+}
+
+/// How a request reaches an item: through a view (holders of its slot) or as the creator.
+#[derive(Clone, Copy)]
+pub struct Access<'a> {
+    pub workflow_configuration_id: Option<&'a str>,
+    pub view_id: Option<&'a str>,
+}
+
+/// An item as a caller may see it.
+pub struct Item {
+    pub item: StoredItem,
+    pub workflow: Workflow,
+    pub view: Option<View>,
+    pub instance: Instance,
+}
+
+impl Item {
+    /// The entity tag of the item: its place in the workflow and the form's answers.
+    pub fn etag(&self) -> String {
+        format!("\"{}.{}\"", self.item.revision, self.instance.stored.revision)
+    }
+
+    pub fn workbasket_id(&self) -> Uuid {
+        Uuid::try_parse(&self.item.workbasket_id).unwrap_or_default()
+    }
+}
+
+/// `{workflowConfigurationId, itemType?, itemId, confirmSwitch?}`.
+pub struct StartRequest<'a> {
+    pub workflow_configuration_id: Option<&'a str>,
+    pub item_type: Option<&'a str>,
+    pub item_id: Option<&'a str>,
+    pub confirm_switch: bool,
+}
+
+impl WorkflowItems {
+    pub fn new(store: Store, workflows: Arc<WorkflowConfigurations>, instances: Arc<FormInstances>) -> Self {
+        Self { store, workflows, instances }
+    }
+
+    /// Puts an item into the entry workbasket of a workflow.
+    #[tracing::instrument(skip_all, fields(user_id = %user.user_id))]
+    pub async fn start(&self, user: &SessionUser, request: StartRequest<'_>) -> ApiResult<StoredItem> {
+        let mut problems = Problems::new();
+        let workflow_id = problems.required("/workflowConfigurationId", request.workflow_configuration_id);
+        let item_id = problems.required("/itemId", request.item_id);
+        if request.item_type.is_some_and(|t| t != ITEM_TYPE_FORM) {
+            problems.push("/itemType", "INVALID_VALUE", "only FORM items exist");
+        }
+        let (Some(workflow_id), Some(item_id)) = (workflow_id, item_id) else { return Err(problems.into()) };
+        problems.finish(())?;
+        let workflow = self.workflows.load(workflow_id, false).await?.ok_or_else(|| {
+            ApiError::invalid("/workflowConfigurationId", "UNKNOWN_WORKFLOW", "no workflow configuration has this id")
+        })?;
+        let instance = match self.instances.load(item_id).await? {
+            Some(instance) if instance.stored.owner_id == user.user_id || workflow.is_owner(user) => instance,
+            _ => return Err(ApiError::not_found("item")),
+        };
+        self.start_loaded(user, &workflow, &instance, request.confirm_switch).await
+    }
+
+    /// Starts `workflow` on an instance the caller may start it on.
+    pub async fn start_loaded(
+        &self,
+        user: &SessionUser,
+        workflow: &Workflow,
+        instance: &Instance,
+        confirm_switch: bool,
+    ) -> ApiResult<StoredItem> {
+        let mut problems = Problems::new();
+        let form_id = instance.configuration.parsed.id();
+        if !workflow.parsed.allows_form(&form_id) {
+            problems.push(
+                "/itemId",
+                "FORM_NOT_ALLOWED",
+                "the item's form configuration is not in the workflow's allowlist",
+            );
+        }
+        if !instance.configuration.parsed.flags().allow_workflow_starts {
+            problems.push(
+                "/itemId",
+                "WORKFLOW_STARTS_DISABLED",
+                "the item's form configuration does not allow workflow starts",
+            );
+        }
+        if InstanceState::parse(&instance.stored.state) != Some(InstanceState::Submitted) {
+            problems.push("/itemId", "NOT_SUBMITTED", "only SUBMITTED forms can enter a workflow");
+        }
+        problems.finish(())?;
+        let entry = workflow.parsed.entry_workbasket_id().to_string();
+        let event = workflow.parsed.enable_logging().then(|| NewWorkflowEvent {
+            actor_id: user.user_id.clone(),
+            action: "STARTED",
+            from_workbasket_id: None,
+            to_workbasket_id: Some(entry.clone()),
+            transition_id: None,
+            changed_fields: "[]".into(),
+        });
+        self.store
+            .start_item(
+                &instance.stored.form_id,
+                ITEM_TYPE_FORM,
+                &workflow.stored.workflow_configuration_id,
+                &entry,
+                &user.user_id,
+                confirm_switch,
+                event,
+                OffsetDateTime::now_utc(),
+            )
+            .await
+            .map_err(|e| match e {
+                StoreError::Conflict(_) => ApiError::Conflict(Cow::Borrowed(
+                    "the item already sits in a workflow; send confirmSwitch: true to move it",
+                )),
+                other => other.into(),
+            })
+    }
+
+    /// Starts the workflow a SUBMITTED instance names in `integrations.workflowConfigurationId`,
+    /// unless the instance already sits in a workflow (moving it needs `confirmSwitch`).
+    pub async fn start_requested(&self, user: &SessionUser, instance: &Instance) -> ApiResult<Option<StoredItem>> {
+        let payload = instance.checked_payload();
+        let Some(workflow_id) = payload.workflow_configuration_id() else { return Ok(None) };
+        if payload.state != InstanceState::Submitted
+            || self.store.workflow_item(&instance.stored.form_id).await?.is_some()
+        {
+            return Ok(None);
+        }
+        let Some(workflow) = self.workflows.load(&workflow_id.to_string(), false).await? else { return Ok(None) };
+        self.start_loaded(user, &workflow, instance, false).await.map(Some)
+    }
+
+    /// Whether the user holds a view of the workflow the form instance sits in that shows it (or
+    /// created that workflow): such users may read the instance.
+    pub async fn can_read_form(&self, user: &SessionUser, form_id: &str) -> ApiResult<bool> {
+        let Some(item) = self.store.workflow_item(form_id).await? else { return Ok(false) };
+        let Some(workflow) = self.workflows.load(&item.workflow_configuration_id, false).await? else {
+            return Ok(false);
+        };
+        if workflow.is_owner(user) {
+            return Ok(true);
+        }
+        let Ok(workbasket) = Uuid::try_parse(&item.workbasket_id) else { return Ok(false) };
+        for view in workflow.parsed.views().iter().filter(|v| v.shows_workbasket(&workbasket)) {
+            if self.workflows.holds_slot(user, &workflow, view.permission_slot).await? {
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    }
+
+    /// The item, if the caller may reach it this way: through a view it holds the slot of and
+    /// whose workbaskets hold the item, or, without a view, as the workflow's creator.
+    pub async fn reach(&self, user: &SessionUser, item_id: &str, access: Access<'_>) -> ApiResult<Item> {
+        self.reach_as(user, item_id, access, false).await
+    }
+
+    /// `moving`: an item the view no longer shows has moved on, so a move through the view
+    /// answers INVALID_TRANSITION rather than NOT_FOUND (the loser of a race sees this).
+    async fn reach_as(&self, user: &SessionUser, item_id: &str, access: Access<'_>, moving: bool) -> ApiResult<Item> {
+        let not_found = || ApiError::not_found("item");
+        let item_id = Uuid::try_parse(item_id).map_err(|_| not_found())?.to_string();
+        let item = self.store.workflow_item(&item_id).await?.ok_or_else(not_found)?;
+        if access.workflow_configuration_id.is_some_and(|id| {
+            Uuid::try_parse(id).map(|id| id.to_string()) != Ok(item.workflow_configuration_id.clone())
+        }) {
+            return Err(not_found());
+        }
+        let workflow = self.workflows.load(&item.workflow_configuration_id, false).await?.ok_or_else(not_found)?;
+        let view = match access.view_id {
+            Some(view_id) => {
+                let view = Uuid::try_parse(view_id)
+                    .ok()
+                    .and_then(|id| workflow.parsed.view(&id).cloned())
+                    .ok_or_else(not_found)?;
+                if !self.workflows.holds_slot(user, &workflow, view.permission_slot).await? {
+                    return Err(not_found());
+                }
+                let in_view = Uuid::try_parse(&item.workbasket_id).is_ok_and(|wb| view.shows_workbasket(&wb));
+                if !in_view && moving {
+                    return Err(ApiError::InvalidTransition(Cow::Borrowed(
+                        "the item is no longer in a workbasket of this view",
+                    )));
+                } else if !in_view {
+                    return Err(not_found());
+                }
+                Some(view)
+            }
+            None if workflow.is_owner(user) => None,
+            None => return Err(not_found()),
+        };
+        let instance = self.instances.load(&item.item_id).await?.ok_or_else(not_found)?;
+        Ok(Item { item, workflow, view, instance })
+    }
+
+    /// Moves the item along `transition_id`. Of two concurrent moves from the same workbasket
+    /// only one succeeds; the other is INVALID_TRANSITION. With `if_match`, a changed item is 412.
+    #[tracing::instrument(skip_all, fields(user_id = %user.user_id))]
+    pub async fn transition(
+        &self,
+        user: &SessionUser,
+        item_id: &str,
+        access: Access<'_>,
+        transition_id: Option<&str>,
+        if_match: Option<&str>,
+    ) -> ApiResult<Item> {
+        let mut problems = Problems::new();
+        let transition_id = problems.required("/transitionId", transition_id);
+        let Some(transition_id) = transition_id else { return Err(problems.into()) };
+        let current = self.reach_as(user, item_id, access, true).await?;
+        check_if_match(&current, if_match)?;
+        let from = current.workbasket_id();
+        let transition = Uuid::try_parse(transition_id)
+            .ok()
+            .and_then(|id| current.workflow.parsed.transition(&from, &id).cloned())
+            .ok_or_else(|| {
+                ApiError::InvalidTransition(Cow::Borrowed("the transition is not available in the item's workbasket"))
+            })?;
+        let to = transition.target_workbasket_id.to_string();
+        let event = current.workflow.parsed.enable_logging().then(|| NewWorkflowEvent {
+            actor_id: user.user_id.clone(),
+            action: "MOVED",
+            from_workbasket_id: Some(current.item.workbasket_id.clone()),
+            to_workbasket_id: Some(to.clone()),
+            transition_id: Some(transition.id.to_string()),
+            changed_fields: "[]".into(),
+        });
+        let moved = self
+            .store
+            .move_item(
+                &current.item.item_id,
+                &current.item.workflow_configuration_id,
+                &current.item.workbasket_id,
+                &to,
+                if_match.map(|_| current.item.revision),
+                event,
+                OffsetDateTime::now_utc(),
+            )
+            .await?;
+        match moved {
+            Some(item) => Ok(Item { item, ..current }),
+            None if if_match.is_some() => Err(ApiError::PreconditionFailed),
+            None => Err(ApiError::InvalidTransition(Cow::Borrowed("the item moved meanwhile; fetch it again"))),
+        }
+    }
+
+    /// Items in the view's workbaskets (optionally one of them), newest first.
+    pub async fn list_view(
+        &self,
+        user: &SessionUser,
+        workflow_id: &str,
+        view_id: &str,
+        workbasket_id: Option<&str>,
+        after: Option<(i64, String)>,
+        limit: i64,
+    ) -> ApiResult<(Workflow, View, Vec<ListedItem>)> {
+        let not_found = || ApiError::not_found("view");
+        let workflow = self.workflows.load(workflow_id, false).await?.ok_or_else(not_found)?;
+        let view =
+            Uuid::try_parse(view_id).ok().and_then(|id| workflow.parsed.view(&id).cloned()).ok_or_else(not_found)?;
+        if !self.workflows.holds_slot(user, &workflow, view.permission_slot).await? {
+            return Err(not_found());
+        }
+        let workbaskets: Vec<String> = match workbasket_id {
+            Some(id) => {
+                let id = Uuid::try_parse(id).ok().filter(|id| view.shows_workbasket(id)).ok_or_else(|| {
+                    ApiError::invalid("query.workbasketId", "NOT_IN_VIEW", "the view does not show this workbasket")
+                })?;
+                vec![id.to_string()]
+            }
+            None => view.workbasket_ids.iter().map(Uuid::to_string).collect(),
+        };
+        let items =
+            self.store.list_view_items(&workflow.stored.workflow_configuration_id, &workbaskets, after, limit).await?;
+        Ok((workflow, view, items))
+    }
+
+    pub async fn history(
+        &self,
+        user: &SessionUser,
+        item_id: &str,
+        access: Access<'_>,
+        after: Option<(i64, String)>,
+        limit: i64,
+    ) -> ApiResult<Vec<WorkflowEvent>> {
+        let item = self.reach(user, item_id, access).await?;
+        Ok(self.store.workflow_events(&item.item.item_id, after, limit).await?)
+    }
+
+    /// Changes fields the view makes editable.
+    #[tracing::instrument(skip_all, fields(user_id = %user.user_id))]
+    pub async fn patch(
+        &self,
+        user: &SessionUser,
+        item_id: &str,
+        access: Access<'_>,
+        body: &Value,
+        if_match: Option<&str>,
+    ) -> ApiResult<Item> {
+        let current = self.reach(user, item_id, access).await?;
+        check_if_match(&current, if_match)?;
+        let config = &current.instance.configuration.parsed;
+        let state = InstanceState::parse(&current.instance.stored.state).unwrap_or(InstanceState::Submitted);
+        let patch = match &current.view {
+            Some(view) => workflows::check_item_patch(view, config, body, state)?,
+            // The creator acting without a view edits as the form itself allows.
+            None => {
+                let checked = forms::check_payload(config, body, Mode::Patch { current: state })?;
+                forms::merge_patch(config, &current.instance.checked_payload(), checked.clone())?;
+                ItemPatch { fields: checked.fields, metadata: checked.metadata }
+            }
+        };
+        let (instance, changed) =
+            self.instances.apply_checked_fields(user, &current.instance, patch.fields, patch.metadata).await?;
+        if current.workflow.parsed.enable_logging() {
+            let event = NewWorkflowEvent {
+                actor_id: user.user_id.clone(),
+                action: "PATCHED",
+                from_workbasket_id: None,
+                to_workbasket_id: None,
+                transition_id: None,
+                changed_fields: serde_json::to_string(&changed).map_err(ApiError::internal)?,
+            };
+            self.store
+                .record_workflow_event(
+                    &current.item.item_id,
+                    &current.item.workflow_configuration_id,
+                    event,
+                    OffsetDateTime::now_utc(),
+                )
+                .await?;
+        }
+        Ok(Item { instance, ..current })
+    }
+}
+
+fn check_if_match(item: &Item, if_match: Option<&str>) -> ApiResult<()> {
+    match if_match.map(str::trim) {
+        None | Some("*") => Ok(()),
+        Some(tags) if tags.split(',').any(|tag| tag.trim().trim_start_matches("W/") == item.etag()) => Ok(()),
+        Some(_) => Err(ApiError::PreconditionFailed),
+    }
+}

@@ -1,0 +1,329 @@
+use std::sync::Arc;
+
+use sqlx::any::AnyRow;
+use sqlx::{AnyConnection, Row};
+use time::OffsetDateTime;
+
+use super::{Store, StoreError, StoreResult, from_millis, to_millis};
+
+/// Where an item stands in its workflow.
+#[derive(Clone, Debug)]
+pub struct StoredItem {
+    pub item_id: String,
+    pub item_type: String,
+    pub workflow_configuration_id: String,
+    pub workbasket_id: String,
+    pub revision: i64,
+    pub started_by: String,
+    pub created_at: OffsetDateTime,
+    pub updated_at: OffsetDateTime,
+}
+
+/// An item of a view listing with the form answers it shows.
+#[derive(Clone, Debug)]
+pub struct ListedItem {
+    pub item: StoredItem,
+    pub configuration_id: String,
+    pub answers: String,
+}
+
+/// One entry of an item's workflow audit trail.
+#[derive(Clone, Debug)]
+pub struct WorkflowEvent {
+    pub event_id: String,
+    pub actor_id: String,
+    pub actor_handle: String,
+    pub action: String,
+    pub from_workbasket_id: Option<String>,
+    pub to_workbasket_id: Option<String>,
+    pub transition_id: Option<String>,
+    pub changed_fields: String,
+    pub at: OffsetDateTime,
+}
+
+/// An audit entry to write.
+#[derive(Clone, Debug)]
+pub struct NewWorkflowEvent {
+    pub actor_id: String,
+    pub action: &'static str,
+    pub from_workbasket_id: Option<String>,
+    pub to_workbasket_id: Option<String>,
+    pub transition_id: Option<String>,
+    pub changed_fields: String,
+}
+
+const ITEM_COLUMNS: &str =
+    "item_id, item_type, workflow_configuration_id, workbasket_id, revision, started_by, created_at, updated_at";
+
+fn item_from_row(row: &AnyRow) -> Result<StoredItem, sqlx::Error> {
+    Ok(StoredItem {
+        item_id: row.try_get("item_id")?,
+        item_type: row.try_get("item_type")?,
+        workflow_configuration_id: row.try_get("workflow_configuration_id")?,
+        workbasket_id: row.try_get("workbasket_id")?,
+        revision: row.try_get("revision")?,
+        started_by: row.try_get("started_by")?,
+        created_at: from_millis(row.try_get("created_at")?),
+        updated_at: from_millis(row.try_get("updated_at")?),
+    })
+}
+
+struct Start {
+    item_id: String,
+    item_type: String,
+    workflow_configuration_id: String,
+    entry_workbasket_id: String,
+    started_by: String,
+    allow_switch: bool,
+    event: Option<NewWorkflowEvent>,
+    now: OffsetDateTime,
+}
+
+struct Move {
+    item_id: String,
+    workflow_configuration_id: String,
+    from_workbasket_id: String,
+    to_workbasket_id: String,
+    expected_revision: Option<i64>,
+    event: Option<NewWorkflowEvent>,
+    now: OffsetDateTime,
+}
+
+impl Store {
+    pub async fn workflow_item(&self, item_id: &str) -> StoreResult<Option<StoredItem>> {
+        let row =
+            sqlx::query(sqlx::AssertSqlSafe(format!("select {ITEM_COLUMNS} from workflow_item where item_id = $1")))
+                .bind(item_id.to_owned())
+                .fetch_optional(&self.pool)
+                .await?;
+        Ok(row.map(|row| item_from_row(&row)).transpose()?)
+    }
+
+    /// Puts an item in the entry workbasket. An item already in a workflow is `Conflict` unless
+    /// `allow_switch`, which moves it onto this one.
+    #[allow(clippy::too_many_arguments)]
+    #[tracing::instrument(skip_all)]
+    pub async fn start_item(
+        &self,
+        item_id: &str,
+        item_type: &str,
+        workflow_configuration_id: &str,
+        entry_workbasket_id: &str,
+        started_by: &str,
+        allow_switch: bool,
+        event: Option<NewWorkflowEvent>,
+        now: OffsetDateTime,
+    ) -> StoreResult<StoredItem> {
+        let start = Arc::new(Start {
+            item_id: item_id.to_owned(),
+            item_type: item_type.to_owned(),
+            workflow_configuration_id: workflow_configuration_id.to_owned(),
+            entry_workbasket_id: entry_workbasket_id.to_owned(),
+            started_by: started_by.to_owned(),
+            allow_switch,
+            event,
+            now,
+        });
+        self.write(move |conn| {
+            let start = start.clone();
+            Box::pin(async move {
+                let row = sqlx::query(sqlx::AssertSqlSafe(format!(
+                    "insert into workflow_item ({ITEM_COLUMNS}) values ($1, $2, $3, $4, 1, $5, $6, $6) \
+                     on conflict (item_id) do update set item_type = excluded.item_type, \
+                       workflow_configuration_id = excluded.workflow_configuration_id, workbasket_id = excluded.workbasket_id, \
+                       revision = workflow_item.revision + 1, started_by = excluded.started_by, updated_at = excluded.updated_at \
+                     where $7 = 1 returning {ITEM_COLUMNS}"
+                )))
+                .bind(start.item_id.clone())
+                .bind(start.item_type.clone())
+                .bind(start.workflow_configuration_id.clone())
+                .bind(start.entry_workbasket_id.clone())
+                .bind(start.started_by.clone())
+                .bind(to_millis(start.now))
+                .bind(i64::from(start.allow_switch))
+                .fetch_optional(&mut *conn)
+                .await?
+                .ok_or_else(|| StoreError::Conflict("workflow_item.item_id".into()))?;
+                if let Some(event) = &start.event {
+                    insert_workflow_event(conn, &start.item_id, &start.workflow_configuration_id, event, start.now).await?;
+                }
+                Ok(item_from_row(&row)?)
+            })
+        })
+        .await
+    }
+
+    /// Moves an item from `from` to `to` only if it is still in `from` (and, when given, still at
+    /// `expected_revision`): of two concurrent moves only one can succeed. `None` when it was not
+    /// moved.
+    #[allow(clippy::too_many_arguments)]
+    #[tracing::instrument(skip_all)]
+    pub async fn move_item(
+        &self,
+        item_id: &str,
+        workflow_configuration_id: &str,
+        from_workbasket_id: &str,
+        to_workbasket_id: &str,
+        expected_revision: Option<i64>,
+        event: Option<NewWorkflowEvent>,
+        now: OffsetDateTime,
+    ) -> StoreResult<Option<StoredItem>> {
+        let step = Arc::new(Move {
+            item_id: item_id.to_owned(),
+            workflow_configuration_id: workflow_configuration_id.to_owned(),
+            from_workbasket_id: from_workbasket_id.to_owned(),
+            to_workbasket_id: to_workbasket_id.to_owned(),
+            expected_revision,
+            event,
+            now,
+        });
+        self.write(move |conn| {
+            let step = step.clone();
+            Box::pin(async move {
+                let row = sqlx::query(sqlx::AssertSqlSafe(format!(
+                    "update workflow_item set workbasket_id = $4, revision = revision + 1, updated_at = $5 \
+                     where item_id = $1 and workflow_configuration_id = $2 and workbasket_id = $3 \
+                       and ($6 < 0 or revision = $6) returning {ITEM_COLUMNS}"
+                )))
+                .bind(step.item_id.clone())
+                .bind(step.workflow_configuration_id.clone())
+                .bind(step.from_workbasket_id.clone())
+                .bind(step.to_workbasket_id.clone())
+                .bind(to_millis(step.now))
+                .bind(step.expected_revision.unwrap_or(-1))
+                .fetch_optional(&mut *conn)
+                .await?;
+                let Some(row) = row else { return Ok(None) };
+                if let Some(event) = &step.event {
+                    insert_workflow_event(conn, &step.item_id, &step.workflow_configuration_id, event, step.now)
+                        .await?;
+                }
+                Ok(Some(item_from_row(&row)?))
+            })
+        })
+        .await
+    }
+
+    /// Records an audit entry on its own (item patches, whose data change is the form's).
+    pub async fn record_workflow_event(
+        &self,
+        item_id: &str,
+        workflow_configuration_id: &str,
+        event: NewWorkflowEvent,
+        now: OffsetDateTime,
+    ) -> StoreResult<()> {
+        let (item_id, workflow_id) = (item_id.to_owned(), workflow_configuration_id.to_owned());
+        let event = Arc::new(event);
+        self.write(move |conn| {
+            let (item_id, workflow_id, event) = (item_id.clone(), workflow_id.clone(), event.clone());
+            Box::pin(async move { insert_workflow_event(conn, &item_id, &workflow_id, &event, now).await })
+        })
+        .await
+    }
+
+    /// Items of a workflow in the given workbaskets, newest first, with their form answers.
+    #[tracing::instrument(skip_all)]
+    pub async fn list_view_items(
+        &self,
+        workflow_configuration_id: &str,
+        workbasket_ids: &[String],
+        after: Option<(i64, String)>,
+        limit: i64,
+    ) -> StoreResult<Vec<ListedItem>> {
+        if workbasket_ids.is_empty() {
+            return Ok(Vec::new());
+        }
+        let (after_at, after_id) = after.unwrap_or((i64::MAX, "\u{10FFFF}".to_owned()));
+        // Only placeholders are generated here; every value is bound.
+        let placeholders: Vec<String> = (0..workbasket_ids.len()).map(|i| format!("${}", i + 5)).collect();
+        let sql = format!(
+            "select i.item_id, i.item_type, i.workflow_configuration_id, i.workbasket_id, i.revision, i.started_by, \
+               i.created_at, i.updated_at, f.configuration_id, f.answers \
+             from workflow_item i join form_instance f on f.form_id = i.item_id \
+             where i.workflow_configuration_id = $1 and (i.created_at < $2 or (i.created_at = $2 and i.item_id < $3)) \
+               and i.workbasket_id in ({}) \
+             order by i.created_at desc, i.item_id desc limit $4",
+            placeholders.join(", ")
+        );
+        let mut query = sqlx::query(sqlx::AssertSqlSafe(sql))
+            .bind(workflow_configuration_id.to_owned())
+            .bind(after_at)
+            .bind(after_id)
+            .bind(limit);
+        for id in workbasket_ids {
+            query = query.bind(id.clone());
+        }
+        let rows = query.fetch_all(&self.pool).await?;
+        rows.iter()
+            .map(|row| {
+                Ok(ListedItem {
+                    item: item_from_row(row)?,
+                    configuration_id: row.try_get("configuration_id")?,
+                    answers: row.try_get("answers")?,
+                })
+            })
+            .collect()
+    }
+
+    /// An item's workflow audit trail, oldest first.
+    pub async fn workflow_events(
+        &self,
+        item_id: &str,
+        after: Option<(i64, String)>,
+        limit: i64,
+    ) -> StoreResult<Vec<WorkflowEvent>> {
+        let (after_at, after_id) = after.unwrap_or((i64::MIN, String::new()));
+        let rows = sqlx::query(
+            "select e.event_id, e.actor_id, u.handle, e.action, e.from_workbasket_id, e.to_workbasket_id, e.transition_id, \
+               e.changed_fields, e.at from workflow_event e join app_user u on u.user_id = e.actor_id \
+             where e.item_id = $1 and (e.at > $2 or (e.at = $2 and e.event_id > $3)) order by e.at, e.event_id limit $4",
+        )
+        .bind(item_id.to_owned())
+        .bind(after_at)
+        .bind(after_id)
+        .bind(limit)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|row| {
+                Ok(WorkflowEvent {
+                    event_id: row.try_get("event_id")?,
+                    actor_id: row.try_get("actor_id")?,
+                    actor_handle: row.try_get("handle")?,
+                    action: row.try_get("action")?,
+                    from_workbasket_id: row.try_get("from_workbasket_id")?,
+                    to_workbasket_id: row.try_get("to_workbasket_id")?,
+                    transition_id: row.try_get("transition_id")?,
+                    changed_fields: row.try_get("changed_fields")?,
+                    at: from_millis(row.try_get("at")?),
+                })
+            })
+            .collect()
+    }
+}
+
+async fn insert_workflow_event(
+    conn: &mut AnyConnection,
+    item_id: &str,
+    workflow_configuration_id: &str,
+    event: &NewWorkflowEvent,
+    now: OffsetDateTime,
+) -> StoreResult<()> {
+    sqlx::query(
+        "insert into workflow_event (event_id, item_id, workflow_configuration_id, actor_id, action, from_workbasket_id, \
+           to_workbasket_id, transition_id, changed_fields, at) values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
+    )
+    .bind(uuid::Uuid::now_v7().to_string())
+    .bind(item_id.to_owned())
+    .bind(workflow_configuration_id.to_owned())
+    .bind(event.actor_id.clone())
+    .bind(event.action)
+    .bind(event.from_workbasket_id.clone())
+    .bind(event.to_workbasket_id.clone())
+    .bind(event.transition_id.clone())
+    .bind(event.changed_fields.clone())
+    .bind(to_millis(now))
+    .execute(&mut *conn)
+    .await?;
+    Ok(())
+}

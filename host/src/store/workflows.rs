@@ -1,0 +1,184 @@
+use sqlx::Row;
+use sqlx::any::AnyRow;
+use time::OffsetDateTime;
+
+use super::{Store, StoreError, StoreResult, from_millis, to_millis};
+
+/// A stored workflow configuration; the document is the validated JSON as text.
+#[derive(Clone, Debug)]
+pub struct StoredWorkflow {
+    pub workflow_configuration_id: String,
+    pub owner_id: String,
+    pub document: String,
+    pub revision: i64,
+    pub created_at: OffsetDateTime,
+    pub updated_at: OffsetDateTime,
+}
+
+/// One user's permission slots on a workflow configuration.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Grant {
+    pub user_id: String,
+    pub handle: String,
+    pub slots: Vec<i64>,
+}
+
+const WORKFLOW_COLUMNS: &str =
+    "w.workflow_configuration_id, w.owner_id, w.document, w.revision, w.created_at, w.updated_at";
+
+fn workflow_from_row(row: &AnyRow) -> Result<StoredWorkflow, sqlx::Error> {
+    Ok(StoredWorkflow {
+        workflow_configuration_id: row.try_get("workflow_configuration_id")?,
+        owner_id: row.try_get("owner_id")?,
+        document: row.try_get("document")?,
+        revision: row.try_get("revision")?,
+        created_at: from_millis(row.try_get("created_at")?),
+        updated_at: from_millis(row.try_get("updated_at")?),
+    })
+}
+
+impl Store {
+    /// Inserts a workflow configuration; a taken id is `Conflict`.
+    #[tracing::instrument(skip_all)]
+    pub async fn insert_workflow(
+        &self,
+        id: &str,
+        owner_id: &str,
+        document: &str,
+        now: OffsetDateTime,
+    ) -> StoreResult<StoredWorkflow> {
+        let row = sqlx::query(
+            "insert into workflow_configuration (workflow_configuration_id, owner_id, document, revision, created_at, updated_at) \
+             values ($1, $2, $3, 1, $4, $4) \
+             returning workflow_configuration_id, owner_id, document, revision, created_at, updated_at",
+        )
+        .bind(id.to_owned())
+        .bind(owner_id.to_owned())
+        .bind(document.to_owned())
+        .bind(to_millis(now))
+        .fetch_one(&self.writer)
+        .await?;
+        Ok(workflow_from_row(&row)?)
+    }
+
+    pub async fn workflow(&self, id: &str) -> StoreResult<Option<StoredWorkflow>> {
+        let row = sqlx::query(sqlx::AssertSqlSafe(format!(
+            "select {WORKFLOW_COLUMNS} from workflow_configuration w where w.workflow_configuration_id = $1"
+        )))
+        .bind(id.to_owned())
+        .fetch_optional(&self.pool)
+        .await?;
+        Ok(row.map(|row| workflow_from_row(&row)).transpose()?)
+    }
+
+    /// Replaces the document when the revision still matches, else `Conflict`.
+    pub async fn update_workflow(
+        &self,
+        id: &str,
+        document: &str,
+        expected_revision: i64,
+        now: OffsetDateTime,
+    ) -> StoreResult<StoredWorkflow> {
+        let row = sqlx::query(
+            "update workflow_configuration set document = $2, revision = revision + 1, updated_at = $3 \
+             where workflow_configuration_id = $1 and revision = $4 \
+             returning workflow_configuration_id, owner_id, document, revision, created_at, updated_at",
+        )
+        .bind(id.to_owned())
+        .bind(document.to_owned())
+        .bind(to_millis(now))
+        .bind(expected_revision)
+        .fetch_optional(&self.writer)
+        .await?
+        .ok_or_else(|| StoreError::Conflict("workflow_configuration.revision".into()))?;
+        Ok(workflow_from_row(&row)?)
+    }
+
+    /// Configurations the viewer owns or holds a slot of, newest first.
+    pub async fn list_workflows(
+        &self,
+        viewer_id: &str,
+        after: Option<(i64, String)>,
+        limit: i64,
+    ) -> StoreResult<Vec<StoredWorkflow>> {
+        let (after_at, after_id) = after.unwrap_or((i64::MAX, "\u{10FFFF}".to_owned()));
+        let rows = sqlx::query(sqlx::AssertSqlSafe(format!(
+            "select {WORKFLOW_COLUMNS} from workflow_configuration w \
+             where (w.owner_id = $1 or exists (select 1 from workflow_grant g where g.workflow_configuration_id = w.workflow_configuration_id and g.user_id = $1)) \
+               and (w.created_at < $2 or (w.created_at = $2 and w.workflow_configuration_id < $3)) \
+             order by w.created_at desc, w.workflow_configuration_id desc limit $4"
+        )))
+        .bind(viewer_id.to_owned())
+        .bind(after_at)
+        .bind(after_id)
+        .bind(limit)
+        .fetch_all(&self.pool)
+        .await?;
+        Ok(rows.iter().map(workflow_from_row).collect::<Result<_, _>>()?)
+    }
+
+    /// Every grant of a configuration, by handle.
+    pub async fn workflow_grants(&self, id: &str) -> StoreResult<Vec<Grant>> {
+        let rows = sqlx::query(
+            "select g.user_id, u.handle, g.slot from workflow_grant g join app_user u on u.user_id = g.user_id \
+             where g.workflow_configuration_id = $1 order by u.handle, g.slot",
+        )
+        .bind(id.to_owned())
+        .fetch_all(&self.pool)
+        .await?;
+        let mut grants: Vec<Grant> = Vec::new();
+        for row in rows {
+            let user_id: String = row.try_get("user_id")?;
+            let slot: i64 = row.try_get("slot")?;
+            match grants.last_mut() {
+                Some(last) if last.user_id == user_id => last.slots.push(slot),
+                _ => grants.push(Grant { user_id, handle: row.try_get("handle")?, slots: vec![slot] }),
+            }
+        }
+        Ok(grants)
+    }
+
+    /// Replaces every grant of a configuration with `(user id, slot)` pairs, in one transaction.
+    pub async fn replace_workflow_grants(&self, id: &str, grants: &[(String, i64)]) -> StoreResult<()> {
+        let mut tx = self.writer.begin().await?;
+        sqlx::query("delete from workflow_grant where workflow_configuration_id = $1")
+            .bind(id.to_owned())
+            .execute(&mut *tx)
+            .await?;
+        for (user_id, slot) in grants {
+            sqlx::query("insert into workflow_grant (workflow_configuration_id, user_id, slot) values ($1, $2, $3)")
+                .bind(id.to_owned())
+                .bind(user_id.clone())
+                .bind(*slot)
+                .execute(&mut *tx)
+                .await?;
+        }
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// The slots a user holds on a configuration (not counting ownership).
+    pub async fn workflow_slots(&self, id: &str, user_id: &str) -> StoreResult<Vec<i64>> {
+        let rows = sqlx::query("select slot from workflow_grant where workflow_configuration_id = $1 and user_id = $2")
+            .bind(id.to_owned())
+            .bind(user_id.to_owned())
+            .fetch_all(&self.pool)
+            .await?;
+        rows.iter().map(|row| Ok(row.try_get("slot")?)).collect()
+    }
+
+    /// User ids by handle, for the handles that exist.
+    pub async fn user_ids_by_handle(&self, handles: &[String]) -> StoreResult<Vec<(String, String)>> {
+        let mut out = Vec::with_capacity(handles.len());
+        for handle in handles {
+            let row = sqlx::query("select user_id from app_user where handle = $1")
+                .bind(handle.clone())
+                .fetch_optional(&self.pool)
+                .await?;
+            if let Some(row) = row {
+                out.push((handle.clone(), row.try_get("user_id")?));
+            }
+        }
+        Ok(out)
+    }
+}
