@@ -12,3 +12,6 @@ mod licenses;
 mod password_reset;
 mod smoke;
 mod users;
+mod workflow_configurations;
+mod workflow_items;
+mod workflow_support;

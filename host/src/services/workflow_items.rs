@@ -334,8 +334,15 @@ impl WorkflowItems {
                 ItemPatch { fields: checked.fields, metadata: checked.metadata }
             }
         };
+        // The answers are written only if the form is still at the revision read above; a request
+        // that sent If-Match and lost that race no longer matches, so it is 412 like a stale tag.
         let (instance, changed) =
-            self.instances.apply_checked_fields(user, &current.instance, patch.fields, patch.metadata).await?;
+            self.instances.apply_checked_fields(user, &current.instance, patch.fields, patch.metadata).await.map_err(
+                |e| match e {
+                    ApiError::Conflict(_) if if_match.is_some() => ApiError::PreconditionFailed,
+                    other => other,
+                },
+            )?;
         if current.workflow.parsed.enable_logging() {
             let event = NewWorkflowEvent {
                 actor_id: user.user_id.clone(),
