@@ -89,6 +89,7 @@ pub struct SearchQuery {
     /// Handle prefix, case-insensitive; a leading `@` is ignored.
     q: Option<String>,
     /// 1 to 200, default 50.
+    #[param(value_type = Option<u32>, minimum = 1, maximum = 200)]
     limit: Option<String>,
     /// `nextCursor` of the previous page.
     cursor: Option<String>,

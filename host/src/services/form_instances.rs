@@ -234,6 +234,16 @@ impl FormInstances {
         Ok((Instance { stored: updated, configuration: instance.configuration.clone() }, changed))
     }
 
+    /// Pairs a stored instance with its (cached) configuration.
+    pub async fn with_configuration(&self, stored: StoredInstance) -> ApiResult<Instance> {
+        let configuration = self
+            .configurations
+            .load(&stored.configuration_id)
+            .await?
+            .ok_or_else(|| ApiError::internal(anyhow::anyhow!("instance without configuration")))?;
+        Ok(Instance { stored, configuration })
+    }
+
     /// An instance by id whatever its owner, for callers that have checked access themselves.
     pub async fn load(&self, form_id: &str) -> ApiResult<Option<Instance>> {
         let Ok(id) = uuid::Uuid::try_parse(form_id) else { return Ok(None) };

@@ -184,7 +184,7 @@ impl WorkflowItems {
     async fn reach_as(&self, user: &SessionUser, item_id: &str, access: Access<'_>, moving: bool) -> ApiResult<Item> {
         let not_found = || ApiError::not_found("item");
         let item_id = Uuid::try_parse(item_id).map_err(|_| not_found())?.to_string();
-        let item = self.store.workflow_item(&item_id).await?.ok_or_else(not_found)?;
+        let (item, stored_instance) = self.store.workflow_item_with_instance(&item_id).await?.ok_or_else(not_found)?;
         if access.workflow_configuration_id.is_some_and(|id| {
             Uuid::try_parse(id).map(|id| id.to_string()) != Ok(item.workflow_configuration_id.clone())
         }) {
@@ -213,7 +213,7 @@ impl WorkflowItems {
             None if workflow.is_owner(user) => None,
             None => return Err(not_found()),
         };
-        let instance = self.instances.load(&item.item_id).await?.ok_or_else(not_found)?;
+        let instance = self.instances.with_configuration(stored_instance).await?;
         Ok(Item { item, workflow, view, instance })
     }
 
@@ -256,7 +256,7 @@ impl WorkflowItems {
                 &current.item.workflow_configuration_id,
                 &current.item.workbasket_id,
                 &to,
-                if_match.map(|_| current.item.revision),
+                if_match.map(|_| (current.item.revision, current.instance.stored.revision)),
                 event,
                 OffsetDateTime::now_utc(),
             )

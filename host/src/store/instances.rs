@@ -59,9 +59,9 @@ pub struct InstanceFilter<'a> {
     pub states: &'a [String],
 }
 
-const INSTANCE_COLUMNS: &str = "form_id, configuration_id, owner_id, state, language, answers, metadata, integrations, space_id, revision, created_at, updated_at";
+pub(super) const INSTANCE_COLUMNS: &str = "form_id, configuration_id, owner_id, state, language, answers, metadata, integrations, space_id, revision, created_at, updated_at";
 
-fn instance_from_row(row: &AnyRow) -> Result<StoredInstance, sqlx::Error> {
+pub(super) fn instance_from_row(row: &AnyRow) -> Result<StoredInstance, sqlx::Error> {
     Ok(StoredInstance {
         form_id: row.try_get("form_id")?,
         configuration_id: row.try_get("configuration_id")?,

@@ -4,7 +4,8 @@ use sqlx::any::AnyRow;
 use sqlx::{AnyConnection, Row};
 use time::OffsetDateTime;
 
-use super::{Store, StoreError, StoreResult, from_millis, to_millis};
+use super::instances::{INSTANCE_COLUMNS, instance_from_row};
+use super::{Store, StoreError, StoreResult, StoredInstance, from_millis, to_millis};
 
 /// Where an item stands in its workflow.
 #[derive(Clone, Debug)]
@@ -84,7 +85,8 @@ struct Move {
     workflow_configuration_id: String,
     from_workbasket_id: String,
     to_workbasket_id: String,
-    expected_revision: Option<i64>,
+    /// The item's and its form's revisions the caller saw (`If-Match`), when given.
+    expected_revisions: Option<(i64, i64)>,
     event: Option<NewWorkflowEvent>,
     now: OffsetDateTime,
 }
@@ -97,6 +99,34 @@ impl Store {
                 .fetch_optional(&self.pool)
                 .await?;
         Ok(row.map(|row| item_from_row(&row)).transpose()?)
+    }
+
+    /// An item with its form instance, in one round trip (every item route needs both).
+    pub async fn workflow_item_with_instance(
+        &self,
+        item_id: &str,
+    ) -> StoreResult<Option<(StoredItem, StoredInstance)>> {
+        let row = sqlx::query(sqlx::AssertSqlSafe(format!(
+            "select i.item_id, i.item_type, i.workflow_configuration_id, i.workbasket_id, i.revision as item_revision, \
+               i.started_by, i.created_at as item_created_at, i.updated_at as item_updated_at, {} \
+             from workflow_item i join form_instance f on f.form_id = i.item_id where i.item_id = $1",
+            INSTANCE_COLUMNS.split(", ").map(|c| format!("f.{c}")).collect::<Vec<_>>().join(", ")
+        )))
+        .bind(item_id.to_owned())
+        .fetch_optional(&self.pool)
+        .await?;
+        let Some(row) = row else { return Ok(None) };
+        let item = StoredItem {
+            item_id: row.try_get("item_id")?,
+            item_type: row.try_get("item_type")?,
+            workflow_configuration_id: row.try_get("workflow_configuration_id")?,
+            workbasket_id: row.try_get("workbasket_id")?,
+            revision: row.try_get("item_revision")?,
+            started_by: row.try_get("started_by")?,
+            created_at: from_millis(row.try_get("item_created_at")?),
+            updated_at: from_millis(row.try_get("item_updated_at")?),
+        };
+        Ok(Some((item, instance_from_row(&row)?)))
     }
 
     /// Puts an item in the entry workbasket. An item already in a workflow is `Conflict` unless
@@ -153,9 +183,9 @@ impl Store {
         .await
     }
 
-    /// Moves an item from `from` to `to` only if it is still in `from` (and, when given, still at
-    /// `expected_revision`): of two concurrent moves only one can succeed. `None` when it was not
-    /// moved.
+    /// Moves an item from `from` to `to` only if it is still in `from` (and, when given, item and
+    /// form are still at `expected_revisions`): of two concurrent moves only one can succeed.
+    /// `None` when it was not moved.
     #[allow(clippy::too_many_arguments)]
     #[tracing::instrument(skip_all)]
     pub async fn move_item(
@@ -164,7 +194,7 @@ impl Store {
         workflow_configuration_id: &str,
         from_workbasket_id: &str,
         to_workbasket_id: &str,
-        expected_revision: Option<i64>,
+        expected_revisions: Option<(i64, i64)>,
         event: Option<NewWorkflowEvent>,
         now: OffsetDateTime,
     ) -> StoreResult<Option<StoredItem>> {
@@ -173,7 +203,7 @@ impl Store {
             workflow_configuration_id: workflow_configuration_id.to_owned(),
             from_workbasket_id: from_workbasket_id.to_owned(),
             to_workbasket_id: to_workbasket_id.to_owned(),
-            expected_revision,
+            expected_revisions,
             event,
             now,
         });
@@ -183,14 +213,16 @@ impl Store {
                 let row = sqlx::query(sqlx::AssertSqlSafe(format!(
                     "update workflow_item set workbasket_id = $4, revision = revision + 1, updated_at = $5 \
                      where item_id = $1 and workflow_configuration_id = $2 and workbasket_id = $3 \
-                       and ($6 < 0 or revision = $6) returning {ITEM_COLUMNS}"
+                       and ($6 < 0 or (revision = $6 and (select f.revision from form_instance f where f.form_id = $1) = $7)) \
+                     returning {ITEM_COLUMNS}"
                 )))
                 .bind(step.item_id.clone())
                 .bind(step.workflow_configuration_id.clone())
                 .bind(step.from_workbasket_id.clone())
                 .bind(step.to_workbasket_id.clone())
                 .bind(to_millis(step.now))
-                .bind(step.expected_revision.unwrap_or(-1))
+                .bind(step.expected_revisions.map_or(-1, |r| r.0))
+                .bind(step.expected_revisions.map_or(-1, |r| r.1))
                 .fetch_optional(&mut *conn)
                 .await?;
                 let Some(row) = row else { return Ok(None) };

@@ -142,6 +142,7 @@ pub struct ConfigurationQuery {
     language: Option<String>,
     /// Comma-separated: ACTIVE, ARCHIVED.
     states: Option<String>,
+    #[param(value_type = Option<u32>, minimum = 1, maximum = 200)]
     limit: Option<String>,
     cursor: Option<String>,
 }

@@ -161,6 +161,7 @@ pub struct FormQuery {
     space_id: Option<String>,
     /// Comma-separated: DRAFT, SUBMITTED.
     states: Option<String>,
+    #[param(value_type = Option<u32>, minimum = 1, maximum = 200)]
     limit: Option<String>,
     cursor: Option<String>,
 }
@@ -252,6 +253,7 @@ impl From<InstanceEvent> for HistoryEntry {
 #[derive(Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
 pub struct HistoryQuery {
+    #[param(value_type = Option<u32>, minimum = 1, maximum = 200)]
     limit: Option<String>,
     cursor: Option<String>,
 }

@@ -119,6 +119,7 @@ pub async fn get_workflow(
 #[derive(Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
 pub struct PageQuery {
+    #[param(value_type = Option<u32>, minimum = 1, maximum = 200)]
     limit: Option<String>,
     cursor: Option<String>,
 }

@@ -253,6 +253,7 @@ pub struct ViewItemsQuery {
     workflow_configuration_id: Option<String>,
     /// Only this workbasket of the view.
     workbasket_id: Option<String>,
+    #[param(value_type = Option<u32>, minimum = 1, maximum = 200)]
     limit: Option<String>,
     cursor: Option<String>,
 }
@@ -382,6 +383,7 @@ impl From<WorkflowEvent> for WorkflowHistoryEntry {
 pub struct HistoryQuery {
     workflow_configuration_id: Option<String>,
     view_id: Option<String>,
+    #[param(value_type = Option<u32>, minimum = 1, maximum = 200)]
     limit: Option<String>,
     cursor: Option<String>,
 }
