@@ -8,6 +8,7 @@ pub mod licenses;
 pub mod limits;
 pub mod mail;
 pub mod quotas;
+pub mod revision_cache;
 pub mod session_cache;
 pub mod workflow_configurations;
 pub mod workflow_items;

@@ -2,9 +2,8 @@
 //! Parsed configurations (with their compiled patterns) are cached by id and revision.
 
 use std::borrow::Cow;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use dashmap::DashMap;
 use serde_json::{Map, Value};
 use time::OffsetDateTime;
 use uuid::Uuid;
@@ -13,12 +12,10 @@ use crate::domain::account;
 use crate::domain::forms::{self, FormConfig};
 use crate::domain::problems::Problems;
 use crate::error::{ApiError, ApiResult};
+use crate::services::revision_cache::RevisionCache;
 use crate::store::{
     ConfigurationChange, ConfigurationFilter, NewConfiguration, SessionUser, Store, StoredConfiguration,
 };
-
-/// Parsed configurations kept in memory at most.
-const MAX_CACHED: usize = 10_000;
 
 /// Most editors one configuration may name.
 pub const MAX_EDITORS: usize = 100;
@@ -53,8 +50,7 @@ impl Configuration {
 pub struct FormConfigurations {
     store: Store,
     /// Parsed configurations by id, with when their revision was last confirmed.
-    cache: DashMap<String, (Configuration, Instant)>,
-    ttl: Duration,
+    cache: RevisionCache<Configuration>,
 }
 
 /// What a create or update request carries besides the document.
@@ -65,15 +61,12 @@ struct Wrapper {
 
 impl FormConfigurations {
     pub fn new(store: Store, ttl: Duration) -> Self {
-        Self { store, cache: DashMap::new(), ttl }
+        Self { store, cache: RevisionCache::new(ttl) }
     }
 
     fn remember(&self, configuration: &Configuration) {
-        if self.cache.len() >= MAX_CACHED {
-            self.cache.clear();
-        }
-        let id = configuration.stored.configuration_id.clone();
-        self.cache.insert(id, (configuration.clone(), Instant::now()));
+        let stored = &configuration.stored;
+        self.cache.insert(stored.configuration_id.clone(), stored.revision, configuration.clone());
     }
 
     /// Checks a wrapper `{id?, config, roles?}` without storing anything.
@@ -189,18 +182,12 @@ impl FormConfigurations {
     async fn fetch(&self, id: &str, fresh: bool) -> ApiResult<Option<Configuration>> {
         let Ok(uuid) = Uuid::try_parse(id) else { return Ok(None) };
         let id = uuid.to_string();
-        if !fresh
-            && let Some(entry) = self.cache.get(&id)
-            && entry.1.elapsed() < self.ttl
-        {
-            return Ok(Some(entry.0.clone()));
+        if !fresh && let Some(cached) = self.cache.fresh(&id) {
+            return Ok(Some(cached));
         }
         let Some(stored) = self.store.configuration(&id).await? else { return Ok(None) };
-        if let Some(mut entry) = self.cache.get_mut(&id)
-            && entry.0.stored.revision == stored.revision
-        {
-            entry.1 = Instant::now();
-            return Ok(Some(Configuration { stored, ..entry.0.clone() }));
+        if let Some(cached) = self.cache.confirm(&id, stored.revision) {
+            return Ok(Some(Configuration { stored, ..cached }));
         }
         let document: Value = serde_json::from_str(&stored.document).map_err(ApiError::internal)?;
         let parsed = forms::validate_config(Some(&id), &document, uuid).map_err(|problems| {

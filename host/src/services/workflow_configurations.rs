@@ -2,9 +2,8 @@
 
 use std::borrow::Cow;
 use std::collections::{BTreeMap, HashMap};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use dashmap::DashMap;
 use serde_json::Value;
 use time::OffsetDateTime;
 use uuid::Uuid;
@@ -15,10 +14,9 @@ use crate::domain::problems::Problems;
 use crate::domain::workflows::{self, WorkflowConfig};
 use crate::error::{ApiError, ApiResult};
 use crate::services::form_configurations::{Configuration, FormConfigurations};
+use crate::services::revision_cache::RevisionCache;
 use crate::store::{Grant, SessionUser, Store, StoreError, StoredWorkflow};
 
-/// Parsed workflows kept in memory at most.
-const MAX_CACHED: usize = 10_000;
 /// Most users one grant list may name.
 const MAX_GRANTS: usize = 500;
 
@@ -38,13 +36,12 @@ impl Workflow {
 pub struct WorkflowConfigurations {
     store: Store,
     forms: std::sync::Arc<FormConfigurations>,
-    cache: DashMap<String, (Workflow, Instant)>,
-    ttl: Duration,
+    cache: RevisionCache<Workflow>,
 }
 
 impl WorkflowConfigurations {
     pub fn new(store: Store, forms: std::sync::Arc<FormConfigurations>, ttl: Duration) -> Self {
-        Self { store, forms, cache: DashMap::new(), ttl }
+        Self { store, forms, cache: RevisionCache::new(ttl) }
     }
 
     /// Checks `{id?, config}` without storing.
@@ -125,18 +122,12 @@ impl WorkflowConfigurations {
     pub async fn load(&self, id: &str, fresh: bool) -> ApiResult<Option<Workflow>> {
         let Ok(uuid) = Uuid::try_parse(id) else { return Ok(None) };
         let id = uuid.to_string();
-        if !fresh
-            && let Some(entry) = self.cache.get(&id)
-            && entry.1.elapsed() < self.ttl
-        {
-            return Ok(Some(entry.0.clone()));
+        if !fresh && let Some(cached) = self.cache.fresh(&id) {
+            return Ok(Some(cached));
         }
         let Some(stored) = self.store.workflow(&id).await? else { return Ok(None) };
-        if let Some(mut entry) = self.cache.get_mut(&id)
-            && entry.0.stored.revision == stored.revision
-        {
-            entry.1 = Instant::now();
-            return Ok(Some(Workflow { stored, parsed: entry.0.parsed.clone() }));
+        if let Some(cached) = self.cache.confirm(&id, stored.revision) {
+            return Ok(Some(Workflow { stored, parsed: cached.parsed }));
         }
         let document: Value = serde_json::from_str(&stored.document).map_err(ApiError::internal)?;
         let forms: HashMap<Uuid, FormConfig> =
@@ -249,10 +240,8 @@ impl WorkflowConfigurations {
     }
 
     fn remember(&self, workflow: &Workflow) {
-        if self.cache.len() >= MAX_CACHED {
-            self.cache.clear();
-        }
-        self.cache.insert(workflow.stored.workflow_configuration_id.clone(), (workflow.clone(), Instant::now()));
+        let stored = &workflow.stored;
+        self.cache.insert(stored.workflow_configuration_id.clone(), stored.revision, workflow.clone());
     }
 
     /// Checks the wrapper; the form configurations it names must be readable by the user.
