@@ -26,7 +26,8 @@ pub const ARCHIVED: &str = "ARCHIVED";
 /// A stored configuration with its parsed document.
 #[derive(Clone)]
 pub struct Configuration {
-    pub stored: StoredConfiguration,
+    /// Shared: the document text is large and every request on a form reads the configuration.
+    pub stored: std::sync::Arc<StoredConfiguration>,
     pub parsed: FormConfig,
     pub editors: Vec<String>,
 }
@@ -99,7 +100,7 @@ impl FormConfigurations {
                 }
                 other => other.into(),
             })?;
-        let configuration = Configuration { stored, parsed, editors: wrapper.editors };
+        let configuration = Configuration { stored: stored.into(), parsed, editors: wrapper.editors };
         self.remember(&configuration);
         Ok(configuration)
     }
@@ -161,7 +162,7 @@ impl FormConfigurations {
                 }
                 other => other.into(),
             })?;
-        let configuration = Configuration { stored, parsed, editors };
+        let configuration = Configuration { stored: stored.into(), parsed, editors };
         self.remember(&configuration);
         Ok(configuration)
     }
@@ -187,7 +188,7 @@ impl FormConfigurations {
         }
         let Some(stored) = self.store.configuration(&id).await? else { return Ok(None) };
         if let Some(cached) = self.cache.confirm(&id, stored.revision) {
-            return Ok(Some(Configuration { stored, ..cached }));
+            return Ok(Some(Configuration { stored: stored.into(), ..cached }));
         }
         let document: Value = serde_json::from_str(&stored.document).map_err(ApiError::internal)?;
         let parsed = forms::validate_config(Some(&id), &document, uuid).map_err(|problems| {
@@ -197,7 +198,7 @@ impl FormConfigurations {
             ))
         })?;
         let editors: Vec<String> = serde_json::from_str(&stored.editors).map_err(ApiError::internal)?;
-        let configuration = Configuration { stored, parsed, editors };
+        let configuration = Configuration { stored: stored.into(), parsed, editors };
         self.remember(&configuration);
         Ok(Some(configuration))
     }

@@ -23,7 +23,8 @@ const MAX_GRANTS: usize = 500;
 /// A stored workflow with its parsed document.
 #[derive(Clone)]
 pub struct Workflow {
-    pub stored: StoredWorkflow,
+    /// Shared: the document text is large and every item request reads the workflow.
+    pub stored: std::sync::Arc<StoredWorkflow>,
     pub parsed: WorkflowConfig,
 }
 
@@ -63,7 +64,7 @@ impl WorkflowConfigurations {
                 }
                 other => other.into(),
             })?;
-        let workflow = Workflow { stored, parsed };
+        let workflow = Workflow { stored: stored.into(), parsed };
         self.remember(&workflow);
         Ok(workflow)
     }
@@ -92,7 +93,7 @@ impl WorkflowConfigurations {
                 }
                 other => other.into(),
             })?;
-        let workflow = Workflow { stored, parsed };
+        let workflow = Workflow { stored: stored.into(), parsed };
         self.remember(&workflow);
         Ok(workflow)
     }
@@ -127,7 +128,7 @@ impl WorkflowConfigurations {
         }
         let Some(stored) = self.store.workflow(&id).await? else { return Ok(None) };
         if let Some(cached) = self.cache.confirm(&id, stored.revision) {
-            return Ok(Some(Workflow { stored, parsed: cached.parsed }));
+            return Ok(Some(Workflow { stored: stored.into(), parsed: cached.parsed }));
         }
         let document: Value = serde_json::from_str(&stored.document).map_err(ApiError::internal)?;
         let forms: HashMap<Uuid, FormConfig> =
@@ -139,7 +140,7 @@ impl WorkflowConfigurations {
                     problems.into_vec()
                 ))
             })?;
-        let workflow = Workflow { stored, parsed };
+        let workflow = Workflow { stored: stored.into(), parsed };
         self.remember(&workflow);
         Ok(Some(workflow))
     }

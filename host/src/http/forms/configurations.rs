@@ -48,11 +48,11 @@ pub struct Roles {
 impl From<Configuration> for ConfigurationView {
     fn from(c: Configuration) -> Self {
         Self {
-            id: c.stored.configuration_id,
-            state: c.stored.state,
+            id: c.stored.configuration_id.clone(),
+            state: c.stored.state.clone(),
             config: c.parsed.document().clone(),
             roles: Roles { editors: c.editors },
-            owner_id: c.stored.owner_id,
+            owner_id: c.stored.owner_id.clone(),
             revision: c.stored.revision,
             created_at: c.stored.created_at,
             updated_at: c.stored.updated_at,

@@ -37,9 +37,9 @@ pub struct WorkflowView {
 impl From<Workflow> for WorkflowView {
     fn from(w: Workflow) -> Self {
         Self {
-            id: w.stored.workflow_configuration_id,
+            id: w.stored.workflow_configuration_id.clone(),
             config: w.parsed.document().clone(),
-            owner_id: w.stored.owner_id,
+            owner_id: w.stored.owner_id.clone(),
             revision: w.stored.revision,
             created_at: w.stored.created_at,
             updated_at: w.stored.updated_at,
