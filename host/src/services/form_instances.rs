@@ -12,7 +12,8 @@ use crate::error::{ApiError, ApiResult};
 use crate::services::form_configurations::{Configuration, FormConfigurations};
 use crate::services::workflow_configurations::WorkflowConfigurations;
 use crate::store::{
-    InstanceContent, InstanceEvent, InstanceFilter, NewEvent, SessionUser, Store, StoreError, StoredInstance,
+    InstanceContent, InstanceEvent, InstanceFilter, NewEvent, NewWorkflowEvent, SessionUser, Store, StoreError,
+    StoredInstance,
 };
 
 pub struct FormInstances {
@@ -167,6 +168,7 @@ impl FormInstances {
                     space_id: merged.space_id().map(|id| id.to_string()).as_deref(),
                 },
                 event.as_ref(),
+                None,
                 OffsetDateTime::now_utc(),
             )
             .await
@@ -187,6 +189,7 @@ impl FormInstances {
         instance: &Instance,
         fields: Map<String, Value>,
         metadata: Map<String, Value>,
+        workflow_event: Option<(&str, NewWorkflowEvent)>,
     ) -> ApiResult<(Instance, Vec<String>)> {
         let before = instance.answers();
         let mut after = before.clone();
@@ -222,6 +225,7 @@ impl FormInstances {
                     space_id: stored.space_id.as_deref(),
                 },
                 event.as_ref(),
+                workflow_event.as_ref().map(|(id, e)| (*id, e)),
                 OffsetDateTime::now_utc(),
             )
             .await

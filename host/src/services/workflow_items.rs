@@ -334,33 +334,39 @@ impl WorkflowItems {
                 ItemPatch { fields: checked.fields, metadata: checked.metadata }
             }
         };
-        // The answers are written only if the form is still at the revision read above; a request
-        // that sent If-Match and lost that race no longer matches, so it is 412 like a stale tag.
-        let (instance, changed) =
-            self.instances.apply_checked_fields(user, &current.instance, patch.fields, patch.metadata).await.map_err(
-                |e| match e {
-                    ApiError::Conflict(_) if if_match.is_some() => ApiError::PreconditionFailed,
-                    other => other,
-                },
-            )?;
-        if current.workflow.parsed.enable_logging() {
-            let event = NewWorkflowEvent {
+        let before = current.instance.answers();
+        let mut after = before.clone();
+        after.extend(patch.fields.clone());
+        let workflow_event = match current.workflow.parsed.enable_logging() {
+            true => Some(NewWorkflowEvent {
                 actor_id: user.user_id.clone(),
                 action: "PATCHED",
                 from_workbasket_id: None,
                 to_workbasket_id: None,
                 transition_id: None,
-                changed_fields: serde_json::to_string(&changed).map_err(ApiError::internal)?,
-            };
-            self.store
-                .record_workflow_event(
-                    &current.item.item_id,
-                    &current.item.workflow_configuration_id,
-                    event,
-                    OffsetDateTime::now_utc(),
-                )
-                .await?;
-        }
+                changed_fields: serde_json::to_string(&forms::changed_fields(&before, &after))
+                    .map_err(ApiError::internal)?,
+            }),
+            false => None,
+        };
+        let workflow_id = current.item.workflow_configuration_id.clone();
+        // The answers are written (with the workflow's audit entry, in one transaction) only if
+        // the form is still at the revision read above; a request that sent If-Match and lost
+        // that race no longer matches, so it is 412 like a stale tag.
+        let (instance, _) = self
+            .instances
+            .apply_checked_fields(
+                user,
+                &current.instance,
+                patch.fields,
+                patch.metadata,
+                workflow_event.map(|event| (workflow_id.as_str(), event)),
+            )
+            .await
+            .map_err(|e| match e {
+                ApiError::Conflict(_) if if_match.is_some() => ApiError::PreconditionFailed,
+                other => other,
+            })?;
         Ok(Item { instance, ..current })
     }
 }

@@ -3,6 +3,7 @@ use sqlx::{AnyConnection, Row};
 use time::OffsetDateTime;
 
 use super::forms::states_list;
+use super::workflow_items::{NewWorkflowEvent, insert_workflow_event};
 use super::{Store, StoreError, StoreResult, from_millis, to_millis};
 
 /// A stored form instance; answers, metadata and integrations are JSON text.
@@ -122,7 +123,8 @@ impl Store {
     }
 
     /// Writes new content when the revision still matches (else `Conflict`), with its audit
-    /// entry, in one transaction.
+    /// entry and, for a change made through a workflow item, the workflow's audit entry
+    /// (`(workflow configuration id, event)`), in one transaction.
     #[tracing::instrument(skip_all, fields(form_id))]
     pub async fn update_instance(
         &self,
@@ -130,6 +132,7 @@ impl Store {
         expected_revision: i64,
         content: &InstanceContent<'_>,
         event: Option<&NewEvent<'_>>,
+        workflow_event: Option<(&str, &NewWorkflowEvent)>,
         now: OffsetDateTime,
     ) -> StoreResult<StoredInstance> {
         let mut tx = self.writer.begin().await?;
@@ -151,6 +154,9 @@ impl Store {
         .ok_or_else(|| StoreError::Conflict("form_instance.revision".into()))?;
         if let Some(event) = event {
             insert_event(&mut tx, form_id, event, content.state, now).await?;
+        }
+        if let Some((workflow_configuration_id, event)) = workflow_event {
+            insert_workflow_event(&mut tx, form_id, workflow_configuration_id, event, now).await?;
         }
         tx.commit().await?;
         Ok(instance_from_row(&row)?)

@@ -236,23 +236,6 @@ impl Store {
         .await
     }
 
-    /// Records an audit entry on its own (item patches, whose data change is the form's).
-    pub async fn record_workflow_event(
-        &self,
-        item_id: &str,
-        workflow_configuration_id: &str,
-        event: NewWorkflowEvent,
-        now: OffsetDateTime,
-    ) -> StoreResult<()> {
-        let (item_id, workflow_id) = (item_id.to_owned(), workflow_configuration_id.to_owned());
-        let event = Arc::new(event);
-        self.write(move |conn| {
-            let (item_id, workflow_id, event) = (item_id.clone(), workflow_id.clone(), event.clone());
-            Box::pin(async move { insert_workflow_event(conn, &item_id, &workflow_id, &event, now).await })
-        })
-        .await
-    }
-
     /// Items of a workflow in the given workbaskets, newest first, with their form answers.
     #[tracing::instrument(skip_all)]
     pub async fn list_view_items(
@@ -334,7 +317,7 @@ impl Store {
     }
 }
 
-async fn insert_workflow_event(
+pub(super) async fn insert_workflow_event(
     conn: &mut AnyConnection,
     item_id: &str,
     workflow_configuration_id: &str,
