@@ -215,6 +215,21 @@ impl From<StoreError> for ApiError {
     }
 }
 
+/// Names what a store `Conflict` (a taken unique key, or a revision that moved on) means for the
+/// request: `store_call().await.on_conflict("the handle is taken")`.
+pub trait OnConflict<T> {
+    fn on_conflict(self, message: &'static str) -> ApiResult<T>;
+}
+
+impl<T> OnConflict<T> for Result<T, StoreError> {
+    fn on_conflict(self, message: &'static str) -> ApiResult<T> {
+        self.map_err(|error| match error {
+            StoreError::Conflict(_) => ApiError::Conflict(Cow::Borrowed(message)),
+            other => other.into(),
+        })
+    }
+}
+
 impl From<anyhow::Error> for ApiError {
     fn from(error: anyhow::Error) -> Self {
         Self::Internal(error)

@@ -9,9 +9,6 @@ use axum::routing::{get, post};
 use crate::domain::problems::Problems;
 use crate::state::AppState;
 
-pub use configurations::{ConfigurationView, ValidationResult};
-pub use instances::{HistoryEntry, InstanceView};
-
 pub fn router() -> Router<AppState> {
     Router::new()
         .route("/configurations/validate", post(configurations::validate_configuration))

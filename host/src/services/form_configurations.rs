@@ -11,7 +11,7 @@ use uuid::Uuid;
 use crate::domain::account;
 use crate::domain::forms::{self, FormConfig};
 use crate::domain::problems::Problems;
-use crate::error::{ApiError, ApiResult};
+use crate::error::{ApiError, ApiResult, OnConflict};
 use crate::services::revision_cache::RevisionCache;
 use crate::store::{
     ConfigurationChange, ConfigurationFilter, NewConfiguration, SessionUser, Store, StoredConfiguration,
@@ -94,12 +94,7 @@ impl FormConfigurations {
                 OffsetDateTime::now_utc(),
             )
             .await
-            .map_err(|e| match e {
-                crate::store::StoreError::Conflict(_) => {
-                    ApiError::Conflict(Cow::Borrowed("a form configuration with this id exists"))
-                }
-                other => other.into(),
-            })?;
+            .on_conflict("a form configuration with this id exists")?;
         let configuration = Configuration { stored: stored.into(), parsed, editors: wrapper.editors };
         self.remember(&configuration);
         Ok(configuration)
@@ -156,12 +151,7 @@ impl FormConfigurations {
                 OffsetDateTime::now_utc(),
             )
             .await
-            .map_err(|e| match e {
-                crate::store::StoreError::Conflict(_) => {
-                    ApiError::Conflict(Cow::Borrowed("the configuration changed meanwhile; read it and try again"))
-                }
-                other => other.into(),
-            })?;
+            .on_conflict("the configuration changed meanwhile; read it and try again")?;
         let configuration = Configuration { stored: stored.into(), parsed, editors };
         self.remember(&configuration);
         Ok(configuration)

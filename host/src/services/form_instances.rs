@@ -8,12 +8,11 @@ use time::OffsetDateTime;
 
 use crate::domain::forms::{self, CheckedPayload, InstanceState, Mode};
 use crate::domain::problems::Problems;
-use crate::error::{ApiError, ApiResult};
+use crate::error::{ApiError, ApiResult, OnConflict};
 use crate::services::form_configurations::{Configuration, FormConfigurations};
 use crate::services::workflow_configurations::WorkflowConfigurations;
 use crate::store::{
-    InstanceContent, InstanceEvent, InstanceFilter, NewEvent, NewWorkflowEvent, SessionUser, Store, StoreError,
-    StoredInstance,
+    InstanceContent, InstanceEvent, InstanceFilter, NewEvent, NewWorkflowEvent, SessionUser, Store, StoredInstance,
 };
 
 pub struct FormInstances {
@@ -57,6 +56,20 @@ fn parse_map(text: Option<&str>) -> Map<String, Value> {
     text.and_then(|t| serde_json::from_str(t).ok()).unwrap_or_default()
 }
 
+/// The changed field ids as the audit trail stores them, or `None` when the configuration keeps
+/// no audit trail (then nothing is serialized).
+fn audit_fields<I>(configuration: &Configuration, fields: I) -> ApiResult<Option<String>>
+where
+    I: IntoIterator,
+    I::Item: serde::Serialize,
+{
+    if !configuration.parsed.flags().enable_logging {
+        return Ok(None);
+    }
+    let fields: Vec<I::Item> = fields.into_iter().collect();
+    serde_json::to_string(&fields).map(Some).map_err(ApiError::internal)
+}
+
 fn to_text(map: &Map<String, Value>) -> Option<String> {
     if map.is_empty() { None } else { Some(Value::Object(map.clone()).to_string()) }
 }
@@ -89,11 +102,11 @@ impl FormInstances {
         let answers = Value::Object(checked.fields.clone()).to_string();
         let metadata = to_text(&checked.metadata);
         let integrations = to_text(&checked.integrations);
-        let changed = serde_json::to_string(&checked.fields.keys().collect::<Vec<_>>()).map_err(ApiError::internal)?;
-        let event = configuration.parsed.flags().enable_logging.then_some(NewEvent {
+        let changed = audit_fields(&configuration, checked.fields.keys())?;
+        let event = changed.as_deref().map(|changed_fields| NewEvent {
             actor_id: &user.user_id,
             action: "CREATED",
-            changed_fields: &changed,
+            changed_fields,
         });
         let stored = self
             .store
@@ -117,17 +130,10 @@ impl FormInstances {
 
     /// The instance if the user may read it (its creator), else NOT_FOUND.
     pub async fn readable(&self, user: &SessionUser, form_id: &str) -> ApiResult<Instance> {
-        let stored = match uuid::Uuid::try_parse(form_id) {
-            Ok(id) => self.store.instance(&id.to_string()).await?,
-            Err(_) => None,
-        };
-        let stored = stored.filter(|s| s.owner_id == user.user_id).ok_or_else(|| ApiError::not_found("form"))?;
-        let configuration = self
-            .configurations
-            .load(&stored.configuration_id)
+        self.load(form_id)
             .await?
-            .ok_or_else(|| ApiError::internal(anyhow::anyhow!("instance without configuration")))?;
-        Ok(Instance { stored, configuration })
+            .filter(|instance| instance.stored.owner_id == user.user_id)
+            .ok_or_else(|| ApiError::not_found("form"))
     }
 
     /// Applies a sparse `{payload}` over the stored instance.
@@ -146,14 +152,11 @@ impl FormInstances {
         self.check_references(&patch).await?;
         let stored_payload = current.checked_payload();
         let merged = forms::merge_patch(config, &stored_payload, patch)?;
-        let changed = forms::changed_fields(&stored_payload.fields, &merged.fields);
-        let changed_text = serde_json::to_string(&changed).map_err(ApiError::internal)?;
+        let changed =
+            audit_fields(&current.configuration, forms::changed_fields(&stored_payload.fields, &merged.fields))?;
         let action = if state != merged.state { "SUBMITTED" } else { "UPDATED" };
-        let event = config.flags().enable_logging.then_some(NewEvent {
-            actor_id: &user.user_id,
-            action,
-            changed_fields: &changed_text,
-        });
+        let event =
+            changed.as_deref().map(|changed_fields| NewEvent { actor_id: &user.user_id, action, changed_fields });
         let stored = self
             .store
             .update_instance(
@@ -172,12 +175,7 @@ impl FormInstances {
                 OffsetDateTime::now_utc(),
             )
             .await
-            .map_err(|e| match e {
-                StoreError::Conflict(_) => {
-                    ApiError::Conflict(Cow::Borrowed("the form changed meanwhile; read it and try again"))
-                }
-                other => other.into(),
-            })?;
+            .on_conflict("the form changed meanwhile; read it and try again")?;
         Ok(Instance { stored, configuration: current.configuration })
     }
 
@@ -190,7 +188,7 @@ impl FormInstances {
         fields: Map<String, Value>,
         metadata: Map<String, Value>,
         workflow_event: Option<(&str, NewWorkflowEvent)>,
-    ) -> ApiResult<(Instance, Vec<String>)> {
+    ) -> ApiResult<Instance> {
         let before = instance.answers();
         let mut after = before.clone();
         after.extend(fields);
@@ -202,13 +200,11 @@ impl FormInstances {
                 stored_metadata.insert(name, value);
             }
         }
-        let changed = forms::changed_fields(&before, &after);
-        let changed_text = serde_json::to_string(&changed).map_err(ApiError::internal)?;
-        let config = &instance.configuration.parsed;
-        let event = config.flags().enable_logging.then_some(NewEvent {
+        let changed = audit_fields(&instance.configuration, forms::changed_fields(&before, &after))?;
+        let event = changed.as_deref().map(|changed_fields| NewEvent {
             actor_id: &actor.user_id,
             action: "UPDATED",
-            changed_fields: &changed_text,
+            changed_fields,
         });
         let stored = &instance.stored;
         let updated = self
@@ -229,13 +225,8 @@ impl FormInstances {
                 OffsetDateTime::now_utc(),
             )
             .await
-            .map_err(|e| match e {
-                StoreError::Conflict(_) => {
-                    ApiError::Conflict(Cow::Borrowed("the form changed meanwhile; read it and try again"))
-                }
-                other => other.into(),
-            })?;
-        Ok((Instance { stored: updated, configuration: instance.configuration.clone() }, changed))
+            .on_conflict("the form changed meanwhile; read it and try again")?;
+        Ok(Instance { stored: updated, configuration: instance.configuration.clone() })
     }
 
     /// Pairs a stored instance with its (cached) configuration.
@@ -251,13 +242,10 @@ impl FormInstances {
     /// An instance by id whatever its owner, for callers that have checked access themselves.
     pub async fn load(&self, form_id: &str) -> ApiResult<Option<Instance>> {
         let Ok(id) = uuid::Uuid::try_parse(form_id) else { return Ok(None) };
-        let Some(stored) = self.store.instance(&id.to_string()).await? else { return Ok(None) };
-        let configuration = self
-            .configurations
-            .load(&stored.configuration_id)
-            .await?
-            .ok_or_else(|| ApiError::internal(anyhow::anyhow!("instance without configuration")))?;
-        Ok(Some(Instance { stored, configuration }))
+        match self.store.instance(&id.to_string()).await? {
+            Some(stored) => self.with_configuration(stored).await.map(Some),
+            None => Ok(None),
+        }
     }
 
     pub async fn list(

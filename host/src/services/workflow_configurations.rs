@@ -12,10 +12,10 @@ use crate::domain::account;
 use crate::domain::forms::FormConfig;
 use crate::domain::problems::Problems;
 use crate::domain::workflows::{self, WorkflowConfig};
-use crate::error::{ApiError, ApiResult};
+use crate::error::{ApiError, ApiResult, OnConflict};
 use crate::services::form_configurations::{Configuration, FormConfigurations};
 use crate::services::revision_cache::RevisionCache;
-use crate::store::{Grant, SessionUser, Store, StoreError, StoredWorkflow};
+use crate::store::{Grant, SessionUser, Store, StoredWorkflow};
 
 /// Most users one grant list may name.
 const MAX_GRANTS: usize = 500;
@@ -58,12 +58,7 @@ impl WorkflowConfigurations {
             .store
             .insert_workflow(&parsed.id().to_string(), &user.user_id, &document, OffsetDateTime::now_utc())
             .await
-            .map_err(|e| match e {
-                StoreError::Conflict(_) => {
-                    ApiError::Conflict(Cow::Borrowed("a workflow configuration with this id exists"))
-                }
-                other => other.into(),
-            })?;
+            .on_conflict("a workflow configuration with this id exists")?;
         let workflow = Workflow { stored: stored.into(), parsed };
         self.remember(&workflow);
         Ok(workflow)
@@ -87,12 +82,7 @@ impl WorkflowConfigurations {
                 OffsetDateTime::now_utc(),
             )
             .await
-            .map_err(|e| match e {
-                StoreError::Conflict(_) => {
-                    ApiError::Conflict(Cow::Borrowed("the configuration changed meanwhile; read it and try again"))
-                }
-                other => other.into(),
-            })?;
+            .on_conflict("the configuration changed meanwhile; read it and try again")?;
         let workflow = Workflow { stored: stored.into(), parsed };
         self.remember(&workflow);
         Ok(workflow)

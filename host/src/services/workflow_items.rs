@@ -10,10 +10,10 @@ use uuid::Uuid;
 use crate::domain::forms::{self, InstanceState, Mode};
 use crate::domain::problems::Problems;
 use crate::domain::workflows::{self, ItemPatch, View};
-use crate::error::{ApiError, ApiResult};
+use crate::error::{ApiError, ApiResult, OnConflict};
 use crate::services::form_instances::{FormInstances, Instance};
 use crate::services::workflow_configurations::{Workflow, WorkflowConfigurations};
-use crate::store::{ListedItem, NewWorkflowEvent, SessionUser, Store, StoreError, StoredItem, WorkflowEvent};
+use crate::store::{ListedItem, NewWorkflowEvent, SessionUser, Store, StoredItem, WorkflowEvent};
 
 pub const ITEM_TYPE_FORM: &str = "FORM";
 
@@ -132,12 +132,7 @@ impl WorkflowItems {
                 OffsetDateTime::now_utc(),
             )
             .await
-            .map_err(|e| match e {
-                StoreError::Conflict(_) => ApiError::Conflict(Cow::Borrowed(
-                    "the item already sits in a workflow; send confirmSwitch: true to move it",
-                )),
-                other => other.into(),
-            })
+            .on_conflict("the item already sits in a workflow; send confirmSwitch: true to move it")
     }
 
     /// Starts the workflow a SUBMITTED instance names in `integrations.workflowConfigurationId`,
@@ -353,7 +348,7 @@ impl WorkflowItems {
         // The answers are written (with the workflow's audit entry, in one transaction) only if
         // the form is still at the revision read above; a request that sent If-Match and lost
         // that race no longer matches, so it is 412 like a stale tag.
-        let (instance, _) = self
+        let instance = self
             .instances
             .apply_checked_fields(
                 user,
