@@ -10,6 +10,7 @@ use serde_json::{Value, json};
 use sqlx::Connection;
 use tokio::sync::oneshot;
 use trellis::config::Config;
+use trellis::config::media::{MediaBackend, S3Config};
 
 /// A running server and a client for it.
 pub struct TestApp {
@@ -54,6 +55,11 @@ pub async fn spawn_app_with(customize: impl FnOnce(&mut Config)) -> TestApp {
     config.rate_limits.pin_per_address = 10_000;
     config.rate_limits.mail_per_address = 10_000;
     config.license_cache_seconds = 0;
+    config.modules.runtime.cache_dir = Some(module_cache_dir());
+    // Module budgets are wall-clock; with every test of the run competing for two cores, the
+    // production budgets (tens of milliseconds) would fail ordinary calls now and then.
+    config.modules.runtime.request_deadline_ms = 2_000;
+    config.modules.runtime.event_deadline_ms = 2_000;
     let mut postgres_database = None;
     if std::env::var("TEST_DATABASE").is_ok_and(|db| db == "postgres") {
         let (url, name) = fresh_postgres_database().await;
@@ -87,6 +93,53 @@ pub async fn spawn_app_with(customize: impl FnOnce(&mut Config)) -> TestApp {
         shutdown: Some(shutdown),
         server: Some(server),
     }
+}
+
+/// Points `config.media` at the S3-compatible server the `S3_*` variables name (`scripts/test`
+/// starts a Garage and sets them), for use inside `spawn_app_with`. Returns false, leaving the
+/// local backend, when `S3_ENDPOINT` is unset (a plain `cargo test`); callers then skip.
+pub fn use_s3_media(config: &mut Config) -> bool {
+    let Ok(endpoint) = std::env::var("S3_ENDPOINT") else {
+        return false;
+    };
+    let var = |name: &str| std::env::var(name).unwrap_or_else(|_| panic!("S3_ENDPOINT is set but {name} is not"));
+    config.media.backend = MediaBackend::S3;
+    config.media.s3 = S3Config {
+        endpoint,
+        region: var("S3_REGION"),
+        bucket: var("S3_BUCKET"),
+        access_key: var("S3_ACCESS_KEY"),
+        secret_key: var("S3_SECRET_KEY"),
+        path_style: true,
+        timeout_seconds: 30,
+    };
+    true
+}
+
+/// Compiled module code shared by every server of the test run (and later runs): compiling the
+/// modules for each test's fresh data directory would cost seconds per test. The first caller fills
+/// it, once per process, so servers starting in parallel only ever read whole entries.
+fn module_cache_dir() -> PathBuf {
+    static DIR: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    DIR.get_or_init(|| {
+        use trellis_modules::{EnabledModule, Grant, ModuleHost, ModulesConfig};
+        let dir = std::env::temp_dir().join("trellis-test-module-cache");
+        let plugins = PathBuf::from(trellis_modules::PLUGINS_DIR);
+        let enable = vec![
+            EnabledModule::bundled("tags"),
+            EnabledModule::file(plugins.join("trellis_hostile.wasm"), vec![Grant::KeyValue, Grant::Logging], vec![]),
+            EnabledModule::file(
+                plugins.join("word_count.wasm"),
+                vec![Grant::KeyValue, Grant::ItemRead, Grant::Logging],
+                vec![],
+            ),
+        ];
+        let settings = ModulesConfig { enable, cache_dir: Some(dir.clone()), ..ModulesConfig::default() };
+        ModuleHost::new(settings, std::sync::Arc::new(trellis_modules::MemoryKv::new()))
+            .expect("compiling the modules");
+        dir
+    })
+    .clone()
 }
 
 fn postgres_admin_url() -> String {

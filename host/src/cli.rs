@@ -1,5 +1,7 @@
 //! The `trellis` command line.
 
+pub mod module;
+
 use std::net::SocketAddr;
 use std::path::PathBuf;
 
@@ -57,6 +59,11 @@ pub enum Command {
         #[command(flatten)]
         common: Common,
     },
+    /// Tools for module authors: scaffold, inspect and check modules.
+    Module {
+        #[command(subcommand)]
+        command: module::ModuleCommand,
+    },
 }
 
 #[derive(Debug, Subcommand)]
@@ -85,6 +92,7 @@ impl Command {
             Command::Migrate { common } | Command::License { common, .. } | Command::Admin { common, .. } => {
                 (common, None)
             }
+            Command::Module { .. } => return Overrides::default(),
         };
         Overrides { config_file: common.config.clone(), data_dir: common.data_dir.clone(), listen }
     }
@@ -92,11 +100,14 @@ impl Command {
 
 /// Runs a subcommand other than `serve`.
 pub async fn run_admin(command: Command, config: Config) -> anyhow::Result<()> {
+    if let Command::Module { command } = command {
+        return module::run(command);
+    }
     std::fs::create_dir_all(config.data_dir()).context("creating the data directory")?;
     let store = Store::connect(&config.database_url(), 2).await?;
     store.migrate().await?;
     let result = match command {
-        Command::Serve { .. } => unreachable!("serve is run by main"),
+        Command::Serve { .. } | Command::Module { .. } => unreachable!("run before the store is opened"),
         Command::Migrate { .. } => {
             eprintln!("migrations applied");
             Ok(())

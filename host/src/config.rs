@@ -1,6 +1,11 @@
 //! Deployment settings: defaults, then an optional TOML file, then `TRELLIS_*` environment
 //! variables (nested keys joined by `__`, e.g. `TRELLIS_DATABASE__URL`), then command-line flags.
 
+pub mod media;
+pub mod modules;
+
+pub use modules::ModulesConfig;
+
 use std::collections::BTreeMap;
 use std::fmt;
 use std::net::SocketAddr;
@@ -28,6 +33,7 @@ pub struct Config {
     /// Plans by name; each maps entitlement names to daily quotas.
     pub plans: BTreeMap<String, BTreeMap<String, u64>>,
     pub modules: ModulesConfig,
+    pub media: media::MediaConfig,
     pub log: LogConfig,
     /// Seconds a verified license key is trusted before it is looked up again. Bounds how long a
     /// key revoked from the command line (another process) keeps working.
@@ -39,6 +45,10 @@ pub struct Config {
     /// Seconds a parsed form configuration is used before its revision is checked again.
     /// Updates through this server take effect at once.
     pub configuration_cache_seconds: u64,
+    /// Seconds a space membership and a space's connected modules are trusted before they are
+    /// looked up again. Changes through this server take effect at once; other servers sharing
+    /// the database see them within this time.
+    pub space_cache_seconds: u64,
 }
 
 impl Default for Config {
@@ -54,10 +64,12 @@ impl Default for Config {
             rate_limits: RateLimitConfig::default(),
             plans: BTreeMap::new(),
             modules: ModulesConfig::default(),
+            media: media::MediaConfig::default(),
             log: LogConfig::default(),
             license_cache_seconds: 5,
             session_cache_seconds: 5,
             configuration_cache_seconds: 5,
+            space_cache_seconds: 5,
         }
     }
 }
@@ -181,12 +193,6 @@ impl Default for LogConfig {
 
 #[derive(Clone, Debug, Default, Deserialize)]
 #[serde(default, deny_unknown_fields)]
-pub struct ModulesConfig {
-    pub web: WebModuleConfig,
-}
-
-#[derive(Clone, Debug, Default, Deserialize)]
-#[serde(default, deny_unknown_fields)]
 pub struct WebModuleConfig {
     pub authentication: AuthenticationModuleConfig,
 }
@@ -220,6 +226,7 @@ impl fmt::Debug for Config {
             .field("gateway", &self.gateway)
             .field("smtp", &self.mail.smtp_url.as_deref().map(redact_url))
             .field("plans", &self.plans)
+            .field("media", &(self.media.backend, &self.media.s3))
             .finish_non_exhaustive()
     }
 }

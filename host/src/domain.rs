@@ -5,4 +5,5 @@ pub mod entitlement;
 pub mod forms;
 pub mod problems;
 pub mod secret;
+pub mod spaces;
 pub mod workflows;

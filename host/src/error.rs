@@ -16,7 +16,7 @@ use crate::domain::problems::{Problem, Problems};
 use crate::store::StoreError;
 
 /// The contract's error codes (conventions section 2).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, serde::Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "SCREAMING_SNAKE_CASE")]
 pub enum ErrorCode {
     ValidationFailed,
@@ -139,6 +139,9 @@ pub enum ApiError {
     ModuleFailed(Cow<'static, str>),
     #[error("the resource changed since the given If-Match")]
     PreconditionFailed,
+    /// A refusal with its own code and the problems behind it (uploads: size, type, file count).
+    #[error("{message}")]
+    Rejected { code: ErrorCode, message: String, details: Vec<Problem> },
     #[error("internal error")]
     Internal(#[source] anyhow::Error),
 }
@@ -166,6 +169,7 @@ impl ApiError {
             Self::FeatureDisabled => ErrorCode::FeatureDisabled,
             Self::ModuleFailed(_) => ErrorCode::ModuleFailed,
             Self::PreconditionFailed => ErrorCode::PreconditionFailed,
+            Self::Rejected { code, .. } => *code,
             Self::Internal(_) => ErrorCode::Internal,
         }
     }
@@ -175,6 +179,16 @@ impl ApiError {
         let mut problems = Problems::new();
         problems.push(path, code, message);
         problems.into()
+    }
+
+    /// A refusal with `code` listing `problems` (uploads: too large, wrong type, too many files).
+    pub fn rejected(code: ErrorCode, problems: Problems) -> Self {
+        let details = problems.into_vec();
+        let message = match details.as_slice() {
+            [only] => format!("{} {}", only.path, only.message),
+            many => format!("{} files break a rule", many.len()),
+        };
+        Self::Rejected { code, message, details }
     }
 
     pub fn not_found(what: &'static str) -> Self {
@@ -273,7 +287,7 @@ impl IntoResponse for ApiError {
         }
         let message = self.to_string();
         let details = match self {
-            Self::Validation { details, .. } => Some(details),
+            Self::Validation { details, .. } | Self::Rejected { details, .. } => Some(details),
             Self::EntitlementExceeded(entitlement) => Some(vec![Problem {
                 path: entitlement.name().to_owned(),
                 code: "QUOTA_EXCEEDED".into(),

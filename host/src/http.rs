@@ -5,8 +5,11 @@ pub mod extract;
 pub mod forms;
 pub mod health;
 pub mod list;
+pub mod media;
 pub mod middleware;
+pub mod modules;
 pub mod openapi;
+pub mod spaces;
 pub mod users;
 pub mod views;
 pub mod workflows;
@@ -32,7 +35,10 @@ pub fn router(state: AppState) -> Router {
         .nest("/auth", auth::router())
         .nest("/users", users::router())
         .nest("/forms", forms::router())
+        .nest("/media", media::router())
         .nest("/workflows", workflows::router())
+        .nest("/spaces", spaces::router())
+        .nest("/modules", modules::router())
         .route("/openapi.json", get(openapi::openapi_json))
         .route_layer(axum::middleware::from_fn_with_state(state.clone(), middleware::require_license));
     Router::new()

@@ -6,6 +6,7 @@ pub mod config;
 pub mod domain;
 pub mod error;
 pub mod http;
+pub mod media;
 pub mod services;
 pub mod state;
 pub mod store;
@@ -41,11 +42,13 @@ pub async fn serve(
 ) -> anyhow::Result<()> {
     let housekeeping = tokio::spawn(housekeeping(state.clone()));
     let checkpoints = tokio::spawn(checkpoints(state.store.clone()));
+    let sweeper = tokio::spawn(sweep_media(state.clone()));
     let app = http::router(state.clone()).into_make_service_with_connect_info::<SocketAddr>();
     tracing::info!(address = %listener.local_addr()?, "serving");
     let result = axum::serve(listener, app).with_graceful_shutdown(shutdown).await.context("serving HTTP");
     housekeeping.abort();
     checkpoints.abort();
+    sweeper.abort();
     let _ = state.store.checkpoint().await;
     state.store.close().await;
     result
@@ -59,6 +62,20 @@ async fn housekeeping(state: AppState) {
         state.limits.shrink();
         if let Err(error) = state.store.delete_expired(time::OffsetDateTime::now_utc()).await {
             tracing::warn!(error = %error, "removing expired sessions failed");
+        }
+    }
+}
+
+/// Removes media bytes whose database row never committed (or was deleted), at start and then
+/// every `media.sweep_interval_seconds`.
+async fn sweep_media(state: AppState) {
+    let mut tick = tokio::time::interval(Duration::from_secs(state.config.media.sweep_interval_seconds.max(1)));
+    loop {
+        tick.tick().await;
+        match state.media.sweep().await {
+            Ok(0) => {}
+            Ok(removed) => tracing::info!(removed, "swept unreferenced media"),
+            Err(error) => tracing::warn!(error = %error, "sweeping media failed"),
         }
     }
 }

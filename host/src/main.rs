@@ -12,6 +12,10 @@ use trellis::config::Config;
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
     let cli = Cli::parse();
+    // Module tools work on files alone: no configuration, no database.
+    if let Command::Module { command } = cli.command {
+        return trellis::cli::module::run(command);
+    }
     let config = Config::load(&cli.command.overrides())?;
     init_tracing(&config.log);
     match cli.command {

@@ -5,14 +5,20 @@ use std::time::Duration;
 
 use crate::config::Config;
 use crate::services::accounts::Accounts;
+use crate::services::attachments::Attachments;
+use crate::services::avatars::Avatars;
 use crate::services::form_configurations::FormConfigurations;
 use crate::services::form_instances::FormInstances;
 use crate::services::licenses::Licenses;
 use crate::services::limits::Limits;
 use crate::services::mail::Mailer;
+use crate::services::media_objects::MediaObjects;
+use crate::services::module_events::ModuleEvents;
+use crate::services::modules::Modules;
+use crate::services::spaces::Spaces;
 use crate::services::workflow_configurations::WorkflowConfigurations;
 use crate::services::workflow_items::WorkflowItems;
-use crate::store::Store;
+use crate::store::{ModuleKv, Store};
 
 #[derive(Clone)]
 pub struct AppState {
@@ -23,8 +29,13 @@ pub struct AppState {
     pub limits: Arc<Limits>,
     pub form_configurations: Arc<FormConfigurations>,
     pub form_instances: Arc<FormInstances>,
+    pub spaces: Arc<Spaces>,
+    pub modules: Arc<Modules>,
     pub workflows: Arc<WorkflowConfigurations>,
     pub workflow_items: Arc<WorkflowItems>,
+    pub media: MediaObjects,
+    pub attachments: Arc<Attachments>,
+    pub avatars: Arc<Avatars>,
 }
 
 impl AppState {
@@ -49,9 +60,31 @@ impl AppState {
             form_configurations.clone(),
             Duration::from_secs(config.configuration_cache_seconds),
         ));
-        let form_instances =
-            Arc::new(FormInstances::new(store.clone(), form_configurations.clone(), workflows.clone()));
+        let spaces = Arc::new(Spaces::new(store.clone(), Duration::from_secs(config.space_cache_seconds)));
+        let module_host = trellis_modules::ModuleHost::new(
+            config.modules.runtime_for(config.data_dir()),
+            Arc::new(ModuleKv::new(store.clone())),
+        )?;
+        let events = ModuleEvents::new(module_host.clone(), spaces.clone(), store.clone());
+        let modules = Arc::new(Modules::new(module_host, spaces.clone()));
+        let form_instances = Arc::new(FormInstances::new(
+            store.clone(),
+            form_configurations.clone(),
+            workflows.clone(),
+            spaces.clone(),
+            events,
+        ));
         let workflow_items = Arc::new(WorkflowItems::new(store.clone(), workflows.clone(), form_instances.clone()));
+        let objects = crate::media::open(&config.media, config.data_dir())?;
+        let media = MediaObjects::new(store.clone(), objects, &config.media);
+        let attachments = Arc::new(Attachments::new(
+            store.clone(),
+            media.clone(),
+            form_instances.clone(),
+            workflow_items.clone(),
+            &config.media,
+        ));
+        let avatars = Arc::new(Avatars::new(store.clone(), media.clone(), &config.media.shard));
         Ok(Self {
             config,
             store,
@@ -60,8 +93,13 @@ impl AppState {
             limits,
             form_configurations,
             form_instances,
+            spaces,
+            modules,
             workflows,
             workflow_items,
+            media,
+            attachments,
+            avatars,
         })
     }
 }

@@ -1,6 +1,7 @@
 //! Black-box tests: each test starts the real server and talks HTTP to it.
 
 mod auth;
+mod avatars;
 mod conventions;
 mod entitlements;
 mod form_configuration_rules;
@@ -9,8 +10,16 @@ mod form_instance_updates;
 mod form_instances;
 mod forms_support;
 mod licenses;
+mod media;
+mod media_access;
+mod media_support;
+mod module_containment;
+mod modules;
+mod modules_support;
 mod password_reset;
 mod smoke;
+mod spaces;
+mod spaces_support;
 mod users;
 mod workflow_configurations;
 mod workflow_items;

@@ -21,7 +21,10 @@ mod views;
 #[cfg(test)]
 mod tests;
 
-pub use items::{DetailField, ItemPatch, check_item_patch, detail_fields, list_fields, visible_metadata};
+pub use items::{
+    DetailField, ItemPatch, check_item_patch, detail_fields, editable_in_view, list_fields, visible_in_view,
+    visible_metadata,
+};
 pub use model::{DetailRule, MetadataRule, Overrides, Transition, View, ViewForm, Workbasket, WorkflowConfig};
 pub use rules::validate_workflow;
 pub use schema::workflow_schema;

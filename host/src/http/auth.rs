@@ -81,6 +81,13 @@ pub struct SessionOpened {
     user: Profile,
 }
 
+impl SessionOpened {
+    fn in_shard(mut self, db_hash: &str) -> Self {
+        self.user = self.user.in_shard(db_hash);
+        self
+    }
+}
+
 impl From<NewSession> for SessionOpened {
     fn from(session: NewSession) -> Self {
         Self { session_token: session.token, expires_at: session.expires_at, user: session.user.into() }
@@ -173,7 +180,7 @@ pub async fn complete_signup(
     ApiJson(body): ApiJson<CompleteSignup>,
 ) -> ApiResult<(StatusCode, Json<SessionOpened>)> {
     let session = state.accounts.complete_signup(body.signup_token.as_deref(), body.password.as_deref()).await?;
-    Ok((StatusCode::CREATED, Json(session.into())))
+    Ok((StatusCode::CREATED, Json(SessionOpened::from(session).in_shard(state.avatars.db_hash()))))
 }
 
 /// Opens a session for an e-mail address or handle and its password.
@@ -187,7 +194,7 @@ pub async fn login(
     ApiJson(body): ApiJson<Login>,
 ) -> ApiResult<Json<SessionOpened>> {
     let session = state.accounts.login(address, body.login.as_deref(), body.password.as_deref()).await?;
-    Ok(Json(session.into()))
+    Ok(Json(SessionOpened::from(session).in_shard(state.avatars.db_hash())))
 }
 
 /// Lightweight check of the bearer session.

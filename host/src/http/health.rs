@@ -18,14 +18,15 @@ pub async fn healthz() -> Json<Value> {
     Json(json!({ "status": "ok" }))
 }
 
-/// The process can serve: the database answers.
+/// The process can serve: the database and the media store answer.
 #[utoipa::path(get, path = "/readyz", tag = "operations", responses((status = 200), (status = 503)))]
 pub async fn readyz(State(state): State<AppState>) -> (StatusCode, Json<Value>) {
-    match state.store.ping().await {
-        Ok(()) => (StatusCode::OK, Json(json!({ "status": "ready" }))),
-        Err(error) => {
-            tracing::warn!(error = %error, "readiness check failed");
-            (StatusCode::SERVICE_UNAVAILABLE, Json(json!({ "status": "database unavailable" })))
-        }
+    if let Err(error) = state.store.ping().await {
+        tracing::warn!(error = %error, "readiness check failed");
+        return (StatusCode::SERVICE_UNAVAILABLE, Json(json!({ "status": "database unavailable" })));
     }
+    if state.media.check().await.is_err() {
+        return (StatusCode::SERVICE_UNAVAILABLE, Json(json!({ "status": "media store unavailable" })));
+    }
+    (StatusCode::OK, Json(json!({ "status": "ready" })))
 }

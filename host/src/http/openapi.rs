@@ -5,8 +5,9 @@ use utoipa::openapi::security::{ApiKey, ApiKeyValue, HttpAuthScheme, HttpBuilder
 use utoipa::{Modify, OpenApi};
 
 use super::forms::{configurations, instances};
+use super::spaces::modules as space_modules;
 use super::workflows::{configurations as workflow_configurations, items as workflow_items};
-use super::{auth, health, list, users, views};
+use super::{auth, health, list, media, modules, spaces, users, views};
 use crate::domain::problems::Problem;
 use crate::error::{ErrorBody, ErrorCode, ErrorEnvelope};
 
@@ -24,10 +25,14 @@ use crate::error::{ErrorBody, ErrorCode, ErrorEnvelope};
         workflow_configurations::get_workflow, workflow_configurations::list_workflows, workflow_configurations::get_permissions,
         workflow_configurations::replace_permissions, workflow_items::start_workflow, workflow_items::list_view_items,
         workflow_items::get_item, workflow_items::update_item, workflow_items::transition_item, workflow_items::item_history,
+        spaces::create_space, spaces::list_spaces, spaces::get_general, spaces::update_general,
+        modules::list_modules, space_modules::get_modules, space_modules::replace_modules, space_modules::module_route,
+        media::upload_attachments, media::download_attachment, media::delete_attachment,
+        media::upload_avatar, media::delete_avatar, media::download_avatar,
         health::healthz, health::readyz, openapi_json,
     ),
     components(schemas(ErrorEnvelope, ErrorBody, ErrorCode, Problem, views::Profile, views::UserSummary, views::AvatarRef,
-        list::ListEnvelope<views::UserSummary>)),
+        list::ListEnvelope<views::UserSummary>, media::AttachmentDescriptor)),
     modifiers(&SecuritySchemes),
     security(("license" = [])),
 )]

@@ -26,7 +26,7 @@ pub fn router() -> Router<AppState> {
 #[tracing::instrument(skip_all)]
 pub async fn get_me(State(state): State<AppState>, BearerToken(token): BearerToken) -> ApiResult<Json<Profile>> {
     // Session check and profile read in one query: this is the hottest authenticated route.
-    Ok(Json(state.accounts.session_profile(&token).await?.into()))
+    Ok(Json(Profile::from(state.accounts.session_profile(&token).await?).in_shard(state.avatars.db_hash())))
 }
 
 /// Fields `PATCH /v0/users/me` changes; the handle and e-mail are read-only. The handler reads
@@ -69,7 +69,7 @@ pub async fn update_me(
         .store
         .update_profile(&user.user_id, display_name.as_deref(), full_name.as_deref(), OffsetDateTime::now_utc())
         .await?;
-    Ok(Json(updated.into()))
+    Ok(Json(Profile::from(updated).in_shard(state.avatars.db_hash())))
 }
 
 fn name_field(problems: &mut Problems, path: &str, value: &Value) -> Option<String> {
@@ -120,5 +120,6 @@ pub async fn search_users(
         return Ok(Json(ListEnvelope { items: Vec::new(), next_cursor: None }));
     }
     let rows = state.store.search_handles(&prefix, after.as_deref(), page.fetch_limit()).await?;
-    Ok(Json(ListEnvelope::from_rows(rows, &page, |u| u.handle.clone(), UserSummary::from)))
+    let db_hash = state.avatars.db_hash();
+    Ok(Json(ListEnvelope::from_rows(rows, &page, |u| u.handle.clone(), |u| UserSummary::from(u).in_shard(db_hash))))
 }

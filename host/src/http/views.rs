@@ -35,13 +35,18 @@ pub struct Profile {
 
 impl From<User> for Profile {
     fn from(user: User) -> Self {
+        let avatar = user.avatar_pic_id.map(|pic_id| AvatarRef {
+            db_hash: String::new(),
+            user_id: user.user_id.clone(),
+            pic_id,
+        });
         Self {
             user_id: user.user_id,
             handle: user.handle,
             email: user.email,
             display_name: user.display_name,
             full_name: user.full_name,
-            avatar: None,
+            avatar,
             created_at: user.created_at,
             updated_at: user.updated_at,
         }
@@ -60,6 +65,33 @@ pub struct UserSummary {
 
 impl From<User> for UserSummary {
     fn from(user: User) -> Self {
-        Self { user_id: user.user_id, handle: user.handle, display_name: user.display_name, avatar: None }
+        let avatar = user.avatar_pic_id.map(|pic_id| AvatarRef {
+            db_hash: String::new(),
+            user_id: user.user_id.clone(),
+            pic_id,
+        });
+        Self { user_id: user.user_id, handle: user.handle, display_name: user.display_name, avatar }
+    }
+}
+
+impl AvatarRef {
+    /// Names the deployment's storage shard, which only the server knows.
+    pub fn in_shard(mut self, db_hash: &str) -> Self {
+        db_hash.clone_into(&mut self.db_hash);
+        self
+    }
+}
+
+impl Profile {
+    pub fn in_shard(mut self, db_hash: &str) -> Self {
+        self.avatar = self.avatar.map(|a| a.in_shard(db_hash));
+        self
+    }
+}
+
+impl UserSummary {
+    pub fn in_shard(mut self, db_hash: &str) -> Self {
+        self.avatar = self.avatar.map(|a| a.in_shard(db_hash));
+        self
     }
 }

@@ -5,11 +5,14 @@ use std::sync::Arc;
 
 use serde_json::{Map, Value};
 use time::OffsetDateTime;
+use trellis_modules::EventKind;
 
 use crate::domain::forms::{self, CheckedPayload, InstanceState, Mode};
 use crate::domain::problems::Problems;
 use crate::error::{ApiError, ApiResult, OnConflict};
 use crate::services::form_configurations::{Configuration, FormConfigurations};
+use crate::services::module_events::ModuleEvents;
+use crate::services::spaces::Spaces;
 use crate::services::workflow_configurations::WorkflowConfigurations;
 use crate::store::{
     InstanceContent, InstanceEvent, InstanceFilter, NewEvent, NewWorkflowEvent, SessionUser, Store, StoredInstance,
@@ -19,6 +22,8 @@ pub struct FormInstances {
     store: Store,
     configurations: Arc<FormConfigurations>,
     workflows: Arc<WorkflowConfigurations>,
+    spaces: Arc<Spaces>,
+    events: ModuleEvents,
 }
 
 /// An instance with the configuration it was filled against.
@@ -75,8 +80,14 @@ fn to_text(map: &Map<String, Value>) -> Option<String> {
 }
 
 impl FormInstances {
-    pub fn new(store: Store, configurations: Arc<FormConfigurations>, workflows: Arc<WorkflowConfigurations>) -> Self {
-        Self { store, configurations, workflows }
+    pub fn new(
+        store: Store,
+        configurations: Arc<FormConfigurations>,
+        workflows: Arc<WorkflowConfigurations>,
+        spaces: Arc<Spaces>,
+        events: ModuleEvents,
+    ) -> Self {
+        Self { store, configurations, workflows, spaces, events }
     }
 
     /// Creates an instance from `{payload}`; the configuration must be readable and ACTIVE.
@@ -97,7 +108,7 @@ impl FormInstances {
             return Err(ApiError::Conflict(Cow::Borrowed("the form configuration is archived")));
         }
         let checked = forms::check_payload(&configuration.parsed, body, Mode::Create)?;
-        self.check_references(&checked).await?;
+        self.check_references(user, &checked).await?;
         let language = checked.language.clone().unwrap_or_else(|| configuration.parsed.default_language().to_owned());
         let answers = Value::Object(checked.fields.clone()).to_string();
         let metadata = to_text(&checked.metadata);
@@ -125,7 +136,9 @@ impl FormInstances {
                 OffsetDateTime::now_utc(),
             )
             .await?;
-        Ok(Instance { stored, configuration })
+        let instance = Instance { stored, configuration };
+        self.announce(EventKind::FormInstanceCreated, &instance);
+        Ok(instance)
     }
 
     /// The instance if the user may read it (its creator), else NOT_FOUND.
@@ -149,7 +162,7 @@ impl FormInstances {
             return Err(ApiError::InvalidTransition(Cow::Borrowed("a SUBMITTED form cannot go back to DRAFT")));
         }
         let patch = forms::check_payload(config, body, Mode::Patch { current: state })?;
-        self.check_references(&patch).await?;
+        self.check_references(user, &patch).await?;
         let stored_payload = current.checked_payload();
         let merged = forms::merge_patch(config, &stored_payload, patch)?;
         let changed =
@@ -176,7 +189,9 @@ impl FormInstances {
             )
             .await
             .on_conflict("the form changed meanwhile; read it and try again")?;
-        Ok(Instance { stored, configuration: current.configuration })
+        let instance = Instance { stored, configuration: current.configuration };
+        self.announce(EventKind::FormInstanceUpdated, &instance);
+        Ok(instance)
     }
 
     /// Writes answers already checked against a workflow view (their editability and the form's
@@ -226,7 +241,29 @@ impl FormInstances {
             )
             .await
             .on_conflict("the form changed meanwhile; read it and try again")?;
-        Ok(Instance { stored: updated, configuration: instance.configuration.clone() })
+        let updated = Instance { stored: updated, configuration: instance.configuration.clone() };
+        self.announce(EventKind::FormInstanceUpdated, &updated);
+        Ok(updated)
+    }
+
+    /// Tells the modules of the instance's space (if any) about a committed change, in the
+    /// background: `{formId, configurationId, state, payload: {language, fields, metadata,
+    /// integrations}}`.
+    fn announce(&self, kind: EventKind, instance: &Instance) {
+        let Some(space_id) = instance.stored.space_id.as_deref() else { return };
+        let stored = &instance.stored;
+        let item = serde_json::json!({
+            "formId": stored.form_id,
+            "configurationId": stored.configuration_id,
+            "state": stored.state,
+            "payload": {
+                "language": stored.language,
+                "fields": instance.answers(),
+                "metadata": instance.metadata(),
+                "integrations": instance.integrations(),
+            },
+        });
+        self.events.publish(space_id, kind, &stored.form_id, item.to_string());
     }
 
     /// Pairs a stored instance with its (cached) configuration.
@@ -268,11 +305,13 @@ impl FormInstances {
         Ok(self.store.instance_events(&instance.stored.form_id, after, limit).await?)
     }
 
-    /// A space id can name nothing yet (spaces come with the module platform); a workflow must
-    /// exist and allow this form configuration.
-    async fn check_references(&self, checked: &CheckedPayload) -> ApiResult<()> {
+    /// A space must have the user as a member (any other space is unknown to them); a workflow
+    /// must exist and allow this form configuration.
+    async fn check_references(&self, user: &SessionUser, checked: &CheckedPayload) -> ApiResult<()> {
         let mut problems = Problems::new();
-        if checked.integrations.get("spaceId").is_some_and(|v| !v.is_null()) {
+        if let Some(space_id) = checked.space_id()
+            && self.spaces.role_of(&space_id.to_string(), &user.user_id).await?.is_none()
+        {
             problems.push(
                 "/payload/integrations/spaceId",
                 "UNKNOWN_SPACE",

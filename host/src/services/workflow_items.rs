@@ -149,6 +149,16 @@ impl WorkflowItems {
         self.start_loaded(user, &workflow, instance, false).await.map(Some)
     }
 
+    /// The instance if the user may read it: its creator, or a holder of a view showing it.
+    pub async fn readable_form(&self, user: &SessionUser, form_id: &str) -> ApiResult<Instance> {
+        match self.instances.readable(user, form_id).await {
+            Err(ApiError::NotFound(_)) if self.can_read_form(user, form_id).await? => {
+                self.instances.load(form_id).await?.ok_or_else(|| ApiError::not_found("form"))
+            }
+            other => other,
+        }
+    }
+
     /// Whether the user holds a view of the workflow the form instance sits in that shows it (or
     /// created that workflow): such users may read the instance.
     pub async fn can_read_form(&self, user: &SessionUser, form_id: &str) -> ApiResult<bool> {

@@ -13,6 +13,8 @@ pub struct User {
     pub full_name: String,
     pub display_name: String,
     pub operator: bool,
+    /// The current avatar's `picId`, if the user has one.
+    pub avatar_pic_id: Option<String>,
     pub created_at: OffsetDateTime,
     pub updated_at: OffsetDateTime,
 }
@@ -25,7 +27,8 @@ pub struct NewUser<'a> {
     pub password_hash: &'a str,
 }
 
-const USER_COLUMNS: &str = "user_id, email, handle, full_name, display_name, operator, created_at, updated_at";
+const USER_COLUMNS: &str = "user_id, email, handle, full_name, display_name, operator, created_at, updated_at, \
+     (select a.pic_id from user_avatar a where a.user_id = app_user.user_id) as avatar_pic_id";
 
 fn user_from_row(row: &AnyRow) -> Result<User, sqlx::Error> {
     Ok(User {
@@ -35,6 +38,8 @@ fn user_from_row(row: &AnyRow) -> Result<User, sqlx::Error> {
         full_name: row.try_get("full_name")?,
         display_name: row.try_get("display_name")?,
         operator: row.try_get::<i64, _>("operator")? != 0,
+        // Statements that cannot join (inserts) leave it out.
+        avatar_pic_id: row.try_get("avatar_pic_id").ok().flatten(),
         created_at: from_millis(row.try_get("created_at")?),
         updated_at: from_millis(row.try_get("updated_at")?),
     })
@@ -86,8 +91,9 @@ impl Store {
     #[tracing::instrument(skip_all)]
     pub async fn user_by_session(&self, token_digest: &str, now: OffsetDateTime) -> StoreResult<Option<User>> {
         let row = sqlx::query(
-            "select u.user_id, u.email, u.handle, u.full_name, u.display_name, u.operator, u.created_at, u.updated_at \
-             from session s join app_user u on u.user_id = s.user_id where s.token_digest = $1 and s.expires_at > $2",
+            "select u.user_id, u.email, u.handle, u.full_name, u.display_name, u.operator, u.created_at, u.updated_at, \
+             a.pic_id as avatar_pic_id from session s join app_user u on u.user_id = s.user_id \
+             left join user_avatar a on a.user_id = u.user_id where s.token_digest = $1 and s.expires_at > $2",
         )
         .bind(token_digest.to_owned())
         .bind(to_millis(now))
@@ -159,7 +165,9 @@ impl Store {
         .fetch_optional(&self.writer)
         .await?
         .ok_or(StoreError::NotFound)?;
-        Ok(user_from_row(&row)?)
+        let mut user = user_from_row(&row)?;
+        user.avatar_pic_id = self.avatar(user_id).await?.map(|avatar| avatar.pic_id);
+        Ok(user)
     }
 
     /// Handles starting with `prefix` (lower-case, already checked to be handle characters),

@@ -165,7 +165,7 @@ mod tests {
             let pattern = compile(source).unwrap();
             let started = Instant::now();
             assert!(!pattern.is_match(&answer));
-            assert!(started.elapsed() < Duration::from_millis(500), "{source} took {:?}", started.elapsed());
+            assert!(started.elapsed() < Duration::from_secs(2), "{source} took {:?}", started.elapsed());
         }
     }
 

@@ -263,3 +263,18 @@ fn check_metadata(
         Err(problems) => (Map::new(), problems.into_vec()),
     }
 }
+
+/// Whether holders of `view` may change `field` of an item of `form` (its attachments included):
+/// a visible, editable detail field of the view, overrides applied.
+pub fn editable_in_view(view: &View, form: &FormConfig, field: &Field) -> bool {
+    view.form(&form.id())
+        .and_then(|rules| rules.detail_rule(&field.key))
+        .is_some_and(|rule| effective(field, rule).editable)
+}
+
+/// Whether holders of `view` see `field` of an item of `form`.
+pub fn visible_in_view(view: &View, form: &FormConfig, field: &Field) -> bool {
+    view.form(&form.id())
+        .and_then(|rules| rules.detail_rule(&field.key))
+        .is_some_and(|rule| effective(field, rule).visible)
+}

@@ -14,6 +14,7 @@ use crate::domain::problems::Problems;
 use crate::error::{ApiError, ApiResult, ErrorEnvelope};
 use crate::http::extract::{ApiJson, ApiQuery, AuthUser};
 use crate::http::list::{ListEnvelope, Page};
+use crate::http::media::AttachmentDescriptor;
 use crate::services::form_instances::Instance;
 use crate::state::AppState;
 use crate::store::{InstanceEvent, InstanceFilter, StoredInstance, to_millis};
@@ -128,13 +129,20 @@ pub async fn get_form(
     AuthUser(user): AuthUser,
     Path(form_id): Path<String>,
 ) -> ApiResult<Json<InstanceView>> {
-    match state.form_instances.readable(&user, &form_id).await {
-        Err(ApiError::NotFound(_)) if state.workflow_items.can_read_form(&user, &form_id).await? => {
-            let instance = state.form_instances.load(&form_id).await?.ok_or_else(|| ApiError::not_found("form"))?;
-            Ok(Json(instance.into()))
+    let instance = state.workflow_items.readable_form(&user, &form_id).await?;
+    with_attachments(&state, instance).await.map(Json)
+}
+
+/// The instance as answered, file fields holding their attachment descriptors.
+async fn with_attachments(state: &AppState, instance: Instance) -> ApiResult<InstanceView> {
+    let attachments = state.attachments.of_instance(&instance).await?;
+    let mut view = InstanceView::from(instance);
+    for attachment in attachments {
+        if let Some(Value::Array(files)) = view.fields.get_mut(&attachment.field_id) {
+            files.push(serde_json::to_value(AttachmentDescriptor::from(attachment)).map_err(ApiError::internal)?);
         }
-        other => Ok(Json(other?.into())),
     }
+    Ok(view)
 }
 
 /// Sparse update: only the sent slices change; `payload.state` may move DRAFT to SUBMITTED.
@@ -150,7 +158,7 @@ pub async fn update_form(
 ) -> ApiResult<Json<InstanceView>> {
     let updated = state.form_instances.update(&user, &form_id, &body).await?;
     state.workflow_items.start_requested(&user, &updated).await?;
-    Ok(Json(updated.into()))
+    with_attachments(&state, updated).await.map(Json)
 }
 
 #[derive(Deserialize, IntoParams)]

@@ -1,0 +1,94 @@
+//! Where media bytes live and how uploads are bounded.
+
+use std::fmt;
+
+use serde::Deserialize;
+
+#[derive(Clone, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct MediaConfig {
+    /// `local` (files under `<data-dir>/media`, the default) or `s3`.
+    pub backend: MediaBackend,
+    pub s3: S3Config,
+    /// Largest file accepted on a file field that sets no `file.maxBytes`.
+    pub default_max_file_bytes: u64,
+    /// Largest whole upload request, all parts together.
+    pub max_request_bytes: u64,
+    /// Most files in one upload request.
+    pub max_files_per_request: usize,
+    /// Seconds between sweeps for bytes whose database row never committed.
+    pub sweep_interval_seconds: u64,
+    /// An unfinished upload older than this many seconds is considered dead by the sweeper.
+    /// Must exceed the longest upload a deployment expects.
+    pub sweep_grace_seconds: u64,
+    /// Name of this deployment's storage shard; avatar URLs carry a hash of it (`dbHash`).
+    pub shard: String,
+    /// `Retry-After` seconds sent with MEDIA_UNAVAILABLE.
+    pub retry_after_seconds: u64,
+}
+
+impl Default for MediaConfig {
+    fn default() -> Self {
+        Self {
+            backend: MediaBackend::Local,
+            s3: S3Config::default(),
+            default_max_file_bytes: 100 * 1024 * 1024,
+            max_request_bytes: 8 * 1024 * 1024 * 1024,
+            max_files_per_request: 100,
+            sweep_interval_seconds: 600,
+            sweep_grace_seconds: 6 * 3600,
+            shard: "default".into(),
+            retry_after_seconds: 5,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, Default, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum MediaBackend {
+    #[default]
+    Local,
+    S3,
+}
+
+/// An S3-compatible object store.
+#[derive(Clone, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct S3Config {
+    /// For example `https://s3.eu-west-1.amazonaws.com` or `http://127.0.0.1:3900`.
+    pub endpoint: String,
+    pub region: String,
+    pub bucket: String,
+    pub access_key: String,
+    pub secret_key: String,
+    /// Path-style addressing (`endpoint/bucket/key`), which most self-hosted stores need;
+    /// false for virtual-host style (`bucket.endpoint/key`).
+    pub path_style: bool,
+    /// Seconds a single request to the store may take before it counts as unreachable.
+    pub timeout_seconds: u64,
+}
+
+impl Default for S3Config {
+    fn default() -> Self {
+        Self {
+            endpoint: String::new(),
+            region: "us-east-1".into(),
+            bucket: String::new(),
+            access_key: String::new(),
+            secret_key: String::new(),
+            path_style: true,
+            timeout_seconds: 30,
+        }
+    }
+}
+
+impl fmt::Debug for S3Config {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("S3Config")
+            .field("endpoint", &self.endpoint)
+            .field("region", &self.region)
+            .field("bucket", &self.bucket)
+            .field("path_style", &self.path_style)
+            .finish_non_exhaustive()
+    }
+}

@@ -1,0 +1,80 @@
+//! The `[modules]` table: the module host's own settings (`enable`, `cache_dir`, deadlines, memory
+//! caps; see [`trellis_modules::ModulesConfig`]) side by side with the switches of built-in web
+//! modules (`modules.web.authentication.passwordReset`).
+
+use std::path::Path;
+
+use serde::{Deserialize, Deserializer};
+use serde_json::{Map, Value};
+
+use super::WebModuleConfig;
+
+/// Everything under `[modules]`. Unknown keys are refused, as everywhere in the configuration.
+#[derive(Clone, Debug, Default)]
+pub struct ModulesConfig {
+    /// `modules.web`: built-in features that can be switched off.
+    pub web: WebModuleConfig,
+    /// Every other key of the table: which modules run and their limits.
+    pub runtime: trellis_modules::ModulesConfig,
+}
+
+impl ModulesConfig {
+    /// The module host's settings, with the compiled-code cache defaulting to
+    /// `<data_dir>/module-cache`.
+    pub fn runtime_for(&self, data_dir: &Path) -> trellis_modules::ModulesConfig {
+        let mut runtime = self.runtime.clone();
+        if runtime.cache_dir.is_none() {
+            runtime.cache_dir = Some(data_dir.join("module-cache"));
+        }
+        runtime
+    }
+}
+
+// Written by hand rather than with `#[serde(flatten)]`, which cannot refuse unknown keys: `web` is
+// taken out, and the rest must be exactly the module host's settings.
+impl<'de> Deserialize<'de> for ModulesConfig {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        use serde::de::Error;
+        let mut table = Map::<String, Value>::deserialize(deserializer)?;
+        let web = match table.remove("web") {
+            Some(web) => serde_json::from_value(web).map_err(|e| D::Error::custom(format!("modules.web: {e}")))?,
+            None => WebModuleConfig::default(),
+        };
+        let runtime =
+            serde_json::from_value(Value::Object(table)).map_err(|e| D::Error::custom(format!("modules: {e}")))?;
+        Ok(Self { web, runtime })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::PathBuf;
+
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn the_table_holds_web_switches_and_module_host_settings() {
+        let config: ModulesConfig = serde_json::from_value(json!({
+            "web": {"authentication": {"passwordReset": {"enabled": false}}},
+            "enable": [{"id": "tags"}, {"path": "/m/x.wasm", "grants": ["key-value"]}],
+            "request_deadline_ms": 80,
+        }))
+        .unwrap();
+        assert!(!config.web.authentication.password_reset.enabled);
+        assert_eq!(config.runtime.enable.len(), 2);
+        assert_eq!(config.runtime.request_deadline_ms, 80);
+        let runtime = config.runtime_for(Path::new("/data"));
+        assert_eq!(runtime.cache_dir, Some(PathBuf::from("/data/module-cache")));
+    }
+
+    #[test]
+    fn an_empty_table_enables_tags_and_unknown_keys_are_refused() {
+        let config: ModulesConfig = serde_json::from_value(json!({})).unwrap();
+        assert!(config.web.authentication.password_reset.enabled);
+        assert_eq!(config.runtime.enable, [trellis_modules::EnabledModule::bundled("tags")]);
+        assert!(serde_json::from_value::<ModulesConfig>(json!({"enabled": []})).is_err());
+        assert!(serde_json::from_value::<ModulesConfig>(json!({"web": {"chat": {}}})).is_err());
+    }
+}

@@ -1,0 +1,230 @@
+//! `/v0/media`: form attachments and avatars. Bodies stream in and out; see `crate::media`.
+
+mod download;
+mod multipart;
+
+use axum::Json;
+use axum::Router;
+use axum::extract::{DefaultBodyLimit, Path, Request, State};
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::Response;
+use axum::routing::{get, post};
+use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
+
+use super::extract::{ApiQuery, AuthUser};
+use crate::error::{ApiResult, ErrorEnvelope};
+use crate::services::licenses::Caller;
+use crate::services::workflow_items::Access;
+use crate::state::AppState;
+use crate::store::{StoredAttachment, StoredAvatar};
+use download::Download;
+use multipart::MultipartSource;
+
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/forms/{form_id}/attachments", post(upload_attachments))
+        .route("/forms/{form_id}/attachments/{part_key}", get(download_attachment).delete(delete_attachment))
+        .route("/users/me/avatar", post(upload_avatar).delete(delete_avatar))
+        .route("/users/{db_hash}/{user_id}/avatar/{pic_id}", get(download_avatar))
+        // Uploads are bounded per file and per request while they stream, not by the JSON limit.
+        .layer(DefaultBodyLimit::disable())
+}
+
+/// The stored description of one uploaded file. Storage paths never appear.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct AttachmentDescriptor {
+    pub field_id: String,
+    /// Opaque; names the part in the download and delete routes.
+    pub part_key: String,
+    pub content_type: String,
+    pub bytes: i64,
+    pub filename: String,
+}
+
+impl From<StoredAttachment> for AttachmentDescriptor {
+    fn from(a: StoredAttachment) -> Self {
+        Self {
+            field_id: a.field_id,
+            part_key: a.part_key,
+            content_type: a.content_type,
+            bytes: a.bytes,
+            filename: a.filename,
+        }
+    }
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct Uploaded {
+    attachments: Vec<AttachmentDescriptor>,
+}
+
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct AvatarUploaded {
+    pic_id: String,
+    content_type: String,
+    bytes: i64,
+}
+
+impl From<StoredAvatar> for AvatarUploaded {
+    fn from(a: StoredAvatar) -> Self {
+        Self { pic_id: a.pic_id, content_type: a.content_type, bytes: a.bytes }
+    }
+}
+
+/// Acting through a workflow view: both or neither.
+#[derive(Deserialize, IntoParams)]
+#[serde(rename_all = "camelCase")]
+#[into_params(parameter_in = Query)]
+pub struct ViewQuery {
+    workflow_configuration_id: Option<String>,
+    workflow_view_id: Option<String>,
+    /// Only for DELETE: the field the part belongs to.
+    field_id: Option<String>,
+}
+
+impl ViewQuery {
+    fn access(&self) -> Access<'_> {
+        Access {
+            workflow_configuration_id: self.workflow_configuration_id.as_deref(),
+            view_id: self.workflow_view_id.as_deref(),
+        }
+    }
+}
+
+/// The multipart body of an upload, for the OpenAPI document.
+#[derive(ToSchema)]
+#[allow(dead_code)]
+pub struct AttachmentUpload {
+    /// Field ids, paired with `files` by position.
+    #[schema(rename = "fieldIds")]
+    field_ids: Vec<String>,
+    #[schema(value_type = Vec<String>, format = Binary)]
+    files: Vec<Vec<u8>>,
+}
+
+/// Uploads files to file fields of a form instance: all or nothing.
+#[utoipa::path(post, path = "/v0/media/forms/{formId}/attachments", tag = "media",
+    params(("formId" = String, Path), ViewQuery),
+    request_body(content = AttachmentUpload, content_type = "multipart/form-data"),
+    security(("session" = [], "license" = [])),
+    responses((status = 201, body = Uploaded),
+        (status = 400, body = ErrorEnvelope, description = "VALIDATION_FAILED with every problem"),
+        (status = 403, body = ErrorEnvelope, description = "ENTITLEMENT_LIMIT_EXCEEDED"),
+        (status = 404, body = ErrorEnvelope, description = "NOT_FOUND"),
+        (status = 409, body = ErrorEnvelope, description = "MAX_FILES_EXCEEDED"),
+        (status = 413, body = ErrorEnvelope, description = "PAYLOAD_TOO_LARGE"),
+        (status = 415, body = ErrorEnvelope, description = "UNSUPPORTED_MEDIA_TYPE"),
+        (status = 503, body = ErrorEnvelope, description = "MEDIA_UNAVAILABLE, with Retry-After")))]
+pub async fn upload_attachments(
+    State(state): State<AppState>,
+    AuthUser(user): AuthUser,
+    caller: Caller,
+    Path(form_id): Path<String>,
+    ApiQuery(query): ApiQuery<ViewQuery>,
+    request: Request,
+) -> ApiResult<(StatusCode, Json<Uploaded>)> {
+    let mut source = MultipartSource::from_request(request, state.config.media.max_request_bytes)?;
+    let stored = state.attachments.upload(&user, &caller, &form_id, query.access(), &mut source).await?;
+    Ok((StatusCode::CREATED, Json(Uploaded { attachments: stored.into_iter().map(Into::into).collect() })))
+}
+
+/// The bytes of one attachment; honours `Range`, `If-None-Match` and `If-Range`.
+#[utoipa::path(get, path = "/v0/media/forms/{formId}/attachments/{partKey}", tag = "media",
+    params(("formId" = String, Path), ("partKey" = String, Path), ViewQuery),
+    security(("session" = [], "license" = [])),
+    responses((status = 200, description = "The bytes, with Content-Type, Content-Length, ETag and Content-Disposition"),
+        (status = 206, description = "A range of the bytes"),
+        (status = 404, body = ErrorEnvelope, description = "NOT_FOUND"),
+        (status = 416, body = ErrorEnvelope, description = "the range lies outside the file"),
+        (status = 503, body = ErrorEnvelope, description = "MEDIA_UNAVAILABLE")))]
+pub async fn download_attachment(
+    State(state): State<AppState>,
+    AuthUser(user): AuthUser,
+    Path((form_id, part_key)): Path<(String, String)>,
+    ApiQuery(query): ApiQuery<ViewQuery>,
+    headers: HeaderMap,
+) -> ApiResult<Response> {
+    let attachment = state.attachments.open(&user, &form_id, &part_key, query.access()).await?;
+    let download = Download {
+        content_type: &attachment.content_type,
+        length: attachment.bytes as u64,
+        etag: format!("\"{}\"", attachment.part_key),
+        filename: Some(&attachment.filename),
+    };
+    download.respond(&headers, |range| state.attachments.bytes(&attachment, range)).await
+}
+
+/// Removes one attachment; `fieldId` names its field.
+#[utoipa::path(delete, path = "/v0/media/forms/{formId}/attachments/{partKey}", tag = "media",
+    params(("formId" = String, Path), ("partKey" = String, Path), ViewQuery),
+    security(("session" = [], "license" = [])),
+    responses((status = 204, description = "Removed"), (status = 400, body = ErrorEnvelope, description = "VALIDATION_FAILED"),
+        (status = 404, body = ErrorEnvelope, description = "NOT_FOUND")))]
+pub async fn delete_attachment(
+    State(state): State<AppState>,
+    AuthUser(user): AuthUser,
+    Path((form_id, part_key)): Path<(String, String)>,
+    ApiQuery(query): ApiQuery<ViewQuery>,
+) -> ApiResult<StatusCode> {
+    state.attachments.remove(&user, &form_id, &part_key, query.field_id.as_deref(), query.access()).await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+/// The multipart body of an avatar upload, for the OpenAPI document.
+#[derive(ToSchema)]
+#[allow(dead_code)]
+pub struct AvatarUpload {
+    /// PNG, JPEG, WebP or GIF, at most 2 MiB.
+    #[schema(value_type = String, format = Binary)]
+    file: Vec<u8>,
+}
+
+/// Sets the caller's avatar (replacing any previous one).
+#[utoipa::path(post, path = "/v0/media/users/me/avatar", tag = "media",
+    request_body(content = AvatarUpload, content_type = "multipart/form-data"),
+    security(("session" = [], "license" = [])),
+    responses((status = 201, body = AvatarUploaded), (status = 400, body = ErrorEnvelope, description = "VALIDATION_FAILED"),
+        (status = 413, body = ErrorEnvelope, description = "PAYLOAD_TOO_LARGE"),
+        (status = 415, body = ErrorEnvelope, description = "UNSUPPORTED_MEDIA_TYPE: not an image")))]
+pub async fn upload_avatar(
+    State(state): State<AppState>,
+    AuthUser(user): AuthUser,
+    request: Request,
+) -> ApiResult<(StatusCode, Json<AvatarUploaded>)> {
+    let limit = crate::services::avatars::AVATAR_MAX_BYTES + 64 * 1024;
+    let mut source = MultipartSource::from_request(request, limit)?;
+    let avatar = state.avatars.upload(&user, &mut source).await?;
+    Ok((StatusCode::CREATED, Json(avatar.into())))
+}
+
+/// Removes the caller's avatar.
+#[utoipa::path(delete, path = "/v0/media/users/me/avatar", tag = "media", security(("session" = [], "license" = [])),
+    responses((status = 204, description = "Removed (or there was none)")))]
+pub async fn delete_avatar(State(state): State<AppState>, AuthUser(user): AuthUser) -> ApiResult<StatusCode> {
+    state.avatars.remove(&user).await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+/// A user's avatar, by the ids a profile or search result gives.
+#[utoipa::path(get, path = "/v0/media/users/{dbHash}/{userId}/avatar/{picId}", tag = "media",
+    params(("dbHash" = String, Path), ("userId" = String, Path), ("picId" = String, Path)),
+    security(("session" = [], "license" = [])),
+    responses((status = 200, description = "The image"), (status = 404, body = ErrorEnvelope, description = "NOT_FOUND")))]
+pub async fn download_avatar(
+    State(state): State<AppState>,
+    _user: AuthUser,
+    Path((db_hash, user_id, pic_id)): Path<(String, String, String)>,
+    headers: HeaderMap,
+) -> ApiResult<Response> {
+    let avatar = state.avatars.find(&db_hash, &user_id, &pic_id).await?;
+    let download = Download {
+        content_type: &avatar.content_type,
+        length: avatar.bytes as u64,
+        etag: format!("\"{}\"", avatar.pic_id),
+        filename: None,
+    };
+    download.respond(&headers, |range| state.avatars.bytes(&avatar, range)).await
+}

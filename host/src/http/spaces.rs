@@ -1,0 +1,152 @@
+//! `/v0/spaces`: spaces, their general settings, and (in `spaces/modules`) connected modules.
+
+pub mod modules;
+
+use axum::extract::{Path, State};
+use axum::http::StatusCode;
+use axum::routing::{any, get};
+use axum::{Json, Router};
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+use time::OffsetDateTime;
+use utoipa::{IntoParams, ToSchema};
+
+use super::extract::{ApiJson, ApiQuery, AuthUser};
+use super::list::{ListEnvelope, Page};
+use crate::domain::problems::Problems;
+use crate::error::{ApiResult, ErrorEnvelope};
+use crate::state::AppState;
+use crate::store::{MemberSpace, to_millis};
+
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/", get(list_spaces).post(create_space))
+        .route("/{space_id}/settings/general", get(get_general).patch(update_general))
+        .route("/{space_id}/modules", get(modules::get_modules).put(modules::replace_modules))
+        .route("/{space_id}/modules/{module_id}", any(modules::module_route))
+        .route("/{space_id}/modules/{module_id}/{*rest}", any(modules::module_route))
+}
+
+/// A space as one of its members sees it.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct SpaceView {
+    space_id: String,
+    /// A slug, unique in the deployment: 3 to 64 characters of a-z, 0-9 and `-`.
+    name: String,
+    display_name: String,
+    summary: String,
+    /// The caller's role: `owner` or `member`.
+    role: String,
+    #[serde(with = "time::serde::rfc3339")]
+    #[schema(value_type = String, format = DateTime)]
+    created_at: OffsetDateTime,
+    #[serde(with = "time::serde::rfc3339")]
+    #[schema(value_type = String, format = DateTime)]
+    updated_at: OffsetDateTime,
+}
+
+impl From<MemberSpace> for SpaceView {
+    fn from(member: MemberSpace) -> Self {
+        let space = member.space;
+        Self {
+            space_id: space.space_id,
+            name: space.name,
+            display_name: space.display_name,
+            summary: space.summary,
+            role: member.role,
+            created_at: space.created_at,
+            updated_at: space.updated_at,
+        }
+    }
+}
+
+/// The general settings. On create `name` and `displayName` are required; a PATCH sends any of
+/// them. The handlers read the body as a map so they can name every unknown or read-only
+/// property; this type documents it.
+#[derive(Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+#[allow(dead_code)]
+pub struct GeneralSettings {
+    /// 3 to 64 characters of a-z, 0-9 and `-`; unique.
+    name: Option<String>,
+    /// 1 to 100 characters.
+    display_name: Option<String>,
+    /// At most 1000 characters; `null` clears it.
+    summary: Option<String>,
+}
+
+/// Creates a space; the caller becomes its owner.
+#[utoipa::path(post, path = "/v0/spaces", tag = "spaces", request_body = GeneralSettings,
+    security(("session" = [], "license" = [])),
+    responses((status = 201, body = SpaceView), (status = 400, body = ErrorEnvelope, description = "VALIDATION_FAILED with every problem"),
+        (status = 409, body = ErrorEnvelope, description = "CONFLICT: the name is taken")))]
+#[tracing::instrument(skip_all, fields(user_id = %user.user_id))]
+pub async fn create_space(
+    State(state): State<AppState>,
+    AuthUser(user): AuthUser,
+    ApiJson(body): ApiJson<Map<String, Value>>,
+) -> ApiResult<(StatusCode, Json<SpaceView>)> {
+    let created = state.spaces.create(&user, &body).await?;
+    Ok((StatusCode::CREATED, Json(created.into())))
+}
+
+#[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct SpaceQuery {
+    #[param(value_type = Option<u32>, minimum = 1, maximum = 200)]
+    limit: Option<String>,
+    cursor: Option<String>,
+}
+
+/// The spaces the caller is a member of, newest first.
+#[utoipa::path(get, path = "/v0/spaces", tag = "spaces", params(SpaceQuery), security(("session" = [], "license" = [])),
+    responses((status = 200, body = ListEnvelope<SpaceView>), (status = 400, body = ErrorEnvelope, description = "VALIDATION_FAILED")))]
+#[tracing::instrument(skip_all, fields(user_id = %user.user_id))]
+pub async fn list_spaces(
+    State(state): State<AppState>,
+    AuthUser(user): AuthUser,
+    ApiQuery(query): ApiQuery<SpaceQuery>,
+) -> ApiResult<Json<ListEnvelope<SpaceView>>> {
+    let mut problems = Problems::new();
+    let page = Page::parse(query.limit.as_deref(), query.cursor.as_deref(), &mut problems);
+    let after: Option<(i64, String)> = page.after(&mut problems);
+    problems.finish(())?;
+    let rows = state.spaces.list(&user, after, page.fetch_limit()).await?;
+    Ok(Json(ListEnvelope::from_rows(
+        rows,
+        &page,
+        |m| (to_millis(m.space.created_at), m.space.space_id.clone()),
+        SpaceView::from,
+    )))
+}
+
+/// The general settings; members read them.
+#[utoipa::path(get, path = "/v0/spaces/{spaceId}/settings/general", tag = "spaces", params(("spaceId" = String, Path)),
+    security(("session" = [], "license" = [])),
+    responses((status = 200, body = SpaceView), (status = 404, body = ErrorEnvelope, description = "NOT_FOUND: no such space, or the caller is not a member")))]
+#[tracing::instrument(skip_all, fields(user_id = %user.user_id, space_id))]
+pub async fn get_general(
+    State(state): State<AppState>,
+    AuthUser(user): AuthUser,
+    Path(space_id): Path<String>,
+) -> ApiResult<Json<SpaceView>> {
+    Ok(Json(state.spaces.get(&user, &space_id).await?.into()))
+}
+
+/// Changes any of `name`, `displayName` and `summary`; only the owner may.
+#[utoipa::path(patch, path = "/v0/spaces/{spaceId}/settings/general", tag = "spaces", params(("spaceId" = String, Path)),
+    request_body = GeneralSettings, security(("session" = [], "license" = [])),
+    responses((status = 200, body = SpaceView), (status = 400, body = ErrorEnvelope, description = "VALIDATION_FAILED with every problem"),
+        (status = 403, body = ErrorEnvelope, description = "FORBIDDEN: a member who is not the owner"),
+        (status = 404, body = ErrorEnvelope, description = "NOT_FOUND: no such space, or the caller is not a member"),
+        (status = 409, body = ErrorEnvelope, description = "CONFLICT: the name is taken")))]
+#[tracing::instrument(skip_all, fields(user_id = %user.user_id, space_id))]
+pub async fn update_general(
+    State(state): State<AppState>,
+    AuthUser(user): AuthUser,
+    Path(space_id): Path<String>,
+    ApiJson(body): ApiJson<Map<String, Value>>,
+) -> ApiResult<Json<SpaceView>> {
+    Ok(Json(state.spaces.update_general(&user, &space_id, &body).await?.into()))
+}

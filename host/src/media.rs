@@ -1,0 +1,101 @@
+//! Media bytes: where attachments and avatars are stored, independent of HTTP and of the database.
+//!
+//! The rest of the service sees only [`MediaStore`] and opaque [`StorageKey`]s; no path, bucket or
+//! key ever leaves the server. Both backends stream: an object is written from a stream of chunks
+//! and read back as one, so memory stays flat whatever the size.
+
+mod limited;
+mod local;
+mod s3;
+pub mod sniff;
+
+use std::io;
+use std::ops::Range;
+use std::pin::Pin;
+use std::sync::Arc;
+
+use bytes::Bytes;
+use futures::Stream;
+
+pub use limited::{Tripwire, limited};
+pub use local::LocalStore;
+pub use s3::S3Store;
+pub use sniff::{SniffOutcome, judge_type, read_head};
+
+use crate::config::media::{MediaBackend, MediaConfig};
+
+/// Chunks of an object, in order.
+pub type ByteStream = Pin<Box<dyn Stream<Item = io::Result<Bytes>> + Send>>;
+
+/// The internal name of a stored object: `<kind>/<uuid>` (lowercase letters, digits, `-`, one `/`).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct StorageKey(String);
+
+impl StorageKey {
+    /// A new, unique key for an object of `kind` (`forms`, `avatars`, `assets`).
+    pub fn generate(kind: &'static str) -> Self {
+        Self(format!("{kind}/{}", uuid::Uuid::now_v7()))
+    }
+
+    /// Accepts only keys this service could have generated, so a key read back from the database
+    /// can never address anything outside the store's own namespace.
+    pub fn parse(text: &str) -> Option<Self> {
+        let (kind, id) = text.split_once('/')?;
+        let plain =
+            |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-');
+        (plain(kind) && plain(id)).then(|| Self(text.to_owned()))
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum MediaError {
+    /// The object does not exist (its bytes are missing).
+    #[error("no such object")]
+    NotFound,
+    /// The store could not be reached or failed; the detail is for logs only.
+    #[error("media store unavailable: {0}")]
+    Unavailable(String),
+    /// The stream being stored failed (the client went away or a limit tripped).
+    #[error("upload stream failed: {0}")]
+    Body(io::Error),
+}
+
+/// A readable object, or the requested range of it.
+pub struct Object {
+    /// Bytes `body` yields.
+    pub length: u64,
+    pub body: ByteStream,
+}
+
+/// An object store. Implementations must make an object visible only once it is complete: a
+/// failed or interrupted `put` leaves nothing readable under the key.
+#[async_trait::async_trait]
+pub trait MediaStore: Send + Sync + 'static {
+    /// Stores the stream under `key` and returns its length. When the stream yields an error,
+    /// nothing is stored and the error comes back as [`MediaError::Body`].
+    async fn put(&self, key: &StorageKey, body: ByteStream) -> Result<u64, MediaError>;
+    /// The object's bytes, or the half-open `range` of them (which the caller has checked against
+    /// the stored length).
+    async fn get(&self, key: &StorageKey, range: Option<Range<u64>>) -> Result<Object, MediaError>;
+    /// Removes the object; a missing object is not an error.
+    async fn delete(&self, key: &StorageKey) -> Result<(), MediaError>;
+    /// Succeeds when the store answers (readiness).
+    async fn check(&self) -> Result<(), MediaError>;
+    /// Clears leftovers of interrupted writes older than `grace` that the backend keeps outside
+    /// its objects (temporary files); returns how many.
+    async fn remove_stale(&self, _grace: std::time::Duration) -> Result<usize, MediaError> {
+        Ok(0)
+    }
+}
+
+/// Opens the backend the configuration names.
+pub fn open(config: &MediaConfig, data_dir: &std::path::Path) -> anyhow::Result<Arc<dyn MediaStore>> {
+    Ok(match config.backend {
+        MediaBackend::Local => Arc::new(LocalStore::open(&data_dir.join("media"))?),
+        MediaBackend::S3 => Arc::new(S3Store::new(&config.s3)?),
+    })
+}

@@ -1,0 +1,246 @@
+//! Objects as files under one folder, opened through `cap-std` so that no name can reach outside it.
+//!
+//! Layout: `tmp/<uuid>` while an object is being written, `objects/<kind>/<uuid>` once complete.
+//! A write goes to the temporary file, is flushed with `fsync`, then renamed into place and the
+//! folder synced, so a crash leaves either the whole object or nothing visible (plus, at worst, a
+//! temporary file that [`LocalStore::remove_stale_temporaries`] clears).
+
+use std::io::{self, SeekFrom};
+use std::ops::Range;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::{Duration, SystemTime};
+
+use anyhow::Context;
+use cap_std::ambient_authority;
+use cap_std::fs::Dir;
+use futures::StreamExt;
+use tokio::io::{AsyncSeekExt, AsyncWriteExt, BufWriter};
+use tokio_util::io::ReaderStream;
+
+use super::{ByteStream, MediaError, MediaStore, Object, StorageKey};
+
+const TMP: &str = "tmp";
+const OBJECTS: &str = "objects";
+/// Large writes keep the number of hand-offs to the blocking pool low.
+const WRITE_BUFFER: usize = 1024 * 1024;
+const READ_CHUNK: usize = 256 * 1024;
+
+pub struct LocalStore {
+    root: Arc<Dir>,
+    /// For messages only.
+    path: PathBuf,
+}
+
+impl LocalStore {
+    /// Opens (creating when needed) the folder `path`.
+    pub fn open(path: &Path) -> anyhow::Result<Self> {
+        std::fs::create_dir_all(path).with_context(|| format!("creating the media folder {}", path.display()))?;
+        let root = Dir::open_ambient_dir(path, ambient_authority())
+            .with_context(|| format!("opening the media folder {}", path.display()))?;
+        root.create_dir_all(TMP)?;
+        root.create_dir_all(OBJECTS)?;
+        Ok(Self { root: Arc::new(root), path: path.to_owned() })
+    }
+
+    /// The object's path relative to the root. Keys are validated when parsed, and `cap-std` refuses
+    /// any path that would leave the root anyway.
+    fn relative(key: &StorageKey) -> PathBuf {
+        Path::new(OBJECTS).join(key.as_str())
+    }
+
+    /// Removes temporary files older than `grace`: writes that a crash interrupted.
+    pub async fn remove_stale_temporaries(&self, grace: Duration) -> io::Result<usize> {
+        let root = self.root.clone();
+        blocking(move || {
+            let tmp = root.open_dir(TMP)?;
+            let now = SystemTime::now();
+            let mut removed = 0;
+            for entry in tmp.entries()? {
+                let entry = entry?;
+                let modified = entry.metadata()?.modified()?.into_std();
+                if now.duration_since(modified).unwrap_or_default() >= grace {
+                    tmp.remove_file(entry.file_name())?;
+                    removed += 1;
+                }
+            }
+            Ok(removed)
+        })
+        .await
+    }
+
+    /// Every complete object's key (for tests and audits; the sweeper works from the database).
+    pub async fn list(&self) -> io::Result<Vec<StorageKey>> {
+        let root = self.root.clone();
+        blocking(move || {
+            let objects = root.open_dir(OBJECTS)?;
+            let mut keys = Vec::new();
+            for kind in objects.entries()? {
+                let kind = kind?;
+                let kind_name = kind.file_name().to_string_lossy().into_owned();
+                for object in objects.open_dir(&kind_name)?.entries()? {
+                    let name = object?.file_name().to_string_lossy().into_owned();
+                    keys.extend(StorageKey::parse(&format!("{kind_name}/{name}")));
+                }
+            }
+            Ok(keys)
+        })
+        .await
+    }
+
+    fn unavailable(&self, error: io::Error) -> MediaError {
+        tracing::error!(folder = %self.path.display(), error = %error, "local media store failed");
+        MediaError::Unavailable(error.to_string())
+    }
+}
+
+#[async_trait::async_trait]
+impl MediaStore for LocalStore {
+    async fn put(&self, key: &StorageKey, mut body: ByteStream) -> Result<u64, MediaError> {
+        let temporary = Path::new(TMP).join(uuid::Uuid::new_v4().to_string());
+        let root = self.root.clone();
+        let path = temporary.clone();
+        let file = blocking(move || root.create(&path)).await.map_err(|e| self.unavailable(e))?;
+        let mut writer = BufWriter::with_capacity(WRITE_BUFFER, tokio::fs::File::from_std(file.into_std()));
+        let written = async {
+            let mut length = 0u64;
+            while let Some(chunk) = body.next().await {
+                let chunk = chunk.map_err(MediaError::Body)?;
+                length += chunk.len() as u64;
+                writer.write_all(&chunk).await.map_err(|e| self.unavailable(e))?;
+            }
+            writer.flush().await.map_err(|e| self.unavailable(e))?;
+            writer.get_mut().sync_all().await.map_err(|e| self.unavailable(e))?;
+            Ok(length)
+        }
+        .await;
+        drop(writer);
+        let length = match written {
+            Ok(length) => length,
+            Err(error) => {
+                let root = self.root.clone();
+                let _ = blocking(move || root.remove_file(&temporary)).await;
+                return Err(error);
+            }
+        };
+        let root = self.root.clone();
+        let target = Self::relative(key);
+        blocking(move || {
+            let folder = target.parent().unwrap_or(Path::new(OBJECTS));
+            root.create_dir_all(folder)?;
+            root.rename(&temporary, &root, &target)?;
+            // The rename is durable only once the folder itself is on disk.
+            root.open_dir(folder)?.open(".")?.sync_all()
+        })
+        .await
+        .map_err(|e| self.unavailable(e))?;
+        Ok(length)
+    }
+
+    async fn get(&self, key: &StorageKey, range: Option<Range<u64>>) -> Result<Object, MediaError> {
+        let root = self.root.clone();
+        let path = Self::relative(key);
+        let file = match blocking(move || root.open(&path)).await {
+            Ok(file) => file,
+            Err(error) if error.kind() == io::ErrorKind::NotFound => return Err(MediaError::NotFound),
+            Err(error) => return Err(self.unavailable(error)),
+        };
+        let mut file = tokio::fs::File::from_std(file.into_std());
+        let size = file.metadata().await.map_err(|e| self.unavailable(e))?.len();
+        let range = range.unwrap_or(0..size);
+        if range.end > size {
+            // The row says more bytes than the file holds: the object is damaged.
+            return Err(MediaError::NotFound);
+        }
+        file.seek(SeekFrom::Start(range.start)).await.map_err(|e| self.unavailable(e))?;
+        let length = range.end - range.start;
+        let reader = tokio::io::AsyncReadExt::take(file, length);
+        Ok(Object { length, body: Box::pin(ReaderStream::with_capacity(reader, READ_CHUNK)) })
+    }
+
+    async fn delete(&self, key: &StorageKey) -> Result<(), MediaError> {
+        let root = self.root.clone();
+        let path = Self::relative(key);
+        match blocking(move || root.remove_file(&path)).await {
+            Err(error) if error.kind() != io::ErrorKind::NotFound => Err(self.unavailable(error)),
+            _ => Ok(()),
+        }
+    }
+
+    async fn remove_stale(&self, grace: Duration) -> Result<usize, MediaError> {
+        self.remove_stale_temporaries(grace).await.map_err(|e| self.unavailable(e))
+    }
+
+    async fn check(&self) -> Result<(), MediaError> {
+        let root = self.root.clone();
+        blocking(move || root.dir_metadata().map(|_| ())).await.map_err(|e| self.unavailable(e))
+    }
+}
+
+async fn blocking<T: Send + 'static>(work: impl FnOnce() -> io::Result<T> + Send + 'static) -> io::Result<T> {
+    tokio::task::spawn_blocking(work).await.map_err(io::Error::other)?
+}
+
+#[cfg(test)]
+mod tests {
+    use bytes::Bytes;
+    use futures::stream;
+
+    use super::*;
+
+    fn body(parts: Vec<io::Result<Bytes>>) -> ByteStream {
+        Box::pin(stream::iter(parts))
+    }
+
+    async fn read_all(object: Object) -> Vec<u8> {
+        let chunks: Vec<Bytes> = object.body.map(Result::unwrap).collect().await;
+        chunks.concat()
+    }
+
+    #[tokio::test]
+    async fn round_trip_with_ranges() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = LocalStore::open(dir.path()).unwrap();
+        let key = StorageKey::generate("forms");
+        let data: Vec<u8> = (0..=255u8).cycle().take(300_000).collect();
+        let parts = data.chunks(70_000).map(|c| Ok(Bytes::copy_from_slice(c))).collect();
+        assert_eq!(store.put(&key, body(parts)).await.unwrap(), 300_000);
+        assert_eq!(read_all(store.get(&key, None).await.unwrap()).await, data);
+        let part = store.get(&key, Some(1000..2000)).await.unwrap();
+        assert_eq!(part.length, 1000);
+        assert_eq!(read_all(part).await, &data[1000..2000]);
+        assert_eq!(store.list().await.unwrap(), vec![key.clone()]);
+        store.delete(&key).await.unwrap();
+        assert!(matches!(store.get(&key, None).await, Err(MediaError::NotFound)));
+        store.delete(&key).await.unwrap();
+    }
+
+    #[tokio::test]
+    async fn a_failed_stream_leaves_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = LocalStore::open(dir.path()).unwrap();
+        let key = StorageKey::generate("forms");
+        let parts = vec![Ok(Bytes::from_static(b"abc")), Err(io::Error::other("client went away"))];
+        assert!(matches!(store.put(&key, body(parts)).await, Err(MediaError::Body(_))));
+        assert!(matches!(store.get(&key, None).await, Err(MediaError::NotFound)));
+        assert!(store.list().await.unwrap().is_empty());
+        assert_eq!(std::fs::read_dir(dir.path().join(TMP)).unwrap().count(), 0);
+    }
+
+    #[tokio::test]
+    async fn stale_temporaries_are_removed() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = LocalStore::open(dir.path()).unwrap();
+        std::fs::write(dir.path().join(TMP).join("left-by-a-crash"), b"half").unwrap();
+        assert_eq!(store.remove_stale_temporaries(Duration::from_secs(3600)).await.unwrap(), 0);
+        assert_eq!(store.remove_stale_temporaries(Duration::ZERO).await.unwrap(), 1);
+    }
+
+    #[test]
+    fn keys_are_checked_when_parsed() {
+        assert!(StorageKey::parse("forms/0190-abc").is_some());
+        for bad in ["../etc/passwd", "forms/../../x", "forms", "/forms/x", "forms/x/y", "Forms/x", "forms/"] {
+            assert!(StorageKey::parse(bad).is_none(), "{bad}");
+        }
+    }
+}

@@ -1,0 +1,436 @@
+//! Form attachments (interface "Form attachments (media)", conventions 8 and 11): upload all or
+//! nothing, read back, remove.
+
+use std::sync::Arc;
+
+use bytes::Bytes;
+use futures::StreamExt;
+use time::OffsetDateTime;
+use uuid::Uuid;
+
+use crate::config::media::MediaConfig;
+use crate::domain::entitlement::Entitlement;
+use crate::domain::forms::{Field, FieldType, FormConfig};
+use crate::domain::problems::Problems;
+use crate::domain::workflows::{View, editable_in_view, visible_in_view};
+use crate::error::{ApiError, ApiResult, ErrorCode};
+use crate::media::{ByteStream, Object, SniffOutcome, judge_type, read_head};
+use crate::services::form_instances::{FormInstances, Instance};
+use crate::services::licenses::Caller;
+use crate::services::media_objects::{MediaObjects, StageError};
+use crate::services::quotas;
+use crate::services::workflow_items::{Access, WorkflowItems};
+use crate::store::{AttachRefusal, SessionUser, Store, StoredAttachment};
+
+/// One part of a multipart upload, in the order the client sent it. A part with a file name is a
+/// file; any other is text.
+pub enum Part {
+    Text { name: String, value: String },
+    File { name: String, filename: String, content_type: Option<String>, body: ByteStream },
+}
+
+/// The parts of an upload request, read one at a time (each file's bytes must be consumed or
+/// dropped before the next part).
+#[async_trait::async_trait]
+pub trait PartSource: Send {
+    async fn next_part(&mut self) -> ApiResult<Option<Part>>;
+    /// What to answer when a file's byte stream failed (request too large, malformed body...).
+    fn stream_failure(&self) -> ApiError;
+}
+
+pub struct Attachments {
+    store: Store,
+    objects: MediaObjects,
+    instances: Arc<FormInstances>,
+    workflow_items: Arc<WorkflowItems>,
+    default_max_file_bytes: u64,
+    max_files_per_request: usize,
+}
+
+/// The instance an upload or removal acts on, and the view it acts through (if any).
+struct Target {
+    instance: Instance,
+    view: Option<View>,
+}
+
+/// A file that was written to the store, not yet recorded.
+struct Received {
+    storage_key: String,
+    bytes: u64,
+    filename: String,
+    declared: Option<String>,
+    head: Bytes,
+}
+
+impl Attachments {
+    pub fn new(
+        store: Store,
+        objects: MediaObjects,
+        instances: Arc<FormInstances>,
+        workflow_items: Arc<WorkflowItems>,
+        config: &MediaConfig,
+    ) -> Self {
+        Self {
+            store,
+            objects,
+            instances,
+            workflow_items,
+            default_max_file_bytes: config.default_max_file_bytes,
+            max_files_per_request: config.max_files_per_request,
+        }
+    }
+
+    /// Stores every file of the request against its field, or nothing.
+    #[tracing::instrument(skip_all, fields(user_id = %user.user_id, form_id))]
+    pub async fn upload(
+        &self,
+        user: &SessionUser,
+        caller: &Caller,
+        form_id: &str,
+        access: Access<'_>,
+        source: &mut dyn PartSource,
+    ) -> ApiResult<Vec<StoredAttachment>> {
+        let target = self.target(user, form_id, access, true).await?;
+        let config = target.instance.configuration.parsed.clone();
+        let staged = self.objects.staging();
+        let mut field_ids: Vec<String> = Vec::new();
+        let mut files: Vec<Option<Received>> = Vec::new();
+        let mut problems = Problems::new();
+        while let Some(part) = source.next_part().await? {
+            match part {
+                Part::Text { name, value } if name == "fieldIds" => field_ids.push(value),
+                Part::Text { name, .. } | Part::File { name, .. } if name != "files" => {
+                    problems.push(format!("/{name}"), "UNKNOWN_PART", "only fieldIds and files parts are accepted")
+                }
+                Part::Text { .. } => {
+                    problems.push("/files", "NOT_A_FILE", "files parts must carry a file (a filename)")
+                }
+                Part::File { filename, content_type, body, .. } => {
+                    let index = files.len();
+                    if index >= self.max_files_per_request {
+                        return Err(ApiError::invalid(
+                            "/files",
+                            "TOO_MANY_FILES",
+                            format!("one request takes at most {} files", self.max_files_per_request),
+                        ));
+                    }
+                    // The paired field id usually came first; if not, the largest cap of the form applies
+                    // while streaming and the field's own cap is checked below.
+                    let field = field_ids.get(index).and_then(|id| file_field(&config, id));
+                    let limit = match field {
+                        Some(field) => self.max_bytes(field),
+                        None => self.largest_max_bytes(&config),
+                    };
+                    let (head, rest) = read_head(body).await.map_err(|_| source.stream_failure())?;
+                    if head.is_empty() {
+                        files.push(None);
+                        continue;
+                    }
+                    let first = head.clone();
+                    let body: ByteStream = Box::pin(futures::stream::once(async move { Ok(first) }).chain(rest));
+                    let (key, bytes) = match self.objects.stage(&staged, "forms", body, limit).await {
+                        Ok(stored) => stored,
+                        Err(StageError::TooLarge(limit)) => return Err(too_large(index, limit)),
+                        Err(StageError::Body(_)) => return Err(source.stream_failure()),
+                        Err(StageError::Failed(error)) => return Err(error),
+                    };
+                    files.push(Some(Received {
+                        storage_key: key.as_str().to_owned(),
+                        bytes,
+                        filename: clean_filename(&filename),
+                        declared: content_type,
+                        head,
+                    }));
+                }
+            }
+        }
+        let records = self.judge(&target, &config, &field_ids, &files, problems)?;
+        let count = records.len() as u64;
+        quotas::take(&self.store, caller, Entitlement::FormUploads, count).await?;
+        let caps = caps_of(&config, &records);
+        let stored = self.store.insert_attachments(&target.instance.stored.form_id, &user.user_id, records, caps).await;
+        let refusal = match stored {
+            Ok(Ok(stored)) => {
+                staged.adopted();
+                return Ok(stored);
+            }
+            Ok(Err(refusal)) => refusal_error(refusal, &field_ids),
+            Err(error) => error.into(),
+        };
+        quotas::refund(&self.store, caller, Entitlement::FormUploads, count).await?;
+        Err(refusal)
+    }
+
+    /// Checks every pairing and file; the records to write when all pass.
+    fn judge(
+        &self,
+        target: &Target,
+        config: &FormConfig,
+        field_ids: &[String],
+        files: &[Option<Received>],
+        mut problems: Problems,
+    ) -> ApiResult<Vec<StoredAttachment>> {
+        if files.is_empty() {
+            problems.push("/files", "REQUIRED", "at least one file is required");
+        }
+        if field_ids.len() != files.len() {
+            problems.push(
+                "/fieldIds",
+                "COUNT_MISMATCH",
+                format!("has {} entries but files has {}; they pair by position", field_ids.len(), files.len()),
+            );
+        }
+        for (index, id) in field_ids.iter().enumerate() {
+            let path = format!("/fieldIds/{index}");
+            let field = Uuid::try_parse(id).ok().filter(|_| id.len() == 36).and_then(|id| config.field(&id));
+            match field {
+                None => problems.push(path, "UNKNOWN_FIELD", "is not a field id of this form's configuration"),
+                Some(field) if field.kind != FieldType::File => {
+                    problems.push(path, "NOT_A_FILE_FIELD", "is not a file field")
+                }
+                Some(field) if target.view.as_ref().is_some_and(|v| !editable_in_view(v, config, field)) => {
+                    problems.push(path, "NOT_EDITABLE", "is not an editable field of this view")
+                }
+                Some(_) => {}
+            }
+        }
+        for (index, file) in files.iter().enumerate() {
+            if file.is_none() {
+                problems.push(format!("/files/{index}"), "EMPTY_FILE", "is empty");
+            }
+        }
+        if !problems.is_empty() {
+            return Err(problems.into());
+        }
+        let mut too_large = Problems::new();
+        let mut wrong_type = Problems::new();
+        let mut records = Vec::new();
+        let now = OffsetDateTime::now_utc();
+        for (index, (id, file)) in field_ids.iter().zip(files).enumerate() {
+            let (Some(field), Some(file)) = (file_field(config, id), file) else { continue };
+            let limit = self.max_bytes(field);
+            if file.bytes > limit {
+                too_large.push(format!("/files/{index}"), "TOO_LARGE", format!("is larger than {limit} bytes"));
+                continue;
+            }
+            let content_type = match judge_type(file.declared.as_deref(), &file.filename, &file.head) {
+                SniffOutcome::Agreed(content_type) => content_type,
+                SniffOutcome::Mismatch { claimed, sniffed } => {
+                    let found = sniffed.as_deref().unwrap_or("no known signature");
+                    wrong_type.push(
+                        format!("/files/{index}"),
+                        "TYPE_MISMATCH",
+                        format!("claims {claimed} but its bytes show {found}"),
+                    );
+                    continue;
+                }
+            };
+            let rule = field.file.clone().unwrap_or_default();
+            if !rule.accepts(&content_type, &file.filename) {
+                wrong_type.push(
+                    format!("/files/{index}"),
+                    "NOT_ACCEPTED",
+                    format!("{content_type} ({}) is not accepted by the field", file.filename),
+                );
+                continue;
+            }
+            records.push(StoredAttachment {
+                part_key: Uuid::new_v4().simple().to_string(),
+                form_id: target.instance.stored.form_id.clone(),
+                field_id: field.id.to_string(),
+                content_type,
+                bytes: file.bytes as i64,
+                filename: file.filename.clone(),
+                storage_key: file.storage_key.clone(),
+                created_at: now,
+            });
+        }
+        if !too_large.is_empty() {
+            return Err(ApiError::rejected(ErrorCode::PayloadTooLarge, too_large));
+        }
+        if !wrong_type.is_empty() {
+            return Err(ApiError::rejected(ErrorCode::UnsupportedMediaType, wrong_type));
+        }
+        Ok(records)
+    }
+
+    /// The instance if the caller may act on it this way: its creator, or (with both workflow
+    /// parameters) a holder of a view that shows the item. `edit` also requires the creator
+    /// acting without a view, or a view at all.
+    async fn target(&self, user: &SessionUser, form_id: &str, access: Access<'_>, edit: bool) -> ApiResult<Target> {
+        match (access.workflow_configuration_id, access.view_id) {
+            (Some(_), Some(_)) => {
+                let item = self.workflow_items.reach(user, form_id, access).await?;
+                Ok(Target { instance: item.instance, view: item.view })
+            }
+            (None, None) if edit => Ok(Target { instance: self.instances.readable(user, form_id).await?, view: None }),
+            (None, None) => {
+                Ok(Target { instance: self.workflow_items.readable_form(user, form_id).await?, view: None })
+            }
+            (Some(_), None) => Err(ApiError::invalid(
+                "query.workflowViewId",
+                "REQUIRED",
+                "workflowConfigurationId and workflowViewId go together",
+            )),
+            (None, Some(_)) => Err(ApiError::invalid(
+                "query.workflowConfigurationId",
+                "REQUIRED",
+                "workflowConfigurationId and workflowViewId go together",
+            )),
+        }
+    }
+
+    /// An attachment the caller may read, and its bytes (or the half-open `range`).
+    pub async fn open(
+        &self,
+        user: &SessionUser,
+        form_id: &str,
+        part_key: &str,
+        access: Access<'_>,
+    ) -> ApiResult<StoredAttachment> {
+        let target = self.target(user, form_id, access, false).await?;
+        let attachment = self
+            .store
+            .attachment(&target.instance.stored.form_id, part_key)
+            .await?
+            .ok_or_else(|| ApiError::not_found("attachment"))?;
+        if let Some(view) = &target.view {
+            let config = &target.instance.configuration.parsed;
+            let visible = file_field(config, &attachment.field_id).is_some_and(|f| visible_in_view(view, config, f));
+            if !visible {
+                return Err(ApiError::not_found("attachment"));
+            }
+        }
+        Ok(attachment)
+    }
+
+    pub async fn bytes(&self, attachment: &StoredAttachment, range: Option<std::ops::Range<u64>>) -> ApiResult<Object> {
+        self.objects.read(&attachment.storage_key, range).await
+    }
+
+    /// Removes an attachment of `field_id` and then its bytes.
+    pub async fn remove(
+        &self,
+        user: &SessionUser,
+        form_id: &str,
+        part_key: &str,
+        field_id: Option<&str>,
+        access: Access<'_>,
+    ) -> ApiResult<()> {
+        let Some(field_id) = field_id else {
+            return Err(ApiError::invalid("query.fieldId", "REQUIRED", "names the field the part belongs to"));
+        };
+        let target = self.target(user, form_id, access, true).await?;
+        let config = &target.instance.configuration.parsed;
+        let form_id = &target.instance.stored.form_id;
+        let attachment = self.store.attachment(form_id, part_key).await?;
+        let Some(attachment) = attachment.filter(|a| a.field_id.eq_ignore_ascii_case(field_id)) else {
+            return Err(ApiError::not_found("attachment"));
+        };
+        if let Some(view) = &target.view {
+            let editable = file_field(config, &attachment.field_id).is_some_and(|f| editable_in_view(view, config, f));
+            if !editable {
+                return Err(ApiError::invalid(
+                    "query.fieldId",
+                    "NOT_EDITABLE",
+                    "is not an editable field of this view",
+                ));
+            }
+        }
+        if let Some(removed) = self.store.delete_attachment(form_id, part_key).await?
+            && let Some(key) = crate::media::StorageKey::parse(&removed.storage_key)
+        {
+            self.objects.discard(vec![key]).await;
+        }
+        Ok(())
+    }
+
+    /// The descriptors of an instance's files, oldest first (none when the form has no file field).
+    pub async fn of_instance(&self, instance: &Instance) -> ApiResult<Vec<StoredAttachment>> {
+        if !instance.configuration.parsed.fields().any(|f| f.kind == FieldType::File) {
+            return Ok(Vec::new());
+        }
+        Ok(self.store.attachments(&instance.stored.form_id).await?)
+    }
+
+    fn max_bytes(&self, field: &Field) -> u64 {
+        field.file.as_ref().and_then(|rule| rule.max_bytes).unwrap_or(self.default_max_file_bytes)
+    }
+
+    fn largest_max_bytes(&self, config: &FormConfig) -> u64 {
+        config.fields().filter(|f| f.kind == FieldType::File).map(|f| self.max_bytes(f)).max().unwrap_or(0)
+    }
+}
+
+fn file_field<'a>(config: &'a FormConfig, id: &str) -> Option<&'a Field> {
+    let id = Uuid::try_parse(id).ok()?;
+    config.field(&id).filter(|f| f.kind == FieldType::File)
+}
+
+/// For each field receiving files, the most it may hold.
+fn caps_of(config: &FormConfig, records: &[StoredAttachment]) -> Vec<(String, i64)> {
+    let mut caps: Vec<(String, i64)> = Vec::new();
+    for record in records {
+        if caps.iter().any(|(id, _)| id == &record.field_id) {
+            continue;
+        }
+        let cap = file_field(config, &record.field_id)
+            .and_then(|f| f.file.clone().unwrap_or_default().max_attachments())
+            .map(|n| i64::try_from(n).unwrap_or(i64::MAX));
+        if let Some(cap) = cap {
+            caps.push((record.field_id.clone(), cap));
+        }
+    }
+    caps
+}
+
+/// `field_ids` as sent, so a problem points at the first entry naming the field.
+fn refusal_error(refusal: AttachRefusal, field_ids: &[String]) -> ApiError {
+    match refusal {
+        AttachRefusal::NoInstance => ApiError::not_found("form"),
+        AttachRefusal::TooManyFiles(fields) => {
+            let mut problems = Problems::new();
+            for (field_id, would_hold) in fields {
+                let index = field_ids
+                    .iter()
+                    .position(|sent| Uuid::try_parse(sent).is_ok_and(|id| id.to_string() == field_id))
+                    .unwrap_or(0);
+                problems.push(
+                    format!("/fieldIds/{index}"),
+                    "MAX_FILES_EXCEEDED",
+                    format!("the field would hold {would_hold} files, more than it allows"),
+                );
+            }
+            ApiError::rejected(ErrorCode::MaxFilesExceeded, problems)
+        }
+    }
+}
+
+fn too_large(index: usize, limit: u64) -> ApiError {
+    let mut problems = Problems::new();
+    problems.push(format!("/files/{index}"), "TOO_LARGE", format!("is larger than {limit} bytes"));
+    ApiError::rejected(ErrorCode::PayloadTooLarge, problems)
+}
+
+/// The name to keep: the last path segment, without control characters, at most 255 characters.
+pub fn clean_filename(raw: &str) -> String {
+    let last = raw.rsplit(['/', '\\']).next().unwrap_or("");
+    let cleaned: String = last.chars().filter(|c| !c.is_control()).take(255).collect();
+    let cleaned = cleaned.trim();
+    if cleaned.is_empty() || cleaned == "." || cleaned == ".." { "file".into() } else { cleaned.to_owned() }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn filenames_lose_paths_and_control_characters() {
+        assert_eq!(clean_filename("../../etc/passwd"), "passwd");
+        assert_eq!(clean_filename("C:\\Users\\me\\scan.pdf"), "scan.pdf");
+        assert_eq!(clean_filename("a\r\nb.txt"), "ab.txt");
+        assert_eq!(clean_filename(".."), "file");
+        assert_eq!(clean_filename(""), "file");
+        assert_eq!(clean_filename(&"x".repeat(300)).len(), 255);
+    }
+}

@@ -1,0 +1,120 @@
+//! User avatars (conventions 12): one image per user, replaced by the next upload.
+
+use sha2::{Digest, Sha256};
+use time::OffsetDateTime;
+
+use super::attachments::{Part, PartSource};
+use crate::domain::problems::Problems;
+use crate::error::{ApiError, ApiResult, ErrorCode};
+use crate::media::{ByteStream, Object, SniffOutcome, StorageKey, judge_type, read_head};
+use crate::services::media_objects::{MediaObjects, StageError};
+use crate::store::{SessionUser, Store, StoredAvatar};
+
+/// PNG, JPEG, WebP or GIF up to 2 MiB.
+pub const AVATAR_MAX_BYTES: u64 = 2 * 1024 * 1024;
+const AVATAR_TYPES: [&str; 4] = ["image/png", "image/jpeg", "image/webp", "image/gif"];
+
+pub struct Avatars {
+    store: Store,
+    objects: MediaObjects,
+    db_hash: String,
+}
+
+impl Avatars {
+    pub fn new(store: Store, objects: MediaObjects, shard: &str) -> Self {
+        let digest = Sha256::digest(format!("trellis-media-shard:{shard}").as_bytes());
+        let db_hash = digest.iter().take(8).map(|b| format!("{b:02x}")).collect();
+        Self { store, objects, db_hash }
+    }
+
+    /// The name of this deployment's storage shard as avatar URLs carry it.
+    pub fn db_hash(&self) -> &str {
+        &self.db_hash
+    }
+
+    /// Stores the request's one `file` part as the user's avatar, replacing the previous one.
+    #[tracing::instrument(skip_all, fields(user_id = %user.user_id))]
+    pub async fn upload(&self, user: &SessionUser, source: &mut dyn PartSource) -> ApiResult<StoredAvatar> {
+        let staged = self.objects.staging();
+        let mut problems = Problems::new();
+        let mut received: Option<(String, u64, String)> = None;
+        while let Some(part) = source.next_part().await? {
+            match part {
+                Part::File { name, filename, content_type, body } if name == "file" => {
+                    if received.is_some() {
+                        problems.push("/file", "TOO_MANY_FILES", "send one file");
+                        continue;
+                    }
+                    let (head, rest) = read_head(body).await.map_err(|_| source.stream_failure())?;
+                    let content_type = match judge_type(content_type.as_deref(), &filename, &head) {
+                        SniffOutcome::Agreed(t) if AVATAR_TYPES.contains(&t.as_str()) => t,
+                        _ => {
+                            let mut problems = Problems::new();
+                            problems.push("/file", "NOT_AN_IMAGE", "is not a PNG, JPEG, WebP or GIF image");
+                            return Err(ApiError::rejected(ErrorCode::UnsupportedMediaType, problems));
+                        }
+                    };
+                    let body: ByteStream =
+                        Box::pin(futures::StreamExt::chain(futures::stream::once(async { Ok(head) }), rest));
+                    match self.objects.stage(&staged, "avatars", body, AVATAR_MAX_BYTES).await {
+                        Ok((key, bytes)) => received = Some((key.as_str().to_owned(), bytes, content_type)),
+                        Err(StageError::TooLarge(limit)) => {
+                            let mut problems = Problems::new();
+                            problems.push("/file", "TOO_LARGE", format!("is larger than {limit} bytes"));
+                            return Err(ApiError::rejected(ErrorCode::PayloadTooLarge, problems));
+                        }
+                        Err(StageError::Body(_)) => return Err(source.stream_failure()),
+                        Err(StageError::Failed(error)) => return Err(error),
+                    }
+                }
+                Part::Text { name, .. } | Part::File { name, .. } => {
+                    problems.push(format!("/{name}"), "UNKNOWN_PART", "only a file part named file is accepted")
+                }
+            }
+        }
+        match &received {
+            None => problems.push("/file", "REQUIRED", "a file part named file is required"),
+            Some((_, 0, _)) => problems.push("/file", "EMPTY_FILE", "is empty"),
+            Some(_) => {}
+        }
+        problems.finish(())?;
+        let (storage_key, bytes, content_type) = received.unwrap_or_default();
+        let avatar = StoredAvatar {
+            user_id: user.user_id.clone(),
+            pic_id: uuid::Uuid::new_v4().simple().to_string(),
+            content_type,
+            bytes: bytes as i64,
+            storage_key,
+        };
+        let replaced = self.store.replace_avatar(avatar.clone(), OffsetDateTime::now_utc()).await?;
+        staged.adopted();
+        if let Some(old) = replaced.and_then(|old| StorageKey::parse(&old.storage_key)) {
+            self.objects.discard(vec![old]).await;
+        }
+        Ok(avatar)
+    }
+
+    /// Removes the user's avatar (if any) and its bytes.
+    pub async fn remove(&self, user: &SessionUser) -> ApiResult<()> {
+        if let Some(old) = self.store.delete_avatar(&user.user_id).await?
+            && let Some(key) = StorageKey::parse(&old.storage_key)
+        {
+            self.objects.discard(vec![key]).await;
+        }
+        Ok(())
+    }
+
+    /// The avatar named by a URL from a profile or search, checking every part of it.
+    pub async fn find(&self, db_hash: &str, user_id: &str, pic_id: &str) -> ApiResult<StoredAvatar> {
+        let not_found = || ApiError::not_found("avatar");
+        if db_hash != self.db_hash {
+            return Err(not_found());
+        }
+        let user_id = uuid::Uuid::try_parse(user_id).map_err(|_| not_found())?.to_string();
+        self.store.avatar(&user_id).await?.filter(|a| a.pic_id == pic_id).ok_or_else(not_found)
+    }
+
+    pub async fn bytes(&self, avatar: &StoredAvatar, range: Option<std::ops::Range<u64>>) -> ApiResult<Object> {
+        self.objects.read(&avatar.storage_key, range).await
+    }
+}

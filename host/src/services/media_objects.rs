@@ -1,0 +1,186 @@
+//! Writing, reading and removing media objects so that the database and the store agree.
+//!
+//! Every object is announced in `media_pending` before its bytes are written and adopted by its
+//! row in one transaction afterwards (see `store::media`). Whatever fails in between (an error, a
+//! client that goes away, a crash) leaves at most an announced object, which [`MediaObjects::sweep`]
+//! removes once it is due.
+
+use std::ops::Range;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use time::OffsetDateTime;
+
+use crate::config::media::MediaConfig;
+use crate::error::ApiError;
+use crate::media::{ByteStream, MediaError, MediaStore, Object, StorageKey, limited};
+use crate::store::Store;
+
+#[derive(Clone)]
+pub struct MediaObjects {
+    store: Store,
+    objects: Arc<dyn MediaStore>,
+    grace: Duration,
+    retry_after_seconds: u64,
+}
+
+/// Why an object was not stored.
+#[derive(Debug)]
+pub enum StageError {
+    /// The stream passed the limit (bytes).
+    TooLarge(u64),
+    /// The stream itself failed: the client went away or sent a malformed body.
+    Body(std::io::Error),
+    /// The store or the database failed.
+    Failed(ApiError),
+}
+
+impl MediaObjects {
+    pub fn new(store: Store, objects: Arc<dyn MediaStore>, config: &MediaConfig) -> Self {
+        Self {
+            store,
+            objects,
+            grace: Duration::from_secs(config.sweep_grace_seconds),
+            retry_after_seconds: config.retry_after_seconds,
+        }
+    }
+
+    pub fn unavailable(&self) -> ApiError {
+        ApiError::MediaUnavailable { retry_after_seconds: self.retry_after_seconds }
+    }
+
+    fn media_error(&self, error: MediaError) -> ApiError {
+        match error {
+            MediaError::NotFound => {
+                tracing::error!("stored bytes are missing");
+                self.unavailable()
+            }
+            MediaError::Unavailable(cause) => {
+                tracing::warn!(cause = %cause, "media store unavailable");
+                self.unavailable()
+            }
+            MediaError::Body(error) => ApiError::internal(error),
+        }
+    }
+
+    /// Announces and writes one object of `kind`, at most `limit` bytes. On success the object is
+    /// recorded in `staged`; the caller adopts it with a row or lets `staged` discard it.
+    pub async fn stage(
+        &self,
+        staged: &StagedObjects,
+        kind: &'static str,
+        body: ByteStream,
+        limit: u64,
+    ) -> Result<(StorageKey, u64), StageError> {
+        let key = StorageKey::generate(kind);
+        // Recorded as announced now; the sweeper adds the grace configured when it runs, so a
+        // restart with a shorter grace (0 after a crash) clears what the old process left.
+        let announced = OffsetDateTime::now_utc();
+        self.store.media_pending(key.as_str(), announced).await.map_err(|e| StageError::Failed(e.into()))?;
+        staged.push(key.clone());
+        let (body, tripwire) = limited(body, limit);
+        match self.objects.put(&key, body).await {
+            Ok(length) => Ok((key, length)),
+            Err(_) if tripwire.tripped() => Err(StageError::TooLarge(limit)),
+            Err(MediaError::Body(error)) => Err(StageError::Body(error)),
+            Err(other) => Err(StageError::Failed(self.media_error(other))),
+        }
+    }
+
+    /// Whether the store answers (readiness).
+    pub async fn check(&self) -> Result<(), ApiError> {
+        self.objects.check().await.map_err(|e| self.media_error(e))
+    }
+
+    /// The bytes of a stored object (or a range of them).
+    pub async fn read(&self, key: &str, range: Option<Range<u64>>) -> Result<Object, ApiError> {
+        let key = StorageKey::parse(key).ok_or_else(|| ApiError::internal(anyhow::anyhow!("malformed storage key")))?;
+        self.objects.get(&key, range).await.map_err(|e| self.media_error(e))
+    }
+
+    /// Removes objects now; what cannot be removed stays announced for the sweeper.
+    pub async fn discard(&self, keys: Vec<StorageKey>) {
+        let mut removed = Vec::new();
+        for key in keys {
+            match self.objects.delete(&key).await {
+                Ok(()) => removed.push(key.as_str().to_owned()),
+                Err(error) => tracing::warn!(error = %error, "could not remove media now; the sweeper will"),
+            }
+        }
+        if !removed.is_empty()
+            && let Err(error) = self.store.media_forget(removed).await
+        {
+            tracing::warn!(error = %error, "could not forget removed media");
+        }
+    }
+
+    /// Removes due objects: uploads whose row never committed and bytes orphaned by deletes.
+    /// Returns how many were removed.
+    pub async fn sweep(&self) -> anyhow::Result<usize> {
+        let mut total = self.objects.remove_stale(self.grace).await?;
+        loop {
+            let due = self.store.media_due(OffsetDateTime::now_utc() - self.grace, 500).await?;
+            let batch = due.len();
+            let keys: Vec<StorageKey> = due.iter().filter_map(|k| StorageKey::parse(k)).collect();
+            let mut removed = Vec::new();
+            for key in keys {
+                match self.objects.delete(&key).await {
+                    Ok(()) => removed.push(key.as_str().to_owned()),
+                    Err(error) => {
+                        tracing::warn!(error = %error, "sweeping media failed; retrying later");
+                        self.store.media_forget(removed.clone()).await?;
+                        return Ok(total + removed.len());
+                    }
+                }
+            }
+            // Malformed keys cannot name an object; forget them too.
+            let malformed: Vec<String> = due.into_iter().filter(|k| StorageKey::parse(k).is_none()).collect();
+            total += removed.len();
+            removed.extend(malformed);
+            self.store.media_forget(removed).await?;
+            if batch < 500 {
+                return Ok(total);
+            }
+        }
+    }
+
+    /// A set of staged objects to adopt or discard.
+    pub fn staging(&self) -> StagedObjects {
+        StagedObjects { objects: self.clone(), keys: Arc::new(Mutex::new(Vec::new())), adopted: false }
+    }
+}
+
+/// Objects written for one request. Dropped without [`StagedObjects::adopted`] (an error, or a
+/// client that went away and cancelled the handler), it removes them in the background.
+pub struct StagedObjects {
+    objects: MediaObjects,
+    keys: Arc<Mutex<Vec<StorageKey>>>,
+    adopted: bool,
+}
+
+impl StagedObjects {
+    fn push(&self, key: StorageKey) {
+        self.keys.lock().unwrap_or_else(|e| e.into_inner()).push(key);
+    }
+
+    /// Their rows have committed: keep them.
+    pub fn adopted(mut self) {
+        self.adopted = true;
+    }
+}
+
+impl Drop for StagedObjects {
+    fn drop(&mut self) {
+        if self.adopted {
+            return;
+        }
+        let keys = std::mem::take(&mut *self.keys.lock().unwrap_or_else(|e| e.into_inner()));
+        if keys.is_empty() {
+            return;
+        }
+        let objects = self.objects.clone();
+        if let Ok(runtime) = tokio::runtime::Handle::try_current() {
+            runtime.spawn(async move { objects.discard(keys).await });
+        }
+    }
+}

@@ -1,0 +1,161 @@
+//! Spaces: creation, general settings, membership and the set of connected modules.
+//!
+//! A space is visible to its members only: to anybody else every route answers NOT_FOUND, never
+//! FORBIDDEN, so ids cannot be probed. Memberships and connected modules sit on the path of every
+//! module request, so both are served from a short-lived cache (see [`TtlCache`]).
+
+use std::borrow::Cow;
+use std::sync::Arc;
+use std::time::Duration;
+
+use serde_json::{Map, Value};
+use time::OffsetDateTime;
+
+use crate::domain::spaces::{self, Role};
+use crate::error::{ApiError, ApiResult, OnConflict};
+use crate::services::ttl_cache::TtlCache;
+use crate::store::{MemberSpace, NewSpaceRow, SessionUser, SpaceChange, SpaceModule, Store};
+
+const NAME_TAKEN: &str = "a space with this name exists";
+
+pub struct Spaces {
+    store: Store,
+    /// Roles by `"<space id>/<user id>"`. Only memberships are remembered: a user who just became
+    /// a member (possibly through another server) is let in at once.
+    roles: TtlCache<String, Role>,
+    /// Connected modules by space id.
+    modules: TtlCache<String, Arc<[SpaceModule]>>,
+}
+
+/// A space id from a path or a body, in canonical form; `None` when it cannot name a space.
+pub fn canonical_id(space_id: &str) -> Option<String> {
+    uuid::Uuid::try_parse(space_id).ok().map(|id| id.to_string())
+}
+
+fn role_key(space_id: &str, user_id: &str) -> String {
+    format!("{space_id}/{user_id}")
+}
+
+fn not_found() -> ApiError {
+    ApiError::not_found("space")
+}
+
+impl Spaces {
+    pub fn new(store: Store, cache_ttl: Duration) -> Self {
+        Self { store, roles: TtlCache::new(cache_ttl), modules: TtlCache::new(cache_ttl) }
+    }
+
+    /// Creates a space from `{name, displayName, summary?}`; the creator becomes its owner.
+    #[tracing::instrument(skip_all, fields(user_id = %user.user_id))]
+    pub async fn create(&self, user: &SessionUser, body: &Map<String, Value>) -> ApiResult<MemberSpace> {
+        let new = spaces::parse_new(body)?;
+        let space_id = uuid::Uuid::new_v4().to_string();
+        let row = NewSpaceRow {
+            space_id: &space_id,
+            owner_id: &user.user_id,
+            name: &new.name,
+            display_name: &new.display_name,
+            summary: &new.summary,
+        };
+        let space = self.store.insert_space(&row, OffsetDateTime::now_utc()).await.on_conflict(NAME_TAKEN)?;
+        self.roles.insert(role_key(&space_id, &user.user_id), Role::Owner);
+        Ok(MemberSpace { space, role: Role::Owner.as_str().to_owned() })
+    }
+
+    /// The spaces the user is a member of, newest first.
+    pub async fn list(
+        &self,
+        user: &SessionUser,
+        after: Option<(i64, String)>,
+        limit: i64,
+    ) -> ApiResult<Vec<MemberSpace>> {
+        Ok(self.store.member_spaces(&user.user_id, after, limit).await?)
+    }
+
+    /// The role of a user in a space, or `None` when the user is not a member (or the space does
+    /// not exist).
+    pub async fn role_of(&self, space_id: &str, user_id: &str) -> ApiResult<Option<Role>> {
+        let Some(space_id) = canonical_id(space_id) else { return Ok(None) };
+        let key = role_key(&space_id, user_id);
+        if let Some(role) = self.roles.get(&key) {
+            return Ok(Some(role));
+        }
+        let role = self.store.space_role(&space_id, user_id).await?.as_deref().and_then(Role::parse);
+        if let Some(role) = role {
+            self.roles.insert(key, role);
+        }
+        Ok(role)
+    }
+
+    /// The canonical space id and the caller's role; NOT_FOUND for anybody but a member.
+    pub async fn member_role(&self, user: &SessionUser, space_id: &str) -> ApiResult<(String, Role)> {
+        let space_id = canonical_id(space_id).ok_or_else(not_found)?;
+        let role = self.role_of(&space_id, &user.user_id).await?.ok_or_else(not_found)?;
+        Ok((space_id, role))
+    }
+
+    /// The canonical space id when the caller owns the space; a member gets FORBIDDEN, anybody
+    /// else NOT_FOUND.
+    pub async fn require_owner(&self, user: &SessionUser, space_id: &str) -> ApiResult<String> {
+        match self.member_role(user, space_id).await? {
+            (space_id, Role::Owner) => Ok(space_id),
+            (_, Role::Member) => Err(ApiError::Forbidden(Cow::Borrowed("only the space's owner may do this"))),
+        }
+    }
+
+    /// A space as one of its members sees it.
+    pub async fn get(&self, user: &SessionUser, space_id: &str) -> ApiResult<MemberSpace> {
+        let (space_id, role) = self.member_role(user, space_id).await?;
+        let space = self.store.space(&space_id).await?.ok_or_else(not_found)?;
+        Ok(MemberSpace { space, role: role.as_str().to_owned() })
+    }
+
+    /// Changes any of `name`, `displayName` and `summary`; owner only.
+    #[tracing::instrument(skip_all, fields(user_id = %user.user_id, space_id))]
+    pub async fn update_general(
+        &self,
+        user: &SessionUser,
+        space_id: &str,
+        body: &Map<String, Value>,
+    ) -> ApiResult<MemberSpace> {
+        let space_id = self.require_owner(user, space_id).await?;
+        let change = spaces::parse_change(body)?;
+        if change.is_empty() {
+            let space = self.store.space(&space_id).await?.ok_or_else(not_found)?;
+            return Ok(MemberSpace { space, role: Role::Owner.as_str().to_owned() });
+        }
+        let change = SpaceChange {
+            name: change.name.as_deref(),
+            display_name: change.display_name.as_deref(),
+            summary: change.summary.as_deref(),
+        };
+        let space =
+            self.store.update_space(&space_id, &change, OffsetDateTime::now_utc()).await.on_conflict(NAME_TAKEN)?;
+        Ok(MemberSpace { space, role: Role::Owner.as_str().to_owned() })
+    }
+
+    /// Makes a user a member of a space with `role` (registrations, administration).
+    pub async fn add_member(&self, space_id: &str, user_id: &str, role: Role) -> ApiResult<()> {
+        let space_id = canonical_id(space_id).ok_or_else(not_found)?;
+        self.store.upsert_space_member(&space_id, user_id, role.as_str(), OffsetDateTime::now_utc()).await?;
+        self.roles.remove(&role_key(&space_id, user_id));
+        Ok(())
+    }
+
+    /// The modules connected to a space, in the order the owner gave them.
+    pub async fn connected_modules(&self, space_id: &str) -> ApiResult<Arc<[SpaceModule]>> {
+        if let Some(modules) = self.modules.get(space_id) {
+            return Ok(modules);
+        }
+        let modules: Arc<[SpaceModule]> = self.store.space_modules(space_id).await?.into();
+        self.modules.insert(space_id.to_owned(), modules.clone());
+        Ok(modules)
+    }
+
+    /// Replaces the connected set of a space; the caller has checked ownership and configs.
+    pub async fn replace_modules(&self, space_id: &str, modules: Vec<SpaceModule>) -> ApiResult<Arc<[SpaceModule]>> {
+        self.store.replace_space_modules(space_id, &modules).await?;
+        self.modules.remove(space_id);
+        Ok(modules.into())
+    }
+}

@@ -1,0 +1,312 @@
+//! Rows that describe stored media: form attachments, avatars, and objects awaiting the sweeper.
+//!
+//! Bytes are written before their row. Every object is first recorded in `media_pending` with the
+//! time it was announced; the row that finally points at it removes that record in the same
+//! transaction. An object whose record outlives the sweeper's grace time was never committed (or
+//! was orphaned by a delete, recorded at 0) and is removed by the sweeper.
+
+use std::sync::Arc;
+
+use sqlx::Row;
+use sqlx::any::AnyRow;
+use time::OffsetDateTime;
+
+use super::{Engine, Store, StoreResult, from_millis, to_millis};
+
+/// One stored file of a form instance's file field.
+#[derive(Clone, Debug)]
+pub struct StoredAttachment {
+    pub part_key: String,
+    pub form_id: String,
+    pub field_id: String,
+    pub content_type: String,
+    pub bytes: i64,
+    pub filename: String,
+    pub storage_key: String,
+    pub created_at: OffsetDateTime,
+}
+
+/// A user's current avatar.
+#[derive(Clone, Debug)]
+pub struct StoredAvatar {
+    pub user_id: String,
+    pub pic_id: String,
+    pub content_type: String,
+    pub bytes: i64,
+    pub storage_key: String,
+}
+
+/// Why attachments were not recorded.
+#[derive(Debug)]
+pub enum AttachRefusal {
+    /// These fields would hold more files than allowed: `(field id, files it would hold)`.
+    TooManyFiles(Vec<(String, i64)>),
+    /// The instance is gone.
+    NoInstance,
+}
+
+const ATTACHMENT_COLUMNS: &str = "part_key, form_id, field_id, content_type, bytes, filename, storage_key, created_at";
+
+fn attachment_from_row(row: &AnyRow) -> Result<StoredAttachment, sqlx::Error> {
+    Ok(StoredAttachment {
+        part_key: row.try_get("part_key")?,
+        form_id: row.try_get("form_id")?,
+        field_id: row.try_get("field_id")?,
+        content_type: row.try_get("content_type")?,
+        bytes: row.try_get("bytes")?,
+        filename: row.try_get("filename")?,
+        storage_key: row.try_get("storage_key")?,
+        created_at: from_millis(row.try_get("created_at")?),
+    })
+}
+
+fn avatar_from_row(row: &AnyRow) -> Result<StoredAvatar, sqlx::Error> {
+    Ok(StoredAvatar {
+        user_id: row.try_get("user_id")?,
+        pic_id: row.try_get("pic_id")?,
+        content_type: row.try_get("content_type")?,
+        bytes: row.try_get("bytes")?,
+        storage_key: row.try_get("storage_key")?,
+    })
+}
+
+async fn add_pending(conn: &mut sqlx::AnyConnection, storage_key: &str, noted_at: i64) -> Result<(), sqlx::Error> {
+    sqlx::query(
+        "insert into media_pending (storage_key, noted_at) values ($1, $2)
+         on conflict (storage_key) do update set noted_at = excluded.noted_at",
+    )
+    .bind(storage_key.to_owned())
+    .bind(noted_at)
+    .execute(conn)
+    .await?;
+    Ok(())
+}
+
+async fn remove_pending(conn: &mut sqlx::AnyConnection, storage_key: &str) -> Result<(), sqlx::Error> {
+    sqlx::query("delete from media_pending where storage_key = $1").bind(storage_key.to_owned()).execute(conn).await?;
+    Ok(())
+}
+
+impl Store {
+    /// Records that an object is about to be written. `noted_at` is the moment the sweeper's grace
+    /// time counts from (the announcement; 0 for bytes orphaned by a delete, due at once).
+    pub async fn media_pending(&self, storage_key: &str, noted_at: OffsetDateTime) -> StoreResult<()> {
+        let (key, due) = (storage_key.to_owned(), to_millis(noted_at));
+        self.write(move |conn| {
+            let key = key.clone();
+            Box::pin(async move { Ok(add_pending(conn, &key, due).await?) })
+        })
+        .await
+    }
+
+    /// Forgets pending objects (after their bytes were removed).
+    pub async fn media_forget(&self, storage_keys: Vec<String>) -> StoreResult<()> {
+        let keys = Arc::new(storage_keys);
+        self.write(move |conn| {
+            let keys = keys.clone();
+            Box::pin(async move {
+                for key in keys.iter() {
+                    remove_pending(conn, key).await?;
+                }
+                Ok(())
+            })
+        })
+        .await
+    }
+
+    /// Pending objects whose `noted_at` is at or before `cutoff` (now minus the sweeper's grace),
+    /// oldest first.
+    pub async fn media_due(&self, cutoff: OffsetDateTime, limit: i64) -> StoreResult<Vec<String>> {
+        let rows = sqlx::query("select storage_key from media_pending where noted_at <= $1 order by noted_at limit $2")
+            .bind(to_millis(cutoff))
+            .bind(limit)
+            .fetch_all(&self.pool)
+            .await?;
+        Ok(rows.iter().map(|row| row.try_get("storage_key")).collect::<Result<_, _>>()?)
+    }
+
+    /// Records new attachments of one instance in one transaction, unless a field would then hold
+    /// more than its cap (`caps`: field id and most files; fields without a cap are absent).
+    /// Serialised per instance, so concurrent uploads cannot both squeeze under a cap.
+    pub async fn insert_attachments(
+        &self,
+        form_id: &str,
+        uploaded_by: &str,
+        attachments: Vec<StoredAttachment>,
+        caps: Vec<(String, i64)>,
+    ) -> StoreResult<Result<Vec<StoredAttachment>, AttachRefusal>> {
+        let work = Arc::new((form_id.to_owned(), attachments, caps, uploaded_by.to_owned()));
+        let engine = self.engine();
+        self.write(move |conn| {
+            let work = work.clone();
+            Box::pin(async move {
+                let (form_id, attachments, caps, uploaded_by) = &*work;
+                let lock = match engine {
+                    Engine::Postgres => "select form_id from form_instance where form_id = $1 for update",
+                    // One writer at a time already.
+                    Engine::Sqlite => "select form_id from form_instance where form_id = $1",
+                };
+                if sqlx::query(lock).bind(form_id.clone()).fetch_optional(&mut *conn).await?.is_none() {
+                    return Ok(Err(AttachRefusal::NoInstance));
+                }
+                let rows = sqlx::query(
+                    "select field_id, count(*) as n from form_attachment where form_id = $1 group by field_id",
+                )
+                .bind(form_id.clone())
+                .fetch_all(&mut *conn)
+                .await?;
+                let mut over = Vec::new();
+                for (field_id, cap) in caps {
+                    let stored = rows
+                        .iter()
+                        .find(|row| row.try_get::<String, _>("field_id").is_ok_and(|f| &f == field_id))
+                        .map(|row| row.try_get::<i64, _>("n"))
+                        .transpose()?
+                        .unwrap_or(0);
+                    let added = attachments.iter().filter(|a| &a.field_id == field_id).count() as i64;
+                    if added > 0 && stored + added > *cap {
+                        over.push((field_id.clone(), stored + added));
+                    }
+                }
+                if !over.is_empty() {
+                    return Ok(Err(AttachRefusal::TooManyFiles(over)));
+                }
+                for a in attachments {
+                    sqlx::query(
+                        "insert into form_attachment (part_key, form_id, field_id, content_type, bytes, filename,
+                         storage_key, uploaded_by, created_at) values ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
+                    )
+                    .bind(a.part_key.clone())
+                    .bind(a.form_id.clone())
+                    .bind(a.field_id.clone())
+                    .bind(a.content_type.clone())
+                    .bind(a.bytes)
+                    .bind(a.filename.clone())
+                    .bind(a.storage_key.clone())
+                    .bind(uploaded_by.clone())
+                    .bind(to_millis(a.created_at))
+                    .execute(&mut *conn)
+                    .await?;
+                    remove_pending(conn, &a.storage_key).await?;
+                }
+                Ok(Ok(attachments.clone()))
+            })
+        })
+        .await
+    }
+
+    /// The instance's attachments, oldest first.
+    pub async fn attachments(&self, form_id: &str) -> StoreResult<Vec<StoredAttachment>> {
+        let rows = sqlx::query(sqlx::AssertSqlSafe(format!(
+            "select {ATTACHMENT_COLUMNS} from form_attachment where form_id = $1 order by created_at, part_key"
+        )))
+        .bind(form_id.to_owned())
+        .fetch_all(&self.pool)
+        .await?;
+        Ok(rows.iter().map(attachment_from_row).collect::<Result<_, _>>()?)
+    }
+
+    pub async fn attachment(&self, form_id: &str, part_key: &str) -> StoreResult<Option<StoredAttachment>> {
+        let row = sqlx::query(sqlx::AssertSqlSafe(format!(
+            "select {ATTACHMENT_COLUMNS} from form_attachment where form_id = $1 and part_key = $2"
+        )))
+        .bind(form_id.to_owned())
+        .bind(part_key.to_owned())
+        .fetch_optional(&self.pool)
+        .await?;
+        Ok(row.as_ref().map(attachment_from_row).transpose()?)
+    }
+
+    /// Removes an attachment row and marks its bytes for removal, in one transaction.
+    pub async fn delete_attachment(&self, form_id: &str, part_key: &str) -> StoreResult<Option<StoredAttachment>> {
+        let ids = Arc::new((form_id.to_owned(), part_key.to_owned()));
+        self.write(move |conn| {
+            let ids = ids.clone();
+            Box::pin(async move {
+                let row = sqlx::query(sqlx::AssertSqlSafe(format!(
+                    "delete from form_attachment where form_id = $1 and part_key = $2 returning {ATTACHMENT_COLUMNS}"
+                )))
+                .bind(ids.0.clone())
+                .bind(ids.1.clone())
+                .fetch_optional(&mut *conn)
+                .await?;
+                let Some(row) = row else { return Ok(None) };
+                let attachment = attachment_from_row(&row)?;
+                add_pending(conn, &attachment.storage_key, 0).await?;
+                Ok(Some(attachment))
+            })
+        })
+        .await
+    }
+
+    pub async fn avatar(&self, user_id: &str) -> StoreResult<Option<StoredAvatar>> {
+        let row =
+            sqlx::query("select user_id, pic_id, content_type, bytes, storage_key from user_avatar where user_id = $1")
+                .bind(user_id.to_owned())
+                .fetch_optional(&self.pool)
+                .await?;
+        Ok(row.as_ref().map(avatar_from_row).transpose()?)
+    }
+
+    /// Makes `avatar` the user's avatar; the replaced one's bytes are marked for removal.
+    /// Returns the replaced avatar.
+    pub async fn replace_avatar(&self, avatar: StoredAvatar, now: OffsetDateTime) -> StoreResult<Option<StoredAvatar>> {
+        let avatar = Arc::new(avatar);
+        self.write(move |conn| {
+            let avatar = avatar.clone();
+            Box::pin(async move {
+                let old = sqlx::query(
+                    "select user_id, pic_id, content_type, bytes, storage_key from user_avatar where user_id = $1",
+                )
+                .bind(avatar.user_id.clone())
+                .fetch_optional(&mut *conn)
+                .await?
+                .as_ref()
+                .map(avatar_from_row)
+                .transpose()?;
+                sqlx::query(
+                    "insert into user_avatar (user_id, pic_id, content_type, bytes, storage_key, created_at)
+                     values ($1, $2, $3, $4, $5, $6)
+                     on conflict (user_id) do update set pic_id = excluded.pic_id, content_type = excluded.content_type,
+                       bytes = excluded.bytes, storage_key = excluded.storage_key, created_at = excluded.created_at",
+                )
+                .bind(avatar.user_id.clone())
+                .bind(avatar.pic_id.clone())
+                .bind(avatar.content_type.clone())
+                .bind(avatar.bytes)
+                .bind(avatar.storage_key.clone())
+                .bind(to_millis(now))
+                .execute(&mut *conn)
+                .await?;
+                remove_pending(conn, &avatar.storage_key).await?;
+                if let Some(old) = &old {
+                    add_pending(conn, &old.storage_key, 0).await?;
+                }
+                Ok(old)
+            })
+        })
+        .await
+    }
+
+    /// Removes the user's avatar row and marks its bytes for removal.
+    pub async fn delete_avatar(&self, user_id: &str) -> StoreResult<Option<StoredAvatar>> {
+        let user_id = Arc::new(user_id.to_owned());
+        self.write(move |conn| {
+            let user_id = user_id.clone();
+            Box::pin(async move {
+                let row = sqlx::query(
+                    "delete from user_avatar where user_id = $1
+                     returning user_id, pic_id, content_type, bytes, storage_key",
+                )
+                .bind((*user_id).clone())
+                .fetch_optional(&mut *conn)
+                .await?;
+                let Some(row) = row else { return Ok(None) };
+                let old = avatar_from_row(&row)?;
+                add_pending(conn, &old.storage_key, 0).await?;
+                Ok(Some(old))
+            })
+        })
+        .await
+    }
+}

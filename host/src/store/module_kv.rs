@@ -1,0 +1,202 @@
+//! The key-value store modules see (`trellis_modules::KeyValueBackend`), over the `module_kv` table.
+//!
+//! Values are bytes (`blob` on SQLite, `bytea` on PostgreSQL; the `Any` driver maps both to
+//! `Vec<u8>`). Keys compare in byte order on both engines (PostgreSQL declares the column
+//! `collate "C"`), so a prefix is the key range `[prefix, successor(prefix))`. Writes go through
+//! [`Store::write`], so on SQLite they share commits with other waiting writes.
+
+use std::sync::Arc;
+
+use async_trait::async_trait;
+use sqlx::Row;
+use trellis_modules::{KeyValueBackend, KvScope};
+
+use super::{Store, StoreResult};
+
+/// The module host's key-value backend.
+#[derive(Clone, Debug)]
+pub struct ModuleKv {
+    store: Store,
+}
+
+impl ModuleKv {
+    pub fn new(store: Store) -> Self {
+        Self { store }
+    }
+}
+
+/// The least string greater than every string that starts with `prefix` (in code point order,
+/// which is UTF-8 byte order), or `None` when no such bound exists (empty prefix).
+fn prefix_end(prefix: &str) -> Option<String> {
+    let mut chars: Vec<char> = prefix.chars().collect();
+    while let Some(last) = chars.pop() {
+        let next = (u32::from(last) + 1..=u32::from(char::MAX)).find_map(char::from_u32);
+        if let Some(next) = next {
+            chars.push(next);
+            return Some(chars.into_iter().collect());
+        }
+    }
+    None
+}
+
+impl Store {
+    #[tracing::instrument(skip_all, fields(space_id = scope.space_id, module_id = scope.module_id))]
+    pub async fn module_kv_get(&self, scope: &KvScope, key: &str) -> StoreResult<Option<Vec<u8>>> {
+        let row = sqlx::query("select value from module_kv where space_id = $1 and module_id = $2 and key = $3")
+            .bind(scope.space_id.clone())
+            .bind(scope.module_id.clone())
+            .bind(key.to_owned())
+            .fetch_optional(&self.pool)
+            .await?;
+        Ok(row.map(|row| row.try_get("value")).transpose()?)
+    }
+
+    #[tracing::instrument(skip_all, fields(space_id = scope.space_id, module_id = scope.module_id))]
+    pub async fn module_kv_set(&self, scope: &KvScope, key: &str, value: &[u8]) -> StoreResult<()> {
+        let entry = Arc::new((scope.clone(), key.to_owned(), value.to_vec()));
+        self.write(move |conn| {
+            let entry = entry.clone();
+            Box::pin(async move {
+                let (scope, key, value) = &*entry;
+                sqlx::query(
+                    "insert into module_kv (space_id, module_id, key, value) values ($1, $2, $3, $4) \
+                     on conflict (space_id, module_id, key) do update set value = excluded.value",
+                )
+                .bind(scope.space_id.clone())
+                .bind(scope.module_id.clone())
+                .bind(key.clone())
+                .bind(value.clone())
+                .execute(&mut *conn)
+                .await?;
+                Ok(())
+            })
+        })
+        .await
+    }
+
+    #[tracing::instrument(skip_all, fields(space_id = scope.space_id, module_id = scope.module_id))]
+    pub async fn module_kv_delete(&self, scope: &KvScope, key: &str) -> StoreResult<()> {
+        let entry = Arc::new((scope.clone(), key.to_owned()));
+        self.write(move |conn| {
+            let entry = entry.clone();
+            Box::pin(async move {
+                let (scope, key) = &*entry;
+                sqlx::query("delete from module_kv where space_id = $1 and module_id = $2 and key = $3")
+                    .bind(scope.space_id.clone())
+                    .bind(scope.module_id.clone())
+                    .bind(key.clone())
+                    .execute(&mut *conn)
+                    .await?;
+                Ok(())
+            })
+        })
+        .await
+    }
+
+    /// Keys starting with `prefix`, in byte order, strictly after `start_after` when given.
+    #[tracing::instrument(skip_all, fields(space_id = scope.space_id, module_id = scope.module_id))]
+    pub async fn module_kv_keys(
+        &self,
+        scope: &KvScope,
+        prefix: &str,
+        start_after: Option<&str>,
+        limit: u32,
+    ) -> StoreResult<Vec<String>> {
+        let rows = sqlx::query(
+            "select key from module_kv where space_id = $1 and module_id = $2 \
+             and key >= $3 and ($4 = '' or key < $4) and key > $5 order by key limit $6",
+        )
+        .bind(scope.space_id.clone())
+        .bind(scope.module_id.clone())
+        .bind(prefix.to_owned())
+        .bind(prefix_end(prefix).unwrap_or_default())
+        .bind(start_after.unwrap_or_default().to_owned())
+        .bind(i64::from(limit))
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter().map(|row| Ok(row.try_get("key")?)).collect()
+    }
+}
+
+#[async_trait]
+impl KeyValueBackend for ModuleKv {
+    async fn get(&self, scope: &KvScope, key: &str) -> anyhow::Result<Option<Vec<u8>>> {
+        Ok(self.store.module_kv_get(scope, key).await?)
+    }
+
+    async fn set(&self, scope: &KvScope, key: &str, value: &[u8]) -> anyhow::Result<()> {
+        Ok(self.store.module_kv_set(scope, key, value).await?)
+    }
+
+    async fn delete(&self, scope: &KvScope, key: &str) -> anyhow::Result<()> {
+        Ok(self.store.module_kv_delete(scope, key).await?)
+    }
+
+    async fn list_keys(
+        &self,
+        scope: &KvScope,
+        prefix: &str,
+        start_after: Option<&str>,
+        limit: u32,
+    ) -> anyhow::Result<Vec<String>> {
+        Ok(self.store.module_kv_keys(scope, prefix, start_after, limit).await?)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_prefix_ends_at_its_successor() {
+        assert_eq!(prefix_end("tag/"), Some("tag0".to_owned()));
+        assert_eq!(prefix_end("a\u{10FFFF}"), Some("b".to_owned()));
+        assert_eq!(prefix_end("\u{D7FF}"), Some("\u{E000}".to_owned()));
+        assert_eq!(prefix_end(""), None);
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn keys_list_by_prefix_in_byte_order_within_one_scope() {
+        // Arrange
+        let dir = tempfile::tempdir().unwrap();
+        let url = format!("sqlite://{}?mode=rwc", dir.path().join("t.db").display());
+        let store = Store::connect(&url, 2).await.unwrap();
+        store.migrate().await.unwrap();
+        let now = time::OffsetDateTime::now_utc();
+        let user = crate::store::NewUser {
+            email: "a@example.org",
+            handle: "ann",
+            full_name: "A",
+            display_name: "A",
+            password_hash: "x",
+        };
+        let user = store.insert_user(&user, now).await.unwrap();
+        for space_id in ["s1", "s2"] {
+            let new = crate::store::NewSpaceRow {
+                space_id,
+                owner_id: &user.user_id,
+                name: space_id,
+                display_name: "S",
+                summary: "",
+            };
+            store.insert_space(&new, now).await.unwrap();
+        }
+        let kv = ModuleKv::new(store);
+        let scope = |space: &str| KvScope { space_id: space.into(), module_id: "m".into() };
+        for key in ["tag/b", "tag/a", "tag/é", "tag0", "other", "tag/"] {
+            kv.set(&scope("s1"), key, key.as_bytes()).await.unwrap();
+        }
+        kv.set(&scope("s2"), "tag/z", b"\x00\xff").await.unwrap();
+        // Act
+        let all = kv.list_keys(&scope("s1"), "tag/", None, 10).await.unwrap();
+        let page = kv.list_keys(&scope("s1"), "tag/", Some("tag/a"), 1).await.unwrap();
+        kv.delete(&scope("s1"), "tag/b").await.unwrap();
+        kv.set(&scope("s1"), "tag/a", b"again").await.unwrap();
+        // Assert
+        assert_eq!(all, ["tag/", "tag/a", "tag/b", "tag/é"]);
+        assert_eq!(page, ["tag/b"]);
+        assert_eq!(kv.get(&scope("s1"), "tag/b").await.unwrap(), None);
+        assert_eq!(kv.get(&scope("s1"), "tag/a").await.unwrap().as_deref(), Some(&b"again"[..]));
+        assert_eq!(kv.get(&scope("s2"), "tag/z").await.unwrap().as_deref(), Some(&b"\x00\xff"[..]));
+    }
+}

@@ -1,0 +1,211 @@
+use sqlx::Row;
+use sqlx::any::AnyRow;
+use time::OffsetDateTime;
+
+use super::{Store, StoreResult, from_millis, to_millis};
+
+/// A stored space with its general settings.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StoredSpace {
+    pub space_id: String,
+    pub owner_id: String,
+    pub name: String,
+    pub display_name: String,
+    pub summary: String,
+    pub created_at: OffsetDateTime,
+    pub updated_at: OffsetDateTime,
+}
+
+/// A space as one of its members sees it: with the member's role (`owner` or `member`).
+#[derive(Clone, Debug)]
+pub struct MemberSpace {
+    pub space: StoredSpace,
+    pub role: String,
+}
+
+/// The general settings a create writes.
+pub struct NewSpaceRow<'a> {
+    pub space_id: &'a str,
+    pub owner_id: &'a str,
+    pub name: &'a str,
+    pub display_name: &'a str,
+    pub summary: &'a str,
+}
+
+/// A sparse change of the general settings; `None` keeps the stored value.
+pub struct SpaceChange<'a> {
+    pub name: Option<&'a str>,
+    pub display_name: Option<&'a str>,
+    pub summary: Option<&'a str>,
+}
+
+/// A module connected to a space, with its configuration as JSON text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SpaceModule {
+    pub module_id: String,
+    pub config: String,
+}
+
+const SPACE_COLUMNS: &str = "s.space_id, s.owner_id, s.name, s.display_name, s.summary, s.created_at, s.updated_at";
+
+fn space_from_row(row: &AnyRow) -> Result<StoredSpace, sqlx::Error> {
+    Ok(StoredSpace {
+        space_id: row.try_get("space_id")?,
+        owner_id: row.try_get("owner_id")?,
+        name: row.try_get("name")?,
+        display_name: row.try_get("display_name")?,
+        summary: row.try_get("summary")?,
+        created_at: from_millis(row.try_get("created_at")?),
+        updated_at: from_millis(row.try_get("updated_at")?),
+    })
+}
+
+impl Store {
+    /// Inserts a space and its owner's membership in one transaction; a taken name is `Conflict`.
+    #[tracing::instrument(skip_all, fields(space_id = new.space_id))]
+    pub async fn insert_space(&self, new: &NewSpaceRow<'_>, now: OffsetDateTime) -> StoreResult<StoredSpace> {
+        let mut tx = self.writer.begin().await?;
+        let row = sqlx::query(
+            "insert into space (space_id, owner_id, name, display_name, summary, created_at, updated_at) \
+             values ($1, $2, $3, $4, $5, $6, $6) \
+             returning space_id, owner_id, name, display_name, summary, created_at, updated_at",
+        )
+        .bind(new.space_id.to_owned())
+        .bind(new.owner_id.to_owned())
+        .bind(new.name.to_owned())
+        .bind(new.display_name.to_owned())
+        .bind(new.summary.to_owned())
+        .bind(to_millis(now))
+        .fetch_one(&mut *tx)
+        .await?;
+        sqlx::query("insert into space_member (space_id, user_id, role, created_at) values ($1, $2, 'owner', $3)")
+            .bind(new.space_id.to_owned())
+            .bind(new.owner_id.to_owned())
+            .bind(to_millis(now))
+            .execute(&mut *tx)
+            .await?;
+        tx.commit().await?;
+        Ok(space_from_row(&row)?)
+    }
+
+    #[tracing::instrument(skip_all, fields(space_id))]
+    pub async fn space(&self, space_id: &str) -> StoreResult<Option<StoredSpace>> {
+        let row =
+            sqlx::query(sqlx::AssertSqlSafe(format!("select {SPACE_COLUMNS} from space s where s.space_id = $1")))
+                .bind(space_id.to_owned())
+                .fetch_optional(&self.pool)
+                .await?;
+        Ok(row.map(|row| space_from_row(&row)).transpose()?)
+    }
+
+    /// The role of a user in a space (`owner` or `member`), or `None` for a non-member.
+    #[tracing::instrument(skip_all, fields(space_id, user_id))]
+    pub async fn space_role(&self, space_id: &str, user_id: &str) -> StoreResult<Option<String>> {
+        let row = sqlx::query("select role from space_member where space_id = $1 and user_id = $2")
+            .bind(space_id.to_owned())
+            .bind(user_id.to_owned())
+            .fetch_optional(&self.pool)
+            .await?;
+        Ok(row.map(|row| row.try_get("role")).transpose()?)
+    }
+
+    /// Makes a user a member with `role`, or changes the role of a member.
+    #[tracing::instrument(skip_all, fields(space_id, user_id))]
+    pub async fn upsert_space_member(
+        &self,
+        space_id: &str,
+        user_id: &str,
+        role: &str,
+        now: OffsetDateTime,
+    ) -> StoreResult<()> {
+        sqlx::query(
+            "insert into space_member (space_id, user_id, role, created_at) values ($1, $2, $3, $4) \
+             on conflict (space_id, user_id) do update set role = excluded.role",
+        )
+        .bind(space_id.to_owned())
+        .bind(user_id.to_owned())
+        .bind(role.to_owned())
+        .bind(to_millis(now))
+        .execute(&self.writer)
+        .await?;
+        Ok(())
+    }
+
+    /// The spaces a user is a member of, newest first, after the `(created_at, id)` key of the
+    /// previous page.
+    #[tracing::instrument(skip_all, fields(user_id))]
+    pub async fn member_spaces(
+        &self,
+        user_id: &str,
+        after: Option<(i64, String)>,
+        limit: i64,
+    ) -> StoreResult<Vec<MemberSpace>> {
+        let (after_at, after_id) = after.unwrap_or((i64::MAX, "\u{10FFFF}".to_owned()));
+        let rows = sqlx::query(sqlx::AssertSqlSafe(format!(
+            "select {SPACE_COLUMNS}, m.role from space_member m join space s on s.space_id = m.space_id \
+             where m.user_id = $1 and (s.created_at < $2 or (s.created_at = $2 and s.space_id < $3)) \
+             order by s.created_at desc, s.space_id desc limit $4"
+        )))
+        .bind(user_id.to_owned())
+        .bind(after_at)
+        .bind(after_id)
+        .bind(limit)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter().map(|row| Ok(MemberSpace { space: space_from_row(row)?, role: row.try_get("role")? })).collect()
+    }
+
+    /// Applies a sparse change of the general settings; a taken name is `Conflict`, a missing
+    /// space `NotFound`.
+    #[tracing::instrument(skip_all, fields(space_id))]
+    pub async fn update_space(
+        &self,
+        space_id: &str,
+        change: &SpaceChange<'_>,
+        now: OffsetDateTime,
+    ) -> StoreResult<StoredSpace> {
+        let row = sqlx::query(
+            "update space set name = coalesce($2, name), display_name = coalesce($3, display_name), \
+             summary = coalesce($4, summary), updated_at = $5 where space_id = $1 \
+             returning space_id, owner_id, name, display_name, summary, created_at, updated_at",
+        )
+        .bind(space_id.to_owned())
+        .bind(change.name.map(str::to_owned))
+        .bind(change.display_name.map(str::to_owned))
+        .bind(change.summary.map(str::to_owned))
+        .bind(to_millis(now))
+        .fetch_one(&self.writer)
+        .await?;
+        Ok(space_from_row(&row)?)
+    }
+
+    /// The modules connected to a space, in the order they were given.
+    #[tracing::instrument(skip_all, fields(space_id))]
+    pub async fn space_modules(&self, space_id: &str) -> StoreResult<Vec<SpaceModule>> {
+        let rows = sqlx::query("select module_id, config from space_module where space_id = $1 order by position")
+            .bind(space_id.to_owned())
+            .fetch_all(&self.pool)
+            .await?;
+        rows.iter()
+            .map(|row| Ok(SpaceModule { module_id: row.try_get("module_id")?, config: row.try_get("config")? }))
+            .collect()
+    }
+
+    /// Replaces the connected set of a space in one transaction.
+    #[tracing::instrument(skip_all, fields(space_id))]
+    pub async fn replace_space_modules(&self, space_id: &str, modules: &[SpaceModule]) -> StoreResult<()> {
+        let mut tx = self.writer.begin().await?;
+        sqlx::query("delete from space_module where space_id = $1").bind(space_id.to_owned()).execute(&mut *tx).await?;
+        for (position, module) in modules.iter().enumerate() {
+            sqlx::query("insert into space_module (space_id, module_id, config, position) values ($1, $2, $3, $4)")
+                .bind(space_id.to_owned())
+                .bind(module.module_id.clone())
+                .bind(module.config.clone())
+                .bind(position as i64)
+                .execute(&mut *tx)
+                .await?;
+        }
+        tx.commit().await?;
+        Ok(())
+    }
+}

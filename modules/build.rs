@@ -1,0 +1,117 @@
+// Builds the first-party modules in `plugins/` (their own workspace, target wasm32-wasip2) so that the Tags
+// component can be bundled with `include_bytes!`, and tells the crate where the built components are
+// (`TRELLIS_PLUGINS_DIR`, exported as `trellis_modules::PLUGINS_DIR`, where tests find the hostile module).
+
+use std::env;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+const WASM_TARGET: &str = "wasm32-wasip2";
+
+// Variables a build script inherits that would steer the nested cargo at the wrong target, flags, wrapper or
+// directories. The jobserver (CARGO_MAKEFLAGS) is kept so both builds share the same job slots.
+const CLEARED_ENV: &[&str] = &[
+    "CARGO_ENCODED_RUSTFLAGS",
+    "RUSTFLAGS",
+    "CARGO_BUILD_RUSTFLAGS",
+    "CARGO_TARGET_DIR",
+    "CARGO_BUILD_TARGET_DIR",
+    "CARGO_BUILD_BUILD_DIR",
+    "CARGO_BUILD_TARGET",
+    "RUSTC_WRAPPER",
+    "RUSTC_WORKSPACE_WRAPPER",
+    "CARGO_BUILD_RUSTC_WRAPPER",
+    "CARGO_BUILD_RUSTC_WORKSPACE_WRAPPER",
+    "RUSTC_LINKER",
+    "CARGO_INCREMENTAL",
+    "CARGO_PRIMARY_PACKAGE",
+    "CARGO_MANIFEST_DIR",
+    "CARGO_MANIFEST_PATH",
+    "OUT_DIR",
+    "TARGET",
+    "HOST",
+    "PROFILE",
+    "OPT_LEVEL",
+    "DEBUG",
+];
+
+fn main() {
+    let crate_dir = PathBuf::from(env::var_os("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR"));
+    let workspace = crate_dir.parent().expect("the crate sits in the workspace");
+    let plugins = workspace.join("plugins");
+    let manifest = plugins.join("Cargo.toml");
+    if !manifest.exists() {
+        panic!("{} is missing: the bundled modules are built from it", manifest.display());
+    }
+    watch(workspace, &plugins);
+    ensure_wasm_target();
+
+    let target_dir = plugins_target_dir();
+    let cargo = env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let mut command = Command::new(cargo);
+    command
+        .args(["build", "--release", "--target", WASM_TARGET, "--manifest-path"])
+        .arg(&manifest)
+        .arg("--target-dir")
+        .arg(&target_dir);
+    for key in CLEARED_ENV {
+        command.env_remove(key);
+    }
+    let output = command.output().expect("cannot run cargo for plugins/");
+    if !output.status.success() {
+        panic!(
+            "building plugins/ for {WASM_TARGET} failed ({}):\n{}",
+            output.status,
+            String::from_utf8_lossy(&output.stderr)
+        );
+    }
+
+    let built = target_dir.join(WASM_TARGET).join("release");
+    let tags = built.join("trellis_tags.wasm");
+    if !tags.exists() {
+        panic!("{} was not built: plugins/ must build the Tags module as trellis_tags.wasm", tags.display());
+    }
+    println!("cargo:rustc-env=TRELLIS_PLUGINS_DIR={}", built.display());
+}
+
+/// Rebuild when a guest's sources, the SDK or the WIT change; never scan `plugins/target`.
+fn watch(workspace: &Path, plugins: &Path) {
+    println!("cargo:rerun-if-changed={}", workspace.join("wit").display());
+    for file in ["Cargo.toml", "Cargo.lock", "src"] {
+        println!("cargo:rerun-if-changed={}", workspace.join("plugin-sdk").join(file).display());
+    }
+    let entries = std::fs::read_dir(plugins).expect("plugins/ is readable");
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let name = name.to_string_lossy();
+        if name == "target" || name.starts_with('.') {
+            continue;
+        }
+        println!("cargo:rerun-if-changed={}", entry.path().display());
+    }
+}
+
+/// Fails early, with the fix, when the standard library for the wasm target is not installed.
+fn ensure_wasm_target() {
+    let rustc = env::var_os("RUSTC").unwrap_or_else(|| "rustc".into());
+    let libdir = Command::new(rustc)
+        .args(["--print", "target-libdir", "--target", WASM_TARGET])
+        .output()
+        .ok()
+        .filter(|out| out.status.success())
+        .map(|out| PathBuf::from(String::from_utf8_lossy(&out.stdout).trim()));
+    if !libdir.is_some_and(|dir| dir.exists()) {
+        panic!("the {WASM_TARGET} target is not installed; run `rustup target add {WASM_TARGET}`");
+    }
+}
+
+/// `<target dir>/plugins`, derived from OUT_DIR (`<target dir>/<profile>/build/<pkg>-<hash>/out`), so the guest
+/// build shares the main target directory without sharing its lock.
+fn plugins_target_dir() -> PathBuf {
+    let out_dir = PathBuf::from(env::var_os("OUT_DIR").expect("cargo sets OUT_DIR"));
+    let build = out_dir.ancestors().nth(2);
+    match build.filter(|dir| dir.file_name().is_some_and(|name| name == "build")) {
+        Some(build) => build.parent().and_then(Path::parent).expect("profile dir has a parent").join("plugins"),
+        None => out_dir.join("plugins-target"),
+    }
+}

@@ -1,0 +1,183 @@
+//! Deployment settings for modules: which ones are enabled, what file modules are granted, and the limits of
+//! every invocation.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use serde::Deserialize;
+
+/// The id of the bundled Tags module.
+pub const TAGS_MODULE_ID: &str = "tags";
+
+/// Settings of the module host. The host nests these keys in its `[modules]` table.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct ModulesConfig {
+    /// Modules this deployment runs. Defaults to the bundled Tags module.
+    pub enable: Vec<EnabledModule>,
+    /// Where compiled code is cached; `None` compiles on every start.
+    pub cache_dir: Option<PathBuf>,
+    /// Budget of one request to a module's routes, in milliseconds.
+    pub request_deadline_ms: u64,
+    /// Budget of one event delivery, in milliseconds.
+    pub event_deadline_ms: u64,
+    /// Budget of one marketplace call (trending score, registration decision), in milliseconds.
+    pub marketplace_deadline_ms: u64,
+    /// Budget of one analysis step, in milliseconds.
+    pub analysis_deadline_ms: u64,
+    /// Linear memory one instance may grow to, in bytes.
+    pub memory_limit_bytes: u64,
+    /// Instances alive at once across all modules; further invocations wait for a slot.
+    pub max_instances: u32,
+    /// Upper bound of one outbound HTTP request, in milliseconds (also bounded by the invocation's budget).
+    pub http_timeout_ms: u64,
+    /// Largest outbound HTTP response body handed to a module, in bytes.
+    pub http_max_response_bytes: u64,
+}
+
+impl Default for ModulesConfig {
+    fn default() -> Self {
+        Self {
+            enable: vec![EnabledModule::bundled(TAGS_MODULE_ID)],
+            cache_dir: None,
+            request_deadline_ms: 50,
+            event_deadline_ms: 200,
+            marketplace_deadline_ms: 50,
+            analysis_deadline_ms: 30_000,
+            memory_limit_bytes: 32 * 1024 * 1024,
+            max_instances: 256,
+            http_timeout_ms: 10_000,
+            http_max_response_bytes: 1024 * 1024,
+        }
+    }
+}
+
+impl ModulesConfig {
+    pub(crate) fn request_deadline(&self) -> Duration {
+        Duration::from_millis(self.request_deadline_ms)
+    }
+
+    pub(crate) fn event_deadline(&self) -> Duration {
+        Duration::from_millis(self.event_deadline_ms)
+    }
+
+    pub(crate) fn marketplace_deadline(&self) -> Duration {
+        Duration::from_millis(self.marketplace_deadline_ms)
+    }
+
+    pub(crate) fn analysis_deadline(&self) -> Duration {
+        Duration::from_millis(self.analysis_deadline_ms)
+    }
+}
+
+/// One enabled module: `{ id = "tags" }` for a bundled module, or
+/// `{ path = "/x/y.wasm", grants = [...], allow_hosts = [...] }` for a file.
+///
+/// A bundled module gets every permission its manifest asks for; a file module only those in `grants`, and
+/// outbound HTTP only to hosts that are both in its manifest and in `allow_hosts`.
+#[derive(Debug, Clone, Default, Deserialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct EnabledModule {
+    /// Id of a bundled module.
+    pub id: Option<String>,
+    /// Path of a component file.
+    pub path: Option<PathBuf>,
+    /// Permissions granted to a file module.
+    #[serde(default)]
+    pub grants: Vec<Grant>,
+    /// Host names a file module may reach with outbound HTTP (exact names).
+    #[serde(default)]
+    pub allow_hosts: Vec<String>,
+}
+
+impl EnabledModule {
+    /// A bundled module by id.
+    pub fn bundled(id: impl Into<String>) -> Self {
+        Self { id: Some(id.into()), ..Self::default() }
+    }
+
+    /// A component file with the permissions the deployment grants it.
+    pub fn file(path: impl Into<PathBuf>, grants: Vec<Grant>, allow_hosts: Vec<String>) -> Self {
+        Self { path: Some(path.into()), grants, allow_hosts, ..Self::default() }
+    }
+
+    pub(crate) fn source(&self) -> anyhow::Result<Source<'_>> {
+        match (&self.id, &self.path) {
+            (Some(id), None) if self.grants.is_empty() && self.allow_hosts.is_empty() => Ok(Source::Bundled(id)),
+            (Some(id), None) => {
+                anyhow::bail!("bundled module {id:?} takes no grants or allow_hosts: it gets what its manifest asks")
+            }
+            (None, Some(path)) => Ok(Source::File(path)),
+            _ => anyhow::bail!("an enabled module needs exactly one of `id` (bundled) or `path` (file)"),
+        }
+    }
+}
+
+pub(crate) enum Source<'a> {
+    Bundled(&'a str),
+    File(&'a PathBuf),
+}
+
+/// A permission the deployment grants a file module.
+#[derive(Debug, Clone, Copy, Deserialize, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[serde(rename_all = "kebab-case")]
+pub enum Grant {
+    /// The key-value store scoped to (space, module).
+    KeyValue,
+    /// Logging through the host.
+    Logging,
+    /// The item that triggered the invocation.
+    ItemRead,
+    /// The bytes of the asset under analysis.
+    AssetRead,
+    /// Outbound HTTP to the hosts in `allow_hosts`.
+    OutboundHttp,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn file_module_entry_parses_grants_and_hosts() {
+        let entry: EnabledModule = serde_json::from_value(serde_json::json!({
+            "path": "/x/y.wasm", "grants": ["key-value", "outbound-http"], "allow_hosts": ["api.example.com"]
+        }))
+        .unwrap();
+
+        assert_eq!(
+            entry,
+            EnabledModule::file(
+                "/x/y.wasm",
+                vec![Grant::KeyValue, Grant::OutboundHttp],
+                vec!["api.example.com".into()]
+            )
+        );
+    }
+
+    #[test]
+    fn unknown_grant_and_unknown_key_are_rejected() {
+        assert!(serde_json::from_value::<EnabledModule>(serde_json::json!({"path": "a", "grants": ["root"]})).is_err());
+        assert!(serde_json::from_value::<ModulesConfig>(serde_json::json!({"enabled": []})).is_err());
+    }
+
+    #[test]
+    fn entry_needs_exactly_one_source() {
+        assert!(EnabledModule::default().source().is_err());
+        let both = EnabledModule { id: Some("tags".into()), path: Some("a".into()), ..Default::default() };
+        assert!(both.source().is_err());
+        let granted_bundle = EnabledModule { grants: vec![Grant::Logging], ..EnabledModule::bundled("tags") };
+        assert!(granted_bundle.source().is_err());
+    }
+
+    #[test]
+    fn defaults_enable_tags_with_documented_budgets() {
+        let config: ModulesConfig = serde_json::from_value(serde_json::json!({})).unwrap();
+
+        assert_eq!(config.enable, [EnabledModule::bundled(TAGS_MODULE_ID)]);
+        assert_eq!(config.request_deadline(), Duration::from_millis(50));
+        assert_eq!(config.event_deadline(), Duration::from_millis(200));
+        assert_eq!(config.analysis_deadline(), Duration::from_secs(30));
+        assert_eq!(config.memory_limit_bytes, 32 << 20);
+    }
+}

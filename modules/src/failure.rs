@@ -1,0 +1,177 @@
+//! How an invocation can fail, how a wasmtime error becomes one of those failures, and the counters.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use serde::Serialize;
+use wasmtime::Trap;
+
+use crate::manifest::ModuleKind;
+use crate::state::{HostVerdict, StoreState};
+
+/// Why an invocation gave no usable answer. Every variant ends only that invocation.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ModuleFailure {
+    /// No enabled module has this id.
+    #[error("unknown module")]
+    Unknown,
+    /// The module exists but is of another kind than the call needs.
+    #[error("module is a {actual} module, not a {expected} module")]
+    WrongKind {
+        /// The kind the call needs.
+        expected: ModuleKind,
+        /// The module's kind.
+        actual: ModuleKind,
+    },
+    /// The guest trapped (panic, unreachable, out-of-bounds access, ...).
+    #[error("module trapped: {0}")]
+    Trap(String),
+    /// The invocation ran out of time.
+    #[error("module exceeded its deadline")]
+    Deadline,
+    /// The guest tried to grow its memory past the cap.
+    #[error("module exceeded its memory cap")]
+    MemoryCap,
+    /// The guest answered something the host cannot use.
+    #[error("module gave an invalid answer: {0}")]
+    InvalidAnswer(String),
+    /// The guest returned an error of its own.
+    #[error("module failed: {0}")]
+    ModuleError(String),
+    /// The host failed while serving the guest (key-value backend, asset store, no instance slot).
+    #[error("host failure while running module: {0}")]
+    Host(String),
+}
+
+/// The failure kinds that are counted per module.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FailureKind {
+    /// See [`ModuleFailure::Trap`].
+    Trap,
+    /// See [`ModuleFailure::Deadline`].
+    Deadline,
+    /// See [`ModuleFailure::MemoryCap`].
+    MemoryCap,
+    /// See [`ModuleFailure::InvalidAnswer`].
+    InvalidAnswer,
+    /// See [`ModuleFailure::ModuleError`].
+    ModuleError,
+    /// See [`ModuleFailure::Host`].
+    Host,
+}
+
+impl FailureKind {
+    const ALL: [FailureKind; 6] =
+        [Self::Trap, Self::Deadline, Self::MemoryCap, Self::InvalidAnswer, Self::ModuleError, Self::Host];
+
+    /// The name used in logs and metrics.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Trap => "trap",
+            Self::Deadline => "deadline",
+            Self::MemoryCap => "memory-cap",
+            Self::InvalidAnswer => "invalid-answer",
+            Self::ModuleError => "module-error",
+            Self::Host => "host",
+        }
+    }
+}
+
+impl ModuleFailure {
+    /// The counted kind; `None` for calls that never reached a module.
+    pub fn kind(&self) -> Option<FailureKind> {
+        Some(match self {
+            Self::Unknown | Self::WrongKind { .. } => return None,
+            Self::Trap(_) => FailureKind::Trap,
+            Self::Deadline => FailureKind::Deadline,
+            Self::MemoryCap => FailureKind::MemoryCap,
+            Self::InvalidAnswer(_) => FailureKind::InvalidAnswer,
+            Self::ModuleError(_) => FailureKind::ModuleError,
+            Self::Host(_) => FailureKind::Host,
+        })
+    }
+
+    /// Classifies a failed instantiation or call. The store's notes come first: when the host ended the
+    /// invocation (deadline, backend failure) or refused memory, the trap the guest saw is only the symptom.
+    pub(crate) fn from_wasmtime(err: &wasmtime::Error, state: &StoreState) -> Self {
+        match &state.verdict {
+            Some(HostVerdict::Deadline) => return Self::Deadline,
+            Some(HostVerdict::Host(why)) => return Self::Host(why.clone()),
+            None => {}
+        }
+        if state.limiter.hit {
+            return Self::MemoryCap;
+        }
+        match err.downcast_ref::<Trap>() {
+            Some(Trap::Interrupt) => Self::Deadline,
+            Some(trap) => Self::Trap(trap.to_string()),
+            None if err.downcast_ref::<DeadlineExceeded>().is_some() => Self::Deadline,
+            None => Self::Trap(truncate(format!("{err:#}"), 512)),
+        }
+    }
+
+    /// A module's own `Err`, cut to a sane length.
+    pub(crate) fn module_error(message: String) -> Self {
+        Self::ModuleError(truncate(message, crate::api::MAX_MODULE_ERROR_BYTES))
+    }
+}
+
+/// Raised by the epoch callback when the invocation's wall-clock budget is used up.
+#[derive(Debug, Clone, Copy, thiserror::Error)]
+#[error("deadline exceeded")]
+pub(crate) struct DeadlineExceeded;
+
+pub(crate) fn truncate(mut text: String, max: usize) -> String {
+    if text.len() > max {
+        let cut = (0..=max).rev().find(|&i| text.is_char_boundary(i)).unwrap_or(0);
+        text.truncate(cut);
+    }
+    text
+}
+
+/// Failure counters of one module.
+#[derive(Debug, Default)]
+pub(crate) struct FailureCounters([AtomicU64; 6]);
+
+impl FailureCounters {
+    pub fn record(&self, kind: FailureKind) {
+        self.0[kind as usize].fetch_add(1, Ordering::Relaxed);
+    }
+
+    pub fn snapshot(&self) -> FailureCounts {
+        let get = |kind: FailureKind| self.0[kind as usize].load(Ordering::Relaxed);
+        debug_assert_eq!(FailureKind::ALL.len(), self.0.len());
+        FailureCounts {
+            trap: get(FailureKind::Trap),
+            deadline: get(FailureKind::Deadline),
+            memory_cap: get(FailureKind::MemoryCap),
+            invalid_answer: get(FailureKind::InvalidAnswer),
+            module_error: get(FailureKind::ModuleError),
+            host: get(FailureKind::Host),
+        }
+    }
+}
+
+/// How often one module failed, by kind, since the host started.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FailureCounts {
+    /// Traps.
+    pub trap: u64,
+    /// Deadlines exceeded.
+    pub deadline: u64,
+    /// Memory caps hit.
+    pub memory_cap: u64,
+    /// Invalid answers.
+    pub invalid_answer: u64,
+    /// Errors the module returned.
+    pub module_error: u64,
+    /// Host failures while running it.
+    pub host: u64,
+}
+
+impl FailureCounts {
+    /// All failures together.
+    pub fn total(&self) -> u64 {
+        self.trap + self.deadline + self.memory_cap + self.invalid_answer + self.module_error + self.host
+    }
+}

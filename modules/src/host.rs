@@ -1,0 +1,171 @@
+//! `ModuleHost`: the enabled modules, ready to invoke, and what the host crate asks of them outside calls
+//! (catalogue, config validation, counters). The calls themselves are in `calls.rs`.
+
+use std::collections::{BTreeMap, HashMap};
+use std::sync::Arc;
+
+use anyhow::Context as _;
+use tokio::sync::{Semaphore, SemaphorePermit};
+use wasmtime::Engine;
+
+use crate::api::{ConfigError, ConfigProblem, ModuleSummary};
+use crate::cache::CodeLoad;
+use crate::config::ModulesConfig;
+use crate::engine;
+use crate::failure::{FailureCounts, ModuleFailure};
+use crate::http::HttpAccess;
+use crate::kv::KeyValueBackend;
+use crate::load::{LoadedModule, Loader, wasi_linker};
+use crate::manifest::{Manifest, ModuleKind};
+
+/// The module host. Cheap to clone: clones share the engine and the loaded modules.
+#[derive(Clone)]
+pub struct ModuleHost {
+    pub(crate) inner: Arc<Inner>,
+}
+
+pub(crate) struct Inner {
+    pub engine: Engine,
+    pub settings: ModulesConfig,
+    pub memory_limit: usize,
+    /// In enable order, which is the catalogue's order.
+    modules: Vec<LoadedModule>,
+    by_id: HashMap<String, usize>,
+    /// One permit per pooled instance slot: callers wait for a slot instead of failing when all are busy.
+    slots: Semaphore,
+}
+
+impl std::fmt::Debug for ModuleHost {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let ids: Vec<&str> = self.inner.modules.iter().map(|m| m.manifest.id.as_str()).collect();
+        f.debug_struct("ModuleHost").field("modules", &ids).finish_non_exhaustive()
+    }
+}
+
+impl ModuleHost {
+    /// Builds the engine and loads every enabled module (bundled or file), compiling each or loading it from
+    /// the cache. Fails, naming the module, if any module cannot be loaded as configured.
+    ///
+    /// Blocks while loading. It may be called from inside a tokio runtime: the work runs on its own thread.
+    pub fn new(settings: ModulesConfig, kv: Arc<dyn KeyValueBackend>) -> anyhow::Result<ModuleHost> {
+        crate::inspect::on_own_thread(Self::load(settings, kv))
+    }
+
+    async fn load(settings: ModulesConfig, kv: Arc<dyn KeyValueBackend>) -> anyhow::Result<ModuleHost> {
+        let memory_limit = engine::memory_limit(&settings)?;
+        let engine = engine::pooled(&settings).context("cannot create the wasmtime engine")?;
+        engine::start_ticker(&engine)?;
+        let loader = Loader {
+            engine: &engine,
+            settings: &settings,
+            kv,
+            http: HttpAccess::client()?,
+            memory_limit,
+            wasi: wasi_linker(&engine)?,
+        };
+        let mut modules = Vec::with_capacity(settings.enable.len());
+        let mut by_id = HashMap::new();
+        for entry in &settings.enable {
+            let what = match (&entry.id, &entry.path) {
+                (Some(id), _) => format!("bundled module {id:?}"),
+                (None, Some(path)) => format!("module file {}", path.display()),
+                (None, None) => "module entry".to_owned(),
+            };
+            let module = loader.load(entry).await.with_context(|| format!("cannot load {what}"))?;
+            let id = module.manifest.id.clone();
+            anyhow::ensure!(!by_id.contains_key(&id), "module id {id:?} is enabled twice");
+            tracing::info!(
+                module = %id,
+                version = %module.manifest.version,
+                kind = module.manifest.kind.as_str(),
+                code = ?module.code.origin,
+                ms = module.code.duration.as_secs_f64() * 1e3,
+                "module loaded"
+            );
+            by_id.insert(id, modules.len());
+            modules.push(module);
+        }
+        let slots = Semaphore::new(settings.max_instances.max(1) as usize);
+        drop(loader);
+        Ok(ModuleHost { inner: Arc::new(Inner { engine, settings, memory_limit, modules, by_id, slots }) })
+    }
+
+    /// Every enabled module, in the order of the configuration.
+    pub fn catalogue(&self) -> Vec<ModuleSummary> {
+        self.inner.modules.iter().map(|m| m.summary.clone()).collect()
+    }
+
+    /// One enabled module's summary.
+    pub fn summary(&self, module_id: &str) -> Option<ModuleSummary> {
+        self.inner.module(module_id).map(|m| m.summary.clone())
+    }
+
+    /// One enabled module's manifest, as the module gave it.
+    pub fn manifest(&self, module_id: &str) -> Option<Manifest> {
+        self.inner.module(module_id).map(|m| m.manifest.clone())
+    }
+
+    /// Checks a configuration against the module's schema, listing every problem.
+    pub fn validate_config(&self, module_id: &str, config: &serde_json::Value) -> Result<(), ConfigError> {
+        let module = self.inner.module(module_id).ok_or(ConfigError::UnknownModule)?;
+        let problems: Vec<ConfigProblem> = module
+            .validator
+            .iter_errors(config)
+            .map(|err| ConfigProblem { path: err.instance_path().to_string(), message: err.to_string() })
+            .collect();
+        if problems.is_empty() { Ok(()) } else { Err(ConfigError::Invalid(problems)) }
+    }
+
+    /// Failures per module id and kind since start.
+    pub fn failure_counts(&self) -> BTreeMap<String, FailureCounts> {
+        self.inner.modules.iter().map(|m| (m.manifest.id.clone(), m.failures.snapshot())).collect()
+    }
+
+    /// Whether each module's code was compiled or loaded from the cache at start, and how long that took.
+    pub fn code_loads(&self) -> BTreeMap<String, CodeLoad> {
+        self.inner.modules.iter().map(|m| (m.manifest.id.clone(), m.code)).collect()
+    }
+}
+
+impl Inner {
+    pub fn module(&self, module_id: &str) -> Option<&LoadedModule> {
+        self.by_id.get(module_id).map(|&index| &self.modules[index])
+    }
+
+    /// The module, if it exists and is of `kind`.
+    pub fn module_of_kind(&self, module_id: &str, kind: ModuleKind) -> Result<&LoadedModule, ModuleFailure> {
+        let module = self.module(module_id).ok_or(ModuleFailure::Unknown)?;
+        if module.manifest.kind != kind {
+            return Err(ModuleFailure::WrongKind { expected: kind, actual: module.manifest.kind });
+        }
+        Ok(module)
+    }
+
+    pub async fn slot(&self) -> Result<SemaphorePermit<'_>, ModuleFailure> {
+        self.slots.acquire().await.map_err(|_| ModuleFailure::Host("module host is shutting down".into()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analysis::{AssetInfo, BytesAsset};
+    use crate::api::{Invocation, ModuleEvent, ModuleRequest};
+
+    fn send<T: Send>(_: T) {}
+
+    /// The host crate keeps the host in axum state and awaits its calls inside handlers.
+    #[allow(dead_code)]
+    fn host_and_its_futures_are_send_and_sync(
+        host: ModuleHost,
+        request: ModuleRequest,
+        event: ModuleEvent,
+        asset: AssetInfo,
+    ) {
+        fn shared<T: Send + Sync + Clone + 'static>() {}
+        shared::<ModuleHost>();
+        send(host.handle_request("m", Invocation::default(), request));
+        send(host.dispatch_event("m", Invocation::default(), event));
+        send(host.analyze("m", Invocation::default(), asset, Arc::new(BytesAsset::default())));
+    }
+}

@@ -1,0 +1,129 @@
+//! `trellis module inspect FILE` and `trellis module check FILE`, as library functions.
+
+use std::future::Future;
+use std::path::Path;
+
+use anyhow::Context as _;
+use serde::Serialize;
+use wasmtime::component::Component;
+
+use crate::bindings::{analysis, marketplace, names, space};
+use crate::config::ModulesConfig;
+use crate::engine;
+use crate::load::{link_grants, read_manifest, wasi_linker};
+use crate::manifest::{Manifest, ModuleKind};
+use crate::wit_check::{ImportReport, world_of};
+
+/// Whether a component fits this host's WIT, and every reason it does not.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CheckReport {
+    /// True when the host could load the module (given the permissions its manifest asks for).
+    pub fits: bool,
+    /// The host's WIT package.
+    pub package: &'static str,
+    /// The world the component implements, from its exports.
+    pub world: Option<String>,
+    /// The manifest, when it could be read.
+    pub manifest: Option<Manifest>,
+    /// The component's imports, sorted by what the host makes of them.
+    pub imports: ImportReport,
+    /// Host interfaces imported without asking for their permission.
+    pub undeclared_imports: Vec<String>,
+    /// Everything else that stops the module from loading: manifest problems, type mismatches.
+    pub problems: Vec<String>,
+}
+
+/// Reads a component's manifest without running anything but `module-info.manifest`.
+pub fn inspect(path: &Path) -> anyhow::Result<Manifest> {
+    let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+    on_own_thread(async move {
+        let engine = engine::on_demand()?;
+        engine::start_ticker(&engine)?;
+        let component = Component::new(&engine, &bytes).map_err(|err| not_a_component(path, err))?;
+        read_manifest(&engine, &wasi_linker(&engine)?, &component, default_memory_limit()).await
+    })
+}
+
+/// Checks a component against this host's WIT: its world, its imports, its manifest, and its types. `Err` only
+/// when the file cannot be read or is not a WebAssembly component at all.
+pub fn check(path: &Path) -> anyhow::Result<CheckReport> {
+    let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+    on_own_thread(async move {
+        let engine = engine::on_demand()?;
+        engine::start_ticker(&engine)?;
+        let component = Component::new(&engine, &bytes).map_err(|err| not_a_component(path, err))?;
+        let mut report = CheckReport {
+            fits: false,
+            package: names::PACKAGE,
+            world: None,
+            manifest: None,
+            imports: ImportReport::default(),
+            undeclared_imports: Vec::new(),
+            problems: Vec::new(),
+        };
+        let kind = world_of(&engine, &component).map_err(|problem| report.problems.push(problem)).ok();
+        report.world = kind.map(|kind| kind.world().to_owned());
+        let wasi = wasi_linker(&engine)?;
+        match read_manifest(&engine, &wasi, &component, default_memory_limit()).await {
+            Ok(manifest) => {
+                report.problems.extend(manifest.problems());
+                if let Some(kind) = kind.filter(|kind| *kind != manifest.kind) {
+                    report.problems.push(format!(
+                        "manifest says kind {} but the component implements world {}",
+                        manifest.kind,
+                        kind.world()
+                    ));
+                }
+                report.manifest = Some(manifest);
+            }
+            Err(err) => report.problems.push(format!("cannot read the manifest: {err:#}")),
+        }
+        if let Some(kind) = kind {
+            report.imports = ImportReport::of(&engine, &component, kind);
+            if let Some(manifest) = &report.manifest {
+                report.undeclared_imports = report.imports.undeclared(manifest);
+            }
+            if let Err(err) = type_check(&wasi, &component, kind) {
+                report.problems.push(format!("does not fit world {}: {err:#}", kind.world()));
+            }
+        }
+        report.fits =
+            report.problems.is_empty() && report.imports.unsupported.is_empty() && report.undeclared_imports.is_empty();
+        Ok(report)
+    })
+}
+
+/// Links every import the world allows and lets wasmtime check the component's types against the bindings.
+fn type_check(
+    wasi: &wasmtime::component::Linker<crate::state::StoreState>,
+    component: &Component,
+    kind: ModuleKind,
+) -> anyhow::Result<()> {
+    let mut linker = wasi.clone();
+    link_grants(&mut linker, kind, kind.importable())?;
+    let pre = linker.instantiate_pre(component)?;
+    match kind {
+        ModuleKind::Space => drop(space::SpaceModulePre::new(pre)?),
+        ModuleKind::MarketplaceRule => drop(marketplace::MarketplaceRulePre::new(pre)?),
+        ModuleKind::AnalysisStep => drop(analysis::AnalysisStepPre::new(pre)?),
+    }
+    Ok(())
+}
+
+fn not_a_component(path: &Path, err: wasmtime::Error) -> anyhow::Error {
+    anyhow::anyhow!("{} is not a WebAssembly component this host can compile: {err:#}", path.display())
+}
+
+fn default_memory_limit() -> usize {
+    usize::try_from(ModulesConfig::default().memory_limit_bytes).unwrap_or(usize::MAX)
+}
+
+/// Runs async wasmtime work to completion on a thread of its own, so callers need no runtime (and may be inside
+/// one).
+pub(crate) fn on_own_thread<T: Send>(work: impl Future<Output = anyhow::Result<T>> + Send) -> anyhow::Result<T> {
+    std::thread::scope(|scope| {
+        let worker = scope.spawn(|| tokio::runtime::Builder::new_current_thread().enable_all().build()?.block_on(work));
+        worker.join().unwrap_or_else(|_| Err(anyhow::anyhow!("module work panicked")))
+    })
+}

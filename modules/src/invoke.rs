@@ -1,0 +1,103 @@
+//! One invocation's life: a store with its deadline and memory cap, the bounded call, and the verdict.
+
+use std::future::Future;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use wasmtime::{Store, UpdateDeadline};
+
+use crate::failure::{DeadlineExceeded, ModuleFailure};
+use crate::load::LoadedModule;
+use crate::state::{Capabilities, HostVerdict, StoreState};
+
+/// Extra time the outer timeout allows past the budget: the epoch callback normally ends a running guest
+/// first, so the outer timeout only catches a guest parked in a host call that ignores the deadline (a WASI
+/// sleep, say).
+const OUTER_GRACE: Duration = Duration::from_millis(5);
+
+/// Sets the memory cap and the deadline of a fresh store.
+///
+/// The deadline is wall-clock and checked at every epoch tick: until it passes, the guest yields to tokio once
+/// per tick (so a long analysis step does not hold a worker thread); once it passes, the guest traps.
+pub(crate) fn configure_store(store: &mut Store<StoreState>) {
+    store.limiter(|state| &mut state.limiter);
+    store.set_epoch_deadline(1);
+    store.epoch_deadline_callback(|mut ctx| {
+        if Instant::now() < ctx.data().deadline {
+            return Ok(UpdateDeadline::Yield(1));
+        }
+        ctx.data_mut().verdict.get_or_insert(HostVerdict::Deadline);
+        Err(DeadlineExceeded.into())
+    });
+}
+
+pub(crate) fn new_store(
+    engine: &wasmtime::Engine,
+    caps: &Arc<Capabilities>,
+    space_id: String,
+    budget: Duration,
+    memory_limit: usize,
+) -> Store<StoreState> {
+    let mut store = Store::new(engine, StoreState::new(caps.clone(), space_id, budget, memory_limit));
+    configure_store(&mut store);
+    store
+}
+
+/// Runs `call` (instantiate + one export) under the store's budget, also for time spent inside host calls.
+pub(crate) async fn bounded<T>(
+    budget: Duration,
+    call: impl Future<Output = wasmtime::Result<T>>,
+) -> wasmtime::Result<T> {
+    match tokio::time::timeout(budget + OUTER_GRACE, call).await {
+        Ok(outcome) => outcome,
+        Err(_) => Err(DeadlineExceeded.into()),
+    }
+}
+
+/// Logs and counts a failure of `module`, then hands it back.
+pub(crate) fn record(module: &LoadedModule, failure: ModuleFailure) -> ModuleFailure {
+    if let Some(kind) = failure.kind() {
+        module.failures.record(kind);
+        tracing::warn!(
+            module = %module.manifest.id,
+            version = %module.manifest.version,
+            kind = kind.as_str(),
+            error = %failure,
+            "module invocation failed"
+        );
+    }
+    failure
+}
+
+/// The verdict on a finished call: its value, or the classified, logged and counted failure.
+pub(crate) fn settle<T>(
+    module: &LoadedModule,
+    store: &Store<StoreState>,
+    outcome: wasmtime::Result<T>,
+) -> Result<T, ModuleFailure> {
+    outcome.map_err(|err| record(module, ModuleFailure::from_wasmtime(&err, store.data())))
+}
+
+/// A JSON body or nothing, within the size cap.
+pub(crate) fn check_body(body: &str) -> Result<(), String> {
+    if body.len() > crate::api::MAX_RESPONSE_BODY_BYTES {
+        return Err(format!("body is larger than {} bytes", crate::api::MAX_RESPONSE_BODY_BYTES));
+    }
+    if body.is_empty() {
+        return Ok(());
+    }
+    serde_json::from_str::<serde::de::IgnoredAny>(body).map(|_| ()).map_err(|err| format!("body is not JSON: {err}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn body_must_be_empty_or_json() {
+        assert!(check_body("").is_ok());
+        assert!(check_body(r#"{"a":[1,2]}"#).is_ok());
+        assert!(check_body("not json").is_err());
+        assert!(check_body(r#"{"a":1} trailing"#).is_err());
+    }
+}

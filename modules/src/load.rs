@@ -1,0 +1,223 @@
+//! Turning an enabled module into something ready to invoke: code (compiled or cached), its world, its
+//! manifest, the permissions it ends up with, and an `InstancePre` whose linker holds only those imports.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use anyhow::Context as _;
+use wasmtime::component::{Component, HasSelf, Linker};
+use wasmtime::{Engine, Store};
+
+use crate::api::ModuleSummary;
+use crate::bindings::{self, analysis, marketplace, space};
+use crate::cache::{self, CodeLoad};
+use crate::config::{EnabledModule, Grant, ModulesConfig, Source};
+use crate::failure::FailureCounters;
+use crate::http::HttpAccess;
+use crate::invoke::configure_store;
+use crate::kv::KeyValueBackend;
+use crate::manifest::{Manifest, ModuleKind, Permission, grant_label};
+use crate::state::{Capabilities, StoreState};
+use crate::wit_check::{ImportReport, world_of};
+
+/// Time a module gets to answer `manifest()`.
+const MANIFEST_BUDGET: Duration = Duration::from_secs(1);
+
+/// Modules bundled into the binary: (id, component bytes).
+pub(crate) const BUNDLED: &[(&str, &[u8])] = &[(crate::config::TAGS_MODULE_ID, crate::TAGS_WASM)];
+
+pub(crate) enum Prepared {
+    Space(space::SpaceModulePre<StoreState>),
+    Marketplace(marketplace::MarketplaceRulePre<StoreState>),
+    Analysis(analysis::AnalysisStepPre<StoreState>),
+}
+
+pub(crate) struct LoadedModule {
+    pub manifest: Manifest,
+    pub summary: ModuleSummary,
+    pub validator: jsonschema::Validator,
+    pub prepared: Prepared,
+    pub caps: Arc<Capabilities>,
+    pub code: CodeLoad,
+    pub failures: FailureCounters,
+}
+
+pub(crate) struct Loader<'a> {
+    pub engine: &'a Engine,
+    pub settings: &'a ModulesConfig,
+    pub kv: Arc<dyn KeyValueBackend>,
+    pub http: reqwest::Client,
+    pub memory_limit: usize,
+    /// WASI with no authority, linked once and cloned per module.
+    pub wasi: Linker<StoreState>,
+}
+
+/// A linker with WASI p2 only; host imports are added per module.
+pub(crate) fn wasi_linker(engine: &Engine) -> anyhow::Result<Linker<StoreState>> {
+    let mut linker = Linker::new(engine);
+    wasmtime_wasi::p2::add_to_linker_async(&mut linker)?;
+    bindings::types::add_to_linker::<_, HasSelf<StoreState>>(&mut linker, |s| s)?;
+    Ok(linker)
+}
+
+/// Adds the host imports for `grants` (each only if the world has it).
+pub(crate) fn link_grants(linker: &mut Linker<StoreState>, kind: ModuleKind, grants: &[Grant]) -> anyhow::Result<()> {
+    for grant in grants.iter().filter(|g| kind.importable().contains(g)) {
+        match grant {
+            Grant::KeyValue => bindings::key_value::add_to_linker::<_, HasSelf<StoreState>>(linker, |s| s)?,
+            Grant::Logging => bindings::logging::add_to_linker::<_, HasSelf<StoreState>>(linker, |s| s)?,
+            Grant::ItemRead => bindings::item_read::add_to_linker::<_, HasSelf<StoreState>>(linker, |s| s)?,
+            Grant::AssetRead => bindings::asset_read::add_to_linker::<_, HasSelf<StoreState>>(linker, |s| s)?,
+            Grant::OutboundHttp => bindings::outbound_http::add_to_linker::<_, HasSelf<StoreState>>(linker, |s| s)?,
+        }
+    }
+    Ok(())
+}
+
+impl Loader<'_> {
+    pub async fn load(&self, entry: &EnabledModule) -> anyhow::Result<LoadedModule> {
+        let source = entry.source()?;
+        let (bytes, expected_id) = match source {
+            Source::Bundled(id) => {
+                let bytes = BUNDLED.iter().find(|(bundled, _)| *bundled == id).map(|(_, bytes)| *bytes);
+                let names: Vec<_> = BUNDLED.iter().map(|(id, _)| *id).collect();
+                let bytes = bytes.with_context(|| format!("no bundled module {id:?} (bundled: {names:?})"))?;
+                (std::borrow::Cow::Borrowed(bytes), Some(id))
+            }
+            Source::File(path) => {
+                let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+                (std::borrow::Cow::Owned(bytes), None)
+            }
+        };
+        let cache_dir = self.settings.cache_dir.as_deref();
+        let (component, code) = cache::load_component(self.engine, &bytes, cache_dir).context("cannot compile")?;
+        let kind = world_of(self.engine, &component).map_err(anyhow::Error::msg)?;
+        let manifest = read_manifest(self.engine, &self.wasi, &component, self.memory_limit).await?;
+        let problems = manifest.problems();
+        anyhow::ensure!(problems.is_empty(), "invalid manifest: {}", problems.join("; "));
+        anyhow::ensure!(
+            manifest.kind == kind,
+            "manifest says kind {} but the component implements world {}",
+            manifest.kind,
+            kind.world()
+        );
+        if let Some(id) = expected_id {
+            anyhow::ensure!(manifest.id == id, "bundled module {id:?} calls itself {:?}", manifest.id);
+        }
+
+        let (grants, hosts) = match source {
+            Source::Bundled(_) => (manifest.asked(), manifest.asked_hosts().unwrap_or_default().to_vec()),
+            Source::File(_) => file_grants(&manifest, &entry.grants, &entry.allow_hosts),
+        };
+        let imports = ImportReport::of(self.engine, &component, kind);
+        imports.ensure_allowed(&manifest, &grants)?;
+
+        let mut linker = self.wasi.clone();
+        link_grants(&mut linker, kind, &grants)?;
+        let pre = linker
+            .instantiate_pre(&component)
+            .map_err(anyhow::Error::from)
+            .context("component does not fit the host's WIT")?;
+        let prepared = match kind {
+            ModuleKind::Space => Prepared::Space(space::SpaceModulePre::new(pre)?),
+            ModuleKind::MarketplaceRule => Prepared::Marketplace(marketplace::MarketplaceRulePre::new(pre)?),
+            ModuleKind::AnalysisStep => Prepared::Analysis(analysis::AnalysisStepPre::new(pre)?),
+        };
+
+        let validator = manifest.compile_schema().map_err(anyhow::Error::msg)?;
+        let caps = self.capabilities(&manifest.id, &grants, hosts);
+        let summary = summary(&manifest, &grants, &caps);
+        Ok(LoadedModule {
+            manifest,
+            summary,
+            validator,
+            prepared,
+            caps: Arc::new(caps),
+            code,
+            failures: FailureCounters::default(),
+        })
+    }
+
+    fn capabilities(&self, module_id: &str, grants: &[Grant], hosts: Vec<String>) -> Capabilities {
+        let has = |grant| grants.contains(&grant);
+        let timeout = Duration::from_millis(self.settings.http_timeout_ms);
+        let max_body = usize::try_from(self.settings.http_max_response_bytes).unwrap_or(usize::MAX);
+        Capabilities {
+            module_id: module_id.to_owned(),
+            key_value: has(Grant::KeyValue).then(|| self.kv.clone()),
+            logging: has(Grant::Logging),
+            item_read: has(Grant::ItemRead),
+            asset_read: has(Grant::AssetRead),
+            http: has(Grant::OutboundHttp).then(|| HttpAccess::new(self.http.clone(), hosts, timeout, max_body)),
+        }
+    }
+}
+
+/// What a file module ends up with: what it asks for and the deployment grants, and outbound HTTP only to hosts
+/// on both lists.
+fn file_grants(manifest: &Manifest, granted: &[Grant], allowed_hosts: &[String]) -> (Vec<Grant>, Vec<String>) {
+    let grants: Vec<Grant> = manifest.asked().into_iter().filter(|g| granted.contains(g)).collect();
+    let hosts = manifest
+        .asked_hosts()
+        .unwrap_or_default()
+        .iter()
+        .filter(|host| allowed_hosts.iter().any(|allowed| allowed.eq_ignore_ascii_case(host)))
+        .cloned()
+        .collect();
+    (grants, hosts)
+}
+
+fn summary(manifest: &Manifest, grants: &[Grant], caps: &Capabilities) -> ModuleSummary {
+    let permissions = grants
+        .iter()
+        .flat_map(|grant| match (grant, &caps.http) {
+            (Grant::OutboundHttp, Some(http)) => Permission::OutboundHttp(http.allowed_hosts().to_vec()).labels(),
+            _ => vec![grant_label(*grant).to_owned()],
+        })
+        .collect();
+    ModuleSummary {
+        id: manifest.id.clone(),
+        name: manifest.name.clone(),
+        version: manifest.version.clone(),
+        kind: manifest.kind,
+        description: manifest.description.clone(),
+        config_schema: serde_json::from_str(&manifest.config_schema).unwrap_or_default(),
+        permissions,
+    }
+}
+
+/// Calls the component's `module-info.manifest` with every non-WASI import stubbed by a trap: reading the
+/// manifest must not need any host import.
+pub(crate) async fn read_manifest(
+    engine: &Engine,
+    wasi: &Linker<StoreState>,
+    component: &Component,
+    memory_limit: usize,
+) -> anyhow::Result<Manifest> {
+    let mut linker = wasi.clone();
+    linker.define_unknown_imports_as_traps(component)?;
+    let caps = Arc::new(Capabilities::none("(manifest)"));
+    let mut store = Store::new(engine, StoreState::new(caps, String::new(), MANIFEST_BUDGET, memory_limit));
+    configure_store(&mut store);
+    let instance = linker
+        .instantiate_async(&mut store, component)
+        .await
+        .map_err(anyhow::Error::from)
+        .context("cannot instantiate")?;
+    let interface = instance
+        .get_export_index(&mut store, None, bindings::names::MODULE_INFO)
+        .with_context(|| format!("component does not export {}", bindings::names::MODULE_INFO))?;
+    let func = instance
+        .get_export_index(&mut store, Some(&interface), "manifest")
+        .context("module-info has no `manifest` function")?;
+    let manifest = instance
+        .get_typed_func::<(), (bindings::types::Manifest,)>(&mut store, &func)
+        .map_err(anyhow::Error::from)
+        .context("module-info.manifest has the wrong type")?;
+    let (manifest,) = manifest
+        .call_async(&mut store, ())
+        .await
+        .map_err(anyhow::Error::from)
+        .context("module-info.manifest failed")?;
+    Ok(manifest.into())
+}

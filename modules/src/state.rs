@@ -1,0 +1,138 @@
+//! The data of one invocation's `Store`: a WASI context with no authority, the memory cap, what the module was
+//! granted, and the notes the host leaves for itself about why an invocation ended.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use wasmtime::ResourceLimiter;
+use wasmtime::component::ResourceTable;
+use wasmtime_wasi::{WasiCtx, WasiCtxBuilder, WasiCtxView, WasiView};
+
+use crate::analysis::AssetSource;
+use crate::http::HttpAccess;
+use crate::kv::{KeyValueBackend, KvScope};
+
+/// Log lines one invocation may emit; the rest are dropped so a module cannot flood the host's logs.
+const LOG_LINES_PER_INVOCATION: u32 = 100;
+
+/// What one module may reach, shared by all its invocations.
+pub(crate) struct Capabilities {
+    pub module_id: String,
+    pub key_value: Option<Arc<dyn KeyValueBackend>>,
+    pub logging: bool,
+    pub item_read: bool,
+    pub asset_read: bool,
+    pub http: Option<HttpAccess>,
+}
+
+impl Capabilities {
+    /// Nothing granted: used while reading a manifest, when every host import is a trap anyway.
+    pub fn none(module_id: &str) -> Self {
+        Self {
+            module_id: module_id.to_owned(),
+            key_value: None,
+            logging: false,
+            item_read: false,
+            asset_read: false,
+            http: None,
+        }
+    }
+}
+
+/// Why the host ended an invocation, when it was the host that noticed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum HostVerdict {
+    Deadline,
+    Host(String),
+}
+
+pub(crate) struct StoreState {
+    wasi: WasiCtx,
+    table: ResourceTable,
+    pub limiter: MemoryCap,
+    pub caps: Arc<Capabilities>,
+    pub scope: KvScope,
+    pub item: Option<String>,
+    pub asset: Option<Arc<dyn AssetSource>>,
+    pub deadline: Instant,
+    pub verdict: Option<HostVerdict>,
+    pub logs_left: u32,
+}
+
+impl StoreState {
+    pub fn new(caps: Arc<Capabilities>, space_id: String, budget: Duration, memory_limit: usize) -> Self {
+        let scope = KvScope { space_id, module_id: caps.module_id.clone() };
+        Self {
+            wasi: no_authority(),
+            table: ResourceTable::new(),
+            limiter: MemoryCap::new(memory_limit),
+            caps,
+            scope,
+            item: None,
+            asset: None,
+            deadline: Instant::now() + budget,
+            verdict: None,
+            logs_left: LOG_LINES_PER_INVOCATION,
+        }
+    }
+
+    /// Time left in the budget, or a trap (noted as a deadline) when none is left.
+    pub fn remaining(&mut self) -> wasmtime::Result<Duration> {
+        let left = self.deadline.saturating_duration_since(Instant::now());
+        if left.is_zero() {
+            return Err(self.fail(HostVerdict::Deadline));
+        }
+        Ok(left)
+    }
+
+    /// Notes why the host ends the invocation and returns the trap that ends it.
+    pub fn fail(&mut self, verdict: HostVerdict) -> wasmtime::Error {
+        let message = match &verdict {
+            HostVerdict::Deadline => "deadline exceeded in a host call".to_owned(),
+            HostVerdict::Host(why) => format!("host failure: {why}"),
+        };
+        self.verdict.get_or_insert(verdict);
+        wasmtime::Error::msg(message)
+    }
+}
+
+/// WASI for a guest built with `std`: it links, but opens nothing. No preopened directory, no environment or
+/// arguments, stdio that reads nothing and discards output, no network of any kind.
+fn no_authority() -> WasiCtx {
+    WasiCtxBuilder::new().allow_tcp(false).allow_udp(false).allow_ip_name_lookup(false).build()
+}
+
+impl WasiView for StoreState {
+    fn ctx(&mut self) -> WasiCtxView<'_> {
+        WasiCtxView { ctx: &mut self.wasi, table: &mut self.table }
+    }
+}
+
+/// Caps linear memory per instance, remembering whether the cap was what stopped the guest.
+pub(crate) struct MemoryCap {
+    limit: usize,
+    pub hit: bool,
+}
+
+/// Table elements an instance may have; generous for real modules, small next to memory.
+const TABLE_ELEMENTS_LIMIT: usize = 100_000;
+
+impl MemoryCap {
+    pub fn new(limit: usize) -> Self {
+        Self { limit, hit: false }
+    }
+}
+
+impl ResourceLimiter for MemoryCap {
+    fn memory_growing(&mut self, _current: usize, desired: usize, _maximum: Option<usize>) -> wasmtime::Result<bool> {
+        if desired > self.limit {
+            self.hit = true;
+            return Ok(false);
+        }
+        Ok(true)
+    }
+
+    fn table_growing(&mut self, _current: usize, desired: usize, _maximum: Option<usize>) -> wasmtime::Result<bool> {
+        Ok(desired <= TABLE_ELEMENTS_LIMIT)
+    }
+}

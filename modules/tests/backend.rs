@@ -1,0 +1,80 @@
+//! The key-value backend is the host's: its slowness uses up the module's budget, its errors are the host's.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use async_trait::async_trait;
+use trellis_modules::{
+    EventKind, KeyValueBackend, KvScope, ModuleEvent, ModuleFailure, ModuleHost, ModulesConfig, TAGS_MODULE_ID,
+};
+
+use crate::support::{cache_dir, invocation};
+
+/// Sleeps `delay` on every call, then fails or answers empty.
+struct SlowOrFailingKv {
+    delay: Duration,
+    fail: bool,
+}
+
+impl SlowOrFailingKv {
+    async fn wait(&self) -> anyhow::Result<()> {
+        tokio::time::sleep(self.delay).await;
+        if self.fail { anyhow::bail!("database is down") } else { Ok(()) }
+    }
+}
+
+#[async_trait]
+impl KeyValueBackend for SlowOrFailingKv {
+    async fn get(&self, _: &KvScope, _: &str) -> anyhow::Result<Option<Vec<u8>>> {
+        self.wait().await.map(|()| None)
+    }
+    async fn set(&self, _: &KvScope, _: &str, _: &[u8]) -> anyhow::Result<()> {
+        self.wait().await
+    }
+    async fn delete(&self, _: &KvScope, _: &str) -> anyhow::Result<()> {
+        self.wait().await
+    }
+    async fn list_keys(&self, _: &KvScope, _: &str, _: Option<&str>, _: u32) -> anyhow::Result<Vec<String>> {
+        self.wait().await.map(|()| Vec::new())
+    }
+}
+
+fn tags_with(kv: SlowOrFailingKv) -> ModuleHost {
+    let settings = ModulesConfig { cache_dir: Some(cache_dir()), event_deadline_ms: 100, ..ModulesConfig::default() };
+    ModuleHost::new(settings, Arc::new(kv)).unwrap()
+}
+
+fn tagged_item() -> ModuleEvent {
+    ModuleEvent {
+        kind: EventKind::FormInstanceCreated,
+        item_id: "item-1".into(),
+        item_json: Some(
+            r#"{"formId":"f","configurationId":"c","state":"s","payload":{"metadata":{"tags":["a"]}}}"#.into(),
+        ),
+    }
+}
+
+#[tokio::test]
+async fn slow_backend_ends_the_invocation_at_its_deadline() {
+    // Arrange
+    let host = tags_with(SlowOrFailingKv { delay: Duration::from_secs(5), fail: false });
+    let started = Instant::now();
+
+    // Act
+    let failure = host.dispatch_event(TAGS_MODULE_ID, invocation("s"), tagged_item()).await.unwrap_err();
+
+    // Assert
+    assert_eq!(failure, ModuleFailure::Deadline);
+    assert!(started.elapsed() < Duration::from_secs(3), "{:?}", started.elapsed());
+    assert_eq!(host.failure_counts()[TAGS_MODULE_ID].deadline, 1);
+}
+
+#[tokio::test]
+async fn backend_error_is_a_host_failure_not_the_module_s() {
+    let host = tags_with(SlowOrFailingKv { delay: Duration::ZERO, fail: true });
+
+    let failure = host.dispatch_event(TAGS_MODULE_ID, invocation("s"), tagged_item()).await.unwrap_err();
+
+    assert_eq!(failure, ModuleFailure::Host("database is down".into()));
+    assert_eq!(host.failure_counts()[TAGS_MODULE_ID].host, 1);
+}

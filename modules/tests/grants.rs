@@ -1,0 +1,35 @@
+//! A file module gets only what the deployment grants; asking is not enough.
+
+use std::sync::Arc;
+
+use trellis_modules::{EnabledModule, Grant, MemoryKv, ModuleHost, ModulesConfig};
+
+use crate::support::{HOSTILE_WASM, TAGS_WASM, plugin};
+
+#[test]
+fn file_module_importing_an_ungranted_interface_fails_to_load_with_the_fix() {
+    // Arrange: Tags, loaded as a file, uses key-value, which this deployment does not grant.
+    let settings = ModulesConfig {
+        enable: vec![EnabledModule::file(plugin(TAGS_WASM), vec![Grant::Logging], Vec::new())],
+        cache_dir: Some(crate::support::cache_dir()),
+        ..ModulesConfig::default()
+    };
+
+    // Act
+    let err = ModuleHost::new(settings, Arc::new(MemoryKv::new())).unwrap_err();
+
+    // Assert
+    let message = format!("{err:#}");
+    assert!(message.contains("did not grant") && message.contains("key-value"), "{message}");
+    assert!(message.contains(TAGS_WASM), "{message}");
+}
+
+#[test]
+fn same_module_enabled_twice_is_refused() {
+    let entry = EnabledModule::file(plugin(HOSTILE_WASM), crate::support::all_grants(), Vec::new());
+    let settings = ModulesConfig { enable: vec![entry.clone(), entry], ..ModulesConfig::default() };
+
+    let err = ModuleHost::new(settings, Arc::new(MemoryKv::new())).unwrap_err();
+
+    assert!(format!("{err:#}").contains("enabled twice"), "{err:#}");
+}

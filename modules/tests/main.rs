@@ -1,0 +1,11 @@
+//! Runs the real components built from `plugins/` (found in `PLUGINS_DIR`) in one shared, precompiled host.
+//! Cranelift in a debug build is slow, so every test that can share that host does.
+
+mod backend;
+mod cache;
+mod config;
+mod grants;
+mod hostile;
+mod inspect;
+mod support;
+mod tags;

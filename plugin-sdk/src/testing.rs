@@ -1,0 +1,249 @@
+//! The test kit: on native targets the capability functions ([`kv`](crate::kv), [`log`](crate::log),
+//! [`item`](crate::item), [`http`](crate::http), [`asset`](crate::asset)) talk to an in-memory host installed on
+//! the current thread, so a module's logic runs under plain `cargo test`, without wasm.
+//!
+//! ```
+//! use trellis_plugin_sdk::{kv, log, testing::TestHost};
+//!
+//! let host = TestHost::new();
+//! kv::set("greeting", "hi")?;
+//! log::info("said hi");
+//! assert_eq!(host.kv("greeting").as_deref(), Some(&b"hi"[..]));
+//! assert_eq!(host.logs()[0].1, "said hi");
+//! assert_eq!(host.kv_calls().sets, 1);
+//! # Ok::<(), trellis_plugin_sdk::Error>(())
+//! ```
+
+use std::cell::RefCell;
+use std::collections::{BTreeMap, HashMap};
+use std::marker::PhantomData;
+
+use serde::de::DeserializeOwned;
+
+use crate::http::{IncomingResponse, OutgoingRequest};
+use crate::log::Level;
+
+// The same limits as the real host, so a module that passes here does not fail there for size.
+const MAX_KEY_BYTES: usize = 512;
+const MAX_VALUE_BYTES: usize = 1 << 20;
+const MAX_LIST_LIMIT: u32 = 1000;
+
+thread_local! {
+    static HOST: RefCell<Option<HostState>> = const { RefCell::new(None) };
+}
+
+/// How often each key-value function was called since the host was installed (or since
+/// [`TestHost::reset_kv_calls`]). Lets a test pin down how much storage work a route does.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct KvCalls {
+    /// Calls of [`kv::get`](crate::kv::get).
+    pub gets: usize,
+    /// Calls of [`kv::set`](crate::kv::set), failed ones included.
+    pub sets: usize,
+    /// Calls of [`kv::delete`](crate::kv::delete).
+    pub deletes: usize,
+    /// Calls of [`kv::list_keys`](crate::kv::list_keys).
+    pub lists: usize,
+}
+
+#[derive(Default)]
+pub(crate) struct HostState {
+    pub(crate) kv: BTreeMap<String, Vec<u8>>,
+    pub(crate) logs: Vec<(Level, String)>,
+    pub(crate) item: Option<String>,
+    pub(crate) asset: Vec<u8>,
+    kv_calls: KvCalls,
+    kv_write_failure: Option<String>,
+    http_stubs: HashMap<String, IncomingResponse>,
+    http_requests: Vec<OutgoingRequest>,
+}
+
+impl HostState {
+    pub(crate) fn kv_get(&mut self, key: &str) -> Option<Vec<u8>> {
+        self.kv_calls.gets += 1;
+        self.kv.get(key).cloned()
+    }
+
+    pub(crate) fn kv_set(&mut self, key: &str, value: &[u8]) -> Result<(), String> {
+        self.kv_calls.sets += 1;
+        if let Some(message) = &self.kv_write_failure {
+            return Err(message.clone());
+        }
+        if key.len() > MAX_KEY_BYTES {
+            return Err(format!("key is {} bytes, more than {MAX_KEY_BYTES}", key.len()));
+        }
+        if value.len() > MAX_VALUE_BYTES {
+            return Err(format!("value is {} bytes, more than {MAX_VALUE_BYTES}", value.len()));
+        }
+        self.kv.insert(key.to_owned(), value.to_vec());
+        Ok(())
+    }
+
+    pub(crate) fn kv_delete(&mut self, key: &str) {
+        self.kv_calls.deletes += 1;
+        self.kv.remove(key);
+    }
+
+    pub(crate) fn kv_list(&mut self, prefix: &str, start_after: Option<&str>, limit: u32) -> Vec<String> {
+        self.kv_calls.lists += 1;
+        let limit = limit.min(MAX_LIST_LIMIT) as usize;
+        self.kv
+            .range(prefix.to_owned()..)
+            .map(|(key, _)| key)
+            .take_while(|key| key.starts_with(prefix))
+            .filter(|key| start_after.is_none_or(|after| key.as_str() > after))
+            .take(limit)
+            .cloned()
+            .collect()
+    }
+
+    pub(crate) fn http_fetch(&mut self, request: OutgoingRequest) -> Result<IncomingResponse, String> {
+        let stub = self.http_stubs.get(&request.url).cloned();
+        let url = request.url.clone();
+        self.http_requests.push(request);
+        stub.ok_or_else(|| format!("no stubbed response for {url} (TestHost::stub_http)"))
+    }
+}
+
+/// Runs `f` on this thread's test host. Capability functions call it on native targets.
+pub(crate) fn with_host<R>(f: impl FnOnce(&mut HostState) -> R) -> R {
+    HOST.with_borrow_mut(|host| {
+        let host = host.as_mut().expect(
+            "a Trellis capability was called outside a module test: \
+             create trellis_plugin_sdk::testing::TestHost::new() first (on this thread)",
+        );
+        f(host)
+    })
+}
+
+/// An in-memory host for one test: empty key-value store, no item, no asset, no HTTP stubs.
+///
+/// Creating it installs it on the current thread (replacing any earlier one); dropping it uninstalls it.
+/// `cargo test` runs each test on its own thread, so tests do not see each other's state.
+pub struct TestHost {
+    // The state is thread-local, so the handle must stay on its thread.
+    _not_send: PhantomData<*const ()>,
+}
+
+impl TestHost {
+    /// Installs a fresh host on this thread.
+    #[allow(clippy::new_without_default)] // installing global state is not a default value
+    pub fn new() -> Self {
+        HOST.with_borrow_mut(|host| *host = Some(HostState::default()));
+        Self { _not_send: PhantomData }
+    }
+
+    /// Makes `item` (serialized) the triggering item that [`item::current`](crate::item::current) returns.
+    pub fn set_item(&self, item: &serde_json::Value) {
+        self.set_item_text(Some(item.to_string()));
+    }
+
+    /// Sets the triggering item's raw JSON text, or `None` for an invocation without an item.
+    pub fn set_item_text(&self, item: Option<String>) {
+        with_host(|host| host.item = item);
+    }
+
+    /// Sets the bytes that [`asset`](crate::asset) reads.
+    pub fn set_asset(&self, bytes: Vec<u8>) {
+        with_host(|host| host.asset = bytes);
+    }
+
+    /// Answers [`http::fetch`](crate::http::fetch) of exactly `url` with `response`. Other URLs fail as a
+    /// host that is not allowed would.
+    pub fn stub_http(&self, url: impl Into<String>, response: IncomingResponse) {
+        with_host(|host| host.http_stubs.insert(url.into(), response));
+    }
+
+    /// Every request [`http::fetch`](crate::http::fetch) sent, stubbed or not, in order.
+    pub fn http_requests(&self) -> Vec<OutgoingRequest> {
+        with_host(|host| host.http_requests.clone())
+    }
+
+    /// Every message logged, in order.
+    pub fn logs(&self) -> Vec<(Level, String)> {
+        with_host(|host| host.logs.clone())
+    }
+
+    /// The value under `key`, without counting as a module's read.
+    pub fn kv(&self, key: &str) -> Option<Vec<u8>> {
+        with_host(|host| host.kv.get(key).cloned())
+    }
+
+    /// The value under `key` deserialized from JSON; panics if it is not that JSON.
+    pub fn kv_json<T: DeserializeOwned>(&self, key: &str) -> Option<T> {
+        self.kv(key).map(|bytes| serde_json::from_slice(&bytes).expect("stored value is not the expected JSON"))
+    }
+
+    /// Every stored key, in byte order.
+    pub fn kv_keys(&self) -> Vec<String> {
+        with_host(|host| host.kv.keys().cloned().collect())
+    }
+
+    /// How often the module called each key-value function.
+    pub fn kv_calls(&self) -> KvCalls {
+        with_host(|host| host.kv_calls)
+    }
+
+    /// Starts counting key-value calls from zero, e.g. after seeding the store.
+    pub fn reset_kv_calls(&self) {
+        with_host(|host| host.kv_calls = KvCalls::default());
+    }
+
+    /// Makes every later [`kv::set`](crate::kv::set) fail with `message` (as a used-up quota would), or
+    /// succeed again with `None`.
+    pub fn fail_kv_writes(&self, message: Option<&str>) {
+        with_host(|host| host.kv_write_failure = message.map(str::to_owned));
+    }
+}
+
+impl Drop for TestHost {
+    fn drop(&mut self) {
+        // `try_with`: the thread-local may already be gone when a host is dropped during thread exit.
+        let _ = HOST.try_with(|host| host.borrow_mut().take());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{http, kv};
+
+    #[test]
+    fn kv_refuses_what_the_real_host_refuses() {
+        let host = TestHost::new();
+        assert!(kv::set("k".repeat(MAX_KEY_BYTES + 1), b"").is_err());
+        assert!(kv::set("k", vec![0u8; MAX_VALUE_BYTES + 1]).is_err());
+        host.fail_kv_writes(Some("quota used up"));
+        assert_eq!(kv::set("k", b"v").unwrap_err(), kv::KvError("quota used up".into()));
+        host.fail_kv_writes(None);
+        assert!(kv::set("k", b"v").is_ok());
+        assert_eq!(host.kv_calls().sets, 4);
+    }
+
+    #[test]
+    fn list_keys_pages_by_prefix_in_byte_order() {
+        let _host = TestHost::new();
+        for key in ["b/2", "a/1", "b/1", "b/10", "c"] {
+            kv::set(key, b"").unwrap();
+        }
+        assert_eq!(kv::list_keys("b/", None, 2), ["b/1", "b/10"]);
+        assert_eq!(kv::list_keys("b/", Some("b/10"), 2), ["b/2"]);
+        assert_eq!(kv::list_keys("", None, 5000).len(), 5);
+    }
+
+    #[test]
+    fn http_answers_only_stubbed_urls_and_records_every_request() {
+        let host = TestHost::new();
+        host.stub_http("https://a.example/", http::IncomingResponse::new(204, Vec::new()));
+        assert_eq!(http::fetch(http::OutgoingRequest::post("https://a.example/")).unwrap().status, 204);
+        assert!(http::fetch(http::OutgoingRequest::get("https://b.example/")).is_err());
+        assert_eq!(host.http_requests().iter().map(|r| r.method.as_str()).collect::<Vec<_>>(), ["POST", "GET"]);
+    }
+
+    #[test]
+    fn dropping_the_host_uninstalls_it() {
+        drop(TestHost::new());
+        let outcome = std::panic::catch_unwind(|| kv::get("k"));
+        assert!(outcome.is_err());
+    }
+}

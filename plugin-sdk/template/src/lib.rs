@@ -1,0 +1,81 @@
+//! The {{name}} module: counts the form instances created in each connected space and answers the count at
+//! `GET /count`. A starting point; see the `trellis_plugin_sdk` docs for everything a module can do.
+
+use serde::Deserialize;
+use serde_json::json;
+use trellis_plugin_sdk::{
+    Context, Event, EventKind, Manifest, Method, Permission, Request, Response, Result, SpaceModule, kv, log,
+};
+
+/// The module.
+pub struct Module;
+
+/// The configuration a space gives the module, checked by the host against the schema in the manifest.
+#[derive(Deserialize, Default)]
+#[serde(rename_all = "camelCase", default)]
+struct Config {
+    log_each_event: bool,
+}
+
+impl SpaceModule for Module {
+    fn manifest() -> Manifest {
+        Manifest::new("{{name}}", "{{name}}", env!("CARGO_PKG_VERSION"))
+            .description("Counts the form instances created in the space")
+            .config_schema(json!({
+                "$schema": "https://json-schema.org/draft/2020-12/schema",
+                "type": "object",
+                "additionalProperties": false,
+                "properties": {"logEachEvent": {"type": "boolean", "default": false}}
+            }))
+            .permission(Permission::KeyValue)
+            .permission(Permission::Logging)
+    }
+
+    fn on_event(ctx: &Context, event: &Event) -> Result<()> {
+        if event.kind() != EventKind::FormInstanceCreated {
+            return Ok(());
+        }
+        let count: u64 = kv::get_json("count")?.unwrap_or(0);
+        kv::set_json("count", &(count + 1))?;
+        if ctx.config::<Config>()?.log_each_event {
+            log::info(format!("counted {}", event.item_id()));
+        }
+        Ok(())
+    }
+
+    fn handle_request(_ctx: &Context, request: &Request) -> Result<Response> {
+        Ok(match (request.method(), request.segments().as_slice()) {
+            (Method::Get, ["count"]) => Response::ok(&json!({"count": kv::get_json::<u64>("count")?.unwrap_or(0)})),
+            _ => Response::not_found(),
+        })
+    }
+}
+
+trellis_plugin_sdk::export_space_module!(Module);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use trellis_plugin_sdk::testing::TestHost;
+
+    #[test]
+    fn counts_created_instances() {
+        // Arrange
+        let host = TestHost::new();
+        let ctx = Context::with_config("space-1", &json!({"logEachEvent": true}));
+
+        // Act
+        Module::on_event(&ctx, &Event::new(EventKind::FormInstanceCreated, "i1")).unwrap();
+        Module::on_event(&ctx, &Event::new(EventKind::FormInstanceUpdated, "i1")).unwrap();
+        let response = Module::handle_request(&ctx, &Request::get("/count")).unwrap();
+
+        // Assert
+        assert_eq!((response.status(), response.body()), (200, r#"{"count":1}"#));
+        assert_eq!(host.logs().len(), 1);
+    }
+
+    #[test]
+    fn manifest_is_valid() {
+        Module::manifest().check().unwrap();
+    }
+}

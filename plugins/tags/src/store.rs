@@ -1,0 +1,162 @@
+//! The Tags module's state, all in its key-value store:
+//!
+//! - `counts`: `{"counts": {tag: n}}`, exactly the body of `GET /counts`, so that route is one read and no
+//!   parsing;
+//! - `item/{item}`: the item's tags, a JSON array;
+//! - `tag/{tag}/{item}`: an empty value per (tag, item), listed by prefix to page through a tag's items.
+//!
+//! Tags and item ids are written into keys with `%` and `/` escaped, so one tag's prefix never matches another.
+//! The store has no transactions: two writers racing on one space can lose a count update.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+use trellis_plugin_sdk::{Result, kv};
+
+const COUNTS: &str = "counts";
+
+#[derive(Serialize, Deserialize, Default)]
+struct CountsDoc {
+    counts: BTreeMap<String, u64>,
+}
+
+/// The `GET /counts` body.
+pub fn counts_body() -> String {
+    kv::get(COUNTS).and_then(|bytes| String::from_utf8(bytes).ok()).unwrap_or_else(|| r#"{"counts":{}}"#.to_owned())
+}
+
+/// The tags of `item`, in the order they were added.
+pub fn item_tags(item: &str) -> Result<Vec<String>> {
+    Ok(kv::get_json(item_key(item))?.unwrap_or_default())
+}
+
+/// Makes `tags` the tags of `item`, updating the index and the counts for what changed.
+pub fn set_item_tags(item: &str, tags: &[String]) -> Result<()> {
+    let old = item_tags(item)?;
+    let removed: Vec<&String> = old.iter().filter(|tag| !tags.contains(tag)).collect();
+    let added: Vec<&String> = tags.iter().filter(|tag| !old.contains(tag)).collect();
+    if removed.is_empty() && added.is_empty() && old == tags {
+        return Ok(());
+    }
+    if tags.is_empty() {
+        kv::delete(item_key(item));
+    } else {
+        kv::set_json(item_key(item), tags)?;
+    }
+    if removed.is_empty() && added.is_empty() {
+        return Ok(()); // only the order changed
+    }
+    for tag in &removed {
+        kv::delete(index_key(tag, item));
+    }
+    for tag in &added {
+        kv::set(index_key(tag, item), [])?;
+    }
+    let mut doc: CountsDoc = kv::get_json(COUNTS)?.unwrap_or_default();
+    for tag in removed {
+        if let Some(count) = doc.counts.get_mut(tag) {
+            *count = count.saturating_sub(1);
+            if *count == 0 {
+                doc.counts.remove(tag);
+            }
+        }
+    }
+    for tag in added {
+        *doc.counts.entry(tag.clone()).or_default() += 1;
+    }
+    kv::set_json(COUNTS, &doc)
+}
+
+/// One page of the items tagged `tag`, after the item `cursor` when given, and the cursor of the next page.
+pub fn tag_items(tag: &str, cursor: Option<&str>, limit: u32) -> (Vec<String>, Option<String>) {
+    let prefix = format!("tag/{}/", encode(tag));
+    let start_after = cursor.map(|item| format!("{prefix}{}", encode(item)));
+    let mut keys = kv::list_keys(&prefix, start_after.as_deref(), limit + 1);
+    let more = keys.len() > limit as usize;
+    keys.truncate(limit as usize);
+    let items: Vec<String> = keys.iter().map(|key| decode(&key[prefix.len()..])).collect();
+    let next = if more { items.last().cloned() } else { None };
+    (items, next)
+}
+
+/// How many bytes `c` takes in a key.
+pub fn encoded_len(c: char) -> usize {
+    if matches!(c, '%' | '/') { 3 } else { c.len_utf8() }
+}
+
+/// Whether `item` can be stored: item ids, unlike tags, come in whole, so an oversized one is refused.
+pub fn item_id_fits(item: &str) -> bool {
+    !item.is_empty() && item.chars().map(encoded_len).sum::<usize>() <= 180
+}
+
+fn item_key(item: &str) -> String {
+    format!("item/{}", encode(item))
+}
+
+fn index_key(tag: &str, item: &str) -> String {
+    format!("tag/{}/{}", encode(tag), encode(item))
+}
+
+fn encode(text: &str) -> String {
+    text.replace('%', "%25").replace('/', "%2F")
+}
+
+fn decode(text: &str) -> String {
+    text.replace("%2F", "/").replace("%25", "%")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use trellis_plugin_sdk::testing::TestHost;
+
+    fn tags(list: &[&str]) -> Vec<String> {
+        list.iter().map(|tag| tag.to_string()).collect()
+    }
+
+    #[test]
+    fn set_item_tags_keeps_index_and_counts_in_step() {
+        // Arrange
+        let host = TestHost::new();
+        set_item_tags("i1", &tags(&["red", "blue"])).unwrap();
+        set_item_tags("i2", &tags(&["red"])).unwrap();
+
+        // Act
+        set_item_tags("i1", &tags(&["blue", "green"])).unwrap();
+
+        // Assert
+        assert_eq!(counts_body(), r#"{"counts":{"blue":1,"green":1,"red":1}}"#);
+        assert_eq!(item_tags("i1").unwrap(), ["blue", "green"]);
+        assert_eq!(tag_items("red", None, 10), (vec!["i2".to_owned()], None));
+        assert!(host.kv_keys().contains(&"tag/green/i1".to_owned()));
+        assert!(!host.kv_keys().contains(&"tag/red/i1".to_owned()));
+    }
+
+    #[test]
+    fn clearing_the_last_tag_removes_the_item_and_the_count() {
+        let host = TestHost::new();
+        set_item_tags("i1", &tags(&["red"])).unwrap();
+        set_item_tags("i1", &[]).unwrap();
+        assert_eq!(counts_body(), r#"{"counts":{}}"#);
+        assert_eq!(host.kv_keys(), ["counts"]);
+    }
+
+    #[test]
+    fn tag_items_pages_with_a_cursor_and_escapes_slashes() {
+        // Arrange
+        let _host = TestHost::new();
+        for item in ["a", "b/1", "c"] {
+            set_item_tags(item, &tags(&["x/y"])).unwrap();
+        }
+        set_item_tags("z", &tags(&["x"])).unwrap();
+
+        // Act
+        let first = tag_items("x/y", None, 2);
+        let second = tag_items("x/y", first.1.as_deref(), 2);
+
+        // Assert
+        assert_eq!(first, (vec!["a".to_owned(), "b/1".to_owned()], Some("b/1".to_owned())));
+        assert_eq!(second, (vec!["c".to_owned()], None));
+        assert_eq!(tag_items("x", None, 10).0, ["z"]);
+    }
+}

@@ -1,0 +1,117 @@
+//! Modules cannot hurt the host: the hostile test module's endless loop, endless allocation, trap
+//! and malformed answer each end only their own request (502 MODULE_FAILED) while other requests
+//! keep succeeding; it finds no files, environment or sockets; a failing event handler is recorded
+//! as a failed delivery. And a third-party module built only against the plugin SDK runs.
+
+use reqwest::{Method, StatusCode};
+use serde_json::json;
+use trellis_tests::{TestApp, assert_error, spawn_app_with};
+
+use crate::forms_support::{created_config, created_form, get_ok, sample_config};
+use crate::modules_support::{connect, counts_path, enable_hostile, enable_word_count, tagged_payload, wait_until};
+use crate::spaces_support::{created_space, id};
+
+async fn hostile_space(app: &TestApp, owner: &trellis_tests::TestUser, on_event: &str) -> String {
+    let space_id = id(&created_space(app, owner, "hostile").await);
+    let modules = json!([{"moduleId": "hostile", "config": {"onEvent": on_event}}, {"moduleId": "tags"}]);
+    connect(app, owner, &space_id, modules).await;
+    space_id
+}
+
+#[tokio::test]
+async fn each_misbehaviour_ends_only_its_own_request_while_others_succeed() {
+    // Arrange
+    let app = spawn_app_with(enable_hostile).await;
+    let ann = app.sign_up("ann").await;
+    let space_id = hostile_space(&app, &ann, "ok").await;
+    let url = |path: &str| app.url(&format!("/v0/spaces/{space_id}/modules{path}"));
+    // Act: the four attacks at once, among a stream of ordinary requests to both modules.
+    let mut calls = Vec::new();
+    for round in 0..10 {
+        let mut paths = vec!["/hostile/ok", "/tags/counts"];
+        if round == 0 {
+            paths.extend(["/hostile/loop", "/hostile/alloc", "/hostile/trap", "/hostile/malformed"]);
+        }
+        for path in paths {
+            let request = app.client.get(url(path)).header("X-License-Key", &app.license_key).bearer_auth(&ann.token);
+            calls.push(tokio::spawn(async move { (path, request.send().await.expect("request sent")) }));
+        }
+    }
+    // Assert
+    for call in calls {
+        let (path, response) = call.await.unwrap();
+        match path {
+            "/hostile/ok" | "/tags/counts" => {
+                let status = response.status();
+                assert_eq!(status, StatusCode::OK, "{path}: {}", response.text().await.unwrap());
+            }
+            _ => {
+                let error = assert_error(response, StatusCode::BAD_GATEWAY, "MODULE_FAILED").await;
+                assert_eq!(error["numeric"], 816, "{path}");
+            }
+        }
+    }
+    let after = app.get_authed(&url("/hostile/ok").replace(&app.address, ""), &ann.token).await;
+    assert_eq!(after.status(), StatusCode::OK, "the host still serves the module after its failures");
+}
+
+#[tokio::test]
+async fn the_hostile_module_finds_no_files_environment_or_sockets() {
+    // Arrange
+    let app = spawn_app_with(enable_hostile).await;
+    let ann = app.sign_up("ann").await;
+    let space_id = hostile_space(&app, &ann, "ok").await;
+    let base = format!("/v0/spaces/{space_id}/modules/hostile");
+    // Act
+    let files = get_ok(&app, &ann.token, &format!("{base}/files")).await;
+    let env = get_ok(&app, &ann.token, &format!("{base}/env")).await;
+    let sockets = get_ok(&app, &ann.token, &format!("{base}/socket")).await;
+    // Assert
+    assert_eq!(files, json!({"readDir": "denied", "readFile": "denied", "createFile": "denied"}));
+    assert_eq!(env, json!({"vars": 0, "args": 0}));
+    assert_eq!(sockets, json!({"tcpConnect": "denied", "udpBind": "denied"}));
+}
+
+#[tokio::test]
+async fn a_failing_event_handler_is_recorded_and_other_modules_still_get_the_event() {
+    // Arrange
+    let app = spawn_app_with(enable_hostile).await;
+    let ann = app.sign_up("ann").await;
+    created_config(&app, &ann.token, sample_config()).await;
+    let space_id = hostile_space(&app, &ann, "trap").await;
+    // Act
+    let form = created_form(&app, &ann.token, &tagged_payload(&space_id, "kept")).await;
+    // Assert
+    wait_until(&app, &ann.token, &counts_path(&space_id), |b| b["counts"] == json!({"kept": 1})).await;
+    let store = trellis::store::Store::connect(&app.config.database_url(), 1).await.unwrap();
+    let deliveries = store.module_deliveries(form["formId"].as_str().unwrap()).await.unwrap();
+    store.close().await;
+    let outcomes: Vec<(&str, &str, &str)> =
+        deliveries.iter().map(|d| (d.module_id.as_str(), d.event_kind.as_str(), d.state.as_str())).collect();
+    assert_eq!(
+        outcomes,
+        [("hostile", "form-instance-created", "FAILED"), ("tags", "form-instance-created", "DELIVERED")]
+    );
+    assert!(deliveries[0].error.as_deref().is_some_and(|e| e.contains("trap")), "{:?}", deliveries[0]);
+}
+
+#[tokio::test]
+async fn a_third_party_module_built_with_the_sdk_runs_in_the_host() {
+    // Arrange
+    let app = spawn_app_with(enable_word_count).await;
+    let ann = app.sign_up("ann").await;
+    created_config(&app, &ann.token, sample_config()).await;
+    let space_id = id(&created_space(&app, &ann, "words").await);
+    connect(&app, &ann, &space_id, json!([{"moduleId": "word-count", "config": {"ignoreFields": []}}])).await;
+    let catalogue = get_ok(&app, &ann.token, "/v0/modules").await;
+    // Act
+    created_form(&app, &ann.token, &tagged_payload(&space_id, "")).await;
+    // Assert
+    let ids: Vec<&str> = catalogue["modules"].as_array().unwrap().iter().filter_map(|m| m["id"].as_str()).collect();
+    assert_eq!(ids, ["tags", "word-count"]);
+    let stats = format!("/v0/spaces/{space_id}/modules/word-count/stats");
+    let stats = wait_until(&app, &ann.token, &stats, |b| b["items"] == 1).await;
+    assert!(stats["words"].as_u64().is_some_and(|w| w > 10), "{stats}");
+    let unknown = app.authed(Method::GET, &format!("/v0/spaces/{space_id}/modules/word-count/nope"), &ann.token);
+    assert_error(unknown.send().await.unwrap(), StatusCode::NOT_FOUND, "NOT_FOUND").await;
+}

@@ -1,0 +1,76 @@
+//! Connecting modules to spaces and calling their routes, for the module tests.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use reqwest::{Method, Response, StatusCode};
+use serde_json::{Value, json};
+use trellis::config::Config;
+use trellis_modules::{EnabledModule, Grant};
+use trellis_tests::{TestApp, TestUser, body};
+
+use crate::forms_support::sample_payload;
+
+/// Enables the hostile test module (a file module granted key-value and logging) besides Tags.
+pub fn enable_hostile(config: &mut Config) {
+    let path = PathBuf::from(trellis_modules::PLUGINS_DIR).join("trellis_hostile.wasm");
+    config.modules.runtime.enable.push(EnabledModule::file(path, vec![Grant::KeyValue, Grant::Logging], vec![]));
+}
+
+/// Enables the third-party example `word-count`, built only against the plugin SDK.
+pub fn enable_word_count(config: &mut Config) {
+    let path = PathBuf::from(trellis_modules::PLUGINS_DIR).join("word_count.wasm");
+    let grants = vec![Grant::KeyValue, Grant::ItemRead, Grant::Logging];
+    config.modules.runtime.enable.push(EnabledModule::file(path, grants, vec![]));
+}
+
+pub async fn put_modules(app: &TestApp, token: &str, space_id: &str, modules: Value) -> Response {
+    app.authed(Method::PUT, &format!("/v0/spaces/{space_id}/modules"), token)
+        .json(&json!({"modules": modules}))
+        .send()
+        .await
+        .expect("request sent")
+}
+
+/// Replaces the connected set, asserting 200; answers the body.
+pub async fn connect(app: &TestApp, owner: &TestUser, space_id: &str, modules: Value) -> Value {
+    let response = put_modules(app, &owner.token, space_id, modules).await;
+    let status = response.status();
+    let answer = body(response).await;
+    assert_eq!(status, StatusCode::OK, "{answer}");
+    answer
+}
+
+/// A request to a module route of a space: `path` is what follows `/modules/{moduleId}`.
+pub async fn module_call(app: &TestApp, token: &str, method: Method, space_id: &str, path: &str) -> Response {
+    app.authed(method, &format!("/v0/spaces/{space_id}/modules{path}"), token).send().await.expect("request sent")
+}
+
+/// Polls `GET path` (a module route) until `done` holds for its 200 body; answers that body.
+pub async fn wait_until(app: &TestApp, token: &str, path: &str, done: impl Fn(&Value) -> bool) -> Value {
+    let mut last = Value::Null;
+    for _ in 0..250 {
+        let response = app.get_authed(path, token).await;
+        if response.status() == StatusCode::OK {
+            last = body(response).await;
+            if done(&last) {
+                return last;
+            }
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    panic!("{path} never reached the expected state; last answer {last}");
+}
+
+/// The sample instance body in `space_id`, tagged `tags` (comma-separated).
+pub fn tagged_payload(space_id: &str, tags: &str) -> Value {
+    let mut wrapper = sample_payload();
+    wrapper["payload"]["metadata"]["tags"] = json!(tags);
+    wrapper["payload"]["integrations"] = json!({"spaceId": space_id});
+    wrapper
+}
+
+/// The Tags counts route of a space.
+pub fn counts_path(space_id: &str) -> String {
+    format!("/v0/spaces/{space_id}/modules/tags/counts")
+}
