@@ -12,6 +12,7 @@ mod forms;
 mod instances;
 mod licenses;
 mod media;
+mod migrations;
 mod module_deliveries;
 mod module_kv;
 mod quotas;
@@ -40,9 +41,6 @@ pub use spaces::{MemberSpace, NewSpaceRow, SpaceChange, SpaceModule, StoredSpace
 pub use users::{NewUser, User};
 pub use workflow_items::{ListedItem, NewWorkflowEvent, StoredItem, WorkflowEvent};
 pub use workflows::{Grant, StoredWorkflow};
-
-static SQLITE_MIGRATIONS: sqlx::migrate::Migrator = sqlx::migrate!("../migrations/sqlite");
-static POSTGRES_MIGRATIONS: sqlx::migrate::Migrator = sqlx::migrate!("../migrations/postgres");
 
 /// Failures the domain distinguishes; everything else is `Other` and becomes INTERNAL.
 #[derive(Debug, thiserror::Error)]
@@ -146,10 +144,7 @@ impl Store {
     }
 
     pub async fn migrate(&self) -> anyhow::Result<()> {
-        let migrator = match self.engine {
-            Engine::Sqlite => &SQLITE_MIGRATIONS,
-            Engine::Postgres => &POSTGRES_MIGRATIONS,
-        };
+        let migrator = migrations::migrator(self.engine).await.context("reading the embedded migrations")?;
         migrator.run(&self.writer).await.context("applying migrations")
     }
 
