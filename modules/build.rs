@@ -77,7 +77,9 @@ fn main() {
 /// Rebuild when a guest's sources, the SDK or the WIT change; never scan `plugins/target`.
 fn watch(workspace: &Path, plugins: &Path) {
     println!("cargo:rerun-if-changed={}", workspace.join("wit").display());
-    for file in ["Cargo.toml", "Cargo.lock", "src"] {
+    // Only paths that exist: cargo treats a watched path that is missing as changed, every build.
+    // (The SDK is locked by plugins/Cargo.lock, watched below with the rest of plugins/.)
+    for file in ["Cargo.toml", "src"] {
         println!("cargo:rerun-if-changed={}", workspace.join("plugin-sdk").join(file).display());
     }
     let entries = std::fs::read_dir(plugins).expect("plugins/ is readable");
