@@ -3,13 +3,23 @@
 
 use base64::Engine as _;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
-use serde::Serialize;
 use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+use utoipa::IntoParams;
 
 use crate::domain::problems::Problems;
 
 pub const DEFAULT_LIMIT: usize = 50;
 pub const MAX_LIMIT: usize = 200;
+
+/// `limit` and `cursor` of a list route, as query parameters (parsed by [`Page::parse`]).
+#[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct PageQuery {
+    #[param(value_type = Option<u32>, minimum = 1, maximum = 200)]
+    pub limit: Option<String>,
+    pub cursor: Option<String>,
+}
 
 /// A validated page request.
 #[derive(Clone, Debug)]

@@ -9,10 +9,10 @@ use axum::{Json, Router};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use time::OffsetDateTime;
-use utoipa::{IntoParams, ToSchema};
+use utoipa::ToSchema;
 
 use super::extract::{ApiJson, ApiQuery, AuthUser};
-use super::list::{ListEnvelope, Page};
+use super::list::{ListEnvelope, Page, PageQuery};
 use crate::domain::problems::Problems;
 use crate::error::{ApiResult, ErrorEnvelope};
 use crate::state::AppState;
@@ -91,22 +91,14 @@ pub async fn create_space(
     Ok((StatusCode::CREATED, Json(created.into())))
 }
 
-#[derive(Deserialize, IntoParams)]
-#[into_params(parameter_in = Query)]
-pub struct SpaceQuery {
-    #[param(value_type = Option<u32>, minimum = 1, maximum = 200)]
-    limit: Option<String>,
-    cursor: Option<String>,
-}
-
 /// The spaces the caller is a member of, newest first.
-#[utoipa::path(get, path = "/v0/spaces", tag = "spaces", params(SpaceQuery), security(("session" = [], "license" = [])),
+#[utoipa::path(get, path = "/v0/spaces", tag = "spaces", params(PageQuery), security(("session" = [], "license" = [])),
     responses((status = 200, body = ListEnvelope<SpaceView>), (status = 400, body = ErrorEnvelope, description = "VALIDATION_FAILED")))]
 #[tracing::instrument(skip_all, fields(user_id = %user.user_id))]
 pub async fn list_spaces(
     State(state): State<AppState>,
     AuthUser(user): AuthUser,
-    ApiQuery(query): ApiQuery<SpaceQuery>,
+    ApiQuery(query): ApiQuery<PageQuery>,
 ) -> ApiResult<Json<ListEnvelope<SpaceView>>> {
     let mut problems = Problems::new();
     let page = Page::parse(query.limit.as_deref(), query.cursor.as_deref(), &mut problems);

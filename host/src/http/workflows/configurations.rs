@@ -6,12 +6,12 @@ use axum::http::StatusCode;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use time::OffsetDateTime;
-use utoipa::{IntoParams, ToSchema};
+use utoipa::ToSchema;
 
 use crate::domain::problems::Problems;
 use crate::error::{ApiResult, ErrorEnvelope};
 use crate::http::extract::{ApiJson, ApiQuery, AuthUser};
-use crate::http::list::{ListEnvelope, Page};
+use crate::http::list::{ListEnvelope, Page, PageQuery};
 use crate::services::workflow_configurations::Workflow;
 use crate::state::AppState;
 use crate::store::{Grant, to_millis};
@@ -114,14 +114,6 @@ pub async fn get_workflow(
     Path(configuration_id): Path<String>,
 ) -> ApiResult<Json<WorkflowView>> {
     Ok(Json(state.workflows.visible(&user, &configuration_id, false).await?.into()))
-}
-
-#[derive(Deserialize, IntoParams)]
-#[into_params(parameter_in = Query)]
-pub struct PageQuery {
-    #[param(value_type = Option<u32>, minimum = 1, maximum = 200)]
-    limit: Option<String>,
-    cursor: Option<String>,
 }
 
 /// Configurations the caller created or holds a slot of, newest first.
