@@ -1,14 +1,12 @@
-//! The one error type of the HTTP edge and its envelope
-//! `{"error": {code, numeric, message, details?, requestId}}`.
+//! What a use case can fail with, in the contract's terms and free of any transport.
 //!
-//! `ApiError::into_response` only sets the status and headers and stores the body in the response
-//! extensions; `http::middleware::render_errors`, which knows the request id, writes the JSON and
-//! logs internal causes. That keeps every handler free of request-id plumbing.
+//! Services and background workers return [`Error`]; only the HTTP edge (`http::error`) knows
+//! statuses, headers and the envelope. Problem paths are relative to what the use case was given:
+//! a JSON Pointer into a body it received (`/payload/state`), or the bare name of a parameter it
+//! received (`fieldId`), which the edge turns into the wire location (`query.fieldId`).
 
 use std::borrow::Cow;
 
-use axum::http::{HeaderValue, StatusCode, header};
-use axum::response::{IntoResponse, Response};
 use serde::Serialize;
 
 use crate::domain::entitlement::Entitlement;
@@ -64,45 +62,11 @@ impl ErrorCode {
             Self::Internal => 899,
         }
     }
-
-    pub fn status(self) -> StatusCode {
-        match self {
-            Self::ValidationFailed | Self::PinInvalid => StatusCode::BAD_REQUEST,
-            Self::Unauthenticated | Self::LicenseRequired => StatusCode::UNAUTHORIZED,
-            Self::Forbidden | Self::EntitlementLimitExceeded | Self::LicenseInvalid => StatusCode::FORBIDDEN,
-            Self::NotFound | Self::FeatureDisabled => StatusCode::NOT_FOUND,
-            Self::Conflict | Self::InvalidTransition | Self::MaxFilesExceeded => StatusCode::CONFLICT,
-            Self::PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
-            Self::UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
-            Self::MediaUnavailable => StatusCode::SERVICE_UNAVAILABLE,
-            Self::RateLimited => StatusCode::TOO_MANY_REQUESTS,
-            Self::ModuleFailed => StatusCode::BAD_GATEWAY,
-            Self::PreconditionFailed => StatusCode::PRECONDITION_FAILED,
-            Self::Internal => StatusCode::INTERNAL_SERVER_ERROR,
-        }
-    }
-
-    /// The code a bare status maps to, for responses no handler produced (unknown routes, panics).
-    pub fn for_status(status: StatusCode) -> Self {
-        match status {
-            StatusCode::BAD_REQUEST | StatusCode::UNPROCESSABLE_ENTITY => Self::ValidationFailed,
-            StatusCode::UNAUTHORIZED => Self::Unauthenticated,
-            StatusCode::FORBIDDEN => Self::Forbidden,
-            StatusCode::NOT_FOUND | StatusCode::METHOD_NOT_ALLOWED => Self::NotFound,
-            StatusCode::CONFLICT => Self::Conflict,
-            StatusCode::PAYLOAD_TOO_LARGE => Self::PayloadTooLarge,
-            StatusCode::UNSUPPORTED_MEDIA_TYPE => Self::UnsupportedMediaType,
-            StatusCode::TOO_MANY_REQUESTS => Self::RateLimited,
-            StatusCode::PRECONDITION_FAILED => Self::PreconditionFailed,
-            StatusCode::SERVICE_UNAVAILABLE => Self::MediaUnavailable,
-            _ => Self::Internal,
-        }
-    }
 }
 
 /// What a request can fail with. Messages are for people; clients branch on the code.
 #[derive(Debug, thiserror::Error)]
-pub enum ApiError {
+pub enum Error {
     #[error("{message}")]
     Validation { message: String, details: Vec<Problem> },
     #[error("{0}")]
@@ -146,9 +110,9 @@ pub enum ApiError {
     Internal(#[source] anyhow::Error),
 }
 
-pub type ApiResult<T> = Result<T, ApiError>;
+pub type Result<T, E = Error> = std::result::Result<T, E>;
 
-impl ApiError {
+impl Error {
     pub fn code(&self) -> ErrorCode {
         match self {
             Self::Validation { .. } => ErrorCode::ValidationFailed,
@@ -204,7 +168,7 @@ impl ApiError {
     }
 }
 
-impl From<Problems> for ApiError {
+impl From<Problems> for Error {
     fn from(problems: Problems) -> Self {
         let details = problems.into_vec();
         let message = match details.as_slice() {
@@ -219,7 +183,7 @@ fn display_path(path: &str) -> &str {
     if path.is_empty() { "the body" } else { path }
 }
 
-impl From<StoreError> for ApiError {
+impl From<StoreError> for Error {
     fn from(error: StoreError) -> Self {
         match error {
             StoreError::NotFound => Self::NotFound(Cow::Borrowed("not found")),
@@ -232,81 +196,21 @@ impl From<StoreError> for ApiError {
 /// Names what a store `Conflict` (a taken unique key, or a revision that moved on) means for the
 /// request: `store_call().await.on_conflict("the handle is taken")`.
 pub trait OnConflict<T> {
-    fn on_conflict(self, message: &'static str) -> ApiResult<T>;
+    fn on_conflict(self, message: &'static str) -> Result<T>;
 }
 
 impl<T> OnConflict<T> for Result<T, StoreError> {
-    fn on_conflict(self, message: &'static str) -> ApiResult<T> {
+    fn on_conflict(self, message: &'static str) -> Result<T> {
         self.map_err(|error| match error {
-            StoreError::Conflict(_) => ApiError::Conflict(Cow::Borrowed(message)),
+            StoreError::Conflict(_) => Error::Conflict(Cow::Borrowed(message)),
             other => other.into(),
         })
     }
 }
 
-impl From<anyhow::Error> for ApiError {
+impl From<anyhow::Error> for Error {
     fn from(error: anyhow::Error) -> Self {
         Self::Internal(error)
-    }
-}
-
-/// The error object as sent; `request_id` is filled in by the rendering middleware.
-#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct ErrorBody {
-    pub code: ErrorCode,
-    pub numeric: u16,
-    pub message: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub details: Option<Vec<Problem>>,
-    pub request_id: String,
-}
-
-/// The envelope, for the OpenAPI document.
-#[derive(Serialize, utoipa::ToSchema)]
-pub struct ErrorEnvelope {
-    pub error: ErrorBody,
-}
-
-/// The cause of an internal error, kept for the log line and never sent.
-#[derive(Clone, Debug)]
-pub struct InternalCause(pub String);
-
-impl IntoResponse for ApiError {
-    fn into_response(self) -> Response {
-        let code = self.code();
-        let mut response = code.status().into_response();
-        let retry_after = match &self {
-            Self::RateLimited { retry_after_seconds } | Self::MediaUnavailable { retry_after_seconds } => {
-                Some(*retry_after_seconds)
-            }
-            _ => None,
-        };
-        if let Some(seconds) = retry_after {
-            response.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from(seconds.max(1)));
-        }
-        let message = self.to_string();
-        let details = match self {
-            Self::Validation { details, .. } | Self::Rejected { details, .. } => Some(details),
-            Self::EntitlementExceeded(entitlement) => Some(vec![Problem {
-                path: entitlement.name().to_owned(),
-                code: "QUOTA_EXCEEDED".into(),
-                message: "the daily quota of the plan is used up".into(),
-            }]),
-            Self::Internal(cause) => {
-                response.extensions_mut().insert(InternalCause(format!("{cause:#}")));
-                None
-            }
-            _ => None,
-        };
-        response.extensions_mut().insert(ErrorBody {
-            code,
-            numeric: code.numeric(),
-            message,
-            details,
-            request_id: String::new(),
-        });
-        response
     }
 }
 
@@ -315,40 +219,31 @@ mod tests {
     use super::*;
 
     #[test]
-    fn every_code_has_the_contract_numeric_and_status() {
+    fn every_code_has_the_contract_numeric() {
         let table = [
-            (ErrorCode::ValidationFailed, 800, 400),
-            (ErrorCode::Unauthenticated, 801, 401),
-            (ErrorCode::Forbidden, 802, 403),
-            (ErrorCode::EntitlementLimitExceeded, 803, 403),
-            (ErrorCode::NotFound, 804, 404),
-            (ErrorCode::Conflict, 805, 409),
-            (ErrorCode::InvalidTransition, 806, 409),
-            (ErrorCode::LicenseRequired, 807, 401),
-            (ErrorCode::LicenseInvalid, 808, 403),
-            (ErrorCode::PayloadTooLarge, 809, 413),
-            (ErrorCode::UnsupportedMediaType, 810, 415),
-            (ErrorCode::MaxFilesExceeded, 811, 409),
-            (ErrorCode::MediaUnavailable, 812, 503),
-            (ErrorCode::RateLimited, 813, 429),
-            (ErrorCode::PinInvalid, 814, 400),
-            (ErrorCode::FeatureDisabled, 815, 404),
-            (ErrorCode::ModuleFailed, 816, 502),
-            (ErrorCode::PreconditionFailed, 817, 412),
-            (ErrorCode::Internal, 899, 500),
+            (ErrorCode::ValidationFailed, 800),
+            (ErrorCode::Unauthenticated, 801),
+            (ErrorCode::Forbidden, 802),
+            (ErrorCode::EntitlementLimitExceeded, 803),
+            (ErrorCode::NotFound, 804),
+            (ErrorCode::Conflict, 805),
+            (ErrorCode::InvalidTransition, 806),
+            (ErrorCode::LicenseRequired, 807),
+            (ErrorCode::LicenseInvalid, 808),
+            (ErrorCode::PayloadTooLarge, 809),
+            (ErrorCode::UnsupportedMediaType, 810),
+            (ErrorCode::MaxFilesExceeded, 811),
+            (ErrorCode::MediaUnavailable, 812),
+            (ErrorCode::RateLimited, 813),
+            (ErrorCode::PinInvalid, 814),
+            (ErrorCode::FeatureDisabled, 815),
+            (ErrorCode::ModuleFailed, 816),
+            (ErrorCode::PreconditionFailed, 817),
+            (ErrorCode::Internal, 899),
         ];
-        for (code, numeric, status) in table {
+        for (code, numeric) in table {
             assert_eq!(code.numeric(), numeric, "{code:?}");
-            assert_eq!(code.status().as_u16(), status, "{code:?}");
         }
         assert_eq!(serde_json::to_value(ErrorCode::EntitlementLimitExceeded).unwrap(), "ENTITLEMENT_LIMIT_EXCEEDED");
-    }
-
-    #[test]
-    fn internal_errors_keep_their_cause_out_of_the_message() {
-        let response = ApiError::internal(anyhow::anyhow!("select * from secret_table")).into_response();
-        let body = response.extensions().get::<ErrorBody>().unwrap();
-        assert_eq!(body.message, "internal error");
-        assert!(response.extensions().get::<InternalCause>().unwrap().0.contains("secret_table"));
     }
 }

@@ -1,6 +1,7 @@
 //! The HTTP edge: one router per resource, nested under `/v0`, and the layers around them.
 
 pub mod auth;
+pub mod error;
 pub mod extract;
 pub mod forms;
 pub mod health;
@@ -25,7 +26,7 @@ use tower_http::catch_panic::CatchPanicLayer;
 use tower_http::request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetRequestIdLayer};
 use tower_http::trace::TraceLayer;
 
-use crate::error::ApiError;
+use crate::http::error::Error;
 use crate::state::AppState;
 
 /// The whole service as one router.
@@ -44,7 +45,7 @@ pub fn router(state: AppState) -> Router {
     Router::new()
         .nest("/v0", v0)
         .merge(health::router())
-        .fallback(|| async { ApiError::NotFound("no such route".into()) })
+        .fallback(|| async { Error::NotFound("no such route".into()) })
         .layer(
             ServiceBuilder::new()
                 .layer(SetRequestIdLayer::new(request_id.clone(), MakeRequestUuid))

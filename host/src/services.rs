@@ -1,5 +1,5 @@
 //! Use cases that combine domain rules, the store and outside effects (mail, clocks, limits).
-//! Handlers call these; they know nothing of HTTP beyond answering with `ApiError`.
+//! Handlers call these; they know nothing of HTTP beyond answering with `Error`.
 
 pub mod accounts;
 pub mod attachments;

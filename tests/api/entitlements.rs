@@ -9,7 +9,8 @@ use reqwest::StatusCode;
 use time::OffsetDateTime;
 use trellis::config::Config;
 use trellis::domain::entitlement::{Entitlement, Plan, QuotaSubject, utc_day};
-use trellis::error::{ApiError, ErrorBody, ErrorCode};
+use trellis::error::{Error, ErrorCode};
+use trellis::http::error::ErrorBody;
 use trellis::services::licenses::{Caller, Licenses};
 use trellis::services::quotas;
 use trellis::store::Store;
@@ -61,7 +62,7 @@ async fn a_take_beyond_the_quota_is_entitlement_exceeded_and_takes_nothing() {
     // Act
     let result = quotas::take(&store, &ann, UPLOADS, 2).await;
     // Assert
-    assert!(matches!(result, Err(ApiError::EntitlementExceeded(UPLOADS))), "{result:?}");
+    assert!(matches!(result, Err(Error::EntitlementExceeded(UPLOADS))), "{result:?}");
     assert_eq!(used_today(&store, &ann, UPLOADS).await, 2);
     assert!(quotas::take(&store, &ann, UPLOADS, 1).await.is_ok(), "the last unit is still there");
     store.close().await;
@@ -76,7 +77,7 @@ async fn an_amount_larger_than_the_whole_quota_is_refused_without_taking_anythin
     // Act
     let result = quotas::take(&store, &ann, UPLOADS, 4).await;
     // Assert
-    assert!(matches!(result, Err(ApiError::EntitlementExceeded(UPLOADS))));
+    assert!(matches!(result, Err(Error::EntitlementExceeded(UPLOADS))));
     assert_eq!(used_today(&store, &ann, UPLOADS).await, 0);
     store.close().await;
 }
@@ -167,7 +168,7 @@ async fn quotas_are_counted_per_entitlement() {
     assert!(assets.is_ok() && messages.is_ok());
     assert!(matches!(
         quotas::take(&store, &ann, Entitlement::Messages, 1).await,
-        Err(ApiError::EntitlementExceeded(Entitlement::Messages))
+        Err(Error::EntitlementExceeded(Entitlement::Messages))
     ));
     store.close().await;
 }
@@ -206,7 +207,7 @@ async fn concurrent_takes_never_overdraw_the_quota() {
     let results = takes.join_all().await;
     // Assert
     let granted = results.iter().filter(|r| r.is_ok()).count();
-    assert!(results.iter().all(|r| matches!(r, Ok(()) | Err(ApiError::EntitlementExceeded(UPLOADS)))), "{results:?}");
+    assert!(results.iter().all(|r| matches!(r, Ok(()) | Err(Error::EntitlementExceeded(UPLOADS)))), "{results:?}");
     assert_eq!(granted, 10);
     assert_eq!(used_today(&store, &ann, UPLOADS).await, 10);
     store.close().await;
@@ -241,7 +242,7 @@ async fn each_license_key_is_held_to_the_quotas_of_its_own_plan() {
     let small_more = quotas::take(&store, &small, UPLOADS, 1).await;
     let default_more = quotas::take(&store, &default, UPLOADS, 3).await;
     // Assert
-    assert!(matches!(small_more, Err(ApiError::EntitlementExceeded(UPLOADS))));
+    assert!(matches!(small_more, Err(Error::EntitlementExceeded(UPLOADS))));
     assert!(default_more.is_ok());
     assert_eq!(small.plan.quota(Entitlement::Messages), 1_000, "unnamed quotas come from the default plan");
     store.close().await;
@@ -265,7 +266,7 @@ async fn gateway_subscribers_are_counted_per_user_on_the_plan_their_subscription
     let first_more = quotas::take(&store, &first, UPLOADS, 1).await;
     let second_take = quotas::take(&store, &second, UPLOADS, 1).await;
     // Assert
-    assert!(matches!(first_more, Err(ApiError::EntitlementExceeded(UPLOADS))));
+    assert!(matches!(first_more, Err(Error::EntitlementExceeded(UPLOADS))));
     assert!(second_take.is_ok());
     assert_eq!(unknown_plan.plan.name(), "default");
     store.close().await;

@@ -2,7 +2,8 @@
 
 use serde::Serialize;
 
-/// One broken rule: where (a JSON Pointer into the body, or `query.<name>` / `header.<name>`),
+/// One broken rule: where (a JSON Pointer into the body, or a parameter name that the HTTP edge
+/// answers as `query.<name>`; the edge also writes `header.<name>`),
 /// a machine code and a human message.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 pub struct Problem {

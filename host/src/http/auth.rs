@@ -10,7 +10,7 @@ use utoipa::ToSchema;
 
 use super::extract::{ApiJson, AuthUser, BearerToken, ClientAddress};
 use super::views::Profile;
-use crate::error::{ApiResult, ErrorEnvelope};
+use crate::http::error::{ApiResult, ErrorEnvelope};
 use crate::services::accounts::{NewSession, SignupForm};
 use crate::state::AppState;
 use crate::store::ChallengePurpose;

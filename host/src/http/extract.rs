@@ -10,7 +10,7 @@ use axum::http::request::Parts;
 use bytes::Bytes;
 use serde::de::DeserializeOwned;
 
-use crate::error::ApiError;
+use crate::http::error::Error;
 use crate::services::licenses::Caller;
 use crate::state::AppState;
 use crate::store::SessionUser;
@@ -24,17 +24,17 @@ where
     S: Send + Sync,
     T: DeserializeOwned,
 {
-    type Rejection = ApiError;
+    type Rejection = Error;
 
     async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
         if !is_json(req.headers()) {
-            return Err(ApiError::UnsupportedMediaType(Cow::Borrowed("the body must be application/json")));
+            return Err(Error::UnsupportedMediaType(Cow::Borrowed("the body must be application/json")));
         }
         let bytes = Bytes::from_request(req, state).await.map_err(|rejection| match rejection {
             BytesRejection::FailedToBufferBody(_) if is_length_limit(&rejection) => {
-                ApiError::PayloadTooLarge(Cow::Borrowed("the body is larger than this deployment accepts"))
+                Error::PayloadTooLarge(Cow::Borrowed("the body is larger than this deployment accepts"))
             }
-            other => ApiError::invalid("", "UNREADABLE_BODY", other.body_text()),
+            other => Error::invalid("", "UNREADABLE_BODY", other.body_text()),
         })?;
         parse_json(&bytes).map(ApiJson)
     }
@@ -57,7 +57,7 @@ fn is_json(headers: &axum::http::HeaderMap) -> bool {
 }
 
 /// Parses JSON, naming the place of the first problem as a JSON Pointer.
-pub fn parse_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
+pub fn parse_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, Error> {
     let mut deserializer = serde_json::Deserializer::from_slice(bytes);
     let value = serde_path_to_error::deserialize(&mut deserializer).map_err(|error| {
         let pointer = pointer_of(error.path());
@@ -66,9 +66,9 @@ pub fn parse_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
             serde_json::error::Category::Syntax | serde_json::error::Category::Eof => "INVALID_JSON",
             _ => "INVALID_TYPE",
         };
-        ApiError::invalid(pointer, code, inner.to_string())
+        Error::invalid(pointer, code, inner.to_string())
     })?;
-    deserializer.end().map_err(|e| ApiError::invalid("", "INVALID_JSON", e.to_string()))?;
+    deserializer.end().map_err(|e| Error::invalid("", "INVALID_JSON", e.to_string()))?;
     Ok(value)
 }
 
@@ -96,7 +96,7 @@ fn pointer_of(path: &serde_path_to_error::Path) -> String {
 pub struct BearerToken(pub String);
 
 impl<S: Send + Sync> FromRequestParts<S> for BearerToken {
-    type Rejection = ApiError;
+    type Rejection = Error;
 
     async fn from_request_parts(parts: &mut Parts, _state: &S) -> Result<Self, Self::Rejection> {
         let value = parts.headers.get(header::AUTHORIZATION).and_then(|v| v.to_str().ok());
@@ -105,7 +105,7 @@ impl<S: Send + Sync> FromRequestParts<S> for BearerToken {
             .filter(|(scheme, _)| scheme.eq_ignore_ascii_case("bearer"))
             .map(|(_, token)| token.trim())
             .filter(|token| !token.is_empty());
-        token.map(|t| BearerToken(t.to_owned())).ok_or_else(ApiError::unauthenticated)
+        token.map(|t| BearerToken(t.to_owned())).ok_or_else(Error::unauthenticated)
     }
 }
 
@@ -118,7 +118,7 @@ where
     S: Send + Sync,
     AppState: FromRef<S>,
 {
-    type Rejection = ApiError;
+    type Rejection = Error;
 
     async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
         if let Some(user) = parts.extensions.get::<AuthUser>() {
@@ -134,10 +134,10 @@ where
 
 /// The license-side identity the license middleware put on the request.
 impl<S: Send + Sync> FromRequestParts<S> for Caller {
-    type Rejection = ApiError;
+    type Rejection = Error;
 
     async fn from_request_parts(parts: &mut Parts, _state: &S) -> Result<Self, Self::Rejection> {
-        parts.extensions.get::<Caller>().cloned().ok_or(ApiError::LicenseRequired)
+        parts.extensions.get::<Caller>().cloned().ok_or(Error::LicenseRequired)
     }
 }
 
@@ -149,7 +149,7 @@ where
     S: Send + Sync,
     AppState: FromRef<S>,
 {
-    type Rejection = ApiError;
+    type Rejection = Error;
 
     async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
         let state = AppState::from_ref(state);
@@ -176,12 +176,12 @@ where
     S: Send + Sync,
     T: DeserializeOwned,
 {
-    type Rejection = ApiError;
+    type Rejection = Error;
 
     async fn from_request_parts(parts: &mut Parts, _state: &S) -> Result<Self, Self::Rejection> {
         let query = parts.uri.query().unwrap_or_default();
         serde_urlencoded::from_str(query)
             .map(ApiQuery)
-            .map_err(|e| ApiError::invalid("query", "INVALID_QUERY", e.to_string()))
+            .map_err(|e| Error::invalid("query", "INVALID_QUERY", e.to_string()))
     }
 }

@@ -6,7 +6,7 @@ use axum::http::{HeaderValue, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
-use crate::error::{ApiError, ErrorBody, ErrorCode, InternalCause};
+use crate::http::error::{Error, ErrorBody, ErrorCode, InternalCause, code_for_status, status_of};
 use crate::state::AppState;
 
 pub const REQUEST_ID: &str = "x-request-id";
@@ -23,7 +23,7 @@ pub async fn require_license(State(state): State<AppState>, mut request: Request
             state.licenses.authorize_gateway(secret, text(&gateway.user_header), text(&gateway.plan_header))
         }
         _ => match text(LICENSE_KEY) {
-            None | Some("") => Err(ApiError::LicenseRequired),
+            None | Some("") => Err(Error::LicenseRequired),
             Some(key) => {
                 let key = key.to_owned();
                 state.licenses.authorize_key(&key).await
@@ -53,7 +53,7 @@ pub async fn render_errors(request: Request, next: Next) -> Response {
     let mut body = match response.extensions_mut().remove::<ErrorBody>() {
         Some(body) => body,
         None => {
-            let code = ErrorCode::for_status(status);
+            let code = code_for_status(status);
             let message = match code {
                 ErrorCode::NotFound => "no such route".to_owned(),
                 _ => status.canonical_reason().unwrap_or("error").to_lowercase(),
@@ -68,7 +68,7 @@ pub async fn render_errors(request: Request, next: Next) -> Response {
         tracing::warn!(request_id = %body.request_id, %method, %path, code = ?body.code, "server error");
     }
     // Unknown routes and wrong methods answer as the table says: 404 NOT_FOUND.
-    let status = if body.code == ErrorCode::NotFound { body.code.status() } else { status };
+    let status = if body.code == ErrorCode::NotFound { status_of(body.code) } else { status };
     let json = serde_json::to_vec(&serde_json::json!({ "error": body })).expect("error bodies serialize");
     let (mut parts, _) = response.into_parts();
     parts.status = status;

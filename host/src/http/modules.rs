@@ -7,7 +7,7 @@ use serde::Serialize;
 use utoipa::ToSchema;
 
 use super::extract::AuthUser;
-use crate::error::{ApiResult, ErrorEnvelope};
+use crate::http::error::{ApiResult, ErrorEnvelope};
 use crate::state::AppState;
 
 pub fn router() -> Router<AppState> {

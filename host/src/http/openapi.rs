@@ -9,7 +9,7 @@ use super::spaces::modules as space_modules;
 use super::workflows::{configurations as workflow_configurations, items as workflow_items};
 use super::{auth, health, list, media, modules, spaces, users, views};
 use crate::domain::problems::Problem;
-use crate::error::{ErrorBody, ErrorCode, ErrorEnvelope};
+use crate::http::error::{ErrorBody, ErrorCode, ErrorEnvelope};
 
 #[derive(OpenApi)]
 #[openapi(

@@ -14,7 +14,7 @@ use utoipa::ToSchema;
 use super::extract::{ApiJson, ApiQuery, AuthUser};
 use super::list::{ListEnvelope, Page, PageQuery};
 use crate::domain::problems::Problems;
-use crate::error::{ApiResult, ErrorEnvelope};
+use crate::http::error::{ApiResult, ErrorEnvelope};
 use crate::state::AppState;
 use crate::store::{MemberSpace, to_millis};
 

@@ -13,7 +13,7 @@ use super::list::{ListEnvelope, Page};
 use super::views::{Profile, UserSummary};
 use crate::domain::account;
 use crate::domain::problems::Problems;
-use crate::error::{ApiResult, ErrorEnvelope};
+use crate::http::error::{ApiResult, ErrorEnvelope};
 use crate::state::AppState;
 
 pub fn router() -> Router<AppState> {

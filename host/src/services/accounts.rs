@@ -10,7 +10,7 @@ use time::OffsetDateTime;
 use crate::domain::account::{self, DECOY_HASH};
 use crate::domain::problems::Problems;
 use crate::domain::secret;
-use crate::error::{ApiError, ApiResult};
+use crate::error::{Error, Result};
 use crate::services::limits::Limits;
 use crate::services::mail::Mailer;
 use crate::services::session_cache::SessionCache;
@@ -61,7 +61,7 @@ impl Accounts {
 
     /// Step 1: checks the form, mails a PIN, answers the sign-up token.
     #[tracing::instrument(skip_all)]
-    pub async fn start_signup(&self, address: IpAddr, form: SignupForm<'_>) -> ApiResult<String> {
+    pub async fn start_signup(&self, address: IpAddr, form: SignupForm<'_>) -> Result<String> {
         let mut problems = Problems::new();
         let email = account::check_email(&mut problems, "/email", form.email);
         let handle = account::check_handle(&mut problems, "/handle", form.handle);
@@ -73,8 +73,8 @@ impl Accounts {
         };
         self.limits.mail(address)?;
         match self.store.identity_taken(&handle, &email).await? {
-            (true, _) => return Err(ApiError::Conflict(Cow::Borrowed("the handle is taken"))),
-            (_, true) => return Err(ApiError::Conflict(Cow::Borrowed("the e-mail address is taken"))),
+            (true, _) => return Err(Error::Conflict(Cow::Borrowed("the handle is taken"))),
+            (_, true) => return Err(Error::Conflict(Cow::Borrowed("the e-mail address is taken"))),
             _ => {}
         }
         let now = OffsetDateTime::now_utc();
@@ -110,7 +110,7 @@ impl Accounts {
         address: IpAddr,
         token: Option<&str>,
         pin: Option<&str>,
-    ) -> ApiResult<()> {
+    ) -> Result<()> {
         if purpose == ChallengePurpose::Reset {
             self.reset_switch()?;
         }
@@ -127,14 +127,14 @@ impl Accounts {
         self.limits.pin(address)?;
         let now = OffsetDateTime::now_utc();
         let digest = secret::digest(token);
-        let challenge = self.store.challenge(purpose, &digest, now).await?.ok_or(ApiError::PinInvalid)?;
+        let challenge = self.store.challenge(purpose, &digest, now).await?.ok_or(Error::PinInvalid)?;
         if !self.store.take_pin_try(&digest, PIN_TRIES).await? {
-            return Err(ApiError::PinInvalid);
+            return Err(Error::PinInvalid);
         }
         // A reset asked for an unknown e-mail has a token but no account: no PIN can match it.
         let matches = secret::same(&secret::pin_digest(&digest, pin), &challenge.pin_digest);
         if !matches || (purpose == ChallengePurpose::Reset && challenge.user_id.is_none()) {
-            return Err(ApiError::PinInvalid);
+            return Err(Error::PinInvalid);
         }
         self.store.mark_challenge_verified(&digest, now).await?;
         Ok(())
@@ -142,7 +142,7 @@ impl Accounts {
 
     /// Step 3: sets the password, creates the account and opens its first session.
     #[tracing::instrument(skip_all)]
-    pub async fn complete_signup(&self, token: Option<&str>, password: Option<&str>) -> ApiResult<NewSession> {
+    pub async fn complete_signup(&self, token: Option<&str>, password: Option<&str>) -> Result<NewSession> {
         let mut problems = Problems::new();
         let token = problems.required("/signupToken", token);
         let password = account::check_password(&mut problems, "/password", password);
@@ -151,7 +151,7 @@ impl Accounts {
         let digest = secret::digest(token);
         match self.store.challenge(ChallengePurpose::Signup, &digest, now).await? {
             Some(challenge) if challenge.verified => {}
-            _ => return Err(ApiError::PinInvalid),
+            _ => return Err(Error::PinInvalid),
         }
         let password_hash = hash_off_runtime(password).await?;
         let session_token = secret::new_token("ses_");
@@ -161,8 +161,8 @@ impl Accounts {
             .complete_signup(&digest, &password_hash, &secret::digest(&session_token), now, expires_at)
             .await
             .map_err(|e| match e {
-                StoreError::NotFound => ApiError::PinInvalid,
-                StoreError::Conflict(_) => ApiError::Conflict(Cow::Borrowed("the handle or e-mail address is taken")),
+                StoreError::NotFound => Error::PinInvalid,
+                StoreError::Conflict(_) => Error::Conflict(Cow::Borrowed("the handle or e-mail address is taken")),
                 other => other.into(),
             })?;
         Ok(NewSession { token: session_token, expires_at, user })
@@ -171,7 +171,7 @@ impl Accounts {
     /// Logs in by e-mail or handle. Unknown accounts and wrong passwords answer alike, and take
     /// alike long.
     #[tracing::instrument(skip_all)]
-    pub async fn login(&self, address: IpAddr, login: Option<&str>, password: Option<&str>) -> ApiResult<NewSession> {
+    pub async fn login(&self, address: IpAddr, login: Option<&str>, password: Option<&str>) -> Result<NewSession> {
         let mut problems = Problems::new();
         let login = problems.required("/login", login);
         let password = password.filter(|p| !p.is_empty());
@@ -188,14 +188,14 @@ impl Accounts {
         let password = password.to_owned();
         let verified = tokio::task::spawn_blocking(move || account::verify_password(&password, &stored))
             .await
-            .map_err(ApiError::internal)?;
+            .map_err(Error::internal)?;
         match found {
             Some((user, _)) if verified => self.open_session(user).await,
             _ => Err(wrong_login()),
         }
     }
 
-    async fn open_session(&self, user: User) -> ApiResult<NewSession> {
+    async fn open_session(&self, user: User) -> Result<NewSession> {
         let now = OffsetDateTime::now_utc();
         let token = secret::new_token("ses_");
         let expires_at = now + self.session_ttl;
@@ -204,32 +204,32 @@ impl Accounts {
     }
 
     /// The live session a bearer token names.
-    pub async fn session(&self, token: &str) -> ApiResult<SessionUser> {
+    pub async fn session(&self, token: &str) -> Result<SessionUser> {
         if token.len() > 128 {
-            return Err(ApiError::unauthenticated());
+            return Err(Error::unauthenticated());
         }
         let digest = secret::digest(token);
         let now = OffsetDateTime::now_utc();
         if let Some(user) = self.sessions.get(&digest, now) {
             return Ok(user);
         }
-        let user = self.store.session_user(&digest, now).await?.ok_or_else(ApiError::unauthenticated)?;
+        let user = self.store.session_user(&digest, now).await?.ok_or_else(Error::unauthenticated)?;
         self.sessions.insert(digest, user.clone());
         Ok(user)
     }
 
     /// The account of the live session a bearer token names.
-    pub async fn session_profile(&self, token: &str) -> ApiResult<User> {
+    pub async fn session_profile(&self, token: &str) -> Result<User> {
         if token.len() > 128 {
-            return Err(ApiError::unauthenticated());
+            return Err(Error::unauthenticated());
         }
         self.store
             .user_by_session(&secret::digest(token), OffsetDateTime::now_utc())
             .await?
-            .ok_or_else(ApiError::unauthenticated)
+            .ok_or_else(Error::unauthenticated)
     }
 
-    pub async fn logout(&self, token: &str) -> ApiResult<()> {
+    pub async fn logout(&self, token: &str) -> Result<()> {
         let digest = secret::digest(token);
         self.store.delete_session(&digest).await?;
         self.sessions.remove(&digest);
@@ -239,7 +239,7 @@ impl Accounts {
     /// Reset step 1. Answers a token whether or not the e-mail has an account, so the answer
     /// tells nothing; only a real account gets a mail.
     #[tracing::instrument(skip_all)]
-    pub async fn start_reset(&self, address: IpAddr, email: Option<&str>) -> ApiResult<String> {
+    pub async fn start_reset(&self, address: IpAddr, email: Option<&str>) -> Result<String> {
         self.reset_switch()?;
         let mut problems = Problems::new();
         let email = account::check_email(&mut problems, "/email", email);
@@ -274,7 +274,7 @@ impl Accounts {
 
     /// Reset, optional step: a new PIN for the same token (a few times at most).
     #[tracing::instrument(skip_all)]
-    pub async fn resend_reset_pin(&self, address: IpAddr, token: Option<&str>) -> ApiResult<String> {
+    pub async fn resend_reset_pin(&self, address: IpAddr, token: Option<&str>) -> Result<String> {
         self.reset_switch()?;
         let mut problems = Problems::new();
         let Some(token) = problems.required("/resetToken", token) else { return Err(problems.into()) };
@@ -286,10 +286,10 @@ impl Accounts {
             .challenge(ChallengePurpose::Reset, &digest, now)
             .await?
             .filter(|c| c.tries < PIN_TRIES)
-            .ok_or(ApiError::PinInvalid)?;
+            .ok_or(Error::PinInvalid)?;
         if challenge.resends >= PIN_RESENDS {
             let left = (challenge.expires_at - now).whole_seconds().max(1) as u64;
-            return Err(ApiError::RateLimited { retry_after_seconds: left });
+            return Err(Error::RateLimited { retry_after_seconds: left });
         }
         let pin = secret::new_pin();
         self.store.replace_pin(&digest, &secret::pin_digest(&digest, &pin), now + PIN_LIFETIME).await?;
@@ -301,7 +301,7 @@ impl Accounts {
 
     /// Reset, last step: sets the new password and ends every session of the account.
     #[tracing::instrument(skip_all)]
-    pub async fn complete_reset(&self, token: Option<&str>, password: Option<&str>) -> ApiResult<()> {
+    pub async fn complete_reset(&self, token: Option<&str>, password: Option<&str>) -> Result<()> {
         self.reset_switch()?;
         let mut problems = Problems::new();
         let token = problems.required("/resetToken", token);
@@ -313,11 +313,11 @@ impl Accounts {
             .challenge(ChallengePurpose::Reset, &secret::digest(token), now)
             .await?
             .filter(|c| c.verified)
-            .ok_or(ApiError::PinInvalid)?;
-        let user_id = challenge.user_id.ok_or(ApiError::PinInvalid)?;
+            .ok_or(Error::PinInvalid)?;
+        let user_id = challenge.user_id.ok_or(Error::PinInvalid)?;
         let password_hash = hash_off_runtime(password).await?;
         let result = self.store.reset_password(&user_id, &password_hash, now).await.map_err(|e| match e {
-            StoreError::NotFound => ApiError::PinInvalid,
+            StoreError::NotFound => Error::PinInvalid,
             other => other.into(),
         });
         // After the rows are gone, so no concurrent request can cache a session again.
@@ -325,8 +325,8 @@ impl Accounts {
         result
     }
 
-    fn reset_switch(&self) -> ApiResult<()> {
-        if self.reset_enabled { Ok(()) } else { Err(ApiError::FeatureDisabled) }
+    fn reset_switch(&self) -> Result<()> {
+        if self.reset_enabled { Ok(()) } else { Err(Error::FeatureDisabled) }
     }
 
     /// Reset mails go out after the answer, so that known and unknown addresses answer equally fast.
@@ -349,8 +349,8 @@ fn token_path(purpose: ChallengePurpose) -> &'static str {
     }
 }
 
-fn wrong_login() -> ApiError {
-    ApiError::Unauthenticated(Cow::Borrowed("the login or password is wrong"))
+fn wrong_login() -> Error {
+    Error::Unauthenticated(Cow::Borrowed("the login or password is wrong"))
 }
 
 fn pin_mail(pin: &str, purpose: &str) -> String {
@@ -359,9 +359,9 @@ fn pin_mail(pin: &str, purpose: &str) -> String {
     )
 }
 
-async fn hash_off_runtime(password: String) -> ApiResult<String> {
+async fn hash_off_runtime(password: String) -> Result<String> {
     tokio::task::spawn_blocking(move || account::hash_password(&password))
         .await
-        .map_err(ApiError::internal)?
-        .map_err(ApiError::internal)
+        .map_err(Error::internal)?
+        .map_err(Error::internal)
 }

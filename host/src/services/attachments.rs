@@ -13,7 +13,7 @@ use crate::domain::entitlement::Entitlement;
 use crate::domain::forms::{Field, FieldType, FormConfig};
 use crate::domain::problems::Problems;
 use crate::domain::workflows::{View, editable_in_view, visible_in_view};
-use crate::error::{ApiError, ApiResult, ErrorCode};
+use crate::error::{Error, ErrorCode, Result};
 use crate::media::{ByteStream, Object, SniffOutcome, judge_type, read_head};
 use crate::services::form_instances::{FormInstances, Instance};
 use crate::services::licenses::Caller;
@@ -33,9 +33,9 @@ pub enum Part {
 /// dropped before the next part).
 #[async_trait::async_trait]
 pub trait PartSource: Send {
-    async fn next_part(&mut self) -> ApiResult<Option<Part>>;
+    async fn next_part(&mut self) -> Result<Option<Part>>;
     /// What to answer when a file's byte stream failed (request too large, malformed body...).
-    fn stream_failure(&self) -> ApiError;
+    fn stream_failure(&self) -> Error;
 }
 
 pub struct Attachments {
@@ -89,7 +89,7 @@ impl Attachments {
         form_id: &str,
         access: Access<'_>,
         source: &mut dyn PartSource,
-    ) -> ApiResult<Vec<StoredAttachment>> {
+    ) -> Result<Vec<StoredAttachment>> {
         let target = self.target(user, form_id, access, true).await?;
         let config = target.instance.configuration.parsed.clone();
         let staged = self.objects.staging();
@@ -108,7 +108,7 @@ impl Attachments {
                 Part::File { filename, content_type, body, .. } => {
                     let index = files.len();
                     if index >= self.max_files_per_request {
-                        return Err(ApiError::invalid(
+                        return Err(Error::invalid(
                             "/files",
                             "TOO_MANY_FILES",
                             format!("one request takes at most {} files", self.max_files_per_request),
@@ -169,7 +169,7 @@ impl Attachments {
         field_ids: &[String],
         files: &[Option<Received>],
         mut problems: Problems,
-    ) -> ApiResult<Vec<StoredAttachment>> {
+    ) -> Result<Vec<StoredAttachment>> {
         if files.is_empty() {
             problems.push("/files", "REQUIRED", "at least one file is required");
         }
@@ -246,10 +246,10 @@ impl Attachments {
             });
         }
         if !too_large.is_empty() {
-            return Err(ApiError::rejected(ErrorCode::PayloadTooLarge, too_large));
+            return Err(Error::rejected(ErrorCode::PayloadTooLarge, too_large));
         }
         if !wrong_type.is_empty() {
-            return Err(ApiError::rejected(ErrorCode::UnsupportedMediaType, wrong_type));
+            return Err(Error::rejected(ErrorCode::UnsupportedMediaType, wrong_type));
         }
         Ok(records)
     }
@@ -257,7 +257,7 @@ impl Attachments {
     /// The instance if the caller may act on it this way: its creator, or (with both workflow
     /// parameters) a holder of a view that shows the item. `edit` also requires the creator
     /// acting without a view, or a view at all.
-    async fn target(&self, user: &SessionUser, form_id: &str, access: Access<'_>, edit: bool) -> ApiResult<Target> {
+    async fn target(&self, user: &SessionUser, form_id: &str, access: Access<'_>, edit: bool) -> Result<Target> {
         match (access.workflow_configuration_id, access.view_id) {
             (Some(_), Some(_)) => {
                 let item = self.workflow_items.reach(user, form_id, access).await?;
@@ -267,13 +267,13 @@ impl Attachments {
             (None, None) => {
                 Ok(Target { instance: self.workflow_items.readable_form(user, form_id).await?, view: None })
             }
-            (Some(_), None) => Err(ApiError::invalid(
-                "query.workflowViewId",
+            (Some(_), None) => Err(Error::invalid(
+                "workflowViewId",
                 "REQUIRED",
                 "workflowConfigurationId and workflowViewId go together",
             )),
-            (None, Some(_)) => Err(ApiError::invalid(
-                "query.workflowConfigurationId",
+            (None, Some(_)) => Err(Error::invalid(
+                "workflowConfigurationId",
                 "REQUIRED",
                 "workflowConfigurationId and workflowViewId go together",
             )),
@@ -287,24 +287,24 @@ impl Attachments {
         form_id: &str,
         part_key: &str,
         access: Access<'_>,
-    ) -> ApiResult<StoredAttachment> {
+    ) -> Result<StoredAttachment> {
         let target = self.target(user, form_id, access, false).await?;
         let attachment = self
             .store
             .attachment(&target.instance.stored.form_id, part_key)
             .await?
-            .ok_or_else(|| ApiError::not_found("attachment"))?;
+            .ok_or_else(|| Error::not_found("attachment"))?;
         if let Some(view) = &target.view {
             let config = &target.instance.configuration.parsed;
             let visible = file_field(config, &attachment.field_id).is_some_and(|f| visible_in_view(view, config, f));
             if !visible {
-                return Err(ApiError::not_found("attachment"));
+                return Err(Error::not_found("attachment"));
             }
         }
         Ok(attachment)
     }
 
-    pub async fn bytes(&self, attachment: &StoredAttachment, range: Option<std::ops::Range<u64>>) -> ApiResult<Object> {
+    pub async fn bytes(&self, attachment: &StoredAttachment, range: Option<std::ops::Range<u64>>) -> Result<Object> {
         self.objects.read(&attachment.storage_key, range).await
     }
 
@@ -316,25 +316,21 @@ impl Attachments {
         part_key: &str,
         field_id: Option<&str>,
         access: Access<'_>,
-    ) -> ApiResult<()> {
+    ) -> Result<()> {
         let Some(field_id) = field_id else {
-            return Err(ApiError::invalid("query.fieldId", "REQUIRED", "names the field the part belongs to"));
+            return Err(Error::invalid("fieldId", "REQUIRED", "names the field the part belongs to"));
         };
         let target = self.target(user, form_id, access, true).await?;
         let config = &target.instance.configuration.parsed;
         let form_id = &target.instance.stored.form_id;
         let attachment = self.store.attachment(form_id, part_key).await?;
         let Some(attachment) = attachment.filter(|a| a.field_id.eq_ignore_ascii_case(field_id)) else {
-            return Err(ApiError::not_found("attachment"));
+            return Err(Error::not_found("attachment"));
         };
         if let Some(view) = &target.view {
             let editable = file_field(config, &attachment.field_id).is_some_and(|f| editable_in_view(view, config, f));
             if !editable {
-                return Err(ApiError::invalid(
-                    "query.fieldId",
-                    "NOT_EDITABLE",
-                    "is not an editable field of this view",
-                ));
+                return Err(Error::invalid("fieldId", "NOT_EDITABLE", "is not an editable field of this view"));
             }
         }
         if let Some(removed) = self.store.delete_attachment(form_id, part_key).await?
@@ -346,7 +342,7 @@ impl Attachments {
     }
 
     /// The descriptors of an instance's files, oldest first (none when the form has no file field).
-    pub async fn of_instance(&self, instance: &Instance) -> ApiResult<Vec<StoredAttachment>> {
+    pub async fn of_instance(&self, instance: &Instance) -> Result<Vec<StoredAttachment>> {
         if !instance.configuration.parsed.fields().any(|f| f.kind == FieldType::File) {
             return Ok(Vec::new());
         }
@@ -385,9 +381,9 @@ fn caps_of(config: &FormConfig, records: &[StoredAttachment]) -> Vec<(String, i6
 }
 
 /// `field_ids` as sent, so a problem points at the first entry naming the field.
-fn refusal_error(refusal: AttachRefusal, field_ids: &[String]) -> ApiError {
+fn refusal_error(refusal: AttachRefusal, field_ids: &[String]) -> Error {
     match refusal {
-        AttachRefusal::NoInstance => ApiError::not_found("form"),
+        AttachRefusal::NoInstance => Error::not_found("form"),
         AttachRefusal::TooManyFiles(fields) => {
             let mut problems = Problems::new();
             for (field_id, would_hold) in fields {
@@ -401,15 +397,15 @@ fn refusal_error(refusal: AttachRefusal, field_ids: &[String]) -> ApiError {
                     format!("the field would hold {would_hold} files, more than it allows"),
                 );
             }
-            ApiError::rejected(ErrorCode::MaxFilesExceeded, problems)
+            Error::rejected(ErrorCode::MaxFilesExceeded, problems)
         }
     }
 }
 
-fn too_large(index: usize, limit: u64) -> ApiError {
+fn too_large(index: usize, limit: u64) -> Error {
     let mut problems = Problems::new();
     problems.push(format!("/files/{index}"), "TOO_LARGE", format!("is larger than {limit} bytes"));
-    ApiError::rejected(ErrorCode::PayloadTooLarge, problems)
+    Error::rejected(ErrorCode::PayloadTooLarge, problems)
 }
 
 /// The name to keep: the last path segment, without control characters, at most 255 characters.

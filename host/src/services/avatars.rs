@@ -5,7 +5,7 @@ use time::OffsetDateTime;
 
 use super::attachments::{Part, PartSource};
 use crate::domain::problems::Problems;
-use crate::error::{ApiError, ApiResult, ErrorCode};
+use crate::error::{Error, ErrorCode, Result};
 use crate::media::{ByteStream, Object, SniffOutcome, StorageKey, judge_type, read_head};
 use crate::services::media_objects::{MediaObjects, StageError};
 use crate::store::{SessionUser, Store, StoredAvatar};
@@ -34,7 +34,7 @@ impl Avatars {
 
     /// Stores the request's one `file` part as the user's avatar, replacing the previous one.
     #[tracing::instrument(skip_all, fields(user_id = %user.user_id))]
-    pub async fn upload(&self, user: &SessionUser, source: &mut dyn PartSource) -> ApiResult<StoredAvatar> {
+    pub async fn upload(&self, user: &SessionUser, source: &mut dyn PartSource) -> Result<StoredAvatar> {
         let staged = self.objects.staging();
         let mut problems = Problems::new();
         let mut received: Option<(String, u64, String)> = None;
@@ -51,7 +51,7 @@ impl Avatars {
                         _ => {
                             let mut problems = Problems::new();
                             problems.push("/file", "NOT_AN_IMAGE", "is not a PNG, JPEG, WebP or GIF image");
-                            return Err(ApiError::rejected(ErrorCode::UnsupportedMediaType, problems));
+                            return Err(Error::rejected(ErrorCode::UnsupportedMediaType, problems));
                         }
                     };
                     let body: ByteStream =
@@ -61,7 +61,7 @@ impl Avatars {
                         Err(StageError::TooLarge(limit)) => {
                             let mut problems = Problems::new();
                             problems.push("/file", "TOO_LARGE", format!("is larger than {limit} bytes"));
-                            return Err(ApiError::rejected(ErrorCode::PayloadTooLarge, problems));
+                            return Err(Error::rejected(ErrorCode::PayloadTooLarge, problems));
                         }
                         Err(StageError::Body(_)) => return Err(source.stream_failure()),
                         Err(StageError::Failed(error)) => return Err(error),
@@ -95,7 +95,7 @@ impl Avatars {
     }
 
     /// Removes the user's avatar (if any) and its bytes.
-    pub async fn remove(&self, user: &SessionUser) -> ApiResult<()> {
+    pub async fn remove(&self, user: &SessionUser) -> Result<()> {
         if let Some(old) = self.store.delete_avatar(&user.user_id).await?
             && let Some(key) = StorageKey::parse(&old.storage_key)
         {
@@ -105,8 +105,8 @@ impl Avatars {
     }
 
     /// The avatar named by a URL from a profile or search, checking every part of it.
-    pub async fn find(&self, db_hash: &str, user_id: &str, pic_id: &str) -> ApiResult<StoredAvatar> {
-        let not_found = || ApiError::not_found("avatar");
+    pub async fn find(&self, db_hash: &str, user_id: &str, pic_id: &str) -> Result<StoredAvatar> {
+        let not_found = || Error::not_found("avatar");
         if db_hash != self.db_hash {
             return Err(not_found());
         }
@@ -114,7 +114,7 @@ impl Avatars {
         self.store.avatar(&user_id).await?.filter(|a| a.pic_id == pic_id).ok_or_else(not_found)
     }
 
-    pub async fn bytes(&self, avatar: &StoredAvatar, range: Option<std::ops::Range<u64>>) -> ApiResult<Object> {
+    pub async fn bytes(&self, avatar: &StoredAvatar, range: Option<std::ops::Range<u64>>) -> Result<Object> {
         self.objects.read(&avatar.storage_key, range).await
     }
 }

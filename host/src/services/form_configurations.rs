@@ -11,7 +11,7 @@ use uuid::Uuid;
 use crate::domain::account;
 use crate::domain::forms::{self, FormConfig};
 use crate::domain::problems::Problems;
-use crate::error::{ApiError, ApiResult, OnConflict};
+use crate::error::{Error, OnConflict, Result};
 use crate::services::revision_cache::RevisionCache;
 use crate::store::{
     ConfigurationChange, ConfigurationFilter, NewConfiguration, SessionUser, Store, StoredConfiguration,
@@ -71,15 +71,15 @@ impl FormConfigurations {
     }
 
     /// Checks a wrapper `{id?, config, roles?}` without storing anything.
-    pub async fn validate(&self, body: &Value) -> ApiResult<FormConfig> {
+    pub async fn validate(&self, body: &Value) -> Result<FormConfig> {
         Ok(self.check(body, None).await?.1)
     }
 
     #[tracing::instrument(skip_all, fields(user_id = %user.user_id))]
-    pub async fn create(&self, user: &SessionUser, body: &Value) -> ApiResult<Configuration> {
+    pub async fn create(&self, user: &SessionUser, body: &Value) -> Result<Configuration> {
         let (wrapper, parsed) = self.check(body, None).await?;
-        let editors = serde_json::to_string(&wrapper.editors).map_err(ApiError::internal)?;
-        let document = serde_json::to_string(parsed.document()).map_err(ApiError::internal)?;
+        let editors = serde_json::to_string(&wrapper.editors).map_err(Error::internal)?;
+        let document = serde_json::to_string(parsed.document()).map_err(Error::internal)?;
         let id = parsed.id().to_string();
         let stored = self
             .store
@@ -104,14 +104,14 @@ impl FormConfigurations {
     /// `state` is sent. Only the owner and editors may; others get 403 (or 404 when they cannot
     /// even read it).
     #[tracing::instrument(skip_all, fields(user_id = %user.user_id, configuration_id = id))]
-    pub async fn update(&self, user: &SessionUser, id: &str, body: &Value) -> ApiResult<Configuration> {
+    pub async fn update(&self, user: &SessionUser, id: &str, body: &Value) -> Result<Configuration> {
         // Read past the cache: the revision must be the stored one for the update to apply.
         let current = match self.fetch(id, true).await? {
             Some(c) if c.may_read(user) => c,
-            _ => return Err(ApiError::not_found("form configuration")),
+            _ => return Err(Error::not_found("form configuration")),
         };
         if !current.may_edit(user) {
-            return Err(ApiError::Forbidden(Cow::Borrowed("only the owner and editors may change this configuration")));
+            return Err(Error::Forbidden(Cow::Borrowed("only the owner and editors may change this configuration")));
         }
         let mut problems = Problems::new();
         if let Some(sent) = body.get("id").and_then(Value::as_str)
@@ -127,7 +127,7 @@ impl FormConfigurations {
         let checked = self.check(body, Some(id)).await;
         if !problems.is_empty() {
             // List the document's own problems too; its id disagreement is already reported.
-            if let Err(ApiError::Validation { details, .. }) = checked {
+            if let Err(Error::Validation { details, .. }) = checked {
                 for problem in details.into_iter().filter(|p| p.code != "ID_MISMATCH") {
                     problems.push(problem.path, &problem.code, problem.message);
                 }
@@ -143,8 +143,8 @@ impl FormConfigurations {
                 id,
                 &ConfigurationChange {
                     state,
-                    document: &serde_json::to_string(parsed.document()).map_err(ApiError::internal)?,
-                    editors: &serde_json::to_string(&editors).map_err(ApiError::internal)?,
+                    document: &serde_json::to_string(parsed.document()).map_err(Error::internal)?,
+                    editors: &serde_json::to_string(&editors).map_err(Error::internal)?,
                     languages: parsed.languages(),
                     expected_revision: current.stored.revision,
                 },
@@ -158,19 +158,19 @@ impl FormConfigurations {
     }
 
     /// The configuration if the user may read it, else NOT_FOUND.
-    pub async fn readable(&self, user: &SessionUser, id: &str) -> ApiResult<Configuration> {
+    pub async fn readable(&self, user: &SessionUser, id: &str) -> Result<Configuration> {
         match self.load(id).await? {
             Some(configuration) if configuration.may_read(user) => Ok(configuration),
-            _ => Err(ApiError::not_found("form configuration")),
+            _ => Err(Error::not_found("form configuration")),
         }
     }
 
     /// Loads a configuration by id, parsing it only when its revision is not cached.
-    pub async fn load(&self, id: &str) -> ApiResult<Option<Configuration>> {
+    pub async fn load(&self, id: &str) -> Result<Option<Configuration>> {
         self.fetch(id, false).await
     }
 
-    async fn fetch(&self, id: &str, fresh: bool) -> ApiResult<Option<Configuration>> {
+    async fn fetch(&self, id: &str, fresh: bool) -> Result<Option<Configuration>> {
         let Ok(uuid) = Uuid::try_parse(id) else { return Ok(None) };
         let id = uuid.to_string();
         if !fresh && let Some(cached) = self.cache.fresh(&id) {
@@ -180,14 +180,11 @@ impl FormConfigurations {
         if let Some(cached) = self.cache.confirm(&id, stored.revision) {
             return Ok(Some(Configuration { stored: stored.into(), ..cached }));
         }
-        let document: Value = serde_json::from_str(&stored.document).map_err(ApiError::internal)?;
+        let document: Value = serde_json::from_str(&stored.document).map_err(Error::internal)?;
         let parsed = forms::validate_config(Some(&id), &document, uuid).map_err(|problems| {
-            ApiError::internal(anyhow::anyhow!(
-                "stored configuration {id} no longer validates: {:?}",
-                problems.into_vec()
-            ))
+            Error::internal(anyhow::anyhow!("stored configuration {id} no longer validates: {:?}", problems.into_vec()))
         })?;
-        let editors: Vec<String> = serde_json::from_str(&stored.editors).map_err(ApiError::internal)?;
+        let editors: Vec<String> = serde_json::from_str(&stored.editors).map_err(Error::internal)?;
         let configuration = Configuration { stored: stored.into(), parsed, editors };
         self.remember(&configuration);
         Ok(Some(configuration))
@@ -198,7 +195,7 @@ impl FormConfigurations {
         filter: &ConfigurationFilter<'_>,
         after: Option<(i64, String)>,
         limit: i64,
-    ) -> ApiResult<Vec<Configuration>> {
+    ) -> Result<Vec<Configuration>> {
         let rows = self.store.list_configurations(filter, after, limit).await?;
         let mut out = Vec::with_capacity(rows.len());
         for row in rows {
@@ -212,10 +209,10 @@ impl FormConfigurations {
 
     /// Checks the wrapper and its document, listing every problem; `path_id` is the id an
     /// update addresses.
-    async fn check(&self, body: &Value, path_id: Option<&str>) -> ApiResult<(Wrapper, FormConfig)> {
+    async fn check(&self, body: &Value, path_id: Option<&str>) -> Result<(Wrapper, FormConfig)> {
         let mut problems = Problems::new();
         let Some(object) = body.as_object() else {
-            return Err(ApiError::invalid("", "INVALID_TYPE", "the body must be an object"));
+            return Err(Error::invalid("", "INVALID_TYPE", "the body must be an object"));
         };
         for key in object.keys().filter(|k| !["id", "config", "roles", "state"].contains(&k.as_str())) {
             problems.push(format!("/{key}"), "UNKNOWN_PROPERTY", "is not a property of the wrapper");
@@ -266,7 +263,7 @@ impl FormConfigurations {
     }
 
     /// `roles.editors`: handles of existing users, at most [`MAX_EDITORS`].
-    async fn check_roles(&self, object: &Map<String, Value>, problems: &mut Problems) -> ApiResult<Vec<String>> {
+    async fn check_roles(&self, object: &Map<String, Value>, problems: &mut Problems) -> Result<Vec<String>> {
         let roles = match object.get("roles") {
             None | Some(Value::Null) => return Ok(Vec::new()),
             Some(Value::Object(roles)) => roles,

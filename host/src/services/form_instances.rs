@@ -9,7 +9,7 @@ use trellis_modules::EventKind;
 
 use crate::domain::forms::{self, CheckedPayload, InstanceState, Mode};
 use crate::domain::problems::Problems;
-use crate::error::{ApiError, ApiResult, OnConflict};
+use crate::error::{Error, OnConflict, Result};
 use crate::services::form_configurations::{Configuration, FormConfigurations};
 use crate::services::module_events::ModuleEvents;
 use crate::services::spaces::Spaces;
@@ -63,7 +63,7 @@ fn parse_map(text: Option<&str>) -> Map<String, Value> {
 
 /// The changed field ids as the audit trail stores them, or `None` when the configuration keeps
 /// no audit trail (then nothing is serialized).
-fn audit_fields<I>(configuration: &Configuration, fields: I) -> ApiResult<Option<String>>
+fn audit_fields<I>(configuration: &Configuration, fields: I) -> Result<Option<String>>
 where
     I: IntoIterator,
     I::Item: serde::Serialize,
@@ -72,7 +72,7 @@ where
         return Ok(None);
     }
     let fields: Vec<I::Item> = fields.into_iter().collect();
-    serde_json::to_string(&fields).map(Some).map_err(ApiError::internal)
+    serde_json::to_string(&fields).map(Some).map_err(Error::internal)
 }
 
 fn to_text(map: &Map<String, Value>) -> Option<String> {
@@ -92,12 +92,12 @@ impl FormInstances {
 
     /// Creates an instance from `{payload}`; the configuration must be readable and ACTIVE.
     #[tracing::instrument(skip_all, fields(user_id = %user.user_id))]
-    pub async fn create(&self, user: &SessionUser, body: &Value) -> ApiResult<Instance> {
+    pub async fn create(&self, user: &SessionUser, body: &Value) -> Result<Instance> {
         let configuration_id = forms::payload_configuration_id(body)?;
         let configuration = match self.configurations.load(&configuration_id.to_string()).await? {
             Some(c) if c.may_read(user) => c,
             _ => {
-                return Err(ApiError::invalid(
+                return Err(Error::invalid(
                     "/payload/configurationId",
                     "UNKNOWN_CONFIGURATION",
                     "no form configuration with this id is visible to you",
@@ -105,7 +105,7 @@ impl FormInstances {
             }
         };
         if !configuration.is_active() {
-            return Err(ApiError::Conflict(Cow::Borrowed("the form configuration is archived")));
+            return Err(Error::Conflict(Cow::Borrowed("the form configuration is archived")));
         }
         let checked = forms::check_payload(&configuration.parsed, body, Mode::Create)?;
         self.check_references(user, &checked).await?;
@@ -142,16 +142,16 @@ impl FormInstances {
     }
 
     /// The instance if the user may read it (its creator), else NOT_FOUND.
-    pub async fn readable(&self, user: &SessionUser, form_id: &str) -> ApiResult<Instance> {
+    pub async fn readable(&self, user: &SessionUser, form_id: &str) -> Result<Instance> {
         self.load(form_id)
             .await?
             .filter(|instance| instance.stored.owner_id == user.user_id)
-            .ok_or_else(|| ApiError::not_found("form"))
+            .ok_or_else(|| Error::not_found("form"))
     }
 
     /// Applies a sparse `{payload}` over the stored instance.
     #[tracing::instrument(skip_all, fields(user_id = %user.user_id, form_id))]
-    pub async fn update(&self, user: &SessionUser, form_id: &str, body: &Value) -> ApiResult<Instance> {
+    pub async fn update(&self, user: &SessionUser, form_id: &str, body: &Value) -> Result<Instance> {
         let current = self.readable(user, form_id).await?;
         let config = &current.configuration.parsed;
         let state = InstanceState::parse(&current.stored.state).unwrap_or(InstanceState::Submitted);
@@ -159,7 +159,7 @@ impl FormInstances {
         if let Some(requested) = requested
             && forms::next_state(state, requested).is_none()
         {
-            return Err(ApiError::InvalidTransition(Cow::Borrowed("a SUBMITTED form cannot go back to DRAFT")));
+            return Err(Error::InvalidTransition(Cow::Borrowed("a SUBMITTED form cannot go back to DRAFT")));
         }
         let patch = forms::check_payload(config, body, Mode::Patch { current: state })?;
         self.check_references(user, &patch).await?;
@@ -203,7 +203,7 @@ impl FormInstances {
         fields: Map<String, Value>,
         metadata: Map<String, Value>,
         workflow_event: Option<(&str, NewWorkflowEvent)>,
-    ) -> ApiResult<Instance> {
+    ) -> Result<Instance> {
         let before = instance.answers();
         let mut after = before.clone();
         after.extend(fields);
@@ -267,17 +267,17 @@ impl FormInstances {
     }
 
     /// Pairs a stored instance with its (cached) configuration.
-    pub async fn with_configuration(&self, stored: StoredInstance) -> ApiResult<Instance> {
+    pub async fn with_configuration(&self, stored: StoredInstance) -> Result<Instance> {
         let configuration = self
             .configurations
             .load(&stored.configuration_id)
             .await?
-            .ok_or_else(|| ApiError::internal(anyhow::anyhow!("instance without configuration")))?;
+            .ok_or_else(|| Error::internal(anyhow::anyhow!("instance without configuration")))?;
         Ok(Instance { stored, configuration })
     }
 
     /// An instance by id whatever its owner, for callers that have checked access themselves.
-    pub async fn load(&self, form_id: &str) -> ApiResult<Option<Instance>> {
+    pub async fn load(&self, form_id: &str) -> Result<Option<Instance>> {
         let Ok(id) = uuid::Uuid::try_parse(form_id) else { return Ok(None) };
         match self.store.instance(&id.to_string()).await? {
             Some(stored) => self.with_configuration(stored).await.map(Some),
@@ -290,7 +290,7 @@ impl FormInstances {
         filter: &InstanceFilter<'_>,
         after: Option<(i64, String)>,
         limit: i64,
-    ) -> ApiResult<Vec<StoredInstance>> {
+    ) -> Result<Vec<StoredInstance>> {
         Ok(self.store.list_instances(filter, after, limit).await?)
     }
 
@@ -300,14 +300,14 @@ impl FormInstances {
         form_id: &str,
         after: Option<(i64, String)>,
         limit: i64,
-    ) -> ApiResult<Vec<InstanceEvent>> {
+    ) -> Result<Vec<InstanceEvent>> {
         let instance = self.readable(user, form_id).await?;
         Ok(self.store.instance_events(&instance.stored.form_id, after, limit).await?)
     }
 
     /// A space must have the user as a member (any other space is unknown to them); a workflow
     /// must exist and allow this form configuration.
-    async fn check_references(&self, user: &SessionUser, checked: &CheckedPayload) -> ApiResult<()> {
+    async fn check_references(&self, user: &SessionUser, checked: &CheckedPayload) -> Result<()> {
         let mut problems = Problems::new();
         if let Some(space_id) = checked.space_id()
             && self.spaces.role_of(&space_id.to_string(), &user.user_id).await?.is_none()

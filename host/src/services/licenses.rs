@@ -13,7 +13,7 @@ use time::OffsetDateTime;
 use crate::config::Config;
 use crate::domain::entitlement::{Plan, QuotaSubject};
 use crate::domain::secret;
-use crate::error::ApiError;
+use crate::error::Error;
 use crate::store::{License, Store};
 
 /// Who is calling, as far as licensing goes: whose quota to count and which plan sets it.
@@ -41,7 +41,7 @@ impl Licenses {
     }
 
     /// Checks an `X-License-Key` value.
-    pub async fn authorize_key(&self, key: &str) -> Result<Caller, ApiError> {
+    pub async fn authorize_key(&self, key: &str) -> Result<Caller, Error> {
         if key.len() > MAX_KEY_LEN || !key.starts_with(KEY_PREFIX) {
             return Err(invalid());
         }
@@ -81,15 +81,15 @@ impl Licenses {
         secret_value: &str,
         user: Option<&str>,
         plan: Option<&str>,
-    ) -> Result<Caller, ApiError> {
+    ) -> Result<Caller, Error> {
         let Some(expected) = &self.config.gateway.proxy_secret else {
             return Err(invalid());
         };
         if !secret::same(secret_value, expected) {
-            return Err(ApiError::LicenseInvalid(Cow::Borrowed("the gateway proxy secret is wrong")));
+            return Err(Error::LicenseInvalid(Cow::Borrowed("the gateway proxy secret is wrong")));
         }
         let user = user.filter(|u| !u.is_empty() && u.len() <= MAX_KEY_LEN).ok_or_else(|| {
-            ApiError::LicenseInvalid(Cow::Owned(format!("the {} header is required", self.config.gateway.user_header)))
+            Error::LicenseInvalid(Cow::Owned(format!("the {} header is required", self.config.gateway.user_header)))
         })?;
         let plan = plan
             .and_then(|name| self.config.plan(&name.to_lowercase()).or_else(|| self.config.plan(name)))
@@ -135,8 +135,8 @@ impl Licenses {
     }
 }
 
-fn invalid() -> ApiError {
-    ApiError::LicenseInvalid(Cow::Borrowed("the license key is unknown or revoked"))
+fn invalid() -> Error {
+    Error::LicenseInvalid(Cow::Borrowed("the license key is unknown or revoked"))
 }
 
 fn write_owner_only(path: &Path, contents: &str) -> std::io::Result<()> {

@@ -7,7 +7,7 @@ use governor::clock::{Clock, DefaultClock};
 use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
 
 use crate::config::RateLimitConfig;
-use crate::error::ApiError;
+use crate::error::Error;
 
 pub struct Limits {
     login_per_address: DefaultKeyedRateLimiter<IpAddr>,
@@ -20,8 +20,8 @@ fn per_minute(n: u32) -> Quota {
     Quota::per_minute(NonZeroU32::new(n.max(1)).expect("at least one"))
 }
 
-fn check<K: std::hash::Hash + Eq + Clone>(limiter: &DefaultKeyedRateLimiter<K>, key: &K) -> Result<(), ApiError> {
-    limiter.check_key(key).map_err(|not_until| ApiError::RateLimited {
+fn check<K: std::hash::Hash + Eq + Clone>(limiter: &DefaultKeyedRateLimiter<K>, key: &K) -> Result<(), Error> {
+    limiter.check_key(key).map_err(|not_until| Error::RateLimited {
         retry_after_seconds: not_until.wait_time_from(DefaultClock::default().now()).as_secs_f64().ceil() as u64,
     })
 }
@@ -36,16 +36,16 @@ impl Limits {
         }
     }
 
-    pub fn login(&self, address: IpAddr, login: &str) -> Result<(), ApiError> {
+    pub fn login(&self, address: IpAddr, login: &str) -> Result<(), Error> {
         check(&self.login_per_address, &address)?;
         check(&self.login_per_account, &login.to_lowercase())
     }
 
-    pub fn pin(&self, address: IpAddr) -> Result<(), ApiError> {
+    pub fn pin(&self, address: IpAddr) -> Result<(), Error> {
         check(&self.pin_per_address, &address)
     }
 
-    pub fn mail(&self, address: IpAddr) -> Result<(), ApiError> {
+    pub fn mail(&self, address: IpAddr) -> Result<(), Error> {
         check(&self.mail_per_address, &address)
     }
 

@@ -12,7 +12,7 @@ use std::time::Duration;
 use time::OffsetDateTime;
 
 use crate::config::media::MediaConfig;
-use crate::error::ApiError;
+use crate::error::Error;
 use crate::media::{ByteStream, MediaError, MediaStore, Object, StorageKey, limited};
 use crate::store::Store;
 
@@ -32,7 +32,7 @@ pub enum StageError {
     /// The stream itself failed: the client went away or sent a malformed body.
     Body(std::io::Error),
     /// The store or the database failed.
-    Failed(ApiError),
+    Failed(Error),
 }
 
 impl MediaObjects {
@@ -45,11 +45,11 @@ impl MediaObjects {
         }
     }
 
-    pub fn unavailable(&self) -> ApiError {
-        ApiError::MediaUnavailable { retry_after_seconds: self.retry_after_seconds }
+    pub fn unavailable(&self) -> Error {
+        Error::MediaUnavailable { retry_after_seconds: self.retry_after_seconds }
     }
 
-    fn media_error(&self, error: MediaError) -> ApiError {
+    fn media_error(&self, error: MediaError) -> Error {
         match error {
             MediaError::NotFound => {
                 tracing::error!("stored bytes are missing");
@@ -59,7 +59,7 @@ impl MediaObjects {
                 tracing::warn!(cause = %cause, "media store unavailable");
                 self.unavailable()
             }
-            MediaError::Body(error) => ApiError::internal(error),
+            MediaError::Body(error) => Error::internal(error),
         }
     }
 
@@ -88,13 +88,13 @@ impl MediaObjects {
     }
 
     /// Whether the store answers (readiness).
-    pub async fn check(&self) -> Result<(), ApiError> {
+    pub async fn check(&self) -> Result<(), Error> {
         self.objects.check().await.map_err(|e| self.media_error(e))
     }
 
     /// The bytes of a stored object (or a range of them).
-    pub async fn read(&self, key: &str, range: Option<Range<u64>>) -> Result<Object, ApiError> {
-        let key = StorageKey::parse(key).ok_or_else(|| ApiError::internal(anyhow::anyhow!("malformed storage key")))?;
+    pub async fn read(&self, key: &str, range: Option<Range<u64>>) -> Result<Object, Error> {
+        let key = StorageKey::parse(key).ok_or_else(|| Error::internal(anyhow::anyhow!("malformed storage key")))?;
         self.objects.get(&key, range).await.map_err(|e| self.media_error(e))
     }
 

@@ -13,7 +13,7 @@ use trellis_modules::{
 
 use crate::domain::problems::Problems;
 use crate::domain::spaces::Role;
-use crate::error::{ApiError, ApiResult};
+use crate::error::{Error, Result};
 use crate::services::spaces::Spaces;
 use crate::store::{SessionUser, SpaceModule};
 
@@ -56,7 +56,7 @@ impl Modules {
     }
 
     /// The modules connected to a space; members only.
-    pub async fn connected(&self, user: &SessionUser, space_id: &str) -> ApiResult<Vec<Connected>> {
+    pub async fn connected(&self, user: &SessionUser, space_id: &str) -> Result<Vec<Connected>> {
         let (space_id, _) = self.spaces.member_role(user, space_id).await?;
         let modules = self.spaces.connected_modules(&space_id).await?;
         Ok(modules.iter().map(view).collect())
@@ -71,7 +71,7 @@ impl Modules {
         user: &SessionUser,
         space_id: &str,
         body: &Map<String, Value>,
-    ) -> ApiResult<Vec<Connected>> {
+    ) -> Result<Vec<Connected>> {
         let space_id = self.spaces.require_owner(user, space_id).await?;
         let modules = self.parse_connected(body)?;
         let rows = modules
@@ -171,15 +171,15 @@ impl Modules {
         space_id: &str,
         module_id: &str,
         request: RouteRequest<'_>,
-    ) -> ApiResult<ModuleResponse> {
+    ) -> Result<ModuleResponse> {
         let (space_id, role) = self.spaces.member_role(user, space_id).await?;
         let modules = self.spaces.connected_modules(&space_id).await?;
         let module = modules
             .iter()
             .find(|m| m.module_id == module_id)
-            .ok_or_else(|| ApiError::not_found("module connected to this space"))?;
+            .ok_or_else(|| Error::not_found("module connected to this space"))?;
         let method = Method::parse(request.method)
-            .ok_or(ApiError::NotFound(Cow::Borrowed("modules serve GET, POST, PUT, PATCH and DELETE only")))?;
+            .ok_or(Error::NotFound(Cow::Borrowed("modules serve GET, POST, PUT, PATCH and DELETE only")))?;
         let invocation = Invocation { space_id, config_json: module.config.clone() };
         let request = ModuleRequest {
             method,
@@ -195,9 +195,9 @@ impl Modules {
         };
         self.host.handle_request(module_id, invocation, request).await.map_err(|failure| match failure {
             ModuleFailure::Unknown | ModuleFailure::WrongKind { .. } => {
-                ApiError::NotFound(Cow::Borrowed("this module is not enabled in this deployment"))
+                Error::NotFound(Cow::Borrowed("this module is not enabled in this deployment"))
             }
-            failure => ApiError::ModuleFailed(Cow::Owned(failure_message(module_id, &failure))),
+            failure => Error::ModuleFailed(Cow::Owned(failure_message(module_id, &failure))),
         })
     }
 }

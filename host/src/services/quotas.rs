@@ -3,25 +3,25 @@
 use time::OffsetDateTime;
 
 use crate::domain::entitlement::{Entitlement, utc_day};
-use crate::error::ApiError;
+use crate::error::Error;
 use crate::services::licenses::Caller;
 use crate::store::Store;
 
 /// Takes `amount` units of `entitlement` from the caller's plan for today, or answers
 /// ENTITLEMENT_LIMIT_EXCEEDED without taking anything. Give it back with [`refund`] when the
 /// work then fails, so a failed request costs nothing.
-pub async fn take(store: &Store, caller: &Caller, entitlement: Entitlement, amount: u64) -> Result<(), ApiError> {
+pub async fn take(store: &Store, caller: &Caller, entitlement: Entitlement, amount: u64) -> Result<(), Error> {
     let limit = i64::try_from(caller.plan.quota(entitlement)).unwrap_or(i64::MAX);
     let amount = i64::try_from(amount).unwrap_or(i64::MAX);
     let day = utc_day(OffsetDateTime::now_utc());
     if store.consume_quota(&caller.subject, entitlement, day, amount, limit).await? {
         Ok(())
     } else {
-        Err(ApiError::EntitlementExceeded(entitlement))
+        Err(Error::EntitlementExceeded(entitlement))
     }
 }
 
-pub async fn refund(store: &Store, caller: &Caller, entitlement: Entitlement, amount: u64) -> Result<(), ApiError> {
+pub async fn refund(store: &Store, caller: &Caller, entitlement: Entitlement, amount: u64) -> Result<(), Error> {
     let day = utc_day(OffsetDateTime::now_utc());
     store.refund_quota(&caller.subject, entitlement, day, i64::try_from(amount).unwrap_or(i64::MAX)).await?;
     Ok(())

@@ -12,7 +12,7 @@ use serde_json::{Map, Value};
 use time::OffsetDateTime;
 
 use crate::domain::spaces::{self, Role};
-use crate::error::{ApiError, ApiResult, OnConflict};
+use crate::error::{Error, OnConflict, Result};
 use crate::services::ttl_cache::TtlCache;
 use crate::store::{MemberSpace, NewSpaceRow, SessionUser, SpaceChange, SpaceModule, Store};
 
@@ -36,8 +36,8 @@ fn role_key(space_id: &str, user_id: &str) -> String {
     format!("{space_id}/{user_id}")
 }
 
-fn not_found() -> ApiError {
-    ApiError::not_found("space")
+fn not_found() -> Error {
+    Error::not_found("space")
 }
 
 impl Spaces {
@@ -47,7 +47,7 @@ impl Spaces {
 
     /// Creates a space from `{name, displayName, summary?}`; the creator becomes its owner.
     #[tracing::instrument(skip_all, fields(user_id = %user.user_id))]
-    pub async fn create(&self, user: &SessionUser, body: &Map<String, Value>) -> ApiResult<MemberSpace> {
+    pub async fn create(&self, user: &SessionUser, body: &Map<String, Value>) -> Result<MemberSpace> {
         let new = spaces::parse_new(body)?;
         let space_id = uuid::Uuid::new_v4().to_string();
         let row = NewSpaceRow {
@@ -63,18 +63,13 @@ impl Spaces {
     }
 
     /// The spaces the user is a member of, newest first.
-    pub async fn list(
-        &self,
-        user: &SessionUser,
-        after: Option<(i64, String)>,
-        limit: i64,
-    ) -> ApiResult<Vec<MemberSpace>> {
+    pub async fn list(&self, user: &SessionUser, after: Option<(i64, String)>, limit: i64) -> Result<Vec<MemberSpace>> {
         Ok(self.store.member_spaces(&user.user_id, after, limit).await?)
     }
 
     /// The role of a user in a space, or `None` when the user is not a member (or the space does
     /// not exist).
-    pub async fn role_of(&self, space_id: &str, user_id: &str) -> ApiResult<Option<Role>> {
+    pub async fn role_of(&self, space_id: &str, user_id: &str) -> Result<Option<Role>> {
         let Some(space_id) = canonical_id(space_id) else { return Ok(None) };
         let key = role_key(&space_id, user_id);
         if let Some(role) = self.roles.get(&key) {
@@ -88,7 +83,7 @@ impl Spaces {
     }
 
     /// The canonical space id and the caller's role; NOT_FOUND for anybody but a member.
-    pub async fn member_role(&self, user: &SessionUser, space_id: &str) -> ApiResult<(String, Role)> {
+    pub async fn member_role(&self, user: &SessionUser, space_id: &str) -> Result<(String, Role)> {
         let space_id = canonical_id(space_id).ok_or_else(not_found)?;
         let role = self.role_of(&space_id, &user.user_id).await?.ok_or_else(not_found)?;
         Ok((space_id, role))
@@ -96,15 +91,15 @@ impl Spaces {
 
     /// The canonical space id when the caller owns the space; a member gets FORBIDDEN, anybody
     /// else NOT_FOUND.
-    pub async fn require_owner(&self, user: &SessionUser, space_id: &str) -> ApiResult<String> {
+    pub async fn require_owner(&self, user: &SessionUser, space_id: &str) -> Result<String> {
         match self.member_role(user, space_id).await? {
             (space_id, Role::Owner) => Ok(space_id),
-            (_, Role::Member) => Err(ApiError::Forbidden(Cow::Borrowed("only the space's owner may do this"))),
+            (_, Role::Member) => Err(Error::Forbidden(Cow::Borrowed("only the space's owner may do this"))),
         }
     }
 
     /// A space as one of its members sees it.
-    pub async fn get(&self, user: &SessionUser, space_id: &str) -> ApiResult<MemberSpace> {
+    pub async fn get(&self, user: &SessionUser, space_id: &str) -> Result<MemberSpace> {
         let (space_id, role) = self.member_role(user, space_id).await?;
         let space = self.store.space(&space_id).await?.ok_or_else(not_found)?;
         Ok(MemberSpace { space, role: role.as_str().to_owned() })
@@ -117,7 +112,7 @@ impl Spaces {
         user: &SessionUser,
         space_id: &str,
         body: &Map<String, Value>,
-    ) -> ApiResult<MemberSpace> {
+    ) -> Result<MemberSpace> {
         let space_id = self.require_owner(user, space_id).await?;
         let change = spaces::parse_change(body)?;
         if change.is_empty() {
@@ -135,7 +130,7 @@ impl Spaces {
     }
 
     /// Makes a user a member of a space with `role` (registrations, administration).
-    pub async fn add_member(&self, space_id: &str, user_id: &str, role: Role) -> ApiResult<()> {
+    pub async fn add_member(&self, space_id: &str, user_id: &str, role: Role) -> Result<()> {
         let space_id = canonical_id(space_id).ok_or_else(not_found)?;
         self.store.upsert_space_member(&space_id, user_id, role.as_str(), OffsetDateTime::now_utc()).await?;
         self.roles.remove(&role_key(&space_id, user_id));
@@ -143,7 +138,7 @@ impl Spaces {
     }
 
     /// The modules connected to a space, in the order the owner gave them.
-    pub async fn connected_modules(&self, space_id: &str) -> ApiResult<Arc<[SpaceModule]>> {
+    pub async fn connected_modules(&self, space_id: &str) -> Result<Arc<[SpaceModule]>> {
         if let Some(modules) = self.modules.get(space_id) {
             return Ok(modules);
         }
@@ -153,7 +148,7 @@ impl Spaces {
     }
 
     /// Replaces the connected set of a space; the caller has checked ownership and configs.
-    pub async fn replace_modules(&self, space_id: &str, modules: Vec<SpaceModule>) -> ApiResult<Arc<[SpaceModule]>> {
+    pub async fn replace_modules(&self, space_id: &str, modules: Vec<SpaceModule>) -> Result<Arc<[SpaceModule]>> {
         self.store.replace_space_modules(space_id, &modules).await?;
         self.modules.remove(space_id);
         Ok(modules.into())

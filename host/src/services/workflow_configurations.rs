@@ -12,7 +12,7 @@ use crate::domain::account;
 use crate::domain::forms::FormConfig;
 use crate::domain::problems::Problems;
 use crate::domain::workflows::{self, WorkflowConfig};
-use crate::error::{ApiError, ApiResult, OnConflict};
+use crate::error::{Error, OnConflict, Result};
 use crate::services::form_configurations::{Configuration, FormConfigurations};
 use crate::services::revision_cache::RevisionCache;
 use crate::store::{Grant, SessionUser, Store, StoredWorkflow};
@@ -46,14 +46,14 @@ impl WorkflowConfigurations {
     }
 
     /// Checks `{id?, config}` without storing.
-    pub async fn validate(&self, user: &SessionUser, body: &Value) -> ApiResult<WorkflowConfig> {
+    pub async fn validate(&self, user: &SessionUser, body: &Value) -> Result<WorkflowConfig> {
         self.check(user, body, None).await
     }
 
     #[tracing::instrument(skip_all, fields(user_id = %user.user_id))]
-    pub async fn create(&self, user: &SessionUser, body: &Value) -> ApiResult<Workflow> {
+    pub async fn create(&self, user: &SessionUser, body: &Value) -> Result<Workflow> {
         let parsed = self.check(user, body, None).await?;
-        let document = serde_json::to_string(parsed.document()).map_err(ApiError::internal)?;
+        let document = serde_json::to_string(parsed.document()).map_err(Error::internal)?;
         let stored = self
             .store
             .insert_workflow(&parsed.id().to_string(), &user.user_id, &document, OffsetDateTime::now_utc())
@@ -66,13 +66,13 @@ impl WorkflowConfigurations {
 
     /// Replaces the document; only the creator may.
     #[tracing::instrument(skip_all, fields(user_id = %user.user_id))]
-    pub async fn update(&self, user: &SessionUser, id: &str, body: &Value) -> ApiResult<Workflow> {
+    pub async fn update(&self, user: &SessionUser, id: &str, body: &Value) -> Result<Workflow> {
         let current = self.visible(user, id, true).await?;
         if !current.is_owner(user) {
-            return Err(ApiError::Forbidden(Cow::Borrowed("only the creator may change this workflow configuration")));
+            return Err(Error::Forbidden(Cow::Borrowed("only the creator may change this workflow configuration")));
         }
         let parsed = self.check(user, body, Some(&current.stored.workflow_configuration_id)).await?;
-        let document = serde_json::to_string(parsed.document()).map_err(ApiError::internal)?;
+        let document = serde_json::to_string(parsed.document()).map_err(Error::internal)?;
         let stored = self
             .store
             .update_workflow(
@@ -89,19 +89,19 @@ impl WorkflowConfigurations {
     }
 
     /// The workflow if the user created it or holds one of its slots, else NOT_FOUND.
-    pub async fn visible(&self, user: &SessionUser, id: &str, fresh: bool) -> ApiResult<Workflow> {
-        let workflow = self.load(id, fresh).await?.ok_or_else(|| ApiError::not_found("workflow configuration"))?;
+    pub async fn visible(&self, user: &SessionUser, id: &str, fresh: bool) -> Result<Workflow> {
+        let workflow = self.load(id, fresh).await?.ok_or_else(|| Error::not_found("workflow configuration"))?;
         if workflow.is_owner(user)
             || !self.store.workflow_slots(&workflow.stored.workflow_configuration_id, &user.user_id).await?.is_empty()
         {
             Ok(workflow)
         } else {
-            Err(ApiError::not_found("workflow configuration"))
+            Err(Error::not_found("workflow configuration"))
         }
     }
 
     /// Whether the user may use a view of this workflow: the creator holds every slot.
-    pub async fn holds_slot(&self, user: &SessionUser, workflow: &Workflow, slot: u32) -> ApiResult<bool> {
+    pub async fn holds_slot(&self, user: &SessionUser, workflow: &Workflow, slot: u32) -> Result<bool> {
         if workflow.is_owner(user) {
             return Ok(true);
         }
@@ -110,7 +110,7 @@ impl WorkflowConfigurations {
     }
 
     /// Loads by id through the cache (parsed documents are reused while their revision holds).
-    pub async fn load(&self, id: &str, fresh: bool) -> ApiResult<Option<Workflow>> {
+    pub async fn load(&self, id: &str, fresh: bool) -> Result<Option<Workflow>> {
         let Ok(uuid) = Uuid::try_parse(id) else { return Ok(None) };
         let id = uuid.to_string();
         if !fresh && let Some(cached) = self.cache.fresh(&id) {
@@ -120,22 +120,19 @@ impl WorkflowConfigurations {
         if let Some(cached) = self.cache.confirm(&id, stored.revision) {
             return Ok(Some(Workflow { stored: stored.into(), parsed: cached.parsed }));
         }
-        let document: Value = serde_json::from_str(&stored.document).map_err(ApiError::internal)?;
+        let document: Value = serde_json::from_str(&stored.document).map_err(Error::internal)?;
         let forms: HashMap<Uuid, FormConfig> =
             self.referenced_forms(&document).await?.into_iter().map(|(id, c)| (id, c.parsed)).collect();
         let parsed = workflows::validate_workflow(Some(&id), &document, uuid, &|form_id| forms.get(&form_id).cloned())
             .map_err(|problems| {
-                ApiError::internal(anyhow::anyhow!(
-                    "stored workflow {id} no longer validates: {:?}",
-                    problems.into_vec()
-                ))
+                Error::internal(anyhow::anyhow!("stored workflow {id} no longer validates: {:?}", problems.into_vec()))
             })?;
         let workflow = Workflow { stored: stored.into(), parsed };
         self.remember(&workflow);
         Ok(Some(workflow))
     }
 
-    pub async fn list(&self, user: &SessionUser, after: Option<(i64, String)>, limit: i64) -> ApiResult<Vec<Workflow>> {
+    pub async fn list(&self, user: &SessionUser, after: Option<(i64, String)>, limit: i64) -> Result<Vec<Workflow>> {
         let rows = self.store.list_workflows(&user.user_id, after, limit).await?;
         let mut out = Vec::with_capacity(rows.len());
         for row in rows {
@@ -146,16 +143,16 @@ impl WorkflowConfigurations {
         Ok(out)
     }
 
-    pub async fn grants(&self, user: &SessionUser, id: &str) -> ApiResult<Vec<Grant>> {
+    pub async fn grants(&self, user: &SessionUser, id: &str) -> Result<Vec<Grant>> {
         let workflow = self.visible(user, id, false).await?;
         Ok(self.store.workflow_grants(&workflow.stored.workflow_configuration_id).await?)
     }
 
     /// Replaces every grant: `{grants: [{handle, slots: [n]}]}`; creator only.
-    pub async fn replace_grants(&self, user: &SessionUser, id: &str, body: &Value) -> ApiResult<Vec<Grant>> {
+    pub async fn replace_grants(&self, user: &SessionUser, id: &str, body: &Value) -> Result<Vec<Grant>> {
         let workflow = self.visible(user, id, false).await?;
         if !workflow.is_owner(user) {
-            return Err(ApiError::Forbidden(Cow::Borrowed("only the creator may grant slots")));
+            return Err(Error::Forbidden(Cow::Borrowed("only the creator may grant slots")));
         }
         let mut problems = Problems::new();
         let entries = match body.get("grants") {
@@ -236,10 +233,10 @@ impl WorkflowConfigurations {
     }
 
     /// Checks the wrapper; the form configurations it names must be readable by the user.
-    async fn check(&self, user: &SessionUser, body: &Value, path_id: Option<&str>) -> ApiResult<WorkflowConfig> {
+    async fn check(&self, user: &SessionUser, body: &Value, path_id: Option<&str>) -> Result<WorkflowConfig> {
         let mut problems = Problems::new();
         let Some(object) = body.as_object() else {
-            return Err(ApiError::invalid("", "INVALID_TYPE", "the body must be an object"));
+            return Err(Error::invalid("", "INVALID_TYPE", "the body must be an object"));
         };
         for key in object.keys().filter(|k| !["id", "config"].contains(&k.as_str())) {
             problems.push(format!("/{key}"), "UNKNOWN_PROPERTY", "is not a property of the wrapper");
@@ -289,7 +286,7 @@ impl WorkflowConfigurations {
     }
 
     /// The form configurations a workflow document names as view `forms` keys.
-    async fn referenced_forms(&self, config: &Value) -> ApiResult<HashMap<Uuid, Configuration>> {
+    async fn referenced_forms(&self, config: &Value) -> Result<HashMap<Uuid, Configuration>> {
         let mut ids: Vec<Uuid> = Vec::new();
         if let Some(views) = config.get("views").and_then(Value::as_array) {
             for view in views.iter().take(1_000) {

@@ -10,7 +10,7 @@ use uuid::Uuid;
 use crate::domain::forms::{self, InstanceState, Mode};
 use crate::domain::problems::Problems;
 use crate::domain::workflows::{self, ItemPatch, View};
-use crate::error::{ApiError, ApiResult, OnConflict};
+use crate::error::{Error, OnConflict, Result};
 use crate::services::form_instances::{FormInstances, Instance};
 use crate::services::workflow_configurations::{Workflow, WorkflowConfigurations};
 use crate::store::{ListedItem, NewWorkflowEvent, SessionUser, Store, StoredItem, WorkflowEvent};
@@ -64,7 +64,7 @@ impl WorkflowItems {
 
     /// Puts an item into the entry workbasket of a workflow.
     #[tracing::instrument(skip_all, fields(user_id = %user.user_id))]
-    pub async fn start(&self, user: &SessionUser, request: StartRequest<'_>) -> ApiResult<StoredItem> {
+    pub async fn start(&self, user: &SessionUser, request: StartRequest<'_>) -> Result<StoredItem> {
         let mut problems = Problems::new();
         let workflow_id = problems.required("/workflowConfigurationId", request.workflow_configuration_id);
         let item_id = problems.required("/itemId", request.item_id);
@@ -74,11 +74,11 @@ impl WorkflowItems {
         let (Some(workflow_id), Some(item_id)) = (workflow_id, item_id) else { return Err(problems.into()) };
         problems.finish(())?;
         let workflow = self.workflows.load(workflow_id, false).await?.ok_or_else(|| {
-            ApiError::invalid("/workflowConfigurationId", "UNKNOWN_WORKFLOW", "no workflow configuration has this id")
+            Error::invalid("/workflowConfigurationId", "UNKNOWN_WORKFLOW", "no workflow configuration has this id")
         })?;
         let instance = match self.instances.load(item_id).await? {
             Some(instance) if instance.stored.owner_id == user.user_id || workflow.is_owner(user) => instance,
-            _ => return Err(ApiError::not_found("item")),
+            _ => return Err(Error::not_found("item")),
         };
         self.start_loaded(user, &workflow, &instance, request.confirm_switch).await
     }
@@ -90,7 +90,7 @@ impl WorkflowItems {
         workflow: &Workflow,
         instance: &Instance,
         confirm_switch: bool,
-    ) -> ApiResult<StoredItem> {
+    ) -> Result<StoredItem> {
         let mut problems = Problems::new();
         let form_id = instance.configuration.parsed.id();
         if !workflow.parsed.allows_form(&form_id) {
@@ -137,7 +137,7 @@ impl WorkflowItems {
 
     /// Starts the workflow a SUBMITTED instance names in `integrations.workflowConfigurationId`,
     /// unless the instance already sits in a workflow (moving it needs `confirmSwitch`).
-    pub async fn start_requested(&self, user: &SessionUser, instance: &Instance) -> ApiResult<Option<StoredItem>> {
+    pub async fn start_requested(&self, user: &SessionUser, instance: &Instance) -> Result<Option<StoredItem>> {
         let payload = instance.checked_payload();
         let Some(workflow_id) = payload.workflow_configuration_id() else { return Ok(None) };
         if payload.state != InstanceState::Submitted
@@ -150,10 +150,10 @@ impl WorkflowItems {
     }
 
     /// The instance if the user may read it: its creator, or a holder of a view showing it.
-    pub async fn readable_form(&self, user: &SessionUser, form_id: &str) -> ApiResult<Instance> {
+    pub async fn readable_form(&self, user: &SessionUser, form_id: &str) -> Result<Instance> {
         match self.instances.readable(user, form_id).await {
-            Err(ApiError::NotFound(_)) if self.can_read_form(user, form_id).await? => {
-                self.instances.load(form_id).await?.ok_or_else(|| ApiError::not_found("form"))
+            Err(Error::NotFound(_)) if self.can_read_form(user, form_id).await? => {
+                self.instances.load(form_id).await?.ok_or_else(|| Error::not_found("form"))
             }
             other => other,
         }
@@ -161,7 +161,7 @@ impl WorkflowItems {
 
     /// Whether the user holds a view of the workflow the form instance sits in that shows it (or
     /// created that workflow): such users may read the instance.
-    pub async fn can_read_form(&self, user: &SessionUser, form_id: &str) -> ApiResult<bool> {
+    pub async fn can_read_form(&self, user: &SessionUser, form_id: &str) -> Result<bool> {
         let Some(item) = self.store.workflow_item(form_id).await? else { return Ok(false) };
         let Some(workflow) = self.workflows.load(&item.workflow_configuration_id, false).await? else {
             return Ok(false);
@@ -180,14 +180,14 @@ impl WorkflowItems {
 
     /// The item, if the caller may reach it this way: through a view it holds the slot of and
     /// whose workbaskets hold the item, or, without a view, as the workflow's creator.
-    pub async fn reach(&self, user: &SessionUser, item_id: &str, access: Access<'_>) -> ApiResult<Item> {
+    pub async fn reach(&self, user: &SessionUser, item_id: &str, access: Access<'_>) -> Result<Item> {
         self.reach_as(user, item_id, access, false).await
     }
 
     /// `moving`: an item the view no longer shows has moved on, so a move through the view
     /// answers INVALID_TRANSITION rather than NOT_FOUND (the loser of a race sees this).
-    async fn reach_as(&self, user: &SessionUser, item_id: &str, access: Access<'_>, moving: bool) -> ApiResult<Item> {
-        let not_found = || ApiError::not_found("item");
+    async fn reach_as(&self, user: &SessionUser, item_id: &str, access: Access<'_>, moving: bool) -> Result<Item> {
+        let not_found = || Error::not_found("item");
         let item_id = Uuid::try_parse(item_id).map_err(|_| not_found())?.to_string();
         let (item, stored_instance) = self.store.workflow_item_with_instance(&item_id).await?.ok_or_else(not_found)?;
         if access.workflow_configuration_id.is_some_and(|id| {
@@ -207,7 +207,7 @@ impl WorkflowItems {
                 }
                 let in_view = Uuid::try_parse(&item.workbasket_id).is_ok_and(|wb| view.shows_workbasket(&wb));
                 if !in_view && moving {
-                    return Err(ApiError::InvalidTransition(Cow::Borrowed(
+                    return Err(Error::InvalidTransition(Cow::Borrowed(
                         "the item is no longer in a workbasket of this view",
                     )));
                 } else if !in_view {
@@ -232,7 +232,7 @@ impl WorkflowItems {
         access: Access<'_>,
         transition_id: Option<&str>,
         if_match: Option<&str>,
-    ) -> ApiResult<Item> {
+    ) -> Result<Item> {
         let mut problems = Problems::new();
         let transition_id = problems.required("/transitionId", transition_id);
         let Some(transition_id) = transition_id else { return Err(problems.into()) };
@@ -243,7 +243,7 @@ impl WorkflowItems {
             .ok()
             .and_then(|id| current.workflow.parsed.transition(&from, &id).cloned())
             .ok_or_else(|| {
-                ApiError::InvalidTransition(Cow::Borrowed("the transition is not available in the item's workbasket"))
+                Error::InvalidTransition(Cow::Borrowed("the transition is not available in the item's workbasket"))
             })?;
         let to = transition.target_workbasket_id.to_string();
         let event = current.workflow.parsed.enable_logging().then(|| NewWorkflowEvent {
@@ -268,8 +268,8 @@ impl WorkflowItems {
             .await?;
         match moved {
             Some(item) => Ok(Item { item, ..current }),
-            None if if_match.is_some() => Err(ApiError::PreconditionFailed),
-            None => Err(ApiError::InvalidTransition(Cow::Borrowed("the item moved meanwhile; fetch it again"))),
+            None if if_match.is_some() => Err(Error::PreconditionFailed),
+            None => Err(Error::InvalidTransition(Cow::Borrowed("the item moved meanwhile; fetch it again"))),
         }
     }
 
@@ -282,8 +282,8 @@ impl WorkflowItems {
         workbasket_id: Option<&str>,
         after: Option<(i64, String)>,
         limit: i64,
-    ) -> ApiResult<(Workflow, View, Vec<ListedItem>)> {
-        let not_found = || ApiError::not_found("view");
+    ) -> Result<(Workflow, View, Vec<ListedItem>)> {
+        let not_found = || Error::not_found("view");
         let workflow = self.workflows.load(workflow_id, false).await?.ok_or_else(not_found)?;
         let view =
             Uuid::try_parse(view_id).ok().and_then(|id| workflow.parsed.view(&id).cloned()).ok_or_else(not_found)?;
@@ -293,7 +293,7 @@ impl WorkflowItems {
         let workbaskets: Vec<String> = match workbasket_id {
             Some(id) => {
                 let id = Uuid::try_parse(id).ok().filter(|id| view.shows_workbasket(id)).ok_or_else(|| {
-                    ApiError::invalid("query.workbasketId", "NOT_IN_VIEW", "the view does not show this workbasket")
+                    Error::invalid("workbasketId", "NOT_IN_VIEW", "the view does not show this workbasket")
                 })?;
                 vec![id.to_string()]
             }
@@ -311,7 +311,7 @@ impl WorkflowItems {
         access: Access<'_>,
         after: Option<(i64, String)>,
         limit: i64,
-    ) -> ApiResult<Vec<WorkflowEvent>> {
+    ) -> Result<Vec<WorkflowEvent>> {
         let item = self.reach(user, item_id, access).await?;
         Ok(self.store.workflow_events(&item.item.item_id, after, limit).await?)
     }
@@ -325,7 +325,7 @@ impl WorkflowItems {
         access: Access<'_>,
         body: &Value,
         if_match: Option<&str>,
-    ) -> ApiResult<Item> {
+    ) -> Result<Item> {
         let current = self.reach(user, item_id, access).await?;
         check_if_match(&current, if_match)?;
         let config = &current.instance.configuration.parsed;
@@ -350,7 +350,7 @@ impl WorkflowItems {
                 to_workbasket_id: None,
                 transition_id: None,
                 changed_fields: serde_json::to_string(&forms::changed_fields(&before, &after))
-                    .map_err(ApiError::internal)?,
+                    .map_err(Error::internal)?,
             }),
             false => None,
         };
@@ -369,17 +369,17 @@ impl WorkflowItems {
             )
             .await
             .map_err(|e| match e {
-                ApiError::Conflict(_) if if_match.is_some() => ApiError::PreconditionFailed,
+                Error::Conflict(_) if if_match.is_some() => Error::PreconditionFailed,
                 other => other,
             })?;
         Ok(Item { instance, ..current })
     }
 }
 
-fn check_if_match(item: &Item, if_match: Option<&str>) -> ApiResult<()> {
+fn check_if_match(item: &Item, if_match: Option<&str>) -> Result<()> {
     match if_match.map(str::trim) {
         None | Some("*") => Ok(()),
         Some(tags) if tags.split(',').any(|tag| tag.trim().trim_start_matches("W/") == item.etag()) => Ok(()),
-        Some(_) => Err(ApiError::PreconditionFailed),
+        Some(_) => Err(Error::PreconditionFailed),
     }
 }

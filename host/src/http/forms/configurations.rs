@@ -10,7 +10,7 @@ use utoipa::{IntoParams, ToSchema};
 
 use super::parse_states;
 use crate::domain::problems::Problems;
-use crate::error::{ApiResult, ErrorEnvelope};
+use crate::http::error::{ApiResult, ErrorEnvelope};
 use crate::http::extract::{ApiJson, ApiQuery, AuthUser};
 use crate::http::list::{ListEnvelope, Page};
 use crate::services::form_configurations::{ACTIVE, ARCHIVED, Configuration};

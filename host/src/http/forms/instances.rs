@@ -11,7 +11,7 @@ use utoipa::{IntoParams, ToSchema};
 use super::parse_states;
 use crate::domain::forms::FieldType;
 use crate::domain::problems::Problems;
-use crate::error::{ApiError, ApiResult, ErrorEnvelope};
+use crate::http::error::{ApiResult, Error, ErrorEnvelope};
 use crate::http::extract::{ApiJson, ApiQuery, AuthUser};
 use crate::http::list::{ListEnvelope, Page};
 use crate::http::media::AttachmentDescriptor;
@@ -139,7 +139,7 @@ async fn with_attachments(state: &AppState, instance: Instance) -> ApiResult<Ins
     let mut view = InstanceView::from(instance);
     for attachment in attachments {
         if let Some(Value::Array(files)) = view.fields.get_mut(&attachment.field_id) {
-            files.push(serde_json::to_value(AttachmentDescriptor::from(attachment)).map_err(ApiError::internal)?);
+            files.push(serde_json::to_value(AttachmentDescriptor::from(attachment)).map_err(Error::internal)?);
         }
     }
     Ok(view)

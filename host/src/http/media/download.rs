@@ -7,7 +7,7 @@ use axum::body::Body;
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 
-use crate::error::{ApiError, ApiResult};
+use crate::http::error::{ApiResult, Error};
 use crate::media::Object;
 
 /// What the response says about the stored bytes.
@@ -50,7 +50,7 @@ impl Download<'_> {
             Wanted::Part(range) => (StatusCode::PARTIAL_CONTENT, Some(range)),
             Wanted::Unsatisfiable => {
                 let mut response =
-                    ApiError::invalid("header.range", "RANGE_NOT_SATISFIABLE", "lies outside the file").into_response();
+                    Error::invalid("header.range", "RANGE_NOT_SATISFIABLE", "lies outside the file").into_response();
                 *response.status_mut() = StatusCode::RANGE_NOT_SATISFIABLE;
                 if let Ok(value) = HeaderValue::from_str(&format!("bytes */{}", self.length)) {
                     response.headers_mut().insert(header::CONTENT_RANGE, value);

@@ -4,7 +4,7 @@ use axum::extract::Request;
 use axum::http::header;
 use futures::{StreamExt, TryStreamExt};
 
-use crate::error::{ApiError, ApiResult};
+use crate::http::error::{ApiResult, Error};
 use crate::media::{Tripwire, limited};
 use crate::services::attachments::{Part, PartSource};
 
@@ -21,22 +21,19 @@ impl MultipartSource {
     /// Checks the content type and caps the whole body at `request_limit` bytes.
     pub fn from_request(request: Request, request_limit: u64) -> ApiResult<Self> {
         let content_type = request.headers().get(header::CONTENT_TYPE).and_then(|v| v.to_str().ok()).unwrap_or("");
-        let boundary = multer::parse_boundary(content_type).map_err(|_| {
-            ApiError::UnsupportedMediaType("the body must be multipart/form-data with a boundary".into())
-        })?;
+        let boundary = multer::parse_boundary(content_type)
+            .map_err(|_| Error::UnsupportedMediaType("the body must be multipart/form-data with a boundary".into()))?;
         let body = request.into_body().into_data_stream().map_err(std::io::Error::other);
         let (body, tripwire) = limited(Box::pin(body), request_limit);
         Ok(Self { multipart: multer::Multipart::new(body, boundary), request_limit, tripwire })
     }
 
-    fn failure(&self, error: Option<multer::Error>) -> ApiError {
+    fn failure(&self, error: Option<multer::Error>) -> Error {
         if self.tripwire.tripped() {
-            return ApiError::PayloadTooLarge(
-                format!("the request is larger than {} bytes", self.request_limit).into(),
-            );
+            return Error::PayloadTooLarge(format!("the request is larger than {} bytes", self.request_limit).into());
         }
         let message = error.map_or_else(|| "the body was cut off".to_owned(), |e| e.to_string());
-        ApiError::invalid("", "MALFORMED_MULTIPART", format!("the multipart body is malformed: {message}"))
+        Error::invalid("", "MALFORMED_MULTIPART", format!("the multipart body is malformed: {message}"))
     }
 }
 
@@ -60,16 +57,16 @@ impl PartSource for MultipartSource {
         while let Some(chunk) = field.next().await {
             let chunk = chunk.map_err(|e| self.failure(Some(e)))?;
             if value.len() + chunk.len() > MAX_TEXT_PART {
-                return Err(ApiError::invalid(format!("/{name}"), "TOO_LONG", "a text part holds one id"));
+                return Err(Error::invalid(format!("/{name}"), "TOO_LONG", "a text part holds one id"));
             }
             value.extend_from_slice(&chunk);
         }
         let value = String::from_utf8(value)
-            .map_err(|_| ApiError::invalid(format!("/{name}"), "INVALID_TYPE", "must be UTF-8 text"))?;
+            .map_err(|_| Error::invalid(format!("/{name}"), "INVALID_TYPE", "must be UTF-8 text"))?;
         Ok(Some(Part::Text { name, value: value.trim().to_owned() }))
     }
 
-    fn stream_failure(&self) -> ApiError {
+    fn stream_failure(&self) -> Error {
         self.failure(None)
     }
 }

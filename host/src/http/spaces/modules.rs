@@ -13,7 +13,7 @@ use trellis_modules::ModuleResponse;
 use utoipa::ToSchema;
 
 use crate::domain::problems::Problem;
-use crate::error::{ApiError, ApiResult, ErrorBody, ErrorCode, ErrorEnvelope};
+use crate::http::error::{ApiResult, Error, ErrorBody, ErrorCode, ErrorEnvelope, code_for_status, status_of};
 use crate::http::extract::{ApiJson, AuthUser};
 use crate::services::modules::{Connected, MAX_REQUEST_BODY_BYTES, RouteRequest};
 use crate::state::AppState;
@@ -100,7 +100,7 @@ pub async fn module_route(
     let query = full.query().unwrap_or_default().to_owned();
     let body = axum::body::to_bytes(request.into_body(), MAX_REQUEST_BODY_BYTES)
         .await
-        .map_err(|_| ApiError::PayloadTooLarge(Cow::Borrowed("a module route takes at most 1 MiB")))?;
+        .map_err(|_| Error::PayloadTooLarge(Cow::Borrowed("a module route takes at most 1 MiB")))?;
     let route = RouteRequest { method: &method, path, query: &query, body: body.to_vec() };
     let answer = state.modules.request(&user, &space_id, &module_id, route).await?;
     Ok(into_response(answer))
@@ -129,8 +129,8 @@ fn error_body(status: StatusCode, body: &str) -> ErrorBody {
     let code = error
         .and_then(|e| e.get("code"))
         .and_then(|c| serde_json::from_value::<ErrorCode>(c.clone()).ok())
-        .filter(|code| code.status() == status)
-        .unwrap_or_else(|| ErrorCode::for_status(status));
+        .filter(|code| status_of(*code) == status)
+        .unwrap_or_else(|| code_for_status(status));
     let message = error
         .and_then(|e| e.get("message"))
         .and_then(Value::as_str)

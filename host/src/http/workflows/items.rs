@@ -15,7 +15,7 @@ use uuid::Uuid;
 use crate::domain::forms::FormConfig;
 use crate::domain::problems::Problems;
 use crate::domain::workflows::{self, DetailField, DetailRule, MetadataRule, View, ViewForm};
-use crate::error::{ApiError, ApiResult, ErrorEnvelope};
+use crate::http::error::{ApiResult, Error, ErrorEnvelope};
 use crate::http::extract::{ApiJson, ApiQuery, AuthUser};
 use crate::http::list::{ListEnvelope, Page};
 use crate::services::workflow_items::{Access, ITEM_TYPE_FORM, Item, StartRequest};
@@ -88,7 +88,7 @@ pub struct ItemQuery {
 impl ItemQuery {
     fn access(&self) -> ApiResult<Access<'_>> {
         if self.item_type.as_deref().is_some_and(|t| t != ITEM_TYPE_FORM) {
-            return Err(ApiError::invalid("query.itemType", "INVALID_VALUE", "only FORM items exist"));
+            return Err(Error::invalid("query.itemType", "INVALID_VALUE", "only FORM items exist"));
         }
         Ok(Access {
             workflow_configuration_id: self.workflow_configuration_id.as_deref(),
