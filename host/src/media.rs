@@ -1,11 +1,14 @@
-//! Media bytes: where attachments and avatars are stored, independent of HTTP and of the database.
+//! Media bytes: where attachments and avatars are stored, independent of HTTP.
 //!
-//! The rest of the service sees only [`MediaStore`] and opaque [`StorageKey`]s; no path, bucket or
-//! key ever leaves the server. Both backends stream: an object is written from a stream of chunks
+//! The backends (`local`, `s3`) know no database; [`objects`] ties them to the store's record of
+//! which objects exist, so that bytes and rows never disagree for long. The rest of the service
+//! sees only [`MediaStore`] and opaque [`StorageKey`]s; no path, bucket or key ever leaves the
+//! server. Both backends stream: an object is written from a stream of chunks
 //! and read back as one, so memory stays flat whatever the size.
 
 mod limited;
 mod local;
+pub mod objects;
 mod s3;
 pub mod sniff;
 

@@ -1,5 +1,6 @@
-//! Use cases that combine domain rules, the store and outside effects (mail, clocks, limits).
-//! Handlers call these; they know nothing of HTTP beyond answering with `Error`.
+//! Use cases: what a client (or a background job) can ask of the service, combining domain rules,
+//! the store and outside effects (mail, media, modules). They know nothing of HTTP: they answer
+//! with [`crate::error::Error`], and the HTTP edge decides statuses and wire locations.
 
 pub mod accounts;
 pub mod attachments;
@@ -7,15 +8,7 @@ pub mod avatars;
 pub mod form_configurations;
 pub mod form_instances;
 pub mod licenses;
-pub mod limits;
-pub mod mail;
-pub mod media_objects;
-pub mod module_events;
 pub mod modules;
-pub mod quotas;
-pub mod revision_cache;
-pub mod session_cache;
 pub mod spaces;
-pub mod ttl_cache;
 pub mod workflow_configurations;
 pub mod workflow_items;

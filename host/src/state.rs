@@ -4,16 +4,16 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use crate::config::Config;
+use crate::jobs::module_events::ModuleEvents;
+use crate::mail::Mailer;
+use crate::media::objects::MediaObjects;
+use crate::rate_limits::RateLimits;
 use crate::services::accounts::Accounts;
 use crate::services::attachments::Attachments;
 use crate::services::avatars::Avatars;
 use crate::services::form_configurations::FormConfigurations;
 use crate::services::form_instances::FormInstances;
 use crate::services::licenses::Licenses;
-use crate::services::limits::Limits;
-use crate::services::mail::Mailer;
-use crate::services::media_objects::MediaObjects;
-use crate::services::module_events::ModuleEvents;
 use crate::services::modules::Modules;
 use crate::services::spaces::Spaces;
 use crate::services::workflow_configurations::WorkflowConfigurations;
@@ -26,7 +26,7 @@ pub struct AppState {
     pub store: Store,
     pub licenses: Arc<Licenses>,
     pub accounts: Arc<Accounts>,
-    pub limits: Arc<Limits>,
+    pub limits: Arc<RateLimits>,
     pub form_configurations: Arc<FormConfigurations>,
     pub form_instances: Arc<FormInstances>,
     pub spaces: Arc<Spaces>,
@@ -43,7 +43,7 @@ impl AppState {
     pub fn new(config: Config, store: Store) -> anyhow::Result<Self> {
         let config = Arc::new(config);
         let mailer = Arc::new(Mailer::from_config(&config)?);
-        let limits = Arc::new(Limits::new(&config.rate_limits));
+        let limits = Arc::new(RateLimits::new(&config.rate_limits));
         let licenses = Arc::new(Licenses::new(store.clone(), config.clone()));
         let accounts = Arc::new(Accounts::new(
             store.clone(),

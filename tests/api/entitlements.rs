@@ -1,4 +1,4 @@
-//! The reusable daily quota check (`services::quotas::take` / `refund`) against the real store of
+//! The reusable daily quota check (`quotas::take` / `refund`) against the real store of
 //! the test database. No route uses quotas yet, so these tests call the service directly.
 
 use std::collections::BTreeMap;
@@ -11,8 +11,8 @@ use trellis::config::Config;
 use trellis::domain::entitlement::{Entitlement, Plan, QuotaSubject, utc_day};
 use trellis::error::{Error, ErrorCode};
 use trellis::http::error::ErrorBody;
+use trellis::quotas;
 use trellis::services::licenses::{Caller, Licenses};
-use trellis::services::quotas;
 use trellis::store::Store;
 use trellis_tests::{TestApp, spawn_app, spawn_app_with};
 

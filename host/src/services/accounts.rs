@@ -7,13 +7,13 @@ use std::time::Duration;
 
 use time::OffsetDateTime;
 
+use crate::cache::Cache;
 use crate::domain::account::{self, DECOY_HASH};
 use crate::domain::problems::Problems;
 use crate::domain::secret;
 use crate::error::{Error, Result};
-use crate::services::limits::Limits;
-use crate::services::mail::Mailer;
-use crate::services::session_cache::SessionCache;
+use crate::mail::Mailer;
+use crate::rate_limits::RateLimits;
 use crate::store::{ChallengePurpose, NewChallenge, SessionUser, Store, StoreError, User};
 
 /// How long a mailed PIN (and its token) lives.
@@ -23,13 +23,17 @@ pub const PIN_TRIES: i64 = 5;
 /// New PINs one reset token may ask for.
 pub const PIN_RESENDS: i64 = 3;
 
+/// Checked sessions kept in memory.
+const CACHED_SESSIONS: u64 = 100_000;
+
 pub struct Accounts {
     store: Store,
     mailer: Arc<Mailer>,
-    limits: Arc<Limits>,
+    limits: Arc<RateLimits>,
     session_ttl: Duration,
     reset_enabled: bool,
-    sessions: SessionCache,
+    /// Checked sessions by token digest, so most requests need no database round trip for them.
+    sessions: Cache<String, SessionUser>,
 }
 
 /// A session just opened: the token is shown to the client once.
@@ -51,12 +55,12 @@ impl Accounts {
     pub fn new(
         store: Store,
         mailer: Arc<Mailer>,
-        limits: Arc<Limits>,
+        limits: Arc<RateLimits>,
         session_ttl: Duration,
         reset_enabled: bool,
         session_cache: Duration,
     ) -> Self {
-        Self { store, mailer, limits, session_ttl, reset_enabled, sessions: SessionCache::new(session_cache) }
+        Self { store, mailer, limits, session_ttl, reset_enabled, sessions: Cache::new(session_cache, CACHED_SESSIONS) }
     }
 
     /// Step 1: checks the form, mails a PIN, answers the sign-up token.
@@ -210,7 +214,7 @@ impl Accounts {
         }
         let digest = secret::digest(token);
         let now = OffsetDateTime::now_utc();
-        if let Some(user) = self.sessions.get(&digest, now) {
+        if let Some(user) = self.sessions.get(&digest).filter(|user| user.expires_at > now) {
             return Ok(user);
         }
         let user = self.store.session_user(&digest, now).await?.ok_or_else(Error::unauthenticated)?;
@@ -321,7 +325,7 @@ impl Accounts {
             other => other.into(),
         });
         // After the rows are gone, so no concurrent request can cache a session again.
-        self.sessions.remove_user(&user_id);
+        self.sessions.remove_where(|_, session| session.user_id == user_id);
         result
     }
 

@@ -14,11 +14,11 @@ use crate::domain::forms::{Field, FieldType, FormConfig};
 use crate::domain::problems::Problems;
 use crate::domain::workflows::{View, editable_in_view, visible_in_view};
 use crate::error::{Error, ErrorCode, Result};
+use crate::media::objects::{MediaObjects, StageError};
 use crate::media::{ByteStream, Object, SniffOutcome, judge_type, read_head};
+use crate::quotas;
 use crate::services::form_instances::{FormInstances, Instance};
 use crate::services::licenses::Caller;
-use crate::services::media_objects::{MediaObjects, StageError};
-use crate::services::quotas;
 use crate::services::workflow_items::{Access, WorkflowItems};
 use crate::store::{AttachRefusal, SessionUser, Store, StoredAttachment};
 

@@ -6,8 +6,8 @@ use time::OffsetDateTime;
 use super::attachments::{Part, PartSource};
 use crate::domain::problems::Problems;
 use crate::error::{Error, ErrorCode, Result};
+use crate::media::objects::{MediaObjects, StageError};
 use crate::media::{ByteStream, Object, SniffOutcome, StorageKey, judge_type, read_head};
-use crate::services::media_objects::{MediaObjects, StageError};
 use crate::store::{SessionUser, Store, StoredAvatar};
 
 /// PNG, JPEG, WebP or GIF up to 2 MiB.

@@ -8,17 +8,20 @@ use serde_json::{Map, Value};
 use time::OffsetDateTime;
 use uuid::Uuid;
 
+use crate::cache::RevisionCache;
 use crate::domain::account;
 use crate::domain::forms::{self, FormConfig};
 use crate::domain::problems::Problems;
 use crate::error::{Error, OnConflict, Result};
-use crate::services::revision_cache::RevisionCache;
 use crate::store::{
     ConfigurationChange, ConfigurationFilter, NewConfiguration, SessionUser, Store, StoredConfiguration,
 };
 
 /// Most editors one configuration may name.
 pub const MAX_EDITORS: usize = 100;
+
+/// Bytes of configuration documents kept parsed in memory, per kind of configuration.
+pub const CACHED_DOCUMENT_BYTES: u64 = 64 << 20;
 
 pub const ACTIVE: &str = "ACTIVE";
 pub const ARCHIVED: &str = "ARCHIVED";
@@ -62,12 +65,17 @@ struct Wrapper {
 
 impl FormConfigurations {
     pub fn new(store: Store, ttl: Duration) -> Self {
-        Self { store, cache: RevisionCache::new(ttl) }
+        Self { store, cache: RevisionCache::new(ttl, CACHED_DOCUMENT_BYTES) }
     }
 
     fn remember(&self, configuration: &Configuration) {
         let stored = &configuration.stored;
-        self.cache.insert(stored.configuration_id.clone(), stored.revision, configuration.clone());
+        self.cache.insert(
+            stored.configuration_id.clone(),
+            stored.revision,
+            stored.document.len(),
+            configuration.clone(),
+        );
     }
 
     /// Checks a wrapper `{id?, config, roles?}` without storing anything.

@@ -10,8 +10,8 @@ use trellis_modules::EventKind;
 use crate::domain::forms::{self, CheckedPayload, InstanceState, Mode};
 use crate::domain::problems::Problems;
 use crate::error::{Error, OnConflict, Result};
+use crate::jobs::module_events::ModuleEvents;
 use crate::services::form_configurations::{Configuration, FormConfigurations};
-use crate::services::module_events::ModuleEvents;
 use crate::services::spaces::Spaces;
 use crate::services::workflow_configurations::WorkflowConfigurations;
 use crate::store::{

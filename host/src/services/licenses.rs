@@ -4,12 +4,12 @@
 use std::borrow::Cow;
 use std::path::Path;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use anyhow::Context;
-use dashmap::DashMap;
 use time::OffsetDateTime;
 
+use crate::cache::Cache;
 use crate::config::Config;
 use crate::domain::entitlement::{Plan, QuotaSubject};
 use crate::domain::secret;
@@ -26,18 +26,20 @@ pub struct Caller {
 pub struct Licenses {
     store: Store,
     config: Arc<Config>,
-    ttl: Duration,
-    cache: DashMap<String, (Caller, Instant)>,
+    /// Checked keys by digest: every /v0 request needs one, and keys change rarely.
+    cache: Cache<String, Caller>,
 }
 
 const KEY_PREFIX: &str = "trk_";
+/// Checked keys kept in memory.
+const CACHED_KEYS: u64 = 100_000;
 /// Longest header value looked at; anything longer is no key of ours.
 const MAX_KEY_LEN: usize = 256;
 
 impl Licenses {
     pub fn new(store: Store, config: Arc<Config>) -> Self {
         let ttl = Duration::from_secs(config.license_cache_seconds);
-        Self { store, config, ttl, cache: DashMap::new() }
+        Self { store, config, cache: Cache::new(ttl, CACHED_KEYS) }
     }
 
     /// Checks an `X-License-Key` value.
@@ -46,10 +48,8 @@ impl Licenses {
             return Err(invalid());
         }
         let digest = secret::digest(key);
-        if let Some(entry) = self.cache.get(&digest)
-            && entry.1.elapsed() < self.ttl
-        {
-            return Ok(entry.0.clone());
+        if let Some(caller) = self.cache.get(&digest) {
+            return Ok(caller);
         }
         let license = self.store.license_by_digest(&digest).await?;
         let caller = match license {
@@ -65,12 +65,7 @@ impl Licenses {
                 return Err(invalid());
             }
         };
-        if self.ttl > Duration::ZERO {
-            if self.cache.len() > 100_000 {
-                self.cache.clear();
-            }
-            self.cache.insert(digest, (caller.clone(), Instant::now()));
-        }
+        self.cache.insert(digest, caller.clone());
         Ok(caller)
     }
 

@@ -2,7 +2,7 @@
 //!
 //! A space is visible to its members only: to anybody else every route answers NOT_FOUND, never
 //! FORBIDDEN, so ids cannot be probed. Memberships and connected modules sit on the path of every
-//! module request, so both are served from a short-lived cache (see [`TtlCache`]).
+//! module request, so both are served from a short-lived [`Cache`].
 
 use std::borrow::Cow;
 use std::sync::Arc;
@@ -11,20 +11,23 @@ use std::time::Duration;
 use serde_json::{Map, Value};
 use time::OffsetDateTime;
 
+use crate::cache::Cache;
 use crate::domain::spaces::{self, Role};
 use crate::error::{Error, OnConflict, Result};
-use crate::services::ttl_cache::TtlCache;
 use crate::store::{MemberSpace, NewSpaceRow, SessionUser, SpaceChange, SpaceModule, Store};
 
 const NAME_TAKEN: &str = "a space with this name exists";
+/// Memberships and spaces' module sets kept in memory.
+const CACHED_ROLES: u64 = 100_000;
+const CACHED_SPACES: u64 = 10_000;
 
 pub struct Spaces {
     store: Store,
     /// Roles by `"<space id>/<user id>"`. Only memberships are remembered: a user who just became
     /// a member (possibly through another server) is let in at once.
-    roles: TtlCache<String, Role>,
+    roles: Cache<String, Role>,
     /// Connected modules by space id.
-    modules: TtlCache<String, Arc<[SpaceModule]>>,
+    modules: Cache<String, Arc<[SpaceModule]>>,
 }
 
 /// A space id from a path or a body, in canonical form; `None` when it cannot name a space.
@@ -42,7 +45,7 @@ fn not_found() -> Error {
 
 impl Spaces {
     pub fn new(store: Store, cache_ttl: Duration) -> Self {
-        Self { store, roles: TtlCache::new(cache_ttl), modules: TtlCache::new(cache_ttl) }
+        Self { store, roles: Cache::new(cache_ttl, CACHED_ROLES), modules: Cache::new(cache_ttl, CACHED_SPACES) }
     }
 
     /// Creates a space from `{name, displayName, summary?}`; the creator becomes its owner.

@@ -8,13 +8,14 @@ use serde_json::Value;
 use time::OffsetDateTime;
 use uuid::Uuid;
 
+use crate::cache::RevisionCache;
 use crate::domain::account;
 use crate::domain::forms::FormConfig;
 use crate::domain::problems::Problems;
 use crate::domain::workflows::{self, WorkflowConfig};
 use crate::error::{Error, OnConflict, Result};
+use crate::services::form_configurations::CACHED_DOCUMENT_BYTES;
 use crate::services::form_configurations::{Configuration, FormConfigurations};
-use crate::services::revision_cache::RevisionCache;
 use crate::store::{Grant, SessionUser, Store, StoredWorkflow};
 
 /// Most users one grant list may name.
@@ -42,7 +43,7 @@ pub struct WorkflowConfigurations {
 
 impl WorkflowConfigurations {
     pub fn new(store: Store, forms: std::sync::Arc<FormConfigurations>, ttl: Duration) -> Self {
-        Self { store, forms, cache: RevisionCache::new(ttl) }
+        Self { store, forms, cache: RevisionCache::new(ttl, CACHED_DOCUMENT_BYTES) }
     }
 
     /// Checks `{id?, config}` without storing.
@@ -229,7 +230,12 @@ impl WorkflowConfigurations {
 
     fn remember(&self, workflow: &Workflow) {
         let stored = &workflow.stored;
-        self.cache.insert(stored.workflow_configuration_id.clone(), stored.revision, workflow.clone());
+        self.cache.insert(
+            stored.workflow_configuration_id.clone(),
+            stored.revision,
+            stored.document.len(),
+            workflow.clone(),
+        );
     }
 
     /// Checks the wrapper; the form configurations it names must be readable by the user.

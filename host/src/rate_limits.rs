@@ -9,7 +9,7 @@ use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
 use crate::config::RateLimitConfig;
 use crate::error::Error;
 
-pub struct Limits {
+pub struct RateLimits {
     login_per_address: DefaultKeyedRateLimiter<IpAddr>,
     login_per_account: DefaultKeyedRateLimiter<String>,
     pin_per_address: DefaultKeyedRateLimiter<IpAddr>,
@@ -26,7 +26,7 @@ fn check<K: std::hash::Hash + Eq + Clone>(limiter: &DefaultKeyedRateLimiter<K>, 
     })
 }
 
-impl Limits {
+impl RateLimits {
     pub fn new(config: &RateLimitConfig) -> Self {
         Self {
             login_per_address: RateLimiter::keyed(per_minute(config.login_per_address)),
