@@ -41,6 +41,7 @@ pub fn router(state: AppState) -> Router {
         .nest("/spaces", spaces::router())
         .nest("/modules", modules::router())
         .route("/openapi.json", get(openapi::openapi_json))
+        .route_layer(axum::middleware::from_fn(middleware::refuse_nul))
         .route_layer(axum::middleware::from_fn_with_state(state.clone(), middleware::require_license));
     Router::new()
         .nest("/v0", v0)

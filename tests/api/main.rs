@@ -9,6 +9,7 @@ mod form_configurations;
 mod form_instance_updates;
 mod form_instances;
 mod forms_support;
+mod impossible_text;
 mod licenses;
 mod media;
 mod media_access;

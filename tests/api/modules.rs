@@ -3,7 +3,7 @@
 //! answering its routes only while connected.
 
 use reqwest::{Method, StatusCode};
-use serde_json::json;
+use serde_json::{Value, json};
 use trellis_tests::{assert_error, body, spawn_app, spawn_app_with};
 
 use crate::forms_support::{created_config, created_form, expected, get_ok, patched_form, problems, sample_config};
@@ -20,8 +20,9 @@ async fn the_catalogue_lists_the_enabled_modules_with_their_schemas() {
     // Act
     let catalogue = get_ok(&app, &ann.token, "/v0/modules").await;
     // Assert
-    let modules = catalogue["modules"].as_array().unwrap();
+    let modules = catalogue["items"].as_array().unwrap();
     assert_eq!(modules.len(), 1, "{catalogue}");
+    assert_eq!(catalogue["nextCursor"], Value::Null, "{catalogue}");
     let tags = &modules[0];
     assert_eq!((tags["id"].as_str(), tags["kind"].as_str()), (Some("tags"), Some("space")));
     assert_eq!(tags["name"], "Tags");
@@ -30,6 +31,25 @@ async fn the_catalogue_lists_the_enabled_modules_with_their_schemas() {
     assert!(tags["permissions"].as_array().unwrap().contains(&json!("key-value")), "{tags}");
     let anonymous = app.request(Method::GET, "/v0/modules").send().await.unwrap();
     assert_error(anonymous, StatusCode::UNAUTHORIZED, "UNAUTHENTICATED").await;
+}
+
+#[tokio::test]
+async fn the_catalogue_pages_like_every_list_route() {
+    // Arrange
+    let app = spawn_app_with(enable_word_count).await;
+    let ann = app.sign_up("ann").await;
+    // Act
+    let first = get_ok(&app, &ann.token, "/v0/modules?limit=1").await;
+    let cursor = first["nextCursor"].as_str().expect("a second page").to_owned();
+    let second = get_ok(&app, &ann.token, &format!("/v0/modules?limit=1&cursor={cursor}")).await;
+    let bad_limit = app.authed(Method::GET, "/v0/modules?limit=0", &ann.token).send().await.unwrap();
+    // Assert
+    assert_eq!(first["items"][0]["id"], "tags", "{first}");
+    assert_eq!(second["items"][0]["id"], "word-count", "{second}");
+    assert_eq!(second["items"].as_array().unwrap().len(), 1);
+    assert_eq!(second["nextCursor"], Value::Null);
+    let refused = assert_error(bad_limit, StatusCode::BAD_REQUEST, "VALIDATION_FAILED").await;
+    assert_eq!(problems(&refused), expected(&[("query.limit", "OUT_OF_RANGE")]));
 }
 
 #[tokio::test]

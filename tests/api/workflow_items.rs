@@ -129,6 +129,18 @@ async fn a_transition_not_available_in_the_current_workbasket_is_invalid() {
 }
 
 #[tokio::test]
+async fn a_transition_id_that_is_no_uuid_is_a_validation_failure() {
+    // Arrange
+    let app = spawn_app().await;
+    let (ann, _, item) = two_users(&app).await;
+    // Act
+    let malformed = transition(&app, &ann.token, &item, None, "approve-please", None).await;
+    // Assert
+    assert_eq!(refused(malformed).await, expected(&[("/transitionId", "INVALID_UUID")]));
+    assert_eq!(read_item(&app, &ann.token, &item, None).await.1["workbasketId"], wf::INTAKE);
+}
+
+#[tokio::test]
 async fn of_concurrent_moves_from_the_same_workbasket_exactly_one_wins() {
     // Arrange
     let app = spawn_app().await;

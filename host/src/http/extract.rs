@@ -10,6 +10,7 @@ use axum::http::request::Parts;
 use bytes::Bytes;
 use serde::de::DeserializeOwned;
 
+use crate::domain::problems::Problems;
 use crate::http::error::Error;
 use crate::services::licenses::Caller;
 use crate::state::AppState;
@@ -56,8 +57,18 @@ fn is_json(headers: &axum::http::HeaderMap) -> bool {
         .unwrap_or(false)
 }
 
-/// Parses JSON, naming the place of the first problem as a JSON Pointer.
+/// Parses JSON, naming the place of the first problem as a JSON Pointer. Strings holding a NUL
+/// character are refused at their places: no field of this service means one, and PostgreSQL
+/// text cannot store it.
 pub fn parse_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, Error> {
+    // In JSON a NUL can only be written as this escape; the walk runs only when it appears.
+    if memchr::memmem::find(bytes, b"\\u0000").is_some()
+        && let Ok(value) = serde_json::from_slice::<serde_json::Value>(bytes)
+    {
+        let mut problems = Problems::new();
+        find_nul(&value, &mut String::new(), &mut problems);
+        problems.finish(())?;
+    }
     let mut deserializer = serde_json::Deserializer::from_slice(bytes);
     let value = serde_path_to_error::deserialize(&mut deserializer).map_err(|error| {
         let pointer = pointer_of(error.path());
@@ -70,6 +81,37 @@ pub fn parse_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, Error> {
     })?;
     deserializer.end().map_err(|e| Error::invalid("", "INVALID_JSON", e.to_string()))?;
     Ok(value)
+}
+
+/// Every string (key or value) below `value` that holds a NUL, by JSON Pointer.
+fn find_nul(value: &serde_json::Value, pointer: &mut String, problems: &mut Problems) {
+    use serde_json::Value;
+    let at = pointer.len();
+    match value {
+        Value::String(text) if text.contains('\0') => {
+            problems.push(pointer.clone(), "NUL_CHARACTER", "must not contain a NUL character");
+        }
+        Value::Array(items) => {
+            for (index, item) in items.iter().enumerate() {
+                pointer.push_str(&format!("/{index}"));
+                find_nul(item, pointer, problems);
+                pointer.truncate(at);
+            }
+        }
+        Value::Object(members) => {
+            for (key, item) in members {
+                pointer.push('/');
+                pointer.push_str(&key.replace('~', "~0").replace('/', "~1").replace('\0', ""));
+                if key.contains('\0') {
+                    problems.push(pointer.clone(), "NUL_CHARACTER", "must not contain a NUL character");
+                } else {
+                    find_nul(item, pointer, problems);
+                }
+                pointer.truncate(at);
+            }
+        }
+        _ => {}
+    }
 }
 
 fn pointer_of(path: &serde_path_to_error::Path) -> String {

@@ -1,4 +1,5 @@
-//! Cross-cutting request handling: the license check and the rendering of error bodies.
+//! Cross-cutting request handling: the license check, the refusal of text no id or parameter can
+//! hold, and the rendering of error bodies.
 
 use axum::body::Body;
 use axum::extract::{Request, State};
@@ -6,6 +7,7 @@ use axum::http::{HeaderValue, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
+use crate::domain::problems::Problems;
 use crate::http::error::{Error, ErrorBody, ErrorCode, InternalCause, code_for_status, status_of};
 use crate::state::AppState;
 
@@ -37,6 +39,36 @@ pub async fn require_license(State(state): State<AppState>, mut request: Request
         }
         Err(error) => error.into_response(),
     }
+}
+
+/// No id and no query parameter of this service holds a NUL character, and PostgreSQL text cannot
+/// store one: a path with one names nothing (404), a query parameter with one is malformed (400),
+/// both before any handler or query runs. (Bodies are checked by `ApiJson`, file names cleaned.)
+pub async fn refuse_nul(request: Request, next: Next) -> Response {
+    let uri = request.uri();
+    if contains_encoded_nul(uri.path()) {
+        return Error::not_found("resource").into_response();
+    }
+    if let Some(query) = uri.query().filter(|q| contains_encoded_nul(q)) {
+        let mut problems = Problems::new();
+        let pairs: Vec<(String, String)> = serde_urlencoded::from_str(query).unwrap_or_default();
+        for (name, value) in pairs {
+            if name.contains('\0') || value.contains('\0') {
+                let name: String = name.chars().filter(|c| *c != '\0').take(64).collect();
+                problems.push(format!("query.{name}"), "NUL_CHARACTER", "must not contain a NUL character");
+            }
+        }
+        if problems.is_empty() {
+            problems.push("query", "NUL_CHARACTER", "must not contain a NUL character");
+        }
+        return Error::from(problems).into_response();
+    }
+    next.run(request).await
+}
+
+/// A URI can carry NUL only percent-encoded.
+fn contains_encoded_nul(text: &str) -> bool {
+    text.as_bytes().windows(3).any(|w| w == b"%00")
 }
 
 /// Writes the error envelope of every non-2xx answer, with the request id, and logs internal

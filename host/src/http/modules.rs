@@ -6,7 +6,9 @@ use axum::{Json, Router};
 use serde::Serialize;
 use utoipa::ToSchema;
 
-use super::extract::AuthUser;
+use super::extract::{ApiQuery, AuthUser};
+use super::list::{ListEnvelope, Page, PageQuery};
+use crate::domain::problems::Problems;
 use crate::http::error::{ApiResult, ErrorEnvelope};
 use crate::state::AppState;
 
@@ -32,22 +34,29 @@ pub struct ModuleView {
     permissions: Vec<String>,
 }
 
-/// `{modules: [...]}`.
-#[derive(Serialize, ToSchema)]
-pub struct Catalogue {
-    modules: Vec<ModuleView>,
-}
-
-/// The modules this deployment enables, in configuration order.
-#[utoipa::path(get, path = "/v0/modules", tag = "modules", security(("session" = [], "license" = [])),
-    responses((status = 200, body = Catalogue), (status = 401, body = ErrorEnvelope, description = "UNAUTHENTICATED")))]
+/// The modules this deployment enables, in configuration order (a list route: `limit`, `cursor`).
+#[utoipa::path(get, path = "/v0/modules", tag = "modules", params(PageQuery), security(("session" = [], "license" = [])),
+    responses((status = 200, body = ListEnvelope<ModuleView>),
+        (status = 400, body = ErrorEnvelope, description = "VALIDATION_FAILED: limit or cursor"),
+        (status = 401, body = ErrorEnvelope, description = "UNAUTHENTICATED")))]
 #[tracing::instrument(skip_all)]
-pub async fn list_modules(State(state): State<AppState>, _user: AuthUser) -> ApiResult<Json<Catalogue>> {
-    let modules = state
-        .modules
-        .catalogue()
-        .into_iter()
-        .map(|m| ModuleView {
+pub async fn list_modules(
+    State(state): State<AppState>,
+    _user: AuthUser,
+    ApiQuery(query): ApiQuery<PageQuery>,
+) -> ApiResult<Json<ListEnvelope<ModuleView>>> {
+    let mut problems = Problems::new();
+    let page = Page::parse(query.limit.as_deref(), query.cursor.as_deref(), &mut problems);
+    // The key is the module's position in the configuration.
+    let after: Option<usize> = page.after(&mut problems);
+    problems.finish(())?;
+    let first = after.map_or(0, |last| last + 1);
+    let rows: Vec<_> = state.modules.catalogue().into_iter().enumerate().skip(first).take(page.limit + 1).collect();
+    Ok(Json(ListEnvelope::from_rows(
+        rows,
+        &page,
+        |(position, _)| *position,
+        |(_, m)| ModuleView {
             id: m.id,
             name: m.name,
             version: m.version,
@@ -55,7 +64,6 @@ pub async fn list_modules(State(state): State<AppState>, _user: AuthUser) -> Api
             description: m.description,
             config_schema: m.config_schema,
             permissions: m.permissions,
-        })
-        .collect();
-    Ok(Json(Catalogue { modules }))
+        },
+    )))
 }

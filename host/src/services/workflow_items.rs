@@ -236,15 +236,16 @@ impl WorkflowItems {
         let mut problems = Problems::new();
         let transition_id = problems.required("/transitionId", transition_id);
         let Some(transition_id) = transition_id else { return Err(problems.into()) };
+        // Transition ids are UUIDs: anything else is a malformed request, not a move unavailable here.
+        let Ok(transition_id) = Uuid::try_parse(transition_id) else {
+            return Err(Error::invalid("/transitionId", "INVALID_UUID", "must be a UUID"));
+        };
         let current = self.reach_as(user, item_id, access, true).await?;
         check_if_match(&current, if_match)?;
         let from = current.workbasket_id();
-        let transition = Uuid::try_parse(transition_id)
-            .ok()
-            .and_then(|id| current.workflow.parsed.transition(&from, &id).cloned())
-            .ok_or_else(|| {
-                Error::InvalidTransition(Cow::Borrowed("the transition is not available in the item's workbasket"))
-            })?;
+        let transition = current.workflow.parsed.transition(&from, &transition_id).cloned().ok_or_else(|| {
+            Error::InvalidTransition(Cow::Borrowed("the transition is not available in the item's workbasket"))
+        })?;
         let to = transition.target_workbasket_id.to_string();
         let event = current.workflow.parsed.enable_logging().then(|| NewWorkflowEvent {
             actor_id: user.user_id.clone(),
