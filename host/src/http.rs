@@ -40,9 +40,10 @@ pub fn router(state: AppState) -> Router {
         .nest("/workflows", workflows::router())
         .nest("/spaces", spaces::router())
         .nest("/modules", modules::router())
-        .route("/openapi.json", get(openapi::openapi_json))
         .route_layer(axum::middleware::from_fn(middleware::refuse_nul))
-        .route_layer(axum::middleware::from_fn_with_state(state.clone(), middleware::require_license));
+        .route_layer(axum::middleware::from_fn_with_state(state.clone(), middleware::require_license))
+        // The API description is public (conventions section 1): added after the license layer.
+        .route("/openapi.json", get(openapi::openapi_json));
     Router::new()
         .nest("/v0", v0)
         .merge(health::router())

@@ -43,7 +43,7 @@ async fn a_request_id_is_generated_when_none_is_sent() {
     let app = spawn_app().await;
     // Act
     let first = app.request(Method::GET, "/v0/openapi.json").send().await.unwrap();
-    let second = app.client.get(app.url("/v0/openapi.json")).send().await.unwrap();
+    let second = app.client.get(app.url("/v0/users/me")).send().await.unwrap();
     // Assert
     let first_id = first.headers()["x-request-id"].to_str().unwrap().to_owned();
     let second_id = second.headers()["x-request-id"].to_str().unwrap().to_owned();
@@ -295,4 +295,17 @@ fn fill_path_parameters(path: &str) -> String {
         })
         .collect::<Vec<_>>()
         .join("/")
+}
+
+#[tokio::test]
+async fn the_api_description_is_public() {
+    // Arrange
+    let app = spawn_app().await;
+    // Act
+    let anonymous = app.client.get(app.url("/v0/openapi.json")).send().await.unwrap();
+    let unlicensed_route = app.client.get(app.url("/v0/users/me")).send().await.unwrap();
+    // Assert
+    assert_eq!(anonymous.status(), StatusCode::OK);
+    assert!(body(anonymous).await["paths"]["/v0/users/me"].is_object());
+    assert_error(unlicensed_route, StatusCode::UNAUTHORIZED, "LICENSE_REQUIRED").await;
 }

@@ -367,8 +367,56 @@ async fn starting_needs_a_submitted_allowed_item_that_the_starter_may_start() {
     assert_error(unknown_item, StatusCode::NOT_FOUND, "NOT_FOUND").await;
     assert_eq!(refused(unknown_workflow).await, expected(&[("/workflowConfigurationId", "UNKNOWN_WORKFLOW")]));
     assert_eq!(by_item_creator.status(), StatusCode::CREATED);
-    assert_eq!(by_workflow_creator.status(), StatusCode::CREATED);
-    assert_eq!(body(by_workflow_creator).await["workbasketId"], wf::INTAKE);
+    assert_error(by_workflow_creator, StatusCode::NOT_FOUND, "NOT_FOUND").await;
+    let bobs_other_view = get_ok(&app, &bob.token, &format!("/v0/forms/{bobs_other}")).await;
+    assert_eq!(bobs_other_view["formId"], bobs_other);
+}
+
+#[tokio::test]
+async fn a_view_holder_cannot_take_an_item_over_with_a_workflow_of_their_own() {
+    // Arrange: bob holds the review view of ann's workflow and sees ann's item in his listing.
+    let app = spawn_app().await;
+    let (ann, bob, item) = two_users(&app).await;
+    moved(&app, &ann.token, &item, Some(wf::INTAKE_VIEW), wf::SUBMIT).await;
+    assert_eq!(view_items(&app, &bob.token, wf::REVIEW_VIEW).await.len(), 1);
+    let mut copy = sample_workflow();
+    copy.as_object_mut().unwrap().remove("id");
+    let copy_id = created_workflow(&app, &bob.token, copy).await["id"].as_str().unwrap().to_owned();
+    let takeover = json!({"workflowConfigurationId": copy_id, "itemId": item, "confirmSwitch": true});
+    // Act
+    let moved_away = start(&app, &bob.token, &takeover).await;
+    let overwrite = app
+        .authed(Method::PATCH, &format!("/v0/forms/{item}"), &bob.token)
+        .json(&json!({"payload": {"fields": {}}}))
+        .send()
+        .await
+        .unwrap();
+    // Assert
+    assert_error(moved_away, StatusCode::NOT_FOUND, "NOT_FOUND").await;
+    assert_error(overwrite, StatusCode::NOT_FOUND, "NOT_FOUND").await;
+    let (_, at_review) = read_item(&app, &ann.token, &item, None).await;
+    assert_eq!(at_review["workflowConfigurationId"], wf::ID);
+    assert_eq!(at_review["workbasketId"], wf::REVIEW);
+    assert_eq!(view_items(&app, &bob.token, wf::REVIEW_VIEW).await.len(), 1);
+}
+
+#[tokio::test]
+async fn the_creator_of_the_workflow_an_item_sits_in_may_switch_it_to_another() {
+    // Arrange: bob's item sits in ann's workflow.
+    let app = spawn_app().await;
+    let ann = sample_setup(&app, "ann").await;
+    let bob = app.sign_up("bob").await;
+    let bobs_item = submitted_form(&app, &bob.token).await;
+    started(&app, &bob.token, &bobs_item).await;
+    let mut second = sample_workflow();
+    second.as_object_mut().unwrap().remove("id");
+    let second_id = created_workflow(&app, &ann.token, second).await["id"].as_str().unwrap().to_owned();
+    let switch = json!({"workflowConfigurationId": second_id, "itemId": bobs_item, "confirmSwitch": true});
+    // Act
+    let switched = start(&app, &ann.token, &switch).await;
+    // Assert
+    assert_eq!(switched.status(), StatusCode::CREATED);
+    assert_eq!(body(switched).await["workflowConfigurationId"], second_id.as_str());
 }
 
 #[tokio::test]

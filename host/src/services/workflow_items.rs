@@ -76,11 +76,20 @@ impl WorkflowItems {
         let workflow = self.workflows.load(workflow_id, false).await?.ok_or_else(|| {
             Error::invalid("/workflowConfigurationId", "UNKNOWN_WORKFLOW", "no workflow configuration has this id")
         })?;
-        let instance = match self.instances.load(item_id).await? {
-            Some(instance) if instance.stored.owner_id == user.user_id || workflow.is_owner(user) => instance,
-            _ => return Err(Error::not_found("item")),
-        };
+        let instance = self.instances.load(item_id).await?.ok_or_else(|| Error::not_found("item"))?;
+        if instance.stored.owner_id != user.user_id && !self.holds_current_workflow(user, &instance).await? {
+            // Creating a workflow of one's own gives no hold on anybody else's item.
+            return Err(Error::not_found("item"));
+        }
         self.start_loaded(user, &workflow, &instance, request.confirm_switch).await
+    }
+
+    /// Whether `user` created the workflow the instance sits in now: besides the item's creator,
+    /// only they may move it to another workflow (conventions section 13).
+    async fn holds_current_workflow(&self, user: &SessionUser, instance: &Instance) -> Result<bool> {
+        let Some(current) = self.store.workflow_item(&instance.stored.form_id).await? else { return Ok(false) };
+        let workflow = self.workflows.load(&current.workflow_configuration_id, false).await?;
+        Ok(workflow.is_some_and(|workflow| workflow.is_owner(user)))
     }
 
     /// Starts `workflow` on an instance the caller may start it on.
