@@ -5,20 +5,23 @@
 //! configuration wrapper, `/payload/...` for an instance wrapper. Every check gathers all the
 //! problems it finds; none stops at the first.
 //!
-//! Work is bounded before it starts: [`limits`] refuses absurd documents and payloads, and
-//! `validation` patterns use the linear-time `regex` crate with size limits, so no input can hang a
-//! request or blow its memory.
+//! Work is bounded before it starts: the bounds of [`crate::domain::document::limits`] and the form
+//! [`limits`] refuse absurd documents and payloads, and `validation` patterns use the linear-time
+//! `regex` crate with size limits, so no input can hang a request or blow its memory.
+//!
+//! What any document needs (problem gathering, size walk, ids, version, translations, `$.`
+//! references, schema error mapping, answer plumbing) is in [`crate::domain::document`], shared
+//! with workflows. The items exported here are the public model workflows may cross-check.
 
-pub(crate) mod answers;
-pub(crate) mod config_rules;
+mod answers;
+mod config_rules;
 mod date_format;
 mod field_rules;
 pub mod limits;
-pub(crate) mod model;
-pub(crate) mod payload;
+mod model;
+mod payload;
 mod regex_rules;
-pub(crate) mod report;
-pub(crate) mod schema;
+mod schema;
 
 #[cfg(test)]
 mod tests;
@@ -33,64 +36,19 @@ pub use payload::{
 pub use regex_rules::AnswerPattern;
 pub use schema::config_schema;
 
-/// The detail codes these rules report, stable for clients.
+/// The detail codes these rules report, stable for clients: those of every document, and the
+/// ones only form rules report.
 pub mod codes {
-    /// A required property or answer is missing (`""` and `null` count as missing for answers).
-    pub const REQUIRED: &str = "REQUIRED";
-    /// A value has the wrong JSON type.
-    pub const INVALID_TYPE: &str = "INVALID_TYPE";
-    /// A value is not one of the allowed values, or is malformed in a way no finer code names.
-    pub const INVALID_VALUE: &str = "INVALID_VALUE";
-    /// Not a UUID v4 in its hyphenated form.
-    pub const INVALID_UUID: &str = "INVALID_UUID";
-    /// The wrapper `id` and `config.id` disagree.
-    pub const ID_MISMATCH: &str = "ID_MISMATCH";
-    /// An id used twice in one document.
-    pub const DUPLICATE_ID: &str = "DUPLICATE_ID";
-    /// A page key, field key or option key used twice where it must be unique.
-    pub const DUPLICATE_KEY: &str = "DUPLICATE_KEY";
+    pub use crate::domain::document::codes::*;
+
     /// An option value used twice in one dropdown.
     pub const DUPLICATE_VALUE: &str = "DUPLICATE_VALUE";
     /// A page, field or option key that cannot be used in a `$.` path.
     pub const INVALID_KEY: &str = "INVALID_KEY";
-    /// `version` is not a semantic version.
-    pub const INVALID_VERSION: &str = "INVALID_VERSION";
-    /// `version` has a major other than 1.
-    pub const UNSUPPORTED_VERSION: &str = "UNSUPPORTED_VERSION";
-    /// A language code that is malformed, or not a language of the configuration.
-    pub const INVALID_LANGUAGE: &str = "INVALID_LANGUAGE";
-    /// A `$.` path that does not lead to a string of the default language's bundle.
-    pub const UNRESOLVED_REFERENCE: &str = "UNRESOLVED_REFERENCE";
-    /// Literal display text where a `$.` path belongs.
-    pub const LITERAL_TEXT: &str = "LITERAL_TEXT";
     /// A `validation` pattern that does not compile, is too long or too big.
     pub const INVALID_REGEX: &str = "INVALID_REGEX";
-    /// A number out of its range, or `minLength` above `maxLength`.
-    pub const INVALID_RANGE: &str = "INVALID_RANGE";
     /// A date `format` that is not made of the allowed tokens and separators.
     pub const INVALID_FORMAT: &str = "INVALID_FORMAT";
-    /// A property that this kind of field (or this configuration) does not take.
-    pub const NOT_ALLOWED: &str = "NOT_ALLOWED";
-    /// A document or payload over a size limit; nothing else was checked.
-    pub const TOO_LARGE: &str = "TOO_LARGE";
-    /// More problems than a response lists; the rest were dropped.
-    pub const TOO_MANY_PROBLEMS: &str = "TOO_MANY_PROBLEMS";
-    /// An answer for a field id the configuration does not have.
-    pub const UNKNOWN_FIELD: &str = "UNKNOWN_FIELD";
-    /// A payload property the interface does not define.
-    pub const UNKNOWN_PROPERTY: &str = "UNKNOWN_PROPERTY";
-    /// An answer that does not match the field's `validation`.
-    pub const PATTERN_MISMATCH: &str = "PATTERN_MISMATCH";
-    /// An answer shorter than `minLength` characters.
-    pub const TOO_SHORT: &str = "TOO_SHORT";
-    /// An answer longer than `maxLength` characters.
-    pub const TOO_LONG: &str = "TOO_LONG";
-    /// A date answer that does not follow the field's format or is not a real calendar date.
-    pub const INVALID_DATE: &str = "INVALID_DATE";
-    /// A dropdown answer (or default) that is not one of its option values.
-    pub const INVALID_OPTION: &str = "INVALID_OPTION";
-    /// A different answer for a field with `editable: false`.
-    pub const NOT_EDITABLE: &str = "NOT_EDITABLE";
     /// Metadata or an integration the configuration does not enable.
     pub const NOT_ENABLED: &str = "NOT_ENABLED";
     /// `configurationId` names another configuration.

@@ -7,8 +7,11 @@
 //! all the problems it finds; none stops at the first. Sizes are bounded before any rule runs
 //! ([`limits`]), as for forms, so no document can hang a request.
 //!
-//! The helpers of the forms module (problem gathering, size walk, id, version, translation and
-//! `$.` reference checks, answer checks) are reused, so both documents follow the same rules.
+//! What every document needs (problem gathering, size walk, id, version, translation and `$.`
+//! reference checks, schema error mapping, answer plumbing) comes from
+//! [`crate::domain::document`], shared with forms, so both documents follow the same rules. Of
+//! forms, only the public model at the root of [`crate::domain::forms`] is used, to cross-check
+//! views and items against their form configurations.
 
 mod items;
 pub mod limits;
@@ -29,16 +32,11 @@ pub use model::{DetailRule, MetadataRule, Overrides, Transition, View, ViewForm,
 pub use rules::validate_workflow;
 pub use schema::workflow_schema;
 
-/// The detail codes these rules report, stable for clients. Codes shared with forms keep their
-/// meaning there (see [`crate::domain::forms::codes`]).
+/// The detail codes these rules report, stable for clients: those of every document (see
+/// [`crate::domain::document::codes`]; answer codes among them, since item patches apply the form
+/// field rules), and the ones only workflow rules report.
 pub mod codes {
-    pub use crate::domain::forms::codes::{
-        DUPLICATE_ID, DUPLICATE_KEY, ID_MISMATCH, INVALID_LANGUAGE, INVALID_RANGE, INVALID_TYPE, INVALID_UUID,
-        INVALID_VALUE, INVALID_VERSION, LITERAL_TEXT, NOT_ALLOWED, NOT_EDITABLE, REQUIRED, TOO_LARGE,
-        TOO_MANY_PROBLEMS, UNKNOWN_FIELD, UNKNOWN_PROPERTY, UNRESOLVED_REFERENCE, UNSUPPORTED_VERSION,
-    };
-    // Answer codes (PATTERN_MISMATCH, TOO_SHORT, ...) come from the form rules in item patches.
-    pub use crate::domain::forms::codes::{INVALID_DATE, INVALID_OPTION, PATTERN_MISMATCH, TOO_LONG, TOO_SHORT};
+    pub use crate::domain::document::codes::*;
 
     /// `entryWorkbasketId`, a `targetWorkbasketId` or a view's `workbasketIds` entry names no
     /// workbasket of the document.

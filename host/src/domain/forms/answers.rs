@@ -1,60 +1,64 @@
-//! Answer rules: what one answer must satisfy, and the checks of `payload.fields`.
+//! Answer rules: what one answer must satisfy (a rule of its field, so workflows apply it too
+//! through [`Field::answer_problems`]), and the checks of `payload.fields`.
 
 use serde_json::{Map, Value};
-use uuid::Uuid;
 
 use super::codes;
 use super::model::{Field, FieldType, FormConfig};
-use super::report::{Report, join};
+use crate::domain::document::answers::{answer_text, check_file_answer, is_missing};
+use crate::domain::document::ids::parse_hyphenated_uuid;
+use crate::domain::document::report::{Report, join};
 
-pub(crate) const FIELDS_PATH: &str = "/payload/fields";
+const FIELDS_PATH: &str = "/payload/fields";
 
-/// What is wrong with one non-empty answer (or default value), as (code, message) pairs.
-/// `""` is never checked here: an empty answer skips `validation`, `minLength` and `maxLength`.
-pub(crate) fn answer_problems(field: &Field, answer: &str) -> Vec<(&'static str, String)> {
-    let mut found = Vec::new();
-    if answer.is_empty() {
-        return found;
-    }
-    match field.kind {
-        FieldType::Dropdown => {
-            if field.option_by_value(answer).is_none() {
-                let hint = if field.options.iter().any(|option| option.key == answer) {
-                    " (answers use the option value, not its key)"
-                } else {
-                    ""
-                };
-                found.push((codes::INVALID_OPTION, format!("'{}' is not an option value{hint}", clip(answer))));
-            }
+impl Field {
+    /// What is wrong with one non-empty answer (or default value), as (code, message) pairs.
+    /// `""` is never checked here: an empty answer skips `validation`, `minLength` and `maxLength`.
+    pub fn answer_problems(&self, answer: &str) -> Vec<(&'static str, String)> {
+        let mut found = Vec::new();
+        if answer.is_empty() {
+            return found;
         }
-        FieldType::Date => {
-            if let Some(format) = &field.format
-                && let Err(message) = format.check(answer)
-            {
-                found.push((codes::INVALID_DATE, message));
+        match self.kind {
+            FieldType::Dropdown => {
+                if self.option_by_value(answer).is_none() {
+                    let hint = if self.options.iter().any(|option| option.key == answer) {
+                        " (answers use the option value, not its key)"
+                    } else {
+                        ""
+                    };
+                    found.push((codes::INVALID_OPTION, format!("'{}' is not an option value{hint}", clip(answer))));
+                }
             }
+            FieldType::Date => {
+                if let Some(format) = &self.format
+                    && let Err(message) = format.check(answer)
+                {
+                    found.push((codes::INVALID_DATE, message));
+                }
+            }
+            FieldType::Text | FieldType::Textarea => {
+                let chars = answer.chars().count() as u64;
+                if let Some(min) = self.min_length
+                    && chars < min
+                {
+                    found.push((codes::TOO_SHORT, format!("must be at least {min} characters")));
+                }
+                if let Some(max) = self.max_length
+                    && chars > max
+                {
+                    found.push((codes::TOO_LONG, format!("must be at most {max} characters")));
+                }
+            }
+            FieldType::File => {}
         }
-        FieldType::Text | FieldType::Textarea => {
-            let chars = answer.chars().count() as u64;
-            if let Some(min) = field.min_length
-                && chars < min
-            {
-                found.push((codes::TOO_SHORT, format!("must be at least {min} characters")));
-            }
-            if let Some(max) = field.max_length
-                && chars > max
-            {
-                found.push((codes::TOO_LONG, format!("must be at most {max} characters")));
-            }
+        if let Some(pattern) = &self.validation
+            && !pattern.is_match(answer)
+        {
+            found.push((codes::PATTERN_MISMATCH, format!("does not match {}", clip(pattern.as_str()))));
         }
-        FieldType::File => {}
+        found
     }
-    if let Some(pattern) = &field.validation
-        && !pattern.is_match(answer)
-    {
-        found.push((codes::PATTERN_MISMATCH, format!("does not match {}", clip(pattern.as_str()))));
-    }
-    found
 }
 
 /// At most 100 characters of a value, for messages.
@@ -108,7 +112,7 @@ pub(crate) fn check_fields(
 }
 
 fn find_field<'c>(config: &'c FormConfig, id_text: &str, path: &str, report: &mut Report) -> Option<&'c Field> {
-    let field = Uuid::try_parse(id_text).ok().filter(|_| id_text.len() == 36).and_then(|id| config.field(&id));
+    let field = parse_hyphenated_uuid(id_text).and_then(|id| config.field(&id));
     if field.is_none() {
         let message = match config.field_by_key(id_text) {
             Some(by_key) => format!("answers are keyed by field id; '{id_text}' is the key of field {}", by_key.id),
@@ -122,29 +126,16 @@ fn find_field<'c>(config: &'c FormConfig, id_text: &str, path: &str, report: &mu
 /// One answer, as the string to store; `None` for file fields and for answers with problems.
 fn check_answer(field: &Field, value: &Value, path: &str, report: &mut Report) -> Option<String> {
     if field.kind == FieldType::File {
-        if !value.as_array().is_some_and(Vec::is_empty) {
-            report.push(
-                path,
-                codes::INVALID_VALUE,
-                "file fields are sent as an empty array; files are uploaded through the media routes",
-            );
-        }
+        check_file_answer(value, path, report);
         return None;
     }
-    let answer = match value {
-        Value::Null => "",
-        Value::String(text) => text.as_str(),
-        _ => {
-            report.push(path, codes::INVALID_TYPE, "must be a string");
-            return None;
-        }
-    };
+    let answer = answer_text(value, path, report)?;
     if !field.editable && answer != field.default_value {
         report.push(path, codes::NOT_EDITABLE, "is not editable; send its default value or leave it out");
         return None;
     }
     let before = report.len();
-    for (code, message) in answer_problems(field, answer) {
+    for (code, message) in field.answer_problems(answer) {
         report.push(path, code, message);
     }
     (report.len() == before).then(|| answer.to_owned())
@@ -161,13 +152,5 @@ pub(crate) fn check_required(config: &FormConfig, answers: &Map<String, Value>, 
         if is_missing(answers.get(&id)) && !report.has_problem_at(&path) {
             report.push(path, codes::REQUIRED, "is required to submit");
         }
-    }
-}
-
-pub(crate) fn is_missing(answer: Option<&Value>) -> bool {
-    match answer {
-        None | Some(Value::Null) => true,
-        Some(Value::String(text)) => text.is_empty(),
-        Some(_) => false,
     }
 }

@@ -1,38 +1,24 @@
 //! Validating a configuration document: size first, then the schema, then the rules across the
 //! document (ids, keys, version, translations and `$.` references). Field rules are in
-//! `field_rules`.
+//! `field_rules`; what every document checks is in [`crate::domain::document`].
 
 use std::collections::HashMap;
-use std::sync::LazyLock;
 
-use regex::Regex;
 use serde_json::{Map, Value};
 use uuid::Uuid;
 
-use crate::domain::problems::Problems;
-
 use super::codes;
 use super::field_rules::check_field;
-use super::limits::{
-    CONFIG_BOUNDS, MAX_FIELDS, MAX_KEY_CHARS, MAX_LANGUAGES, MAX_OPTIONS, MAX_OPTIONS_PER_FIELD, MAX_PAGES, check_size,
-};
-use super::model::{ConfigParts, Flags, FormConfig, Page, parse_uuid_v4};
+use super::limits::{MAX_FIELDS, MAX_KEY_CHARS, MAX_OPTIONS, MAX_OPTIONS_PER_FIELD, MAX_PAGES};
+use super::model::{ConfigParts, Flags, FormConfig, Page};
 use super::regex_rules::PatternCompiler;
-use super::report::{Report, join};
 use super::schema::check_shape;
-
-pub(crate) const BASE: &str = "/config";
-
-pub(crate) static SEMVER: LazyLock<Regex> = LazyLock::new(|| {
-    let ident = "(?:0|[1-9][0-9]*|[0-9]*[a-zA-Z-][0-9a-zA-Z-]*)";
-    Regex::new(&format!(
-        r"^(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)(?:-{ident}(?:\.{ident})*)?(?:\+[0-9a-zA-Z-]+(?:\.[0-9a-zA-Z-]+)*)?$"
-    ))
-    .expect("valid regex")
-});
-
-static LANGUAGE: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"^[A-Za-z]{2,8}(?:[-_][A-Za-z0-9]{1,8})*$").expect("valid regex"));
+use crate::domain::document::CONFIG_PATH;
+use crate::domain::document::context::{Context, array};
+use crate::domain::document::limits::{CONFIG_BOUNDS, check_size};
+use crate::domain::document::report::{Report, join};
+use crate::domain::document::translations::{check_translations, count_languages};
+use crate::domain::problems::Problems;
 
 /// Validates a configuration wrapper's `id` and `config`, listing every problem.
 ///
@@ -40,29 +26,29 @@ static LANGUAGE: LazyLock<Regex> =
 /// the returned document carries it as `id`.
 pub fn validate_config(wrapper_id: Option<&str>, config: &Value, new_id: Uuid) -> Result<FormConfig, Problems> {
     let mut report = Report::default();
-    if let Err(exceeded) = check_size(config, BASE, &CONFIG_BOUNDS) {
+    if let Err(exceeded) = check_size(config, CONFIG_PATH, &CONFIG_BOUNDS) {
         report.push(exceeded.path, codes::TOO_LARGE, exceeded.message);
         return Err(report.into_problems());
     }
     let Some(root) = config.as_object() else {
-        report.push(BASE, codes::INVALID_TYPE, "must be an object");
+        report.push(CONFIG_PATH, codes::INVALID_TYPE, "must be an object");
         return Err(report.into_problems());
     };
     if let Err((path, message)) = check_counts(root) {
         report.push(path, codes::TOO_LARGE, message);
         return Err(report.into_problems());
     }
-    check_shape(config, BASE, &mut report);
+    check_shape(config, CONFIG_PATH, &mut report);
 
     let (default_language, languages, bundle) = check_translations(root, &mut report);
-    let mut cx = Context::new(&mut report, bundle);
-    let id = cx.resolve_id(wrapper_id, root, new_id);
-    let version = cx.version(root);
+    let mut cx = FormContext::new(&mut report, bundle);
+    let id = cx.document.resolve_id(wrapper_id, root, new_id);
+    let version = cx.document.version(root);
     let flags = read_flags(root);
     let pages: Vec<Option<Page>> = array(root.get("pages"))
         .iter()
         .enumerate()
-        .map(|(index, page)| check_page(&mut cx, page, &join(&join(BASE, "pages"), index)))
+        .map(|(index, page)| check_page(&mut cx, page, &join(&join(CONFIG_PATH, "pages"), index)))
         .collect();
     drop(cx);
 
@@ -83,119 +69,52 @@ pub fn validate_config(wrapper_id: Option<&str>, config: &Value, new_id: Uuid) -
     match parts {
         Some(parts) => report.finish(|| FormConfig::new(parts)),
         None if report.is_empty() => {
-            report.push(BASE, codes::INVALID_VALUE, "could not be read");
+            report.push(CONFIG_PATH, codes::INVALID_VALUE, "could not be read");
             Err(report.into_problems())
         }
         None => Err(report.into_problems()),
     }
 }
 
-/// What the checks share while walking one document.
-pub(crate) struct Context<'r> {
-    pub(crate) report: &'r mut Report,
-    /// The default language's bundle, when it exists (references are not checked without it).
-    bundle: Option<Value>,
-    ids: HashMap<Uuid, String>,
+/// The walk of a form configuration: what every document tracks, plus the page and field keys
+/// and the pattern budget that only form rules need.
+pub(super) struct FormContext<'r> {
+    pub(super) document: Context<'r>,
     page_keys: HashMap<String, String>,
     field_keys: HashMap<String, String>,
-    pub(crate) patterns: PatternCompiler,
+    pub(super) patterns: PatternCompiler,
 }
 
-impl<'r> Context<'r> {
-    pub(crate) fn new(report: &'r mut Report, bundle: Option<Value>) -> Self {
+impl<'r> FormContext<'r> {
+    fn new(report: &'r mut Report, bundle: Option<Value>) -> Self {
         Self {
-            report,
-            bundle,
-            ids: HashMap::new(),
+            document: Context::new(report, bundle),
             page_keys: HashMap::new(),
             field_keys: HashMap::new(),
             patterns: PatternCompiler::default(),
         }
     }
 
-    pub(crate) fn resolve_id(
-        &mut self,
-        wrapper_id: Option<&str>,
-        root: &Map<String, Value>,
-        new_id: Uuid,
-    ) -> Option<Uuid> {
-        let wrapper = wrapper_id.map(|text| {
-            let parsed = parse_uuid_v4(text);
-            if parsed.is_none() {
-                self.report.push("/id", codes::INVALID_UUID, "must be a UUID v4");
-            }
-            parsed
-        });
-        let inner = match root.get("id") {
-            None | Some(Value::Null) => None,
-            Some(value) => Some(self.id(Some(value), &join(BASE, "id"))),
-        };
-        match (wrapper, inner) {
-            (Some(Some(outer)), Some(Some(inner))) if outer != inner => {
-                self.report.push("/id", codes::ID_MISMATCH, format!("disagrees with config.id ({inner})"));
-                None
-            }
-            (Some(None), _) | (_, Some(None)) => None,
-            (Some(Some(id)), _) | (None, Some(Some(id))) => {
-                self.ids.entry(id).or_insert_with(|| join(BASE, "id"));
-                Some(id)
-            }
-            (None, None) => {
-                self.ids.insert(new_id, join(BASE, "id"));
-                Some(new_id)
-            }
-        }
-    }
-
-    pub(crate) fn version(&mut self, root: &Map<String, Value>) -> Option<String> {
-        let version = root.get("version")?.as_str()?;
-        let path = join(BASE, "version");
-        let Some(captures) = SEMVER.captures(version) else {
-            self.report.push(path, codes::INVALID_VERSION, "must be a semantic version such as 1.0.0");
-            return None;
-        };
-        if &captures[1] != "1" {
-            self.report.push(path, codes::UNSUPPORTED_VERSION, "only contract major version 1 (1.0.0) is supported");
-            return None;
-        }
-        Some(version.to_owned())
-    }
-
-    /// A structural id: a UUID v4 not used before in the document.
-    pub(crate) fn id(&mut self, value: Option<&Value>, path: &str) -> Option<Uuid> {
-        let text = value?.as_str()?;
-        let Some(id) = parse_uuid_v4(text) else {
-            self.report.push(path, codes::INVALID_UUID, "must be a UUID v4");
-            return None;
-        };
-        if let Some(first) = self.ids.get(&id) {
-            self.report.push(path, codes::DUPLICATE_ID, format!("is already used at {first}"));
-            return None;
-        }
-        self.ids.insert(id, path.to_owned());
-        Some(id)
-    }
-
     /// A page key, unique among page keys of the document.
     fn page_key(&mut self, value: Option<&Value>, path: &str) -> Option<String> {
         let key = self.key(value, path)?;
-        unique(self.report, &mut self.page_keys, key, path, "page key")
+        unique(self.document.report, &mut self.page_keys, key, path, "page key")
     }
 
     /// A field key, unique among field keys of the whole document.
-    pub(crate) fn field_key(&mut self, value: Option<&Value>, path: &str) -> Option<String> {
+    pub(super) fn field_key(&mut self, value: Option<&Value>, path: &str) -> Option<String> {
         let key = self.key(value, path)?;
-        unique(self.report, &mut self.field_keys, key, path, "field key")
+        unique(self.document.report, &mut self.field_keys, key, path, "field key")
     }
 
     /// A key that can stand as one segment of a `$.` path.
-    pub(crate) fn key(&mut self, value: Option<&Value>, path: &str) -> Option<String> {
+    pub(super) fn key(&mut self, value: Option<&Value>, path: &str) -> Option<String> {
         let key = value?.as_str()?;
         let bad = key.is_empty()
             || key.chars().count() > MAX_KEY_CHARS
             || key.chars().any(|c| c == '.' || c.is_whitespace() || c.is_control());
         if bad {
-            self.report.push(
+            self.document.report.push(
                 path,
                 codes::INVALID_KEY,
                 format!("must be 1 to {MAX_KEY_CHARS} characters without dots, spaces or control characters"),
@@ -203,26 +122,6 @@ impl<'r> Context<'r> {
             return None;
         }
         Some(key.to_owned())
-    }
-
-    /// A structural text: a `$.` path that resolves to a string of the default bundle. `""` and a
-    /// missing property mean no text.
-    pub(crate) fn text_ref(&mut self, object: &Map<String, Value>, name: &str, base: &str) -> Option<String> {
-        let text = object.get(name)?.as_str().filter(|text| !text.is_empty())?;
-        let path = join(base, name);
-        let Some(reference) = text.strip_prefix("$.") else {
-            self.report.push(path, codes::LITERAL_TEXT, "must be a $. path into translations, not literal text");
-            return None;
-        };
-        let bundle = self.bundle.as_ref()?;
-        let resolved = reference
-            .split('.')
-            .try_fold(bundle, |node, segment| if segment.is_empty() { None } else { node.get(segment) })
-            .is_some_and(Value::is_string);
-        if !resolved {
-            self.report.push(path, codes::UNRESOLVED_REFERENCE, "does not lead to a text of the default language");
-        }
-        Some(text.to_owned())
     }
 }
 
@@ -241,15 +140,11 @@ fn unique(
     Some(key)
 }
 
-pub(crate) fn array(value: Option<&Value>) -> &[Value] {
-    value.and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default()
-}
-
 /// Page, field, option and language counts, checked before the schema walks the document.
 fn check_counts(root: &Map<String, Value>) -> Result<(), (String, String)> {
     let pages = array(root.get("pages"));
     if pages.len() > MAX_PAGES {
-        return Err((join(BASE, "pages"), format!("has more than {MAX_PAGES} pages")));
+        return Err((join(CONFIG_PATH, "pages"), format!("has more than {MAX_PAGES} pages")));
     }
     let (mut fields, mut options) = (0, 0);
     for (p, page) in pages.iter().enumerate() {
@@ -257,7 +152,7 @@ fn check_counts(root: &Map<String, Value>) -> Result<(), (String, String)> {
             fields += 1;
             let count = array(field.get("options")).len();
             options += count;
-            let path = || join(&join(&join(&join(BASE, "pages"), p), "fields"), f);
+            let path = || join(&join(&join(&join(CONFIG_PATH, "pages"), p), "fields"), f);
             if fields > MAX_FIELDS {
                 return Err((path(), format!("the document has more than {MAX_FIELDS} fields")));
             }
@@ -269,48 +164,7 @@ fn check_counts(root: &Map<String, Value>) -> Result<(), (String, String)> {
             }
         }
     }
-    let languages = root.get("translations").and_then(Value::as_object).map_or(0, Map::len);
-    if languages > MAX_LANGUAGES + 1 {
-        return Err((join(BASE, "translations"), format!("has more than {MAX_LANGUAGES} languages")));
-    }
-    Ok(())
-}
-
-/// The default language, the sorted language codes and the default bundle (cloned, so the
-/// context does not borrow the document).
-pub(crate) fn check_translations(
-    root: &Map<String, Value>,
-    report: &mut Report,
-) -> (Option<String>, Vec<String>, Option<Value>) {
-    let Some(translations) = root.get("translations").and_then(Value::as_object) else {
-        return (None, Vec::new(), None);
-    };
-    let base = join(BASE, "translations");
-    let mut languages = Vec::new();
-    for (code, bundle) in translations {
-        if code == "defaultLanguage" {
-            continue;
-        }
-        if !LANGUAGE.is_match(code) {
-            report.push(join(&base, code), codes::INVALID_LANGUAGE, "is not a language code such as en or de-CH");
-        } else if bundle.is_object() {
-            languages.push(code.clone());
-        }
-    }
-    languages.sort();
-    let Some(default) = translations.get("defaultLanguage").and_then(Value::as_str) else {
-        return (None, languages, None);
-    };
-    let bundle = translations.get(default).filter(|bundle| bundle.is_object()).cloned();
-    if bundle.is_none() {
-        report.push(
-            join(&base, "defaultLanguage"),
-            codes::INVALID_LANGUAGE,
-            format!("names '{default}', which is not a bundle of translations"),
-        );
-        return (None, languages, None);
-    }
-    (Some(default.to_owned()), languages, bundle)
+    count_languages(root)
 }
 
 fn read_flags(root: &Map<String, Value>) -> Flags {
@@ -327,13 +181,13 @@ fn read_flags(root: &Map<String, Value>) -> Flags {
     }
 }
 
-fn check_page(cx: &mut Context<'_>, page: &Value, path: &str) -> Option<Page> {
+fn check_page(cx: &mut FormContext<'_>, page: &Value, path: &str) -> Option<Page> {
     let object = page.as_object()?;
-    let id = cx.id(object.get("id"), &join(path, "id"));
+    let id = cx.document.id(object.get("id"), &join(path, "id"));
     let key = cx.page_key(object.get("key"), &join(path, "key"));
     let order = object.get("order").and_then(Value::as_f64);
-    let title = cx.text_ref(object, "title", path);
-    let description = cx.text_ref(object, "description", path);
+    let title = cx.document.text_ref(object, "title", path);
+    let description = cx.document.text_ref(object, "description", path);
     let fields_path = join(path, "fields");
     let fields: Vec<_> = array(object.get("fields"))
         .iter()

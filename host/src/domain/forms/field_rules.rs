@@ -8,12 +8,12 @@ use regex::Regex;
 use serde_json::{Map, Value};
 use uuid::Uuid;
 
-use super::answers::answer_problems;
 use super::codes;
-use super::config_rules::{Context, array};
+use super::config_rules::FormContext;
 use super::date_format::DateFormat;
 use super::model::{AcceptEntry, DropdownOption, Field, FieldType, FileRule, TextRefs};
-use super::report::join;
+use crate::domain::document::context::array;
+use crate::domain::document::report::join;
 
 static MIME: LazyLock<Regex> = LazyLock::new(|| {
     let token = "[a-z0-9][a-z0-9!#$&^_.+-]{0,126}";
@@ -23,17 +23,22 @@ static MIME: LazyLock<Regex> = LazyLock::new(|| {
 static EXTENSION: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"^\.[\p{L}\p{N}][\p{L}\p{N}._+-]{0,31}$").expect("valid regex"));
 
-pub(crate) fn check_field(cx: &mut Context<'_>, field: &Value, path: &str, page_key: Option<&str>) -> Option<Field> {
+pub(super) fn check_field(
+    cx: &mut FormContext<'_>,
+    field: &Value,
+    path: &str,
+    page_key: Option<&str>,
+) -> Option<Field> {
     let object = field.as_object()?;
-    let id = cx.id(object.get("id"), &join(path, "id"));
+    let id = cx.document.id(object.get("id"), &join(path, "id"));
     let key = cx.field_key(object.get("key"), &join(path, "key"));
     let order = object.get("order").and_then(Value::as_f64);
     let kind = object.get("type").and_then(Value::as_str).and_then(FieldType::parse);
     let texts = TextRefs {
-        label: cx.text_ref(object, "label", path),
-        placeholder: cx.text_ref(object, "placeholder", path),
-        tooltip: cx.text_ref(object, "tooltip", path),
-        description: cx.text_ref(object, "description", path),
+        label: cx.document.text_ref(object, "label", path),
+        placeholder: cx.document.text_ref(object, "placeholder", path),
+        tooltip: cx.document.text_ref(object, "tooltip", path),
+        description: cx.document.text_ref(object, "description", path),
     };
     let flag = |name: &str, default: bool| object.get(name).and_then(Value::as_bool).unwrap_or(default);
     let (visible, editable, required) = (flag("visible", true), flag("editable", true), flag("required", false));
@@ -77,12 +82,12 @@ pub(crate) fn check_field(cx: &mut Context<'_>, field: &Value, path: &str, page_
 }
 
 /// Pushes a problem and answers `false`, so checks can fold soundness with `&=`.
-fn push(cx: &mut Context<'_>, path: String, code: &'static str, message: impl Into<String>) -> bool {
-    cx.report.push(path, code, message);
+fn push(cx: &mut FormContext<'_>, path: String, code: &'static str, message: impl Into<String>) -> bool {
+    cx.document.report.push(path, code, message);
     false
 }
 
-fn not_allowed(cx: &mut Context<'_>, path: &str, name: &str, message: &str) -> bool {
+fn not_allowed(cx: &mut FormContext<'_>, path: &str, name: &str, message: &str) -> bool {
     push(cx, join(path, name), codes::NOT_ALLOWED, message)
 }
 
@@ -92,7 +97,7 @@ fn whole(value: Option<&Value>) -> Option<u64> {
     (number >= 0.0 && number.fract() == 0.0 && number <= u64::MAX as f64).then_some(number as u64)
 }
 
-fn check_lengths(cx: &mut Context<'_>, object: &Map<String, Value>, path: &str, rules: &mut Field) -> bool {
+fn check_lengths(cx: &mut FormContext<'_>, object: &Map<String, Value>, path: &str, rules: &mut Field) -> bool {
     let mut sound = true;
     for name in ["minLength", "maxLength"] {
         if object.get(name).is_some_and(|v| !v.is_null()) && !rules.kind.is_text_like() {
@@ -112,7 +117,7 @@ fn check_lengths(cx: &mut Context<'_>, object: &Map<String, Value>, path: &str, 
     sound
 }
 
-fn check_format(cx: &mut Context<'_>, object: &Map<String, Value>, path: &str, rules: &mut Field) -> bool {
+fn check_format(cx: &mut FormContext<'_>, object: &Map<String, Value>, path: &str, rules: &mut Field) -> bool {
     let format = object.get("format").and_then(Value::as_str);
     if rules.kind != FieldType::Date {
         return format.is_none() || not_allowed(cx, path, "format", "only date fields take a format");
@@ -126,7 +131,7 @@ fn check_format(cx: &mut Context<'_>, object: &Map<String, Value>, path: &str, r
     }
 }
 
-fn check_options(cx: &mut Context<'_>, object: &Map<String, Value>, path: &str, rules: &mut Field) -> bool {
+fn check_options(cx: &mut FormContext<'_>, object: &Map<String, Value>, path: &str, rules: &mut Field) -> bool {
     let present = object.get("options").is_some_and(|v| !v.is_null());
     if rules.kind != FieldType::Dropdown {
         return !present || not_allowed(cx, path, "options", "only dropdown fields take options");
@@ -147,7 +152,7 @@ fn check_options(cx: &mut Context<'_>, object: &Map<String, Value>, path: &str, 
             sound = false;
             continue;
         };
-        let id = cx.id(option.get("id"), &join(&here, "id"));
+        let id = cx.document.id(option.get("id"), &join(&here, "id"));
         let key_path = join(&here, "key");
         let key = cx.key(option.get("key"), &key_path);
         if let Some(key) = &key
@@ -166,7 +171,7 @@ fn check_options(cx: &mut Context<'_>, object: &Map<String, Value>, path: &str, 
             }
             None => {}
         }
-        let label = cx.text_ref(option, "label", &here);
+        let label = cx.document.text_ref(option, "label", &here);
         let order = option.get("order").and_then(Value::as_f64);
         match (id, key, order, value) {
             (Some(id), Some(key), Some(order), Some(value)) => {
@@ -178,7 +183,7 @@ fn check_options(cx: &mut Context<'_>, object: &Map<String, Value>, path: &str, 
     sound
 }
 
-fn check_file(cx: &mut Context<'_>, object: &Map<String, Value>, path: &str, rules: &mut Field) -> bool {
+fn check_file(cx: &mut FormContext<'_>, object: &Map<String, Value>, path: &str, rules: &mut Field) -> bool {
     let file = object.get("file").filter(|v| !v.is_null());
     if rules.kind != FieldType::File {
         return file.is_none() || not_allowed(cx, path, "file", "only file fields take a file object");
@@ -234,7 +239,7 @@ fn accept_entry(entry: &str) -> Option<AcceptEntry> {
 }
 
 /// The default `value` must be an answer the field itself would accept.
-fn check_default(cx: &mut Context<'_>, object: &Map<String, Value>, path: &str, rules: &mut Field) -> bool {
+fn check_default(cx: &mut FormContext<'_>, object: &Map<String, Value>, path: &str, rules: &mut Field) -> bool {
     let Some(value) = object.get("value").and_then(Value::as_str).filter(|v| !v.is_empty()) else {
         return true;
     };
@@ -242,7 +247,7 @@ fn check_default(cx: &mut Context<'_>, object: &Map<String, Value>, path: &str, 
         return not_allowed(cx, path, "value", "file fields take no default value");
     }
     let mut sound = true;
-    for (code, message) in answer_problems(rules, value) {
+    for (code, message) in rules.answer_problems(value) {
         sound &= push(cx, join(path, "value"), code, format!("default {message}"));
     }
     rules.default_value = value.to_owned();

@@ -7,15 +7,17 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use uuid::Uuid;
 
+use crate::domain::document::PAYLOAD_PATH;
+use crate::domain::document::answers::is_missing;
+use crate::domain::document::ids::{parse_hyphenated_uuid, parse_uuid_v4};
+use crate::domain::document::payload::open_payload;
+use crate::domain::document::report::{Report, join};
 use crate::domain::problems::Problems;
 
-use super::answers::{check_fields, check_required, is_missing};
+use super::answers::{check_fields, check_required};
 use super::codes;
-use super::limits::{PAYLOAD_BOUNDS, check_size};
-use super::model::{FormConfig, parse_uuid_v4};
-use super::report::{Report, join};
+use super::model::FormConfig;
 
-const PAYLOAD: &str = "/payload";
 const KNOWN: [&str; 6] = ["configurationId", "language", "state", "fields", "metadata", "integrations"];
 /// 9999-12-31T23:59:59Z, the last second a four-digit year can write.
 const MAX_TIMESTAMP: f64 = 253_402_300_799.0;
@@ -97,7 +99,7 @@ impl CheckedPayload {
 /// [`check_payload`].
 pub fn payload_configuration_id(body: &Value) -> Result<Uuid, Problems> {
     let mut report = Report::default();
-    let path = join(PAYLOAD, "configurationId");
+    let path = join(PAYLOAD_PATH, "configurationId");
     let id = match body.get("payload").and_then(|p| p.get("configurationId")) {
         None | Some(Value::Null) => {
             report.push(path, codes::REQUIRED, "is required");
@@ -124,23 +126,11 @@ pub fn payload_configuration_id(body: &Value) -> Result<Uuid, Problems> {
 /// Checks an instance body against its configuration, listing every problem.
 pub fn check_payload(config: &FormConfig, body: &Value, mode: Mode) -> Result<CheckedPayload, Problems> {
     let mut report = Report::default();
-    if let Err(exceeded) = check_size(body, "", &PAYLOAD_BOUNDS) {
-        report.push(exceeded.path, codes::TOO_LARGE, exceeded.message);
+    let Some(payload) = open_payload(body, &mut report) else {
         return Err(report.into_problems());
-    }
-    let payload = match body.get("payload") {
-        Some(Value::Object(payload)) => payload,
-        Some(_) => {
-            report.push(PAYLOAD, codes::INVALID_TYPE, "must be an object");
-            return Err(report.into_problems());
-        }
-        None => {
-            report.push(PAYLOAD, codes::REQUIRED, "is required");
-            return Err(report.into_problems());
-        }
     };
     for name in payload.keys().filter(|name| !KNOWN.contains(&name.as_str())) {
-        report.push(join(PAYLOAD, name), codes::UNKNOWN_PROPERTY, "is not a payload property");
+        report.push(join(PAYLOAD_PATH, name), codes::UNKNOWN_PROPERTY, "is not a payload property");
     }
     let creating = mode == Mode::Create;
     check_configuration_id(config, payload.get("configurationId"), creating, &mut report);
@@ -198,11 +188,11 @@ pub fn changed_fields(before: &Map<String, Value>, after: &Map<String, Value>) -
 }
 
 fn check_configuration_id(config: &FormConfig, value: Option<&Value>, creating: bool, report: &mut Report) {
-    let path = join(PAYLOAD, "configurationId");
+    let path = join(PAYLOAD_PATH, "configurationId");
     match value {
         None | Some(Value::Null) if creating => report.push(path, codes::REQUIRED, "is required"),
         None | Some(Value::Null) => {}
-        Some(Value::String(text)) => match Uuid::try_parse(text).ok().filter(|_| text.len() == 36) {
+        Some(Value::String(text)) => match parse_hyphenated_uuid(text) {
             Some(id) if id == config.id() => {}
             Some(_) => report.push(path, codes::CONFIGURATION_MISMATCH, "names another configuration"),
             None => report.push(path, codes::INVALID_UUID, "must be a UUID v4"),
@@ -212,7 +202,7 @@ fn check_configuration_id(config: &FormConfig, value: Option<&Value>, creating: 
 }
 
 fn check_language(config: &FormConfig, value: Option<&Value>, report: &mut Report) -> Option<String> {
-    let path = join(PAYLOAD, "language");
+    let path = join(PAYLOAD_PATH, "language");
     match value? {
         Value::Null => None,
         Value::String(language) if config.has_language(language) => Some(language.clone()),
@@ -229,7 +219,7 @@ fn check_language(config: &FormConfig, value: Option<&Value>, report: &mut Repor
 }
 
 fn check_state(value: Option<&Value>, mode: Mode, report: &mut Report) -> InstanceState {
-    let path = join(PAYLOAD, "state");
+    let path = join(PAYLOAD_PATH, "state");
     let current = match mode {
         Mode::Create => None,
         Mode::Patch { current } => Some(current),
@@ -310,7 +300,7 @@ fn check_metadata(
         ("summary", flags.capture_summary, check_string),
         ("location", flags.capture_location, check_location),
     ];
-    check_slice(value, &join(PAYLOAD, "metadata"), &properties, creating, report)
+    check_slice(value, &join(PAYLOAD_PATH, "metadata"), &properties, creating, report)
 }
 
 fn check_integrations(
@@ -324,7 +314,7 @@ fn check_integrations(
         ("spaceId", flags.allow_space_associations, check_uuid),
         ("workflowConfigurationId", flags.allow_workflow_starts, check_uuid),
     ];
-    check_slice(value, &join(PAYLOAD, "integrations"), &properties, creating, report)
+    check_slice(value, &join(PAYLOAD_PATH, "integrations"), &properties, creating, report)
 }
 
 fn check_timestamp(value: &Value, path: &str, report: &mut Report) -> Option<Value> {

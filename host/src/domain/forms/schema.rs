@@ -4,22 +4,15 @@
 
 use std::sync::LazyLock;
 
-use jsonschema::error::ValidationErrorKind;
-use jsonschema::{Draft, ValidationError, Validator};
+use jsonschema::Validator;
 use serde_json::{Value, json};
 
-use super::codes;
-use super::report::{Report, join};
+use crate::domain::document::report::Report;
+use crate::domain::document::schema_errors::{compile_schema, push_schema_error};
 
 static SCHEMA: LazyLock<Value> = LazyLock::new(build_schema);
 
-static VALIDATOR: LazyLock<Validator> = LazyLock::new(|| {
-    jsonschema::options()
-        .with_draft(Draft::Draft202012)
-        .should_validate_formats(false)
-        .build(&SCHEMA)
-        .expect("the configuration schema compiles")
-});
+static VALIDATOR: LazyLock<Validator> = LazyLock::new(|| compile_schema(&SCHEMA));
 
 /// The JSON Schema of a form configuration document (the `config` of the wrapper).
 pub fn config_schema() -> &'static Value {
@@ -30,26 +23,6 @@ pub fn config_schema() -> &'static Value {
 pub(crate) fn check_shape(config: &Value, base: &str, report: &mut Report) {
     for error in VALIDATOR.iter_errors(config) {
         push_schema_error(&error, base, report);
-    }
-}
-
-/// Reports one schema error under `base`, with the code its kind maps to.
-pub(crate) fn push_schema_error(error: &ValidationError<'_>, base: &str, report: &mut Report) {
-    let path = format!("{base}{}", error.instance_path().as_str());
-    let message = error.masked_with("value").to_string();
-    match error.kind() {
-        ValidationErrorKind::Required { property } => {
-            let name = property.as_str().unwrap_or_default();
-            report.push(join(&path, name), codes::REQUIRED, "is required");
-        }
-        ValidationErrorKind::Type { .. } | ValidationErrorKind::AnyOf { .. } => {
-            report.push(path, codes::INVALID_TYPE, message);
-        }
-        ValidationErrorKind::Minimum { .. }
-        | ValidationErrorKind::Maximum { .. }
-        | ValidationErrorKind::ExclusiveMinimum { .. }
-        | ValidationErrorKind::ExclusiveMaximum { .. } => report.push(path, codes::INVALID_RANGE, message),
-        _ => report.push(path, codes::INVALID_VALUE, message),
     }
 }
 

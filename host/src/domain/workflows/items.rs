@@ -10,13 +10,13 @@ use uuid::Uuid;
 
 use super::codes;
 use super::model::{DetailRule, View, resolve_text};
-use crate::domain::forms::answers::{answer_problems, is_missing};
-use crate::domain::forms::limits::{PAYLOAD_BOUNDS, check_size};
-use crate::domain::forms::report::{Report, join};
+use crate::domain::document::PAYLOAD_PATH;
+use crate::domain::document::answers::{answer_text, check_file_answer, is_missing};
+use crate::domain::document::ids::parse_hyphenated_uuid;
+use crate::domain::document::payload::open_payload;
+use crate::domain::document::report::{Report, join};
 use crate::domain::forms::{Field, FieldType, FormConfig, InstanceState, Mode, check_payload};
-use crate::domain::problems::Problems;
-
-const PAYLOAD: &str = "/payload";
+use crate::domain::problems::{Problem, Problems};
 
 /// One detail field of an item as a view shows it (conventions 13).
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -131,23 +131,11 @@ pub fn check_item_patch(
     state: InstanceState,
 ) -> Result<ItemPatch, Problems> {
     let mut report = Report::default();
-    if let Err(exceeded) = check_size(body, "", &PAYLOAD_BOUNDS) {
-        report.push(exceeded.path, codes::TOO_LARGE, exceeded.message);
+    let Some(payload) = open_payload(body, &mut report) else {
         return Err(report.into_problems());
-    }
-    let payload = match body.get("payload") {
-        Some(Value::Object(payload)) => payload,
-        Some(_) => {
-            report.push(PAYLOAD, codes::INVALID_TYPE, "must be an object");
-            return Err(report.into_problems());
-        }
-        None => {
-            report.push(PAYLOAD, codes::REQUIRED, "is required");
-            return Err(report.into_problems());
-        }
     };
     for name in payload.keys().filter(|name| !["fields", "metadata"].contains(&name.as_str())) {
-        report.push(join(PAYLOAD, name), codes::UNKNOWN_PROPERTY, "an item PATCH takes fields and metadata only");
+        report.push(join(PAYLOAD_PATH, name), codes::UNKNOWN_PROPERTY, "an item PATCH takes fields and metadata only");
     }
     let fields = check_fields(view, form, payload.get("fields"), state, &mut report);
     let (metadata, more) = check_metadata(view, form, payload.get("metadata"), state, &mut report);
@@ -165,7 +153,7 @@ fn check_fields(
     state: InstanceState,
     report: &mut Report,
 ) -> Map<String, Value> {
-    let base = join(PAYLOAD, "fields");
+    let base = join(PAYLOAD_PATH, "fields");
     let mut out = Map::new();
     let sent = match value {
         None | Some(Value::Null) => return out,
@@ -179,7 +167,7 @@ fn check_fields(
     let mut done = Vec::new();
     for (id_text, value) in sent {
         let path = join(&base, id_text);
-        let field = Uuid::try_parse(id_text).ok().filter(|_| id_text.len() == 36).and_then(|id| form.field(&id));
+        let field = parse_hyphenated_uuid(id_text).and_then(|id| form.field(&id));
         let Some(field) = field else {
             report.push(path, codes::UNKNOWN_FIELD, "is not a field id of this item's form configuration");
             continue;
@@ -195,28 +183,15 @@ fn check_fields(
             continue;
         };
         if field.kind == FieldType::File {
-            if !value.as_array().is_some_and(Vec::is_empty) {
-                report.push(
-                    path,
-                    codes::INVALID_VALUE,
-                    "file fields are sent as an empty array; files are uploaded through the media routes",
-                );
-            }
+            check_file_answer(value, &path, report);
             continue;
         }
-        let answer = match value {
-            Value::Null => "",
-            Value::String(text) => text.as_str(),
-            _ => {
-                report.push(path, codes::INVALID_TYPE, "must be a string");
-                continue;
-            }
-        };
+        let Some(answer) = answer_text(value, &path, report) else { continue };
         if state == InstanceState::Submitted && flags.required && is_missing(Some(value)) {
             report.push(path, codes::REQUIRED, "is required in this view and cannot be cleared");
             continue;
         }
-        let problems = answer_problems(field, answer);
+        let problems = field.answer_problems(answer);
         if problems.is_empty() {
             out.insert(field.id.to_string(), Value::String(answer.to_owned()));
         }
@@ -235,8 +210,8 @@ fn check_metadata(
     value: Option<&Value>,
     state: InstanceState,
     report: &mut Report,
-) -> (Map<String, Value>, Vec<crate::domain::problems::Problem>) {
-    let base = join(PAYLOAD, "metadata");
+) -> (Map<String, Value>, Vec<Problem>) {
+    let base = join(PAYLOAD_PATH, "metadata");
     let sent = match value {
         None | Some(Value::Null) => return (Map::new(), Vec::new()),
         Some(Value::Object(sent)) => sent,

@@ -1,6 +1,6 @@
 //! Size limits of a workflow configuration, checked before any other rule. The document as a
-//! whole is also held to the form configuration bounds
-//! ([`crate::domain::forms::limits::MAX_CONFIG_NODES`] and friends).
+//! whole is also held to the configuration bounds every document has
+//! ([`crate::domain::document::limits::MAX_CONFIG_NODES`] and friends).
 
 /// Most workbaskets in a network.
 pub const MAX_WORKBASKETS: usize = 500;

@@ -9,8 +9,9 @@ use uuid::Uuid;
 use super::codes;
 use super::model::{Transition, Workbasket};
 use super::rules::{required_ref, uuid_ref};
-use crate::domain::forms::config_rules::{BASE, Context, array};
-use crate::domain::forms::report::join;
+use crate::domain::document::CONFIG_PATH;
+use crate::domain::document::context::{Context, array};
+use crate::domain::document::report::join;
 
 /// What the network check found.
 pub(crate) struct Network {
@@ -34,7 +35,7 @@ struct Draft {
 }
 
 pub(crate) fn check_network(cx: &mut Context<'_>, network: Option<&Value>) -> Network {
-    let base = join(BASE, "network");
+    let base = join(CONFIG_PATH, "network");
     let list = join(&base, "workbaskets");
     let drafts: Vec<Draft> = array(network.and_then(|n| n.get("workbaskets")))
         .iter()

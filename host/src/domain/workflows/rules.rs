@@ -14,11 +14,13 @@ use super::model::{WorkflowConfig, WorkflowParts};
 use super::network::check_network;
 use super::schema::check_shape;
 use super::views::check_views;
+use crate::domain::document::CONFIG_PATH;
+use crate::domain::document::context::{Context, array};
+use crate::domain::document::ids::parse_uuid_v4;
+use crate::domain::document::limits::{CONFIG_BOUNDS, check_size};
+use crate::domain::document::report::{Report, join};
+use crate::domain::document::translations::{check_translations, count_languages};
 use crate::domain::forms::FormConfig;
-use crate::domain::forms::config_rules::{BASE, Context, array, check_translations};
-use crate::domain::forms::limits::{CONFIG_BOUNDS, MAX_LANGUAGES, check_size};
-use crate::domain::forms::model::parse_uuid_v4;
-use crate::domain::forms::report::{Report, join};
 use crate::domain::problems::Problems;
 
 /// Validates a workflow configuration wrapper's `id` and `config`, listing every problem.
@@ -33,19 +35,19 @@ pub fn validate_workflow(
     form: &dyn Fn(Uuid) -> Option<FormConfig>,
 ) -> Result<WorkflowConfig, Problems> {
     let mut report = Report::default();
-    if let Err(exceeded) = check_size(config, BASE, &CONFIG_BOUNDS) {
+    if let Err(exceeded) = check_size(config, CONFIG_PATH, &CONFIG_BOUNDS) {
         report.push(exceeded.path, codes::TOO_LARGE, exceeded.message);
         return Err(report.into_problems());
     }
     let Some(root) = config.as_object() else {
-        report.push(BASE, codes::INVALID_TYPE, "must be an object");
+        report.push(CONFIG_PATH, codes::INVALID_TYPE, "must be an object");
         return Err(report.into_problems());
     };
     if let Err((path, message)) = check_counts(root) {
         report.push(path, codes::TOO_LARGE, message);
         return Err(report.into_problems());
     }
-    check_shape(config, BASE, &mut report);
+    check_shape(config, CONFIG_PATH, &mut report);
 
     let (default_language, languages, bundle) = check_translations(root, &mut report);
     let mut cx = Context::new(&mut report, bundle);
@@ -78,7 +80,7 @@ pub fn validate_workflow(
     match parts {
         Some(parts) => report.finish(|| WorkflowConfig::new(parts)),
         None if report.is_empty() => {
-            report.push(BASE, codes::INVALID_VALUE, "could not be read");
+            report.push(CONFIG_PATH, codes::INVALID_VALUE, "could not be read");
             Err(report.into_problems())
         }
         None => Err(report.into_problems()),
@@ -111,7 +113,7 @@ pub(super) fn uuid_ref(report: &mut Report, value: Option<&Value>, path: &str) -
 
 /// `integrations.forms.allowedConfigurationIds`: the valid, distinct ids in document order.
 fn check_allowlist(report: &mut Report, root: &Map<String, Value>) -> Vec<Uuid> {
-    let base = join(&join(&join(BASE, "integrations"), "forms"), "allowedConfigurationIds");
+    let base = join(&join(&join(CONFIG_PATH, "integrations"), "forms"), "allowedConfigurationIds");
     let entries =
         array(root.get("integrations").and_then(|i| i.get("forms")).and_then(|f| f.get("allowedConfigurationIds")));
     let mut seen = HashSet::new();
@@ -131,7 +133,7 @@ fn check_allowlist(report: &mut Report, root: &Map<String, Value>) -> Vec<Uuid> 
 /// Workbasket, transition, view, allowlist and language counts, before the schema walks the
 /// document.
 fn check_counts(root: &Map<String, Value>) -> Result<(), (String, String)> {
-    let network = join(BASE, "network");
+    let network = join(CONFIG_PATH, "network");
     let workbaskets = array(root.get("network").and_then(|n| n.get("workbaskets")));
     if workbaskets.len() > MAX_WORKBASKETS {
         return Err((join(&network, "workbaskets"), format!("has more than {MAX_WORKBASKETS} workbaskets")));
@@ -146,11 +148,11 @@ fn check_counts(root: &Map<String, Value>) -> Result<(), (String, String)> {
     }
     let views = array(root.get("views"));
     if views.len() > MAX_VIEWS {
-        return Err((join(BASE, "views"), format!("has more than {MAX_VIEWS} views")));
+        return Err((join(CONFIG_PATH, "views"), format!("has more than {MAX_VIEWS} views")));
     }
     for (index, view) in views.iter().enumerate() {
         let Some(forms) = view.get("forms").and_then(Value::as_object) else { continue };
-        let path = join(&join(&join(BASE, "views"), index), "forms");
+        let path = join(&join(&join(CONFIG_PATH, "views"), index), "forms");
         if forms.len() > MAX_FORMS_PER_VIEW {
             return Err((path, format!("names more than {MAX_FORMS_PER_VIEW} form configurations")));
         }
@@ -164,12 +166,8 @@ fn check_counts(root: &Map<String, Value>) -> Result<(), (String, String)> {
     }
     let allowed = root.get("integrations").and_then(|i| i.get("forms")).and_then(|f| f.get("allowedConfigurationIds"));
     if array(allowed).len() > MAX_ALLOWED_FORMS {
-        let path = join(&join(&join(BASE, "integrations"), "forms"), "allowedConfigurationIds");
+        let path = join(&join(&join(CONFIG_PATH, "integrations"), "forms"), "allowedConfigurationIds");
         return Err((path, format!("has more than {MAX_ALLOWED_FORMS} entries")));
     }
-    let languages = root.get("translations").and_then(Value::as_object).map_or(0, Map::len);
-    if languages > MAX_LANGUAGES + 1 {
-        return Err((join(BASE, "translations"), format!("has more than {MAX_LANGUAGES} languages")));
-    }
-    Ok(())
+    count_languages(root)
 }

@@ -4,24 +4,18 @@
 
 use std::sync::LazyLock;
 
+use jsonschema::Validator;
 use jsonschema::error::ValidationErrorKind;
-use jsonschema::{Draft, Validator};
 use serde_json::{Map, Value, json};
 
 use super::codes;
 use super::limits::MAX_PERMISSION_SLOT;
-use crate::domain::forms::report::{Report, join};
-use crate::domain::forms::schema::push_schema_error;
+use crate::domain::document::report::{Report, join};
+use crate::domain::document::schema_errors::{compile_schema, push_schema_error};
 
 static SCHEMA: LazyLock<Value> = LazyLock::new(build_schema);
 
-static VALIDATOR: LazyLock<Validator> = LazyLock::new(|| {
-    jsonschema::options()
-        .with_draft(Draft::Draft202012)
-        .should_validate_formats(false)
-        .build(&SCHEMA)
-        .expect("the workflow schema compiles")
-});
+static VALIDATOR: LazyLock<Validator> = LazyLock::new(|| compile_schema(&SCHEMA));
 
 /// The JSON Schema of a workflow configuration document (the `config` of the wrapper).
 pub fn workflow_schema() -> &'static Value {

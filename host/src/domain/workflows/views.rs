@@ -9,8 +9,9 @@ use super::codes;
 use super::limits::MAX_PERMISSION_SLOT;
 use super::model::{DetailRule, MetadataRule, Overrides, View, ViewForm};
 use super::rules::{required_ref, uuid_ref};
-use crate::domain::forms::config_rules::{BASE, Context, array};
-use crate::domain::forms::report::{Report, join};
+use crate::domain::document::CONFIG_PATH;
+use crate::domain::document::context::{Context, array};
+use crate::domain::document::report::{Report, join};
 use crate::domain::forms::{Flags, FormConfig};
 
 /// Reads one capture flag of a form configuration.
@@ -46,7 +47,7 @@ pub(crate) fn check_views(
     form: &dyn Fn(Uuid) -> Option<FormConfig>,
 ) -> Option<Vec<View>> {
     let mut forms = Forms { lookup: form, found: HashMap::new() };
-    let list = join(BASE, "views");
+    let list = join(CONFIG_PATH, "views");
     let checked: Vec<Option<View>> = views
         .iter()
         .enumerate()

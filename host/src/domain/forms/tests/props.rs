@@ -7,6 +7,7 @@ use serde_json::{Map, Value, json};
 use uuid::Uuid;
 
 use super::*;
+use crate::domain::document::limits::{MAX_PAYLOAD_NODES, MAX_PROBLEMS, MAX_STRING_BYTES};
 use crate::domain::forms::{InstanceState, limits};
 
 /// Well under a second, even in a debug build on a busy machine.
@@ -200,11 +201,11 @@ fn huge_strings_and_many_keys_are_refused_quickly() {
     let config = sample();
     let body = sample_payload();
     let mut huge = body.clone();
-    huge["payload"]["fields"][field_id(&config, "p1_bio")] = json!("x".repeat(limits::MAX_STRING_BYTES + 1));
+    huge["payload"]["fields"][field_id(&config, "p1_bio")] = json!("x".repeat(MAX_STRING_BYTES + 1));
     assert_eq!(pairs(timed(|| check_payload(&config, &huge, Mode::Create)).unwrap_err())[0].1, "TOO_LARGE");
 
     let mut many = body;
-    let fields: Map<String, Value> = (0..limits::MAX_PAYLOAD_NODES).map(|i| (format!("k{i}"), json!(i))).collect();
+    let fields: Map<String, Value> = (0..MAX_PAYLOAD_NODES).map(|i| (format!("k{i}"), json!(i))).collect();
     many["payload"]["fields"] = Value::Object(fields);
     assert_eq!(pairs(timed(|| check_payload(&config, &many, Mode::Create)).unwrap_err())[0].1, "TOO_LARGE");
 }
@@ -218,7 +219,7 @@ fn many_unknown_answers_are_capped_in_the_report() {
         fields.insert(Uuid::new_v4().to_string(), json!("x"));
     }
     let found = pairs(timed(|| check_payload(&config, &body, Mode::Create)).unwrap_err());
-    assert_eq!(found.len(), limits::MAX_PROBLEMS + 1);
+    assert_eq!(found.len(), MAX_PROBLEMS + 1);
     assert_eq!(found.last().unwrap().1, "TOO_MANY_PROBLEMS");
 }
 
