@@ -4,7 +4,7 @@ use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
 use trellis_tests::{TestApp, spawn_app_with};
 
-use crate::media_support::{
+use crate::support::media::{
     Upload, all_descriptors, assert_local_objects, file, media_form, on_both_backends, pairs, pdf, png, send,
     stored_objects, text, upload,
 };
@@ -12,7 +12,7 @@ use crate::media_support::{
 // ---------------------------------------------------------------------------------------------
 // Avatars
 
-async fn avatar(app: &TestApp, token: &str, file: Upload) -> crate::media_support::Reply {
+async fn avatar(app: &TestApp, token: &str, file: Upload) -> crate::support::media::Reply {
     let Upload::File { name, mime, bytes } = file else { panic!("a file") };
     let mut part = reqwest::multipart::Part::bytes(bytes).file_name(name);
     if let Some(mime) = mime {
@@ -35,7 +35,7 @@ fn avatar_path(avatar: &Value) -> String {
     )
 }
 
-async fn get_avatar(app: &TestApp, token: &str, path: &str) -> crate::media_support::Reply {
+async fn get_avatar(app: &TestApp, token: &str, path: &str) -> crate::support::media::Reply {
     send(app, app.authed(Method::GET, path, token), true).await
 }
 

@@ -5,7 +5,7 @@ use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
 use trellis_tests::{assert_error, body, spawn_app};
 
-use crate::forms_support::{
+use crate::support::forms::{
     archive, config_with, create_config, created_config, created_wrapper, expected, field, get_config, get_ok,
     item_ids, list_ids, new_id, next_millisecond, post_form, problems, put_config, sample, sample_config,
     sample_config_without_id, sample_payload, validate_config,

@@ -7,7 +7,7 @@ use reqwest::StatusCode;
 use serde_json::{Value, json};
 use trellis_tests::{TestApp, TestUser, assert_error, body, spawn_app};
 
-use crate::forms_support::{
+use crate::support::forms::{
     answers_by_key, created_config, created_form, expected, field_ids, get_ok, list_ids, new_id, next_millisecond,
     patch_form, patched_form, problems, rules_config, sample, sample_config, sample_config_without_id, sample_payload,
 };

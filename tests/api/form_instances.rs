@@ -6,7 +6,7 @@ use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
 use trellis_tests::{assert_error, body, spawn_app};
 
-use crate::forms_support::{
+use crate::support::forms::{
     answers_by_key, config_with, created_config, created_form, expected, field, field_ids, get_ok, new_id, patch_form,
     post_form, problems, rules_config, sample, sample_config, sample_payload, sample_payload_with_integrations,
 };

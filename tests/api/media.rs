@@ -10,8 +10,8 @@ use serde_json::{Value, json};
 use trellis::config::Config;
 use trellis_tests::TestApp;
 
-use crate::forms_support::{expected, problems};
-use crate::media_support::{
+use crate::support::forms::{expected, problems};
+use crate::support::media::{
     DOCS_MAX, PHOTO_MAX, Upload, all_descriptors, assert_local_objects, descriptor, descriptors_of, download, file,
     keys_of, media_form, on_both_backends, pairs, pdf, png, read_form, text, upload, uploaded, without_key,
 };
@@ -214,7 +214,7 @@ async fn a_text_file_named_png_is_refused(app: &TestApp) {
     // Assert
     for reply in [declared_png, named_png] {
         let error = reply.error(StatusCode::UNSUPPORTED_MEDIA_TYPE, "UNSUPPORTED_MEDIA_TYPE");
-        assert_eq!(crate::forms_support::problems(&error).len(), 1, "{error}");
+        assert_eq!(crate::support::forms::problems(&error).len(), 1, "{error}");
         assert_eq!(trellis_tests::detail_paths(&error), ["/files/0"]);
     }
     assert_eq!(all_descriptors(app, &ann.token, &form.form_id, &form.file_fields()).await, Vec::<Value>::new());

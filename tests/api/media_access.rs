@@ -5,12 +5,12 @@ use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
 use trellis_tests::{TestApp, TestUser};
 
-use crate::forms_support::{expected, problems, sample};
-use crate::media_support::{
+use crate::support::forms::{expected, problems, sample};
+use crate::support::media::{
     BIG_MAX, assert_local_objects, attachments_path, delete, descriptor, descriptors_of, download, file, media_form,
     noise, on_both_backends, pairs, pdf, png, read_form, send, stored_objects, text, upload, uploaded, without_key,
 };
-use crate::workflow_support::{grant, moved, sample_setup, started, submitted_form, wf};
+use crate::support::workflow::{grant, moved, sample_setup, started, submitted_form, wf};
 
 // ---------------------------------------------------------------------------------------------
 // Workflow views and access

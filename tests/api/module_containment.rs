@@ -7,9 +7,9 @@ use reqwest::{Method, StatusCode};
 use serde_json::json;
 use trellis_tests::{TestApp, assert_error, spawn_app_with};
 
-use crate::forms_support::{created_config, created_form, get_ok, sample_config};
-use crate::modules_support::{connect, counts_path, enable_hostile, enable_word_count, tagged_payload, wait_until};
-use crate::spaces_support::{created_space, id};
+use crate::support::forms::{created_config, created_form, get_ok, sample_config};
+use crate::support::modules::{connect, counts_path, enable_hostile, enable_word_count, tagged_payload, wait_until};
+use crate::support::spaces::{created_space, id};
 
 async fn hostile_space(app: &TestApp, owner: &trellis_tests::TestUser, on_event: &str) -> String {
     let space_id = id(&created_space(app, owner, "hostile").await);

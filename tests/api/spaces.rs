@@ -5,11 +5,11 @@ use reqwest::{Method, StatusCode};
 use serde_json::json;
 use trellis_tests::{assert_error, body, spawn_app};
 
-use crate::forms_support::{
+use crate::support::forms::{
     created_config, created_form, expected, get_ok, item_ids, list_ids, next_millisecond, post_form, problems,
     sample_config, sample_payload,
 };
-use crate::spaces_support::{add_member, created_space, id, patch_general, post_space};
+use crate::support::spaces::{add_member, created_space, id, patch_general, post_space};
 
 #[tokio::test]
 async fn create_space_answers_201_and_makes_the_creator_its_owner() {

@@ -6,11 +6,11 @@ use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
 use trellis_tests::{TestApp, assert_error, body, spawn_app};
 
-use crate::forms_support::{
+use crate::support::forms::{
     config_with, created_config, created_form, expected, field, get_ok, new_id, patched_form, problems, sample,
     sample_payload,
 };
-use crate::workflow_support::{
+use crate::support::workflow::{
     created_workflow, get_item, grant, item_path, moved, patch_item, read_item, sample_setup, sample_workflow, sorted,
     start, started, submitted_form, transition, transition_ids, view_items, view_list, wf,
 };

@@ -9,7 +9,7 @@ use trellis::config::Config;
 use trellis_modules::{EnabledModule, Grant};
 use trellis_tests::{TestApp, TestUser, body};
 
-use crate::forms_support::sample_payload;
+use crate::support::forms::sample_payload;
 
 /// Enables the hostile test module (a file module granted key-value and logging) besides Tags.
 pub fn enable_hostile(config: &mut Config) {

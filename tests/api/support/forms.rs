@@ -5,8 +5,8 @@ use serde_json::{Map, Value, json};
 use trellis_tests::{TestApp, body};
 use uuid::Uuid;
 
-const SAMPLE_CONFIG: &str = include_str!("../../host/src/domain/forms/testdata/sample_config.json");
-const SAMPLE_PAYLOAD: &str = include_str!("../../host/src/domain/forms/testdata/sample_payload.json");
+const SAMPLE_CONFIG: &str = include_str!("../../../host/src/domain/forms/testdata/sample_config.json");
+const SAMPLE_PAYLOAD: &str = include_str!("../../../host/src/domain/forms/testdata/sample_payload.json");
 
 /// Field ids of the sample configuration.
 pub mod sample {

@@ -13,7 +13,7 @@ use trellis::config::Config;
 use trellis::config::media::MediaBackend;
 use trellis_tests::{TestApp, spawn_app_with, use_s3_media};
 
-use crate::forms_support::{answers_by_key, config_with, created_config, created_form, field, field_ids};
+use crate::support::forms::{answers_by_key, config_with, created_config, created_form, field, field_ids};
 
 /// The media backend a scenario runs on.
 #[derive(Clone, Copy, Debug)]
@@ -57,16 +57,16 @@ macro_rules! on_both_backends {
         mod $scenario {
             #[tokio::test]
             async fn local() {
-                let backend = crate::media_support::Backend::Local;
-                let app = crate::media_support::media_app(backend, $customize).await.expect("a local app");
+                let backend = crate::support::media::Backend::Local;
+                let app = crate::support::media::media_app(backend, $customize).await.expect("a local app");
                 super::$scenario(&app).await;
                 app.stop().await;
             }
 
             #[tokio::test]
             async fn s3() {
-                let backend = crate::media_support::Backend::S3;
-                let Some(app) = crate::media_support::media_app(backend, $customize).await else { return };
+                let backend = crate::support::media::Backend::S3;
+                let Some(app) = crate::support::media::media_app(backend, $customize).await else { return };
                 super::$scenario(&app).await;
                 app.stop().await;
             }
