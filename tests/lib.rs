@@ -298,17 +298,62 @@ pub async fn assert_error(response: Response, status: StatusCode, code: &str) ->
     let headers = response.headers().clone();
     let value = body(response).await;
     assert_eq!(actual, status, "status of {value}");
-    assert_eq!(headers.get("content-type").unwrap(), "application/json");
-    let error = value["error"].clone();
+    assert_eq!(headers.get("content-type").and_then(|v| v.to_str().ok()), Some("application/json"), "{value}");
+    let request_id = headers.get("x-request-id").and_then(|v| v.to_str().ok());
+    assert_error_envelope(&value, request_id, code)
+}
+
+/// The code and numeric of every error of the contract (conventions, section 2).
+const ERROR_CODES: [(&str, u64); 19] = [
+    ("VALIDATION_FAILED", 800),
+    ("UNAUTHENTICATED", 801),
+    ("FORBIDDEN", 802),
+    ("ENTITLEMENT_LIMIT_EXCEEDED", 803),
+    ("NOT_FOUND", 804),
+    ("CONFLICT", 805),
+    ("INVALID_TRANSITION", 806),
+    ("LICENSE_REQUIRED", 807),
+    ("LICENSE_INVALID", 808),
+    ("PAYLOAD_TOO_LARGE", 809),
+    ("UNSUPPORTED_MEDIA_TYPE", 810),
+    ("MAX_FILES_EXCEEDED", 811),
+    ("MEDIA_UNAVAILABLE", 812),
+    ("RATE_LIMITED", 813),
+    ("PIN_INVALID", 814),
+    ("FEATURE_DISABLED", 815),
+    ("MODULE_FAILED", 816),
+    ("PRECONDITION_FAILED", 817),
+    ("INTERNAL", 899),
+];
+
+/// Asserts that `value` is the whole error envelope, `{"error": {code, numeric, message,
+/// details?, requestId}}`, with `code` and its numeric, a message, well-formed details when there
+/// are any, and a non-empty `requestId` equal to the answer's `X-Request-Id` (`request_id`).
+/// Answers the error object.
+pub fn assert_error_envelope(value: &Value, request_id: Option<&str>, code: &str) -> Value {
+    let top: Vec<&String> = value.as_object().map(|o| o.keys().collect()).unwrap_or_default();
+    assert_eq!(top, ["error"], "the body is the error envelope alone: {value}");
+    let error = &value["error"];
+    let keys = error.as_object().unwrap_or_else(|| panic!("error is not an object: {value}")).keys();
+    for key in keys {
+        assert!(["code", "numeric", "message", "details", "requestId"].contains(&key.as_str()), "{key} in {value}");
+    }
     assert_eq!(error["code"], code, "code of {value}");
-    assert!(error["numeric"].as_u64().is_some(), "numeric of {value}");
+    let numeric = ERROR_CODES.iter().find(|(c, _)| *c == code).map(|(_, n)| *n);
+    let numeric = numeric.unwrap_or_else(|| panic!("{code} is not an error code of the contract"));
+    assert_eq!(error["numeric"].as_u64(), Some(numeric), "numeric of {value}");
     assert!(error["message"].as_str().is_some_and(|m| !m.is_empty()), "message of {value}");
-    assert_eq!(
-        error["requestId"].as_str(),
-        headers.get("x-request-id").and_then(|v| v.to_str().ok()),
-        "requestId of {value}"
-    );
-    error
+    if let Some(details) = error.get("details") {
+        let details = details.as_array().unwrap_or_else(|| panic!("details is not an array: {value}"));
+        for detail in details {
+            let text = |name: &str| detail[name].as_str().is_some_and(|t| !t.is_empty());
+            assert!(detail["path"].is_string() && text("code") && text("message"), "detail {detail} of {value}");
+        }
+    }
+    let id = error["requestId"].as_str().filter(|id| !id.is_empty());
+    let id = id.unwrap_or_else(|| panic!("no requestId in {value}"));
+    assert_eq!(Some(id), request_id, "the requestId is the answer's X-Request-Id: {value}");
+    error.clone()
 }
 
 /// The `path` of every detail of an error object.
