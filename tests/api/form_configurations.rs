@@ -292,6 +292,9 @@ async fn a_handle_named_in_roles_editors_may_update_and_the_roles_stay_when_not_
     assert_error(by_former, StatusCode::FORBIDDEN, "FORBIDDEN").await;
     let by_new = put_config(&app, &cat.token, sample::CONFIG_ID, &json!({"config": sample_config()})).await;
     assert_eq!(by_new.status(), StatusCode::OK);
+    let view = body(by_new).await;
+    assert_eq!(view["revision"], 4);
+    assert_eq!(view["roles"], json!({"editors": ["cat"]}), "the roles stay when not sent");
 }
 
 #[tokio::test]

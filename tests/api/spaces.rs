@@ -78,6 +78,9 @@ async fn names_are_unique_on_create_and_on_rename() {
     // Assert
     assert_error(duplicate, StatusCode::CONFLICT, "CONFLICT").await;
     assert_error(rename, StatusCode::CONFLICT, "CONFLICT").await;
+    let kept = get_ok(&app, &bob.token, &format!("/v0/spaces/{}/settings/general", id(&other))).await;
+    assert_eq!(kept["name"], "free", "the refused rename kept the name");
+    assert_eq!(list_ids(&app, &bob.token, "/v0/spaces", "spaceId").await, [id(&other)], "no second space");
 }
 
 #[tokio::test]
@@ -132,6 +135,7 @@ async fn the_owner_changes_the_general_settings_and_members_read_them() {
     assert_eq!(seen["displayName"], "The garden");
     assert_eq!(seen["role"], "member");
     let renamed = patch_general(&app, &ann.token, &space_id, &json!({"name": "garden-2", "summary": null})).await;
+    assert_eq!(renamed.status(), StatusCode::OK);
     let renamed = body(renamed).await;
     assert_eq!((renamed["name"].clone(), renamed["summary"].clone()), (json!("garden-2"), json!("")));
 }

@@ -6,15 +6,10 @@ use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
 use trellis_tests::{TestApp, assert_error, body, spawn_app};
 
-use crate::support::forms::{config_with, created_config, expected, field, get_ok, new_id, problems, sample, send};
+use crate::support::forms::{config_with, created_config, expected, field, get_ok, new_id, refused, sample, send};
 use crate::support::workflow::{
     create_workflow, created_workflow, grant, put_workflow, sample_setup, sample_workflow, validate_workflow, wf,
 };
-
-/// The (path, code) problems of a refused document, asserting 400 VALIDATION_FAILED.
-async fn refused(response: reqwest::Response) -> Vec<(String, String)> {
-    problems(&assert_error(response, StatusCode::BAD_REQUEST, "VALIDATION_FAILED").await)
-}
 
 /// A form configuration with one text field `name`, capturing no metadata, that allows workflow
 /// starts; answers its id.
