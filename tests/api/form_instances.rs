@@ -427,7 +427,7 @@ async fn a_configuration_id_that_is_missing_malformed_or_unknown_is_400_at_its_p
     }
     let missing_payload = post_form(&app, &ann.token, &json!({"fields": {}})).await;
     let paths: Vec<String> = refused(missing_payload).await.into_iter().map(|(path, _)| path).collect();
-    assert!(paths.iter().any(|path| path == "/payload"), "{paths:?}");
+    assert_eq!(paths, ["/payload/configurationId"], "a body without payload has no configuration id");
     assert_eq!(list_ids(&app, &ann.token, "/v0/forms", "formId").await, Vec::<String>::new(), "nothing was stored");
 }
 
