@@ -6,6 +6,8 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use reqwest::{Method, RequestBuilder, Response, StatusCode};
+use s3::creds::Credentials;
+use s3::{Bucket, BucketConfiguration, Region};
 use serde_json::{Value, json};
 use sqlx::Connection;
 use tokio::sync::oneshot;
@@ -22,6 +24,9 @@ pub struct TestApp {
     pub config: Config,
     /// The throwaway PostgreSQL database, dropped by `stop`.
     postgres_database: Option<String>,
+    /// Whether `config.media.s3.bucket` is this server's own bucket (`spawn_app_on_s3`), emptied
+    /// and removed by `stop`.
+    own_bucket: bool,
     _temp: tempfile::TempDir,
     shutdown: Option<oneshot::Sender<()>>,
     server: Option<tokio::task::JoinHandle<anyhow::Result<()>>>,
@@ -89,22 +94,41 @@ pub async fn spawn_app_with(customize: impl FnOnce(&mut Config)) -> TestApp {
         data_dir: config.data_dir.clone(),
         config,
         postgres_database,
+        own_bucket: false,
         _temp: temp,
         shutdown: Some(shutdown),
         server: Some(server),
     }
 }
 
-/// Points `config.media` at the S3-compatible server the `S3_*` variables name (`scripts/test`
-/// starts a Garage and sets them), for use inside `spawn_app_with`. Returns false, leaving the
-/// local backend, when `S3_ENDPOINT` is unset (a plain `cargo test`); callers then skip.
-pub fn use_s3_media(config: &mut Config) -> bool {
+/// Whether this is a CI run (CI sets `CI=true`): there a test that cannot reach what it needs
+/// fails instead of skipping.
+pub fn in_ci() -> bool {
+    std::env::var_os("CI").is_some()
+}
+
+/// Says on the terminal that `test` was skipped and why. Written to the standard error itself,
+/// past the test harness's capture, so that a skip shows in a passing run too.
+pub fn note_skip(test: &str, why: &str) {
+    use std::io::Write;
+    let _ = writeln!(std::io::stderr(), "SKIPPED {test}: {why}");
+}
+
+/// The S3-compatible server the `S3_*` variables name (`scripts/test` starts a Garage and sets
+/// them; `eval "$(scripts/s3-server start)"` does the same by hand). Without `S3_ENDPOINT`, a CI
+/// run fails here and a local run notes that `test` was skipped and answers `None`.
+pub fn s3_settings(test: &str) -> Option<S3Config> {
     let Ok(endpoint) = std::env::var("S3_ENDPOINT") else {
-        return false;
+        assert!(
+            !in_ci(),
+            "{test}: CI is set but S3_ENDPOINT is not, so the S3 tests cannot run (scripts/test starts Garage and \
+             sets the S3_* variables)"
+        );
+        note_skip(test, "S3_ENDPOINT is not set (eval \"$(scripts/s3-server start)\" sets the S3_* variables)");
+        return None;
     };
     let var = |name: &str| std::env::var(name).unwrap_or_else(|_| panic!("S3_ENDPOINT is set but {name} is not"));
-    config.media.backend = MediaBackend::S3;
-    config.media.s3 = S3Config {
+    Some(S3Config {
         endpoint,
         region: var("S3_REGION"),
         bucket: var("S3_BUCKET"),
@@ -112,8 +136,59 @@ pub fn use_s3_media(config: &mut Config) -> bool {
         secret_key: var("S3_SECRET_KEY"),
         path_style: true,
         timeout_seconds: 30,
-    };
-    true
+    })
+}
+
+fn s3_region(config: &S3Config) -> Region {
+    Region::Custom { region: config.region.clone(), endpoint: config.endpoint.clone() }
+}
+
+fn s3_credentials(config: &S3Config) -> Credentials {
+    Credentials::new(Some(&config.access_key), Some(&config.secret_key), None, None, None).expect("S3 credentials")
+}
+
+/// A client of the bucket `config` names, beside the server's own, to look at what it stored.
+pub fn s3_bucket(config: &S3Config) -> Box<Bucket> {
+    Bucket::new(&config.bucket, s3_region(config), s3_credentials(config)).expect("an S3 client").with_path_style()
+}
+
+/// The keys of every object in `bucket`, sorted.
+pub async fn s3_object_keys(bucket: &Bucket) -> Vec<String> {
+    let pages = bucket.list(String::new(), None).await.expect("listing the bucket");
+    let mut keys: Vec<String> = pages.into_iter().flat_map(|page| page.contents).map(|object| object.key).collect();
+    keys.sort();
+    keys
+}
+
+/// The keys of the multipart uploads in `bucket` that were neither completed nor aborted, sorted.
+pub async fn s3_unfinished_uploads(bucket: &Bucket) -> Vec<String> {
+    let pages = bucket.list_multiparts_uploads(None, None).await.expect("listing the multipart uploads");
+    let mut keys: Vec<String> = pages.into_iter().flat_map(|page| page.uploads).map(|upload| upload.key).collect();
+    keys.sort();
+    keys
+}
+
+/// Starts a server after `customize`, its media on a new, empty bucket of its own on the S3
+/// server `settings` names (the test key may create buckets), so a test sees exactly what this
+/// server stored however many others share the S3 server. `stop` empties and removes the bucket.
+pub async fn spawn_app_on_s3(settings: &S3Config, customize: impl FnOnce(&mut Config)) -> TestApp {
+    let media = S3Config { bucket: format!("trellis-test-{}", uuid::Uuid::new_v4().simple()), ..settings.clone() };
+    Bucket::create_with_path_style(
+        &media.bucket,
+        s3_region(&media),
+        s3_credentials(&media),
+        BucketConfiguration::default(),
+    )
+    .await
+    .unwrap_or_else(|error| panic!("creating the test bucket {}: {error}", media.bucket));
+    let mut app = spawn_app_with(|config| {
+        config.media.backend = MediaBackend::S3;
+        config.media.s3 = media;
+        customize(config);
+    })
+    .await;
+    app.own_bucket = true;
+    app
 }
 
 /// Compiled module code shared by every server of the test run (and later runs): compiling the
@@ -161,6 +236,12 @@ async fn fresh_postgres_database() -> (String, String) {
 impl TestApp {
     pub fn url(&self, path: &str) -> String {
         format!("{}{}", self.address, path)
+    }
+
+    /// A client of this server's own media bucket (`spawn_app_on_s3`); `None` for any other
+    /// server, whose store is not the test's to list.
+    pub fn media_bucket(&self) -> Option<Box<Bucket>> {
+        self.own_bucket.then(|| s3_bucket(&self.config.media.s3))
     }
 
     /// A request carrying the license key and no session.
@@ -254,9 +335,11 @@ impl TestApp {
         key
     }
 
-    /// Stops the server but keeps its database, for a test that starts another server on it.
+    /// Stops the server but keeps its database (and its own media bucket, which the database
+    /// refers to), for a test that starts another server on them.
     pub async fn stop_keeping_database(mut self) {
         self.postgres_database = None;
+        self.own_bucket = false;
         self.stop().await;
     }
 
@@ -268,6 +351,9 @@ impl TestApp {
         if let Some(server) = self.server.take() {
             server.await.expect("server task").expect("server ended cleanly");
         }
+        if let Some(bucket) = self.media_bucket() {
+            remove_bucket(&bucket).await;
+        }
         if let Some(name) = self.postgres_database.take() {
             let mut conn = sqlx::PgConnection::connect(&postgres_admin_url()).await.expect("connecting to PostgreSQL");
             sqlx::raw_sql(sqlx::AssertSqlSafe(format!("drop database if exists {name} with (force)")))
@@ -276,6 +362,18 @@ impl TestApp {
                 .expect("dropping the test database");
         }
     }
+}
+
+/// Empties a test bucket (objects and unfinished uploads) and removes it.
+async fn remove_bucket(bucket: &Bucket) {
+    for key in s3_object_keys(bucket).await {
+        bucket.delete_object(&key).await.expect("removing an object of the test bucket");
+    }
+    let pages = bucket.list_multiparts_uploads(None, None).await.expect("listing the multipart uploads");
+    for upload in pages.into_iter().flat_map(|page| page.uploads) {
+        bucket.abort_upload(&upload.key, &upload.id).await.expect("aborting an upload in the test bucket");
+    }
+    bucket.delete().await.expect("removing the test bucket");
 }
 
 impl Drop for TestApp {
@@ -298,17 +396,62 @@ pub async fn assert_error(response: Response, status: StatusCode, code: &str) ->
     let headers = response.headers().clone();
     let value = body(response).await;
     assert_eq!(actual, status, "status of {value}");
-    assert_eq!(headers.get("content-type").unwrap(), "application/json");
-    let error = value["error"].clone();
+    assert_eq!(headers.get("content-type").and_then(|v| v.to_str().ok()), Some("application/json"), "{value}");
+    let request_id = headers.get("x-request-id").and_then(|v| v.to_str().ok());
+    assert_error_envelope(&value, request_id, code)
+}
+
+/// The code and numeric of every error of the contract (conventions, section 2).
+const ERROR_CODES: [(&str, u64); 19] = [
+    ("VALIDATION_FAILED", 800),
+    ("UNAUTHENTICATED", 801),
+    ("FORBIDDEN", 802),
+    ("ENTITLEMENT_LIMIT_EXCEEDED", 803),
+    ("NOT_FOUND", 804),
+    ("CONFLICT", 805),
+    ("INVALID_TRANSITION", 806),
+    ("LICENSE_REQUIRED", 807),
+    ("LICENSE_INVALID", 808),
+    ("PAYLOAD_TOO_LARGE", 809),
+    ("UNSUPPORTED_MEDIA_TYPE", 810),
+    ("MAX_FILES_EXCEEDED", 811),
+    ("MEDIA_UNAVAILABLE", 812),
+    ("RATE_LIMITED", 813),
+    ("PIN_INVALID", 814),
+    ("FEATURE_DISABLED", 815),
+    ("MODULE_FAILED", 816),
+    ("PRECONDITION_FAILED", 817),
+    ("INTERNAL", 899),
+];
+
+/// Asserts that `value` is the whole error envelope, `{"error": {code, numeric, message,
+/// details?, requestId}}`, with `code` and its numeric, a message, well-formed details when there
+/// are any, and a non-empty `requestId` equal to the answer's `X-Request-Id` (`request_id`).
+/// Answers the error object.
+pub fn assert_error_envelope(value: &Value, request_id: Option<&str>, code: &str) -> Value {
+    let top: Vec<&String> = value.as_object().map(|o| o.keys().collect()).unwrap_or_default();
+    assert_eq!(top, ["error"], "the body is the error envelope alone: {value}");
+    let error = &value["error"];
+    let keys = error.as_object().unwrap_or_else(|| panic!("error is not an object: {value}")).keys();
+    for key in keys {
+        assert!(["code", "numeric", "message", "details", "requestId"].contains(&key.as_str()), "{key} in {value}");
+    }
     assert_eq!(error["code"], code, "code of {value}");
-    assert!(error["numeric"].as_u64().is_some(), "numeric of {value}");
+    let numeric = ERROR_CODES.iter().find(|(c, _)| *c == code).map(|(_, n)| *n);
+    let numeric = numeric.unwrap_or_else(|| panic!("{code} is not an error code of the contract"));
+    assert_eq!(error["numeric"].as_u64(), Some(numeric), "numeric of {value}");
     assert!(error["message"].as_str().is_some_and(|m| !m.is_empty()), "message of {value}");
-    assert_eq!(
-        error["requestId"].as_str(),
-        headers.get("x-request-id").and_then(|v| v.to_str().ok()),
-        "requestId of {value}"
-    );
-    error
+    if let Some(details) = error.get("details") {
+        let details = details.as_array().unwrap_or_else(|| panic!("details is not an array: {value}"));
+        for detail in details {
+            let text = |name: &str| detail[name].as_str().is_some_and(|t| !t.is_empty());
+            assert!(detail["path"].is_string() && text("code") && text("message"), "detail {detail} of {value}");
+        }
+    }
+    let id = error["requestId"].as_str().filter(|id| !id.is_empty());
+    let id = id.unwrap_or_else(|| panic!("no requestId in {value}"));
+    assert_eq!(Some(id), request_id, "the requestId is the answer's X-Request-Id: {value}");
+    error.clone()
 }
 
 /// The `path` of every detail of an error object.

@@ -341,7 +341,7 @@ async fn killed_mid_upload_the_restarted_server_keeps_whole_files_and_no_strays(
     }
     // Kill once most uploads are under way (each large one takes at least 2.5 s to send).
     let tmp_dir = data_dir(dir.path()).join("media").join("tmp");
-    let deadline = Instant::now() + Duration::from_secs(30);
+    let deadline = Instant::now() + Duration::from_secs(60);
     while files_under(&tmp_dir).len() < 6 && Instant::now() < deadline {
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
@@ -377,8 +377,9 @@ async fn killed_mid_upload_the_restarted_server_keeps_whole_files_and_no_strays(
         let form = json_ok(response, StatusCode::OK).await;
         form["fields"].as_object().unwrap().values().filter_map(Value::as_array).flatten().cloned().collect::<Vec<_>>()
     };
-    // The sweep runs in the background right after the start.
-    let deadline = Instant::now() + Duration::from_secs(15);
+    // The sweep runs in the background right after the start; the wait allows for a loaded
+    // machine and ends as soon as the store agrees with the descriptors.
+    let deadline = Instant::now() + Duration::from_secs(60);
     let mut descriptors = read().await;
     while Instant::now() < deadline
         && (files_under(&objects_dir).len() != descriptors.len() || !files_under(&tmp_dir).is_empty())

@@ -369,11 +369,19 @@ async fn logout_without_a_session_is_401_unauthenticated() {
 
 #[tokio::test]
 async fn a_session_past_its_configured_lifetime_is_401_unauthenticated() {
-    // Arrange
-    let app = spawn_app_with(|config| config.auth.session_ttl_seconds = 1).await;
+    // Arrange: a lifetime that leaves a loaded machine time for the first check.
+    const LIFETIME: i64 = 4;
+    let app = spawn_app_with(|config| config.auth.session_ttl_seconds = LIFETIME as u64).await;
+    let before = OffsetDateTime::now_utc();
     let ann = app.sign_up("ann").await;
-    assert_eq!(app.get_authed("/v0/auth/session", &ann.token).await.status(), StatusCode::OK);
-    tokio::time::sleep(std::time::Duration::from_millis(1200)).await;
+    let live = app.get_authed("/v0/auth/session", &ann.token).await;
+    assert_eq!(live.status(), StatusCode::OK);
+    let expires_at = parse_time(&body(live).await["expiresAt"]);
+    let latest = OffsetDateTime::now_utc() + time::Duration::seconds(LIFETIME);
+    assert!(expires_at > before && expires_at <= latest, "the configured lifetime applies: {expires_at}");
+    // Until just past the expiry the server announced.
+    let left = expires_at - OffsetDateTime::now_utc() + time::Duration::milliseconds(200);
+    tokio::time::sleep(left.try_into().unwrap_or_default()).await;
     // Act
     let response = app.get_authed("/v0/auth/session", &ann.token).await;
     // Assert

@@ -4,15 +4,15 @@ use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
 use trellis_tests::{TestApp, spawn_app_with};
 
-use crate::media_support::{
-    Upload, all_descriptors, assert_local_objects, file, media_form, on_both_backends, pairs, pdf, png, send,
-    stored_objects, text, upload,
+use crate::support::media::{
+    Upload, all_descriptors, assert_stored_objects, file, media_form, on_both_backends, pairs, pdf, png, send,
+    store_contents, text, upload,
 };
 
 // ---------------------------------------------------------------------------------------------
 // Avatars
 
-async fn avatar(app: &TestApp, token: &str, file: Upload) -> crate::media_support::Reply {
+async fn avatar(app: &TestApp, token: &str, file: Upload) -> crate::support::media::Reply {
     let Upload::File { name, mime, bytes } = file else { panic!("a file") };
     let mut part = reqwest::multipart::Part::bytes(bytes).file_name(name);
     if let Some(mime) = mime {
@@ -35,7 +35,7 @@ fn avatar_path(avatar: &Value) -> String {
     )
 }
 
-async fn get_avatar(app: &TestApp, token: &str, path: &str) -> crate::media_support::Reply {
+async fn get_avatar(app: &TestApp, token: &str, path: &str) -> crate::support::media::Reply {
     send(app, app.authed(Method::GET, path, token), true).await
 }
 
@@ -65,7 +65,7 @@ async fn an_avatar_shows_in_the_profile_and_downloads(app: &TestApp) {
     }
     let search = send(app, app.authed(Method::GET, "/v0/users/search?q=ann", &bob.token), false).await;
     assert_eq!(search.expect(StatusCode::OK)["items"][0]["avatar"], *shown);
-    assert_local_objects(app, 1).await;
+    assert_stored_objects(app, 1).await;
 }
 on_both_backends!(an_avatar_shows_in_the_profile_and_downloads);
 
@@ -108,7 +108,7 @@ async fn avatars_must_be_images_of_at_most_2_mib(app: &TestApp) {
     pdf_named_png.error(StatusCode::UNSUPPORTED_MEDIA_TYPE, "UNSUPPORTED_MEDIA_TYPE");
     too_large.error(StatusCode::PAYLOAD_TOO_LARGE, "PAYLOAD_TOO_LARGE");
     assert_eq!(exactly.expect(StatusCode::CREATED)["bytes"], 2 * 1024 * 1024);
-    assert_local_objects(app, 1).await;
+    assert_stored_objects(app, 1).await;
 }
 on_both_backends!(avatars_must_be_images_of_at_most_2_mib);
 
@@ -123,7 +123,7 @@ async fn a_new_avatar_replaces_the_old_and_delete_clears_it(app: &TestApp) {
     let new = me(app, &ann.token).await["avatar"].clone();
     let old_read = get_avatar(app, &ann.token, &avatar_path(&old)).await;
     let new_read = get_avatar(app, &ann.token, &avatar_path(&new)).await;
-    let objects_before_delete = stored_objects(app);
+    let objects_before_delete = store_contents(app).await.objects;
     let deleted = send(app, app.authed(Method::DELETE, "/v0/media/users/me/avatar", &ann.token), false).await;
     let after = me(app, &ann.token).await;
     let new_after_delete = get_avatar(app, &ann.token, &avatar_path(&new)).await;
@@ -135,13 +135,11 @@ async fn a_new_avatar_replaces_the_old_and_delete_clears_it(app: &TestApp) {
     old_read.error(StatusCode::NOT_FOUND, "NOT_FOUND");
     assert_eq!(new_read.header("content-type").as_deref(), Some("image/jpeg"));
     assert_eq!((new_read.status, new_read.bytes), (StatusCode::OK, jpeg));
-    if let Some(objects) = objects_before_delete {
-        assert_eq!(objects.len(), 1, "the replaced avatar's bytes are removed: {objects:?}");
-    }
+    assert_eq!(objects_before_delete.len(), 1, "the replaced avatar's bytes are removed: {objects_before_delete:?}");
     assert_eq!(deleted.status, StatusCode::NO_CONTENT);
     assert_eq!(after["avatar"], Value::Null);
     new_after_delete.error(StatusCode::NOT_FOUND, "NOT_FOUND");
-    assert_local_objects(app, 0).await;
+    assert_stored_objects(app, 0).await;
 }
 on_both_backends!(a_new_avatar_replaces_the_old_and_delete_clears_it);
 

@@ -6,7 +6,7 @@ use reqwest::StatusCode;
 use serde_json::{Value, json};
 use trellis_tests::{TestApp, TestUser, assert_error, body, spawn_app};
 
-use crate::forms_support::{
+use crate::support::forms::{
     config_with, create_config, dropdown, expected, field, fill_translations, get_config, new_id, problems,
     sample_config, validate_config,
 };

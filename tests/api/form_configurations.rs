@@ -5,7 +5,7 @@ use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
 use trellis_tests::{assert_error, body, spawn_app};
 
-use crate::forms_support::{
+use crate::support::forms::{
     archive, config_with, create_config, created_config, created_wrapper, expected, field, get_config, get_ok,
     item_ids, list_ids, new_id, next_millisecond, post_form, problems, put_config, sample, sample_config,
     sample_config_without_id, sample_payload, validate_config,
@@ -292,6 +292,9 @@ async fn a_handle_named_in_roles_editors_may_update_and_the_roles_stay_when_not_
     assert_error(by_former, StatusCode::FORBIDDEN, "FORBIDDEN").await;
     let by_new = put_config(&app, &cat.token, sample::CONFIG_ID, &json!({"config": sample_config()})).await;
     assert_eq!(by_new.status(), StatusCode::OK);
+    let view = body(by_new).await;
+    assert_eq!(view["revision"], 4);
+    assert_eq!(view["roles"], json!({"editors": ["cat"]}), "the roles stay when not sent");
 }
 
 #[tokio::test]

@@ -7,14 +7,10 @@ use reqwest::StatusCode;
 use serde_json::{Value, json};
 use trellis_tests::{TestApp, TestUser, assert_error, body, spawn_app};
 
-use crate::forms_support::{
+use crate::support::forms::{
     answers_by_key, created_config, created_form, expected, field_ids, get_ok, list_ids, new_id, next_millisecond,
-    patch_form, patched_form, problems, rules_config, sample, sample_config, sample_config_without_id, sample_payload,
+    patch_form, patched_form, refused, rules_config, sample, sample_config, sample_config_without_id, sample_payload,
 };
-
-async fn refused(response: reqwest::Response) -> Vec<(String, String)> {
-    problems(&assert_error(response, StatusCode::BAD_REQUEST, "VALIDATION_FAILED").await)
-}
 
 fn form_id(view: &Value) -> String {
     view["formId"].as_str().unwrap().to_owned()
@@ -160,6 +156,11 @@ async fn a_draft_may_clear_a_required_answer_but_a_submitted_instance_may_not() 
         let in_submitted = patch_form(&app, &ann.token, &submitted_id, &patch).await;
         // Assert
         assert_eq!(in_draft.status(), StatusCode::OK, "{cleared}");
+        let answered = body(in_draft).await;
+        let answer = &answered["fields"][&name_id];
+        assert!(answer.is_null() || *answer == "", "the draft's answer is cleared ({cleared}): {answered}");
+        assert_eq!(answered["state"], "DRAFT");
+        assert_eq!(get_ok(&app, &ann.token, &format!("/v0/forms/{draft_id}")).await, answered);
         assert_eq!(refused(in_submitted).await, expected(&[(&format!("/payload/fields/{name_id}"), "REQUIRED")]));
     }
     let read = get_ok(&app, &ann.token, &format!("/v0/forms/{submitted_id}")).await;

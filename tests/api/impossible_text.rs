@@ -5,7 +5,7 @@ use reqwest::{Method, StatusCode};
 use serde_json::json;
 use trellis_tests::{assert_error, spawn_app};
 
-use crate::forms_support::{created_config, created_form, expected, get_ok, problems, sample_config, sample_payload};
+use crate::support::forms::{created_config, created_form, expected, get_ok, problems, sample_config, sample_payload};
 
 #[tokio::test]
 async fn ids_holding_a_nul_character_name_nothing() {

@@ -1,4 +1,5 @@
-//! Black-box tests: each test starts the real server and talks HTTP to it.
+//! Black-box tests: each test starts the real server and talks HTTP to it. One module per resource
+//! holds its tests; what they share (documents, route calls, the media backends) is in `support`.
 
 mod auth;
 mod avatars;
@@ -8,20 +9,16 @@ mod form_configuration_rules;
 mod form_configurations;
 mod form_instance_updates;
 mod form_instances;
-mod forms_support;
 mod impossible_text;
 mod licenses;
 mod media;
 mod media_access;
-mod media_support;
 mod module_containment;
 mod modules;
-mod modules_support;
 mod password_reset;
 mod smoke;
 mod spaces;
-mod spaces_support;
+mod support;
 mod users;
 mod workflow_configurations;
 mod workflow_items;
-mod workflow_support;

@@ -10,9 +10,9 @@ use serde_json::{Value, json};
 use trellis::config::Config;
 use trellis_tests::TestApp;
 
-use crate::forms_support::{expected, problems};
-use crate::media_support::{
-    DOCS_MAX, PHOTO_MAX, Upload, all_descriptors, assert_local_objects, descriptor, descriptors_of, download, file,
+use crate::support::forms::{expected, problems};
+use crate::support::media::{
+    DOCS_MAX, PHOTO_MAX, Upload, all_descriptors, assert_stored_objects, descriptor, descriptors_of, download, file,
     keys_of, media_form, on_both_backends, pairs, pdf, png, read_form, text, upload, uploaded, without_key,
 };
 
@@ -58,7 +58,7 @@ async fn upload_pairs_field_ids_and_files_by_position(app: &TestApp) {
         assert_eq!(got.status, StatusCode::OK);
         assert_eq!(got.bytes, bytes, "{attachment}");
     }
-    assert_local_objects(app, 3).await;
+    assert_stored_objects(app, 3).await;
 }
 on_both_backends!(upload_pairs_field_ids_and_files_by_position);
 
@@ -116,7 +116,7 @@ async fn every_pairing_problem_is_listed_and_nothing_is_stored(app: &TestApp) {
         ])
     );
     assert_eq!(all_descriptors(app, &ann.token, &form.form_id, &form.file_fields()).await, Vec::<Value>::new());
-    assert_local_objects(app, 0).await;
+    assert_stored_objects(app, 0).await;
 }
 on_both_backends!(every_pairing_problem_is_listed_and_nothing_is_stored);
 
@@ -138,7 +138,7 @@ async fn more_files_than_field_ids_is_a_count_mismatch(app: &TestApp) {
     let error = no_file.error(StatusCode::BAD_REQUEST, "VALIDATION_FAILED");
     assert_eq!(problems(&error), expected(&[("/fieldIds", "COUNT_MISMATCH"), ("/files", "REQUIRED")]));
     assert_eq!(descriptors_of(app, &ann.token, &form.form_id, &form.docs).await, Vec::<Value>::new());
-    assert_local_objects(app, 0).await;
+    assert_stored_objects(app, 0).await;
 }
 on_both_backends!(more_files_than_field_ids_is_a_count_mismatch);
 
@@ -185,7 +185,7 @@ async fn accept_matches_by_mime_type_and_by_extension(app: &TestApp) {
     let error = pdf_as_photo.error(StatusCode::UNSUPPORTED_MEDIA_TYPE, "UNSUPPORTED_MEDIA_TYPE");
     assert_eq!(problems(&error), expected(&[("/files/0", "NOT_ACCEPTED")]));
     assert_eq!(all_descriptors(app, &ann.token, &form.form_id, &form.file_fields()).await.len(), 2);
-    assert_local_objects(app, 2).await;
+    assert_stored_objects(app, 2).await;
 }
 on_both_backends!(accept_matches_by_mime_type_and_by_extension);
 
@@ -214,11 +214,11 @@ async fn a_text_file_named_png_is_refused(app: &TestApp) {
     // Assert
     for reply in [declared_png, named_png] {
         let error = reply.error(StatusCode::UNSUPPORTED_MEDIA_TYPE, "UNSUPPORTED_MEDIA_TYPE");
-        assert_eq!(crate::forms_support::problems(&error).len(), 1, "{error}");
+        assert_eq!(crate::support::forms::problems(&error).len(), 1, "{error}");
         assert_eq!(trellis_tests::detail_paths(&error), ["/files/0"]);
     }
     assert_eq!(all_descriptors(app, &ann.token, &form.form_id, &form.file_fields()).await, Vec::<Value>::new());
-    assert_local_objects(app, 0).await;
+    assert_stored_objects(app, 0).await;
 }
 on_both_backends!(a_text_file_named_png_is_refused);
 
@@ -239,7 +239,7 @@ async fn a_png_declared_as_text_is_refused(app: &TestApp) {
     let error = reply.error(StatusCode::UNSUPPORTED_MEDIA_TYPE, "UNSUPPORTED_MEDIA_TYPE");
     assert_eq!(trellis_tests::detail_paths(&error), ["/files/0"]);
     assert_eq!(descriptors_of(app, &ann.token, &form.form_id, &form.docs).await, Vec::<Value>::new());
-    assert_local_objects(app, 0).await;
+    assert_stored_objects(app, 0).await;
 }
 on_both_backends!(a_png_declared_as_text_is_refused);
 
@@ -283,7 +283,7 @@ async fn a_file_over_max_bytes_is_413_and_nothing_is_stored(app: &TestApp) {
     }
     assert_eq!(exact[0]["bytes"], PHOTO_MAX);
     assert_eq!(descriptors_of(app, &ann.token, &form.form_id, &form.photo).await, exact);
-    assert_local_objects(app, 1).await;
+    assert_stored_objects(app, 1).await;
 }
 on_both_backends!(a_file_over_max_bytes_is_413_and_nothing_is_stored);
 
@@ -302,7 +302,7 @@ async fn a_second_file_on_a_single_file_field_is_409(app: &TestApp) {
         assert_eq!(error["numeric"], 811);
     }
     assert_eq!(descriptors_of(app, &ann.token, &form.form_id, &form.photo).await, first);
-    assert_local_objects(app, 1).await;
+    assert_stored_objects(app, 1).await;
 }
 on_both_backends!(a_second_file_on_a_single_file_field_is_409);
 
@@ -324,7 +324,7 @@ async fn max_files_counts_the_files_already_stored(app: &TestApp) {
     stored.sort();
     expected_keys.sort();
     assert_eq!(stored, expected_keys);
-    assert_local_objects(app, 3).await;
+    assert_stored_objects(app, 3).await;
 }
 on_both_backends!(max_files_counts_the_files_already_stored);
 
@@ -343,7 +343,7 @@ async fn concurrent_uploads_never_overfill_a_single_file_field(app: &TestApp) {
     assert_eq!(statuses.iter().filter(|s| **s == StatusCode::CREATED).count(), 1, "{statuses:?}");
     assert_eq!(statuses.iter().filter(|s| **s == StatusCode::CONFLICT).count(), 3, "{statuses:?}");
     assert_eq!(descriptors_of(app, &ann.token, &form.form_id, &form.photo).await.len(), 1);
-    assert_local_objects(app, 1).await;
+    assert_stored_objects(app, 1).await;
 }
 on_both_backends!(concurrent_uploads_never_overfill_a_single_file_field);
 
@@ -385,7 +385,7 @@ async fn one_bad_file_of_three_stores_none(app: &TestApp) {
     let error = unknown_field.error(StatusCode::BAD_REQUEST, "VALIDATION_FAILED");
     assert_eq!(problems(&error), expected(&[("/fieldIds/2", "NOT_A_FILE_FIELD")]));
     assert_eq!(all_descriptors(app, &ann.token, &form.form_id, &form.file_fields()).await, Vec::<Value>::new());
-    assert_local_objects(app, 0).await;
+    assert_stored_objects(app, 0).await;
 }
 on_both_backends!(one_bad_file_of_three_stores_none);
 
@@ -431,6 +431,6 @@ async fn the_daily_upload_quota_counts_files_and_a_refused_upload_stores_nothing
     stored.sort();
     expected_keys.sort();
     assert_eq!(stored, expected_keys);
-    assert_local_objects(app, 3).await;
+    assert_stored_objects(app, 3).await;
 }
 on_both_backends!(the_daily_upload_quota_counts_files_and_a_refused_upload_stores_nothing, three_uploads_a_day);

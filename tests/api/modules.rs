@@ -6,11 +6,11 @@ use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
 use trellis_tests::{assert_error, body, spawn_app, spawn_app_with};
 
-use crate::forms_support::{created_config, created_form, expected, get_ok, patched_form, problems, sample_config};
-use crate::modules_support::{
+use crate::support::forms::{created_config, created_form, expected, get_ok, patched_form, problems, sample_config};
+use crate::support::modules::{
     connect, counts_path, enable_word_count, module_call, put_modules, tagged_payload, wait_until,
 };
-use crate::spaces_support::{add_member, created_space, id};
+use crate::support::spaces::{add_member, created_space, id};
 
 #[tokio::test]
 async fn the_catalogue_lists_the_enabled_modules_with_their_schemas() {

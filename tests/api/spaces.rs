@@ -5,11 +5,11 @@ use reqwest::{Method, StatusCode};
 use serde_json::json;
 use trellis_tests::{assert_error, body, spawn_app};
 
-use crate::forms_support::{
+use crate::support::forms::{
     created_config, created_form, expected, get_ok, item_ids, list_ids, next_millisecond, post_form, problems,
     sample_config, sample_payload,
 };
-use crate::spaces_support::{add_member, created_space, id, patch_general, post_space};
+use crate::support::spaces::{add_member, created_space, id, patch_general, post_space};
 
 #[tokio::test]
 async fn create_space_answers_201_and_makes_the_creator_its_owner() {
@@ -78,6 +78,9 @@ async fn names_are_unique_on_create_and_on_rename() {
     // Assert
     assert_error(duplicate, StatusCode::CONFLICT, "CONFLICT").await;
     assert_error(rename, StatusCode::CONFLICT, "CONFLICT").await;
+    let kept = get_ok(&app, &bob.token, &format!("/v0/spaces/{}/settings/general", id(&other))).await;
+    assert_eq!(kept["name"], "free", "the refused rename kept the name");
+    assert_eq!(list_ids(&app, &bob.token, "/v0/spaces", "spaceId").await, [id(&other)], "no second space");
 }
 
 #[tokio::test]
@@ -132,6 +135,7 @@ async fn the_owner_changes_the_general_settings_and_members_read_them() {
     assert_eq!(seen["displayName"], "The garden");
     assert_eq!(seen["role"], "member");
     let renamed = patch_general(&app, &ann.token, &space_id, &json!({"name": "garden-2", "summary": null})).await;
+    assert_eq!(renamed.status(), StatusCode::OK);
     let renamed = body(renamed).await;
     assert_eq!((renamed["name"].clone(), renamed["summary"].clone()), (json!("garden-2"), json!("")));
 }

@@ -124,6 +124,9 @@ async fn patch_me_lists_every_problem_at_once() {
     let mut paths = detail_paths(&error);
     paths.sort();
     assert_eq!(paths, ["/bio", "/displayName", "/email", "/fullName", "/handle"]);
+    let profile = body(app.get_authed("/v0/users/me", &ann.token).await).await;
+    assert_eq!((&profile["handle"], &profile["email"]), (&json!("ann"), &json!("ann@example.org")));
+    assert_eq!((&profile["displayName"], &profile["fullName"]), (&json!("ann"), &json!("ann Full")), "names kept");
 }
 
 #[tokio::test]
@@ -138,6 +141,8 @@ async fn patch_me_with_a_name_that_is_not_a_string_is_400_at_its_path() {
     let mut paths = detail_paths(&error);
     paths.sort();
     assert_eq!(paths, ["/displayName", "/fullName"]);
+    let profile = body(app.get_authed("/v0/users/me", &ann.token).await).await;
+    assert_eq!((&profile["displayName"], &profile["fullName"]), (&json!("ann"), &json!("ann Full")), "names kept");
 }
 
 #[tokio::test]

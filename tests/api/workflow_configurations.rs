@@ -6,15 +6,10 @@ use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
 use trellis_tests::{TestApp, assert_error, body, spawn_app};
 
-use crate::forms_support::{config_with, created_config, expected, field, get_ok, new_id, problems, sample, send};
-use crate::workflow_support::{
+use crate::support::forms::{config_with, created_config, expected, field, get_ok, new_id, refused, sample, send};
+use crate::support::workflow::{
     create_workflow, created_workflow, grant, put_workflow, sample_setup, sample_workflow, validate_workflow, wf,
 };
-
-/// The (path, code) problems of a refused document, asserting 400 VALIDATION_FAILED.
-async fn refused(response: reqwest::Response) -> Vec<(String, String)> {
-    problems(&assert_error(response, StatusCode::BAD_REQUEST, "VALIDATION_FAILED").await)
-}
 
 /// A form configuration with one text field `name`, capturing no metadata, that allows workflow
 /// starts; answers its id.
@@ -43,7 +38,7 @@ async fn validate_answers_the_document_with_its_id_and_stores_nothing() {
     // Arrange
     let app = spawn_app().await;
     let ann = app.sign_up("ann").await;
-    created_config(&app, &ann.token, crate::forms_support::sample_config()).await;
+    created_config(&app, &ann.token, crate::support::forms::sample_config()).await;
     // Act
     let response = validate_workflow(&app, &ann.token, &json!({"config": sample_workflow()})).await;
     // Assert
@@ -60,7 +55,7 @@ async fn create_answers_201_and_the_creator_reads_it_alone_and_in_the_list() {
     // Arrange
     let app = spawn_app().await;
     let ann = app.sign_up("ann").await;
-    created_config(&app, &ann.token, crate::forms_support::sample_config()).await;
+    created_config(&app, &ann.token, crate::support::forms::sample_config()).await;
     // Act
     let created = created_workflow(&app, &ann.token, sample_workflow()).await;
     // Assert
@@ -82,7 +77,7 @@ async fn one_document_with_many_problems_lists_every_problem_at_its_path() {
     // Arrange
     let app = spawn_app().await;
     let ann = app.sign_up("ann").await;
-    created_config(&app, &ann.token, crate::forms_support::sample_config()).await;
+    created_config(&app, &ann.token, crate::support::forms::sample_config()).await;
     let bare = plain_form(&app, &ann.token).await; // not in the allowlist
     let plain = plain_form(&app, &ann.token).await; // in the allowlist, captures no summary
     let ghost = new_id(); // in the allowlist, no such form configuration
@@ -144,7 +139,7 @@ async fn the_entry_and_transition_targets_must_name_workbaskets_of_the_network()
     // Arrange
     let app = spawn_app().await;
     let ann = app.sign_up("ann").await;
-    created_config(&app, &ann.token, crate::forms_support::sample_config()).await;
+    created_config(&app, &ann.token, crate::support::forms::sample_config()).await;
     let mut doc = sample_workflow();
     doc["network"]["entryWorkbasketId"] = json!(new_id());
     doc["network"]["workbaskets"][1]["transitions"][2]["targetWorkbasketId"] = json!(new_id());
@@ -165,7 +160,7 @@ async fn a_network_without_a_terminal_workbasket_is_refused() {
     // Arrange
     let app = spawn_app().await;
     let ann = app.sign_up("ann").await;
-    created_config(&app, &ann.token, crate::forms_support::sample_config()).await;
+    created_config(&app, &ann.token, crate::support::forms::sample_config()).await;
     let mut doc = sample_workflow();
     doc["network"]["workbaskets"][2]["terminal"] = json!(false);
     doc["network"]["workbaskets"][3].as_object_mut().unwrap().remove("terminal");

@@ -6,19 +6,14 @@ use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
 use trellis_tests::{TestApp, assert_error, body, spawn_app};
 
-use crate::forms_support::{
-    config_with, created_config, created_form, expected, field, get_ok, new_id, patched_form, problems, sample,
+use crate::support::forms::{
+    config_with, created_config, created_form, expected, field, get_ok, new_id, patched_form, refused, sample,
     sample_payload,
 };
-use crate::workflow_support::{
+use crate::support::workflow::{
     created_workflow, get_item, grant, item_path, moved, patch_item, read_item, sample_setup, sample_workflow, sorted,
     start, started, submitted_form, transition, transition_ids, view_items, view_list, wf,
 };
-
-/// The (path, code) problems of a refused request, asserting 400 VALIDATION_FAILED.
-async fn refused(response: reqwest::Response) -> Vec<(String, String)> {
-    problems(&assert_error(response, StatusCode::BAD_REQUEST, "VALIDATION_FAILED").await)
-}
 
 /// `ann` owns the sample workflow and has one item in intake; `bob` holds slot 2 (review).
 async fn two_users(app: &TestApp) -> (trellis_tests::TestUser, trellis_tests::TestUser, String) {
@@ -205,6 +200,9 @@ async fn a_stale_if_match_is_412_on_patch_and_transition_and_a_current_one_appli
     assert_eq!(applied_body["workbasketId"], wf::REVIEW);
     assert_error(after_move, StatusCode::PRECONDITION_FAILED, "PRECONDITION_FAILED").await;
     assert_eq!(unconditional.status(), StatusCode::OK);
+    let unconditional = body(unconditional).await;
+    assert_eq!(unconditional["payload"]["fields"][wf::FULL_NAME], "Ada C", "{unconditional}");
+    assert_eq!(unconditional["workbasketId"], wf::REVIEW);
 }
 
 #[tokio::test]
@@ -302,6 +300,7 @@ async fn history_lists_the_start_moves_and_patches_oldest_first() {
     let patched =
         patch_item(&app, &ann.token, &item, Some(wf::INTAKE_VIEW), json!({wf::FULL_NAME: "Grace"}), None).await;
     assert_eq!(patched.status(), StatusCode::OK);
+    assert_eq!(body(patched).await["payload"]["fields"][wf::FULL_NAME], "Grace");
     moved(&app, &ann.token, &item, Some(wf::INTAKE_VIEW), wf::SUBMIT).await;
     moved(&app, &bob.token, &item, Some(wf::REVIEW_VIEW), wf::REJECT).await;
     // Act

@@ -9,7 +9,7 @@ use trellis::config::Config;
 use trellis_modules::{EnabledModule, Grant};
 use trellis_tests::{TestApp, TestUser, body};
 
-use crate::forms_support::sample_payload;
+use crate::support::forms::sample_payload;
 
 /// Enables the hostile test module (a file module granted key-value and logging) besides Tags.
 pub fn enable_hostile(config: &mut Config) {
@@ -46,10 +46,12 @@ pub async fn module_call(app: &TestApp, token: &str, method: Method, space_id: &
     app.authed(method, &format!("/v0/spaces/{space_id}/modules{path}"), token).send().await.expect("request sent")
 }
 
-/// Polls `GET path` (a module route) until `done` holds for its 200 body; answers that body.
+/// Polls `GET path` (a module route) until `done` holds for its 200 body; answers that body. The
+/// wait allows for a loaded machine and ends as soon as `done` holds.
 pub async fn wait_until(app: &TestApp, token: &str, path: &str, done: impl Fn(&Value) -> bool) -> Value {
     let mut last = Value::Null;
-    for _ in 0..250 {
+    let deadline = std::time::Instant::now() + Duration::from_secs(30);
+    while std::time::Instant::now() < deadline {
         let response = app.get_authed(path, token).await;
         if response.status() == StatusCode::OK {
             last = body(response).await;

@@ -6,9 +6,9 @@ use reqwest::{Method, Response, StatusCode};
 use serde_json::{Value, json};
 use trellis_tests::{TestApp, TestUser, body};
 
-use crate::forms_support::{created_config, created_form, sample_config, sample_payload, send};
+use crate::support::forms::{created_config, created_form, sample_config, sample_payload, send};
 
-const SAMPLE_WORKFLOW: &str = include_str!("../../host/src/domain/workflows/testdata/sample_workflow.json");
+const SAMPLE_WORKFLOW: &str = include_str!("../../../host/src/domain/workflows/testdata/sample_workflow.json");
 
 /// Ids of the sample workflow and of the sample form fields it shows.
 pub mod wf {

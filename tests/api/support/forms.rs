@@ -2,11 +2,11 @@
 
 use reqwest::{Method, Response, StatusCode};
 use serde_json::{Map, Value, json};
-use trellis_tests::{TestApp, body};
+use trellis_tests::{TestApp, assert_error, body};
 use uuid::Uuid;
 
-const SAMPLE_CONFIG: &str = include_str!("../../host/src/domain/forms/testdata/sample_config.json");
-const SAMPLE_PAYLOAD: &str = include_str!("../../host/src/domain/forms/testdata/sample_payload.json");
+const SAMPLE_CONFIG: &str = include_str!("../../../host/src/domain/forms/testdata/sample_config.json");
+const SAMPLE_PAYLOAD: &str = include_str!("../../../host/src/domain/forms/testdata/sample_payload.json");
 
 /// Field ids of the sample configuration.
 pub mod sample {
@@ -157,6 +157,11 @@ pub fn problems(error: &Value) -> Vec<(String, String)> {
         .unwrap_or_default();
     found.sort();
     found
+}
+
+/// The (path, code) problems of a refused request, asserting 400 VALIDATION_FAILED.
+pub async fn refused(response: Response) -> Vec<(String, String)> {
+    problems(&assert_error(response, StatusCode::BAD_REQUEST, "VALIDATION_FAILED").await)
 }
 
 /// `pairs` as sorted owned (path, code) pairs, to compare with [`problems`].

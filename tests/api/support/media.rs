@@ -2,8 +2,8 @@
 //! media tests, on either media backend. Every response passes a leak check: no body or header may
 //! name a storage path, the data directory, the S3 endpoint or bucket, or a stored object's key.
 
-use std::path::PathBuf;
-use std::time::Duration;
+use std::path::Path;
+use std::time::{Duration, Instant};
 
 use reqwest::header::HeaderMap;
 use reqwest::multipart::{Form, Part};
@@ -11,9 +11,11 @@ use reqwest::{Method, RequestBuilder, StatusCode};
 use serde_json::{Value, json};
 use trellis::config::Config;
 use trellis::config::media::MediaBackend;
-use trellis_tests::{TestApp, spawn_app_with, use_s3_media};
+use trellis_tests::{
+    TestApp, assert_error_envelope, s3_object_keys, s3_settings, s3_unfinished_uploads, spawn_app_on_s3, spawn_app_with,
+};
 
-use crate::forms_support::{answers_by_key, config_with, created_config, created_form, field, field_ids};
+use crate::support::forms::{answers_by_key, config_with, created_config, created_form, field, field_ids};
 
 /// The media backend a scenario runs on.
 #[derive(Clone, Copy, Debug)]
@@ -22,25 +24,13 @@ pub enum Backend {
     S3,
 }
 
-/// A server on `backend`, after `customize`. `None` for S3 when `S3_ENDPOINT` is unset (a plain
-/// `cargo test`): like `use_s3_media` and `host/tests/s3_store.rs`, the S3 variant then notes the
-/// skip and passes; `scripts/test` always starts Garage and sets the `S3_*` variables.
-pub async fn media_app(backend: Backend, customize: impl FnOnce(&mut Config)) -> Option<TestApp> {
+/// A server on `backend`, after `customize`; on S3 with a bucket of its own. `None` for S3 when
+/// `S3_ENDPOINT` is unset in a local run, after noting that `test` was skipped; in CI (`CI` set)
+/// a missing S3 server fails the test instead.
+pub async fn media_app(backend: Backend, test: &str, customize: impl FnOnce(&mut Config)) -> Option<TestApp> {
     match backend {
         Backend::Local => Some(spawn_app_with(customize).await),
-        Backend::S3 => {
-            if std::env::var_os("S3_ENDPOINT").is_none() {
-                eprintln!("S3_ENDPOINT is not set: skipping the S3 variant (scripts/test sets the S3_* variables)");
-                return None;
-            }
-            Some(
-                spawn_app_with(|config| {
-                    assert!(use_s3_media(config), "S3_ENDPOINT is set");
-                    customize(config);
-                })
-                .await,
-            )
-        }
+        Backend::S3 => Some(spawn_app_on_s3(&s3_settings(test)?, customize).await),
     }
 }
 
@@ -57,16 +47,18 @@ macro_rules! on_both_backends {
         mod $scenario {
             #[tokio::test]
             async fn local() {
-                let backend = crate::media_support::Backend::Local;
-                let app = crate::media_support::media_app(backend, $customize).await.expect("a local app");
+                let backend = crate::support::media::Backend::Local;
+                let test = concat!(module_path!(), "::local");
+                let app = crate::support::media::media_app(backend, test, $customize).await.expect("a local app");
                 super::$scenario(&app).await;
                 app.stop().await;
             }
 
             #[tokio::test]
             async fn s3() {
-                let backend = crate::media_support::Backend::S3;
-                let Some(app) = crate::media_support::media_app(backend, $customize).await else { return };
+                let backend = crate::support::media::Backend::S3;
+                let test = concat!(module_path!(), "::s3");
+                let Some(app) = crate::support::media::media_app(backend, test, $customize).await else { return };
                 super::$scenario(&app).await;
                 app.stop().await;
             }
@@ -97,9 +89,7 @@ impl Reply {
         let value = self.json();
         assert_eq!(self.status, status, "status of {value}");
         assert_eq!(self.header("content-type").as_deref(), Some("application/json"), "{value}");
-        assert_eq!(value["error"]["code"], code, "code of {value}");
-        assert_eq!(value["error"]["requestId"].as_str(), self.header("x-request-id").as_deref(), "{value}");
-        value["error"].clone()
+        assert_error_envelope(&value, self.header("x-request-id").as_deref(), code)
     }
 
     /// The JSON body, asserting the status.
@@ -118,12 +108,12 @@ pub async fn send(app: &TestApp, request: RequestBuilder, raw_body: bool) -> Rep
     let headers = response.headers().clone();
     let bytes = response.bytes().await.expect("body read").to_vec();
     let reply = Reply { status, headers, bytes };
-    assert_no_leak(app, &reply, raw_body);
+    assert_no_leak(&reply, &secrets(app).await, raw_body);
     reply
 }
 
 /// Strings that must never reach a client.
-fn secrets(app: &TestApp) -> Vec<String> {
+async fn secrets(app: &TestApp) -> Vec<String> {
     let mut needles = vec![app.data_dir.display().to_string(), "objects/".to_owned(), "media/tmp".to_owned()];
     if app.config.media.backend == MediaBackend::S3 {
         let s3 = &app.config.media.s3;
@@ -131,44 +121,68 @@ fn secrets(app: &TestApp) -> Vec<String> {
         needles.push(format!("/{}/", s3.bucket));
         needles.push(s3.access_key.clone());
     }
-    // The names of the stored objects are their storage keys' ids.
-    needles.extend(
-        stored_objects(app)
-            .unwrap_or_default()
-            .iter()
-            .filter_map(|path| path.file_name().map(|n| n.to_string_lossy().into_owned())),
-    );
+    // The stored objects' names are their storage keys' ids.
+    let stored = store_contents(app).await;
+    needles.extend(stored.objects.iter().chain(&stored.unfinished).map(|name| id_of(name).to_owned()));
     needles
 }
 
-fn assert_no_leak(app: &TestApp, reply: &Reply, raw_body: bool) {
+fn assert_no_leak(reply: &Reply, secrets: &[String], raw_body: bool) {
     let body = if raw_body { String::new() } else { String::from_utf8_lossy(&reply.bytes).into_owned() };
-    for needle in secrets(app) {
-        assert!(!body.contains(&needle), "the body names {needle:?}: {body}");
+    for needle in secrets {
+        assert!(!body.contains(needle), "the body names {needle:?}: {body}");
         for (name, value) in &reply.headers {
             let value = String::from_utf8_lossy(value.as_bytes());
-            assert!(!value.contains(&needle), "header {name} names {needle:?}: {value}");
+            assert!(!value.contains(needle), "header {name} names {needle:?}: {value}");
         }
     }
 }
 
-/// The object files of a local store (`<data-dir>/media/objects/**`); `None` on S3.
-pub fn stored_objects(app: &TestApp) -> Option<Vec<PathBuf>> {
-    if app.config.media.backend != MediaBackend::Local {
-        return None;
-    }
-    Some(files_under(&app.data_dir.join("media").join("objects")))
+/// What a media store holds, each list sorted.
+#[derive(Debug, PartialEq)]
+pub struct Stored {
+    /// Complete objects by name, `<kind>/<id>`: their path under `<data-dir>/media/objects` on
+    /// the local backend, their key in the server's own bucket on S3.
+    pub objects: Vec<String>,
+    /// Writes in progress or left behind: the temporary files under `<data-dir>/media/tmp`, or the
+    /// keys of the bucket's unfinished multipart uploads.
+    pub unfinished: Vec<String>,
 }
 
-/// The temporary files of a local store (`<data-dir>/media/tmp/*`); `None` on S3.
-pub fn temporary_files(app: &TestApp) -> Option<Vec<PathBuf>> {
-    if app.config.media.backend != MediaBackend::Local {
-        return None;
+/// What the server's media store holds, read from the folder or listed through the S3 API.
+/// Empty for an S3 store that is not the test's own bucket (one that cannot be reached, say).
+pub async fn store_contents(app: &TestApp) -> Stored {
+    match app.config.media.backend {
+        MediaBackend::Local => {
+            let media = app.data_dir.join("media");
+            Stored { objects: names_under(&media.join("objects")), unfinished: names_under(&media.join("tmp")) }
+        }
+        MediaBackend::S3 => match app.media_bucket() {
+            Some(bucket) => {
+                Stored { objects: s3_object_keys(&bucket).await, unfinished: s3_unfinished_uploads(&bucket).await }
+            }
+            None => Stored { objects: Vec::new(), unfinished: Vec::new() },
+        },
     }
-    Some(files_under(&app.data_dir.join("media").join("tmp")))
 }
 
-pub fn files_under(dir: &std::path::Path) -> Vec<PathBuf> {
+/// The last segment of an object's name: the id of its storage key.
+pub fn id_of(name: &str) -> &str {
+    name.rsplit('/').next().unwrap_or(name)
+}
+
+/// The files under `dir`, as paths relative to it with `/` between segments, sorted.
+fn names_under(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = files_under(dir)
+        .iter()
+        .filter_map(|path| path.strip_prefix(dir).ok())
+        .map(|path| path.iter().map(|s| s.to_string_lossy()).collect::<Vec<_>>().join("/"))
+        .collect();
+    names.sort();
+    names
+}
+
+fn files_under(dir: &Path) -> Vec<std::path::PathBuf> {
     let mut found = Vec::new();
     let Ok(entries) = std::fs::read_dir(dir) else { return found };
     for entry in entries.filter_map(Result::ok) {
@@ -183,19 +197,19 @@ pub fn files_under(dir: &std::path::Path) -> Vec<PathBuf> {
     found
 }
 
-/// On the local backend, waits up to 5 s for exactly `count` object files (staged objects of a
-/// refused upload are removed in the background) and for no temporary file; asserts it.
-pub async fn assert_local_objects(app: &TestApp, count: usize) {
-    let Some(mut objects) = stored_objects(app) else { return };
-    for _ in 0..100 {
-        if objects.len() == count && temporary_files(app).unwrap_or_default().is_empty() {
-            return;
-        }
+/// Waits for the store to hold exactly `count` objects and no unfinished write (the staged
+/// objects of a refused upload are removed in the background), then asserts it; on the local
+/// backend the object files are counted, on S3 the objects the bucket lists. The wait is generous
+/// for a loaded machine and ends as soon as the store agrees.
+pub async fn assert_stored_objects(app: &TestApp, count: usize) {
+    let deadline = Instant::now() + Duration::from_secs(20);
+    let mut now = store_contents(app).await;
+    while (now.objects.len() != count || !now.unfinished.is_empty()) && Instant::now() < deadline {
         tokio::time::sleep(Duration::from_millis(50)).await;
-        objects = stored_objects(app).unwrap_or_default();
+        now = store_contents(app).await;
     }
-    assert_eq!(objects.len(), count, "object files: {objects:?}");
-    assert_eq!(temporary_files(app).unwrap_or_default(), Vec::<PathBuf>::new(), "temporary files remain");
+    assert_eq!(now.objects.len(), count, "stored objects: {:?}", now.objects);
+    assert_eq!(now.unfinished, Vec::<String>::new(), "unfinished writes remain");
 }
 
 /// One part of an upload request, in the order sent.
