@@ -18,7 +18,7 @@ fn trellis(dir: &Path, args: &[&str]) -> Output {
 }
 
 fn plugin(file: &str) -> String {
-    PathBuf::from(trellis_modules::PLUGINS_DIR).join(file).to_string_lossy().into_owned()
+    PathBuf::from(trellis_plugins_build::DIR).join(file).to_string_lossy().into_owned()
 }
 
 fn json_stdout(output: &Output) -> Value {

@@ -1,8 +1,8 @@
 //! The bundled Tags module, driven through the host API.
 
-use trellis_modules::{EventKind, ModuleEvent, ModuleFailure, TAGS_MODULE_ID};
+use trellis_modules::{EventKind, ModuleEvent, ModuleFailure};
 
-use crate::support::{get, invocation, shared};
+use crate::support::{TAGS as TAGS_MODULE_ID, get, invocation, shared};
 
 #[tokio::test]
 async fn tags_event_shows_in_counts_route() {
