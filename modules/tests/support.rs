@@ -41,6 +41,11 @@ pub fn tags_only() -> ModulesConfig {
     }
 }
 
+/// A host of its own: its failure counters and key-value store are the calling test's alone.
+pub fn private_host(settings: ModulesConfig) -> ModuleHost {
+    ModuleHost::new(settings, bundled(), Arc::new(MemoryKv::new())).expect("modules load")
+}
+
 /// Every permission, for file modules whose manifests the tests do not control.
 pub fn all_grants() -> Vec<Grant> {
     vec![Grant::KeyValue, Grant::Logging, Grant::ItemRead, Grant::AssetRead, Grant::OutboundHttp]
