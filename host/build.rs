@@ -5,6 +5,5 @@
 fn main() {
     let dir = std::env::var("DEP_TRELLIS_PLUGINS_DIR").expect("trellis-plugins-build says where plugins/ is built");
     println!("cargo:rustc-env=TRELLIS_BUNDLED_DIR={dir}");
-    println!("cargo:rerun-if-env-changed=DEP_TRELLIS_PLUGINS_DIR");
     println!("cargo:rerun-if-changed=build.rs");
 }
