@@ -11,16 +11,28 @@
 
 use std::hint::black_box;
 use std::path::Path;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
 use criterion::{BatchSize, Criterion};
 use trellis_modules::{
-    CallerRole, EnabledModule, EventKind, Grant, Invocation, MemoryKv, Method, ModuleEvent, ModuleHost, ModuleRequest,
-    ModulesConfig, PLUGINS_DIR, TAGS_MODULE_ID,
+    BundledModule, CallerRole, EnabledModule, EventKind, Grant, Invocation, MemoryKv, Method, ModuleEvent, ModuleHost,
+    ModuleRequest, ModulesConfig,
 };
+use trellis_plugins_build::DIR as PLUGINS_DIR;
 
 const SPACE: &str = "space-bench";
+
+/// Tags runs bundled, as the server runs it: its bytes handed to the host under this id.
+const TAGS_MODULE_ID: &str = "tags";
+
+fn bundled() -> &'static [BundledModule] {
+    static BUNDLED: OnceLock<Vec<BundledModule>> = OnceLock::new();
+    BUNDLED.get_or_init(|| {
+        let wasm = std::fs::read(Path::new(PLUGINS_DIR).join("trellis_tags.wasm")).expect("plugins/ built Tags");
+        vec![BundledModule::new(TAGS_MODULE_ID, wasm)]
+    })
+}
 
 fn counts_request() -> ModuleRequest {
     ModuleRequest {
@@ -48,7 +60,7 @@ fn tags_host(runtime: &tokio::runtime::Runtime) -> ModuleHost {
         request_deadline_ms: 10_000,
         ..ModulesConfig::default()
     };
-    let host = ModuleHost::new(settings, Arc::new(MemoryKv::new())).expect("tags loads");
+    let host = ModuleHost::new(settings, bundled(), Arc::new(MemoryKv::new())).expect("tags loads");
     runtime.block_on(async {
         for i in 0..5 {
             let item = serde_json::json!({
@@ -160,7 +172,7 @@ fn criterion_benches(c: &mut Criterion, runtime: &tokio::runtime::Runtime, host:
         b.iter_batched(
             || tempfile::tempdir().unwrap(),
             |dir| {
-                let host = ModuleHost::new(all_modules(dir.path()), Arc::new(MemoryKv::new())).unwrap();
+                let host = ModuleHost::new(all_modules(dir.path()), bundled(), Arc::new(MemoryKv::new())).unwrap();
                 black_box(host);
                 dir
             },
@@ -168,9 +180,9 @@ fn criterion_benches(c: &mut Criterion, runtime: &tokio::runtime::Runtime, host:
         )
     });
     let warm = tempfile::tempdir().unwrap();
-    ModuleHost::new(all_modules(warm.path()), Arc::new(MemoryKv::new())).unwrap();
+    ModuleHost::new(all_modules(warm.path()), bundled(), Arc::new(MemoryKv::new())).unwrap();
     start.bench_function("warm: load every module from the cache", |b| {
-        b.iter(|| black_box(ModuleHost::new(all_modules(warm.path()), Arc::new(MemoryKv::new())).unwrap()))
+        b.iter(|| black_box(ModuleHost::new(all_modules(warm.path()), bundled(), Arc::new(MemoryKv::new())).unwrap()))
     });
     start.finish();
 }
@@ -185,8 +197,8 @@ fn main() {
         throughput(&host, 1);
         throughput(&host, 2);
         let dir = tempfile::tempdir().unwrap();
-        let cold = ModuleHost::new(all_modules(dir.path()), Arc::new(MemoryKv::new())).unwrap();
-        let warm = ModuleHost::new(all_modules(dir.path()), Arc::new(MemoryKv::new())).unwrap();
+        let cold = ModuleHost::new(all_modules(dir.path()), bundled(), Arc::new(MemoryKv::new())).unwrap();
+        let warm = ModuleHost::new(all_modules(dir.path()), bundled(), Arc::new(MemoryKv::new())).unwrap();
         for (label, host) in [("first start", cold), ("second start", warm)] {
             let loads: Vec<String> = host
                 .code_loads()

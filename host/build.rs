@@ -1,4 +1,9 @@
-// `sqlx::migrate!` embeds the migration folders; rebuild when a migration is added or changed.
+// Tells `src/bundled.rs` where the components built from `plugins/` are, for its `include_bytes!`: the
+// `trellis-plugins-build` dependency builds them and hands their directory to this script as
+// `DEP_TRELLIS_PLUGINS_DIR`. Cargo reruns this script when that dependency's build output changes, and
+// recompiles the crate when an embedded file changes.
 fn main() {
-    println!("cargo:rerun-if-changed=../migrations");
+    let dir = std::env::var("DEP_TRELLIS_PLUGINS_DIR").expect("trellis-plugins-build says where plugins/ is built");
+    println!("cargo:rustc-env=TRELLIS_BUNDLED_DIR={dir}");
+    println!("cargo:rerun-if-changed=build.rs");
 }

@@ -199,7 +199,7 @@ fn module_cache_dir() -> PathBuf {
     DIR.get_or_init(|| {
         use trellis_modules::{EnabledModule, Grant, ModuleHost, ModulesConfig};
         let dir = std::env::temp_dir().join("trellis-test-module-cache");
-        let plugins = PathBuf::from(trellis_modules::PLUGINS_DIR);
+        let plugins = PathBuf::from(trellis_plugins_build::DIR);
         let enable = vec![
             EnabledModule::bundled("tags"),
             EnabledModule::file(plugins.join("trellis_hostile.wasm"), vec![Grant::KeyValue, Grant::Logging], vec![]),
@@ -210,7 +210,7 @@ fn module_cache_dir() -> PathBuf {
             ),
         ];
         let settings = ModulesConfig { enable, cache_dir: Some(dir.clone()), ..ModulesConfig::default() };
-        ModuleHost::new(settings, std::sync::Arc::new(trellis_modules::MemoryKv::new()))
+        ModuleHost::new(settings, &trellis::bundled::modules(), std::sync::Arc::new(trellis_modules::MemoryKv::new()))
             .expect("compiling the modules");
         dir
     })

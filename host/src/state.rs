@@ -63,6 +63,7 @@ impl AppState {
         let spaces = Arc::new(Spaces::new(store.clone(), Duration::from_secs(config.space_cache_seconds)));
         let module_host = trellis_modules::ModuleHost::new(
             config.modules.runtime_for(config.data_dir()),
+            &crate::bundled::modules(),
             Arc::new(ModuleKv::new(store.clone())),
         )?;
         let events = ModuleEvents::new(module_host.clone(), spaces.clone(), store.clone());

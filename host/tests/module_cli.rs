@@ -18,7 +18,7 @@ fn trellis(dir: &Path, args: &[&str]) -> Output {
 }
 
 fn plugin(file: &str) -> String {
-    PathBuf::from(trellis_modules::PLUGINS_DIR).join(file).to_string_lossy().into_owned()
+    PathBuf::from(trellis_plugins_build::DIR).join(file).to_string_lossy().into_owned()
 }
 
 fn json_stdout(output: &Output) -> Value {
@@ -90,27 +90,48 @@ fn module_new_scaffolds_a_crate_and_refuses_to_overwrite() {
     assert!(!bad.status.success() && !dir.path().join("elsewhere").exists());
 }
 
-/// Builds the scaffold with its one command and checks the component against the host. Slow (it
-/// compiles the SDK for wasm32-wasip2) and needs the target installed: run with `--ignored`.
+/// Runs what `trellis module new` writes: the template's own unit tests (`cargo test-native`), then its one
+/// build command, and checks the component against the host. Needs the wasm32-wasip2 target, so it is
+/// `#[ignore]`d in plain `cargo test`; `scripts/test` runs it with `--ignored`.
+///
+/// Offline and quick: the scaffold gets `plugins/Cargo.lock` (the same dependency versions, all already
+/// downloaded for plugins/) and builds in the target directory of plugins/, whose release profile it shares,
+/// so only the new crate itself is compiled for wasm.
 #[test]
 #[ignore]
-fn a_scaffolded_module_builds_with_one_command_and_fits_the_host() {
+fn a_scaffolded_module_passes_its_tests_builds_with_one_command_and_fits_the_host() {
     // Arrange
     let dir = tempfile::tempdir().unwrap();
     let created = trellis(dir.path(), &["module", "new", "greeter", "--dir", "greeter"]);
     assert!(created.status.success(), "{}", String::from_utf8_lossy(&created.stderr));
     let crate_dir = dir.path().join("greeter");
+    let workspace = Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("host/ sits in the workspace");
+    std::fs::copy(workspace.join("plugins/Cargo.lock"), crate_dir.join("Cargo.lock")).unwrap();
+    // `<target>/plugins/wasm32-wasip2/release` -> `<target>/plugins`
+    let target_dir = Path::new(trellis_plugins_build::DIR).ancestors().nth(2).expect("the plugins target dir");
+    let cargo = |args: &[&str]| {
+        Command::new(env!("CARGO"))
+            .args(args)
+            .arg("--offline")
+            .current_dir(&crate_dir)
+            .env("CARGO_TARGET_DIR", target_dir)
+            .env_remove("RUSTFLAGS")
+            .env_remove("CARGO_ENCODED_RUSTFLAGS")
+            .output()
+            .expect("running cargo")
+    };
+
     // Act
-    let build = Command::new(env!("CARGO"))
-        .args(["build", "--release"])
-        .current_dir(&crate_dir)
-        .env_remove("CARGO_TARGET_DIR")
-        .output()
-        .expect("running cargo");
+    let tests = cargo(&["test-native"]);
+    let build = cargo(&["build", "--release"]);
+
     // Assert
+    assert!(tests.status.success(), "{}", String::from_utf8_lossy(&tests.stderr));
+    assert!(String::from_utf8_lossy(&tests.stdout).contains("test result: ok. 2 passed"), "the template's tests ran");
     assert!(build.status.success(), "{}", String::from_utf8_lossy(&build.stderr));
-    let component = crate_dir.join("target/wasm32-wasip2/release/greeter.wasm");
+    let component = target_dir.join("wasm32-wasip2/release/greeter.wasm");
     let check = trellis(dir.path(), &["module", "check", &component.to_string_lossy()]);
+    std::fs::remove_file(&component).ok();
     assert!(check.status.success(), "{}", String::from_utf8_lossy(&check.stdout));
     assert_eq!(json_stdout(&check)["manifest"]["id"], "greeter");
 }

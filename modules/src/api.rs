@@ -2,7 +2,7 @@
 
 use serde::Serialize;
 
-use crate::manifest::ModuleKind;
+use crate::load::manifest::ModuleKind;
 
 /// Longest response body a module may answer, in bytes.
 pub const MAX_RESPONSE_BODY_BYTES: usize = 1024 * 1024;

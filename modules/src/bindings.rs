@@ -1,58 +1,8 @@
-//! Host bindings for the three worlds of `wit/trellis-module.wit`.
-//!
-//! The space world is generated in full; the other two point the interfaces they share at it with `with`, so a
-//! `Manifest` or a `logging::Level` is one Rust type whatever the world. Imports are async (the key-value
-//! backend is a database) and trappable (a host failure ends the invocation); exports are called with
-//! `call_async` under the store's epoch deadline.
-
+//! Host bindings of the WIT package, one module per supported version (`wit/<version>/`, frozen once
+//! released). The rest of the crate uses the current version through the re-export below; a new version gets
+//! its own module here, pointing unchanged interfaces at the latest with `with`.
 #![allow(missing_docs)]
 
-pub mod space {
-    wasmtime::component::bindgen!({
-        path: "../wit",
-        world: "space-module",
-        imports: { default: async | trappable },
-        exports: { default: async },
-    });
-}
+pub mod v0_1_0;
 
-pub mod marketplace {
-    wasmtime::component::bindgen!({
-        path: "../wit",
-        world: "marketplace-rule",
-        imports: { default: async | trappable },
-        exports: { default: async },
-        with: {
-            "trellis:module/types": crate::bindings::space::trellis::module::types,
-            "trellis:module/key-value": crate::bindings::space::trellis::module::key_value,
-            "trellis:module/logging": crate::bindings::space::trellis::module::logging,
-        },
-    });
-}
-
-pub mod analysis {
-    wasmtime::component::bindgen!({
-        path: "../wit",
-        world: "analysis-step",
-        imports: { default: async | trappable },
-        exports: { default: async },
-        with: {
-            "trellis:module/types": crate::bindings::space::trellis::module::types,
-            "trellis:module/logging": crate::bindings::space::trellis::module::logging,
-            "trellis:module/outbound-http": crate::bindings::space::trellis::module::outbound_http,
-        },
-    });
-}
-
-pub use space::trellis::module::{item_read, key_value, logging, outbound_http, types};
-
-pub use analysis::trellis::module::asset_read;
-
-/// Fully qualified names of the interfaces, as they appear among a component's imports and exports.
-pub mod names {
-    pub const PACKAGE: &str = "trellis:module@0.1.0";
-    pub const MODULE_INFO: &str = "trellis:module/module-info@0.1.0";
-    pub const SPACE_HOOKS: &str = "trellis:module/space-hooks@0.1.0";
-    pub const MARKETPLACE_HOOKS: &str = "trellis:module/marketplace-hooks@0.1.0";
-    pub const ANALYSIS_HOOKS: &str = "trellis:module/analysis-hooks@0.1.0";
-}
+pub use v0_1_0::*;

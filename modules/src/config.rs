@@ -1,19 +1,17 @@
 //! Deployment settings for modules: which ones are enabled, what file modules are granted, and the limits of
 //! every invocation.
 
+use std::borrow::Cow;
 use std::path::PathBuf;
 use std::time::Duration;
 
 use serde::Deserialize;
 
-/// The id of the bundled Tags module.
-pub const TAGS_MODULE_ID: &str = "tags";
-
 /// Settings of the module host. The host nests these keys in its `[modules]` table.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct ModulesConfig {
-    /// Modules this deployment runs. Defaults to the bundled Tags module.
+    /// Modules this deployment runs, in catalogue order. Defaults to none; the host crate chooses its own default.
     pub enable: Vec<EnabledModule>,
     /// Where compiled code is cached; `None` compiles on every start.
     pub cache_dir: Option<PathBuf>,
@@ -38,7 +36,7 @@ pub struct ModulesConfig {
 impl Default for ModulesConfig {
     fn default() -> Self {
         Self {
-            enable: vec![EnabledModule::bundled(TAGS_MODULE_ID)],
+            enable: Vec::new(),
             cache_dir: None,
             request_deadline_ms: 50,
             event_deadline_ms: 200,
@@ -113,6 +111,36 @@ impl EnabledModule {
     }
 }
 
+/// A module compiled into the binary that runs the host, offered to deployments under its id: an
+/// [`EnabledModule::bundled`] entry with that id runs it. Its manifest must give the same id.
+#[derive(Clone)]
+pub struct BundledModule {
+    id: Cow<'static, str>,
+    wasm: Cow<'static, [u8]>,
+}
+
+impl BundledModule {
+    /// A bundled module: its id and its component's bytes (usually from `include_bytes!`).
+    pub fn new(id: impl Into<Cow<'static, str>>, wasm: impl Into<Cow<'static, [u8]>>) -> Self {
+        Self { id: id.into(), wasm: wasm.into() }
+    }
+
+    /// The id a deployment enables it by.
+    pub fn id(&self) -> &str {
+        &self.id
+    }
+
+    pub(crate) fn wasm(&self) -> &[u8] {
+        &self.wasm
+    }
+}
+
+impl std::fmt::Debug for BundledModule {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("BundledModule").field("id", &self.id).field("bytes", &self.wasm.len()).finish()
+    }
+}
+
 pub(crate) enum Source<'a> {
     Bundled(&'a str),
     File(&'a PathBuf),
@@ -171,10 +199,10 @@ mod tests {
     }
 
     #[test]
-    fn defaults_enable_tags_with_documented_budgets() {
+    fn defaults_enable_nothing_with_documented_budgets() {
         let config: ModulesConfig = serde_json::from_value(serde_json::json!({})).unwrap();
 
-        assert_eq!(config.enable, [EnabledModule::bundled(TAGS_MODULE_ID)]);
+        assert!(config.enable.is_empty());
         assert_eq!(config.request_deadline(), Duration::from_millis(50));
         assert_eq!(config.event_deadline(), Duration::from_millis(200));
         assert_eq!(config.analysis_deadline(), Duration::from_secs(30));

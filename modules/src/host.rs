@@ -1,5 +1,5 @@
 //! `ModuleHost`: the enabled modules, ready to invoke, and what the host crate asks of them outside calls
-//! (catalogue, config validation, counters). The calls themselves are in `calls.rs`.
+//! (catalogue, config validation, counters). The calls themselves are in `invoke/calls.rs`.
 
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
@@ -9,14 +9,14 @@ use tokio::sync::{Semaphore, SemaphorePermit};
 use wasmtime::Engine;
 
 use crate::api::{ConfigError, ConfigProblem, ModuleSummary};
-use crate::cache::CodeLoad;
-use crate::config::ModulesConfig;
-use crate::engine;
-use crate::failure::{FailureCounts, ModuleFailure};
-use crate::http::HttpAccess;
-use crate::kv::KeyValueBackend;
+use crate::config::{BundledModule, ModulesConfig};
+use crate::imports::key_value::KeyValueBackend;
+use crate::imports::outbound_http::HttpAccess;
+use crate::invoke::engine;
+use crate::invoke::failure::{FailureCounts, ModuleFailure};
+use crate::load::cache::CodeLoad;
+use crate::load::manifest::{Manifest, ModuleKind};
 use crate::load::{LoadedModule, Loader, wasi_linker};
-use crate::manifest::{Manifest, ModuleKind};
 
 /// The module host. Cheap to clone: clones share the engine and the loaded modules.
 #[derive(Clone)]
@@ -43,21 +43,31 @@ impl std::fmt::Debug for ModuleHost {
 }
 
 impl ModuleHost {
-    /// Builds the engine and loads every enabled module (bundled or file), compiling each or loading it from
-    /// the cache. Fails, naming the module, if any module cannot be loaded as configured.
+    /// Builds the engine and loads every enabled module, compiling each or loading it from the cache. A bundled
+    /// entry (`{ id = ... }`) names one of `bundled`, which the binary embeds; a file entry names a component
+    /// file. Fails, naming the module, if any module cannot be loaded as configured.
     ///
     /// Blocks while loading. It may be called from inside a tokio runtime: the work runs on its own thread.
-    pub fn new(settings: ModulesConfig, kv: Arc<dyn KeyValueBackend>) -> anyhow::Result<ModuleHost> {
-        crate::inspect::on_own_thread(Self::load(settings, kv))
+    pub fn new(
+        settings: ModulesConfig,
+        bundled: &[BundledModule],
+        kv: Arc<dyn KeyValueBackend>,
+    ) -> anyhow::Result<ModuleHost> {
+        crate::load::inspect::on_own_thread(Self::load(settings, bundled, kv))
     }
 
-    async fn load(settings: ModulesConfig, kv: Arc<dyn KeyValueBackend>) -> anyhow::Result<ModuleHost> {
+    async fn load(
+        settings: ModulesConfig,
+        bundled: &[BundledModule],
+        kv: Arc<dyn KeyValueBackend>,
+    ) -> anyhow::Result<ModuleHost> {
         let memory_limit = engine::memory_limit(&settings)?;
         let engine = engine::pooled(&settings).context("cannot create the wasmtime engine")?;
         engine::start_ticker(&engine)?;
         let loader = Loader {
             engine: &engine,
             settings: &settings,
+            bundled,
             kv,
             http: HttpAccess::client()?,
             memory_limit,

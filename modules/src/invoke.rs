@@ -1,4 +1,10 @@
-//! One invocation's life: a store with its deadline and memory cap, the bounded call, and the verdict.
+//! Running modules: the engine, the calls the host crate makes (`calls.rs`), and one invocation's life (here):
+//! a store with its deadline and memory cap (`state.rs`), the bounded call, and the verdict (`failure.rs`).
+
+pub(crate) mod calls;
+pub(crate) mod engine;
+pub(crate) mod failure;
+pub(crate) mod state;
 
 use std::future::Future;
 use std::sync::Arc;
@@ -6,9 +12,9 @@ use std::time::{Duration, Instant};
 
 use wasmtime::{Store, UpdateDeadline};
 
-use crate::failure::{DeadlineExceeded, ModuleFailure};
+use crate::invoke::failure::{DeadlineExceeded, ModuleFailure};
+use crate::invoke::state::{Capabilities, HostVerdict, StoreState};
 use crate::load::LoadedModule;
-use crate::state::{Capabilities, HostVerdict, StoreState};
 
 /// Extra time the outer timeout allows past the budget: the epoch callback normally ends a running guest
 /// first, so the outer timeout only catches a guest parked in a host call that ignores the deadline (a WASI

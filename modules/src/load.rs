@@ -1,5 +1,11 @@
-//! Turning an enabled module into something ready to invoke: code (compiled or cached), its world, its
-//! manifest, the permissions it ends up with, and an `InstancePre` whose linker holds only those imports.
+//! Turning an enabled module into something ready to invoke (here): code, compiled or from the on-disk cache
+//! (`cache.rs`), its world (`wit_check.rs`), its manifest (`manifest.rs`), the permissions it ends up with, and
+//! an `InstancePre` whose linker holds only those imports. `inspect.rs` offers the same reading to the CLI.
+
+pub(crate) mod cache;
+pub(crate) mod inspect;
+pub(crate) mod manifest;
+pub(crate) mod wit_check;
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -10,21 +16,18 @@ use wasmtime::{Engine, Store};
 
 use crate::api::ModuleSummary;
 use crate::bindings::{self, analysis, marketplace, space};
-use crate::cache::{self, CodeLoad};
-use crate::config::{EnabledModule, Grant, ModulesConfig, Source};
-use crate::failure::FailureCounters;
-use crate::http::HttpAccess;
+use crate::config::{BundledModule, EnabledModule, Grant, ModulesConfig, Source};
+use crate::imports::key_value::KeyValueBackend;
+use crate::imports::outbound_http::HttpAccess;
 use crate::invoke::configure_store;
-use crate::kv::KeyValueBackend;
-use crate::manifest::{Manifest, ModuleKind, Permission, grant_label};
-use crate::state::{Capabilities, StoreState};
-use crate::wit_check::{ImportReport, world_of};
+use crate::invoke::failure::FailureCounters;
+use crate::invoke::state::{Capabilities, StoreState};
+use crate::load::cache::CodeLoad;
+use crate::load::manifest::{Manifest, ModuleKind, Permission, grant_label};
+use crate::load::wit_check::{ImportReport, world_of};
 
 /// Time a module gets to answer `manifest()`.
 const MANIFEST_BUDGET: Duration = Duration::from_secs(1);
-
-/// Modules bundled into the binary: (id, component bytes).
-pub(crate) const BUNDLED: &[(&str, &[u8])] = &[(crate::config::TAGS_MODULE_ID, crate::TAGS_WASM)];
 
 pub(crate) enum Prepared {
     Space(space::SpaceModulePre<StoreState>),
@@ -45,6 +48,8 @@ pub(crate) struct LoadedModule {
 pub(crate) struct Loader<'a> {
     pub engine: &'a Engine,
     pub settings: &'a ModulesConfig,
+    /// What the embedding binary bundles, for `{ id = ... }` entries.
+    pub bundled: &'a [BundledModule],
     pub kv: Arc<dyn KeyValueBackend>,
     pub http: reqwest::Client,
     pub memory_limit: usize,
@@ -79,10 +84,10 @@ impl Loader<'_> {
         let source = entry.source()?;
         let (bytes, expected_id) = match source {
             Source::Bundled(id) => {
-                let bytes = BUNDLED.iter().find(|(bundled, _)| *bundled == id).map(|(_, bytes)| *bytes);
-                let names: Vec<_> = BUNDLED.iter().map(|(id, _)| *id).collect();
-                let bytes = bytes.with_context(|| format!("no bundled module {id:?} (bundled: {names:?})"))?;
-                (std::borrow::Cow::Borrowed(bytes), Some(id))
+                let bundled = self.bundled.iter().find(|bundled| bundled.id() == id);
+                let names: Vec<_> = self.bundled.iter().map(BundledModule::id).collect();
+                let bundled = bundled.with_context(|| format!("no bundled module {id:?} (bundled: {names:?})"))?;
+                (std::borrow::Cow::Borrowed(bundled.wasm()), Some(id))
             }
             Source::File(path) => {
                 let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;

@@ -4,11 +4,9 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use async_trait::async_trait;
-use trellis_modules::{
-    EventKind, KeyValueBackend, KvScope, ModuleEvent, ModuleFailure, ModuleHost, ModulesConfig, TAGS_MODULE_ID,
-};
+use trellis_modules::{EventKind, KeyValueBackend, KvScope, ModuleEvent, ModuleFailure, ModuleHost, ModulesConfig};
 
-use crate::support::{cache_dir, invocation};
+use crate::support::{TAGS, bundled, invocation, tags_only};
 
 /// Sleeps `delay` on every call, then fails or answers empty.
 struct SlowOrFailingKv {
@@ -40,8 +38,8 @@ impl KeyValueBackend for SlowOrFailingKv {
 }
 
 fn tags_with(kv: SlowOrFailingKv) -> ModuleHost {
-    let settings = ModulesConfig { cache_dir: Some(cache_dir()), event_deadline_ms: 100, ..ModulesConfig::default() };
-    ModuleHost::new(settings, Arc::new(kv)).unwrap()
+    let settings = ModulesConfig { event_deadline_ms: 100, ..tags_only() };
+    ModuleHost::new(settings, bundled(), Arc::new(kv)).unwrap()
 }
 
 fn tagged_item() -> ModuleEvent {
@@ -61,20 +59,20 @@ async fn slow_backend_ends_the_invocation_at_its_deadline() {
     let started = Instant::now();
 
     // Act
-    let failure = host.dispatch_event(TAGS_MODULE_ID, invocation("s"), tagged_item()).await.unwrap_err();
+    let failure = host.dispatch_event(TAGS, invocation("s"), tagged_item()).await.unwrap_err();
 
     // Assert
     assert_eq!(failure, ModuleFailure::Deadline);
     assert!(started.elapsed() < Duration::from_secs(3), "{:?}", started.elapsed());
-    assert_eq!(host.failure_counts()[TAGS_MODULE_ID].deadline, 1);
+    assert_eq!(host.failure_counts()[TAGS].deadline, 1);
 }
 
 #[tokio::test]
 async fn backend_error_is_a_host_failure_not_the_module_s() {
     let host = tags_with(SlowOrFailingKv { delay: Duration::ZERO, fail: true });
 
-    let failure = host.dispatch_event(TAGS_MODULE_ID, invocation("s"), tagged_item()).await.unwrap_err();
+    let failure = host.dispatch_event(TAGS, invocation("s"), tagged_item()).await.unwrap_err();
 
     assert_eq!(failure, ModuleFailure::Host("database is down".into()));
-    assert_eq!(host.failure_counts()[TAGS_MODULE_ID].host, 1);
+    assert_eq!(host.failure_counts()[TAGS].host, 1);
 }

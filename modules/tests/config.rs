@@ -1,15 +1,15 @@
 //! Configuration validation against each module's JSON Schema.
 
 use serde_json::json;
-use trellis_modules::{ConfigError, TAGS_MODULE_ID};
+use trellis_modules::ConfigError;
 
-use crate::support::shared;
+use crate::support::{TAGS, shared};
 
 #[test]
 fn valid_config_is_accepted() {
     let host = &shared().host;
 
-    assert_eq!(host.validate_config(TAGS_MODULE_ID, &json!({"maxPerItem": 3, "vocabulary": ["a"]})), Ok(()));
+    assert_eq!(host.validate_config(TAGS, &json!({"maxPerItem": 3, "vocabulary": ["a"]})), Ok(()));
 }
 
 #[test]
@@ -19,7 +19,7 @@ fn every_problem_is_listed_with_its_path() {
     let config = json!({"maxPerItem": 0, "vocabulary": ["a", 3], "normalise": {"case": "upper"}, "extra": true});
 
     // Act
-    let Err(ConfigError::Invalid(problems)) = host.validate_config(TAGS_MODULE_ID, &config) else {
+    let Err(ConfigError::Invalid(problems)) = host.validate_config(TAGS, &config) else {
         panic!("config should be invalid")
     };
 
@@ -42,7 +42,7 @@ fn catalogue_lists_enabled_modules_with_schema_and_granted_permissions() {
     let catalogue = shared.host.catalogue();
 
     let ids: Vec<&str> = catalogue.iter().map(|m| m.id.as_str()).collect();
-    assert_eq!(ids, [TAGS_MODULE_ID, &shared.hostile_id, &shared.word_count_id]);
+    assert_eq!(ids, [TAGS, &shared.hostile_id, &shared.word_count_id]);
     let tags = serde_json::to_value(&catalogue[0]).unwrap();
     assert_eq!(tags["kind"], "space");
     assert!(tags["configSchema"].is_object(), "{tags}");

@@ -4,7 +4,7 @@ use std::sync::Arc;
 
 use trellis_modules::{EnabledModule, Grant, MemoryKv, ModuleHost, ModulesConfig};
 
-use crate::support::{HOSTILE_WASM, TAGS_WASM, plugin};
+use crate::support::{HOSTILE_WASM, TAGS_WASM, bundled, plugin};
 
 #[test]
 fn file_module_importing_an_ungranted_interface_fails_to_load_with_the_fix() {
@@ -16,7 +16,7 @@ fn file_module_importing_an_ungranted_interface_fails_to_load_with_the_fix() {
     };
 
     // Act
-    let err = ModuleHost::new(settings, Arc::new(MemoryKv::new())).unwrap_err();
+    let err = ModuleHost::new(settings, bundled(), Arc::new(MemoryKv::new())).unwrap_err();
 
     // Assert
     let message = format!("{err:#}");
@@ -29,7 +29,7 @@ fn same_module_enabled_twice_is_refused() {
     let entry = EnabledModule::file(plugin(HOSTILE_WASM), crate::support::all_grants(), Vec::new());
     let settings = ModulesConfig { enable: vec![entry.clone(), entry], ..ModulesConfig::default() };
 
-    let err = ModuleHost::new(settings, Arc::new(MemoryKv::new())).unwrap_err();
+    let err = ModuleHost::new(settings, bundled(), Arc::new(MemoryKv::new())).unwrap_err();
 
     assert!(format!("{err:#}").contains("enabled twice"), "{err:#}");
 }

@@ -1,10 +1,17 @@
 //! The hostile module's attacks are each contained, and the next invocation right after succeeds.
+//!
+//! Tests run in parallel on the shared host, so a test that asserts on failure counters uses a host of its own:
+//! there, every count is this test's doing.
 
 use std::time::{Duration, Instant};
 
-use trellis_modules::{EventKind, Invocation, ModuleEvent, ModuleFailure, ModuleHost};
+use trellis_modules::{
+    EnabledModule, EventKind, FailureCounts, Invocation, ModuleEvent, ModuleFailure, ModuleHost, ModulesConfig,
+};
 
-use crate::support::{REQUEST_BUDGET, get, invocation, shared};
+use crate::support::{
+    HOSTILE_WASM, REQUEST_BUDGET, all_grants, cache_dir, get, invocation, plugin, private_host, shared,
+};
 
 const SPACE: &str = "space-hostile";
 
@@ -16,11 +23,28 @@ async fn assert_still_serving(host: &ModuleHost, id: &str) {
 
 async fn failure_of(path: &str) -> (ModuleFailure, Duration) {
     let shared = shared();
+    failure_on(&shared.host, &shared.hostile_id, path).await
+}
+
+async fn failure_on(host: &ModuleHost, id: &str, path: &str) -> (ModuleFailure, Duration) {
     let started = Instant::now();
-    let failure = shared.host.handle_request(&shared.hostile_id, invocation(SPACE), get(path)).await.unwrap_err();
+    let failure = host.handle_request(id, invocation(SPACE), get(path)).await.unwrap_err();
     let took = started.elapsed();
-    assert_still_serving(&shared.host, &shared.hostile_id).await;
+    assert_still_serving(host, id).await;
     (failure, took)
+}
+
+/// The hostile module alone, on a host of the calling test's own, with the shared host's request budget.
+fn private_hostile() -> (ModuleHost, String) {
+    let settings = ModulesConfig {
+        enable: vec![EnabledModule::file(plugin(HOSTILE_WASM), all_grants(), Vec::new())],
+        cache_dir: Some(cache_dir()),
+        request_deadline_ms: REQUEST_BUDGET.as_millis() as u64,
+        ..ModulesConfig::default()
+    };
+    let host = private_host(settings);
+    let id = host.catalogue().remove(0).id;
+    (host, id)
 }
 
 fn json(body: &str) -> serde_json::Value {
@@ -30,17 +54,16 @@ fn json(body: &str) -> serde_json::Value {
 #[tokio::test]
 async fn endless_loop_ends_at_the_request_deadline() {
     // Arrange
-    let shared = shared();
-    let before = shared.host.failure_counts()[&shared.hostile_id].deadline;
+    let (host, id) = private_hostile();
 
     // Act
-    let (failure, took) = failure_of("/loop").await;
+    let (failure, took) = failure_on(&host, &id, "/loop").await;
 
     // Assert: 1 ms ticks; a generous upper bound for a loaded 2-core machine.
     assert_eq!(failure, ModuleFailure::Deadline);
     assert!(took >= REQUEST_BUDGET, "ended early: {took:?}");
     assert!(took < REQUEST_BUDGET + Duration::from_millis(1000), "ended late: {took:?}");
-    assert!(shared.host.failure_counts()[&shared.hostile_id].deadline > before);
+    assert_eq!(host.failure_counts()[&id], FailureCounts { deadline: 1, ..FailureCounts::default() });
 }
 
 #[tokio::test]
@@ -96,15 +119,13 @@ async fn sockets_cannot_be_opened() {
 
 #[tokio::test]
 async fn failures_are_counted_per_kind() {
-    let shared = shared();
-    let before = shared.host.failure_counts()[&shared.hostile_id];
+    let (host, id) = private_hostile();
 
-    let _ = failure_of("/trap").await;
-    let _ = failure_of("/malformed").await;
+    let _ = failure_on(&host, &id, "/trap").await;
+    let _ = failure_on(&host, &id, "/malformed").await;
 
-    let after = shared.host.failure_counts()[&shared.hostile_id];
-    assert!(after.trap > before.trap);
-    assert!(after.invalid_answer > before.invalid_answer);
+    let expected = FailureCounts { trap: 1, invalid_answer: 1, ..FailureCounts::default() };
+    assert_eq!(host.failure_counts()[&id], expected, "one of each, and the successful requests count nothing");
 }
 
 #[tokio::test]

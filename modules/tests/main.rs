@@ -1,4 +1,5 @@
-//! Runs the real components built from `plugins/` (found in `PLUGINS_DIR`) in one shared, precompiled host.
+//! Runs the real components built from `plugins/` (found through the `trellis-plugins-build` dev-dependency) in
+//! one shared, precompiled host.
 //! Cranelift in a debug build is slow, so every test that can share that host does.
 
 mod backend;

@@ -5,8 +5,8 @@ use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use trellis_modules::{
-    CallerRole, EnabledModule, Grant, Invocation, MemoryKv, Method, ModuleHost, ModuleRequest, ModulesConfig,
-    PLUGINS_DIR,
+    BundledModule, CallerRole, EnabledModule, Grant, Invocation, MemoryKv, Method, ModuleHost, ModuleRequest,
+    ModulesConfig,
 };
 
 /// Request budget of the shared host.
@@ -16,8 +16,34 @@ pub const TAGS_WASM: &str = "trellis_tags.wasm";
 pub const HOSTILE_WASM: &str = "trellis_hostile.wasm";
 pub const WORD_COUNT_WASM: &str = "word_count.wasm";
 
+/// Tags' id. The tests bundle Tags the way the server does: its bytes handed to the host under this id.
+pub const TAGS: &str = "tags";
+
 pub fn plugin(file: &str) -> PathBuf {
-    PathBuf::from(PLUGINS_DIR).join(file)
+    trellis_plugins_build::path(file)
+}
+
+/// What the tests bundle: Tags.
+pub fn bundled() -> &'static [BundledModule] {
+    static BUNDLED: OnceLock<Vec<BundledModule>> = OnceLock::new();
+    BUNDLED.get_or_init(|| {
+        let wasm = std::fs::read(plugin(TAGS_WASM)).expect("plugins/ built Tags");
+        vec![BundledModule::new(TAGS, wasm)]
+    })
+}
+
+/// Settings enabling the bundled Tags alone, with the tests' shared code cache.
+pub fn tags_only() -> ModulesConfig {
+    ModulesConfig {
+        enable: vec![EnabledModule::bundled(TAGS)],
+        cache_dir: Some(cache_dir()),
+        ..ModulesConfig::default()
+    }
+}
+
+/// A host of its own: its failure counters and key-value store are the calling test's alone.
+pub fn private_host(settings: ModulesConfig) -> ModuleHost {
+    ModuleHost::new(settings, bundled(), Arc::new(MemoryKv::new())).expect("modules load")
 }
 
 /// Every permission, for file modules whose manifests the tests do not control.
@@ -39,7 +65,7 @@ pub fn shared() -> &'static Shared {
         let word_count_id = trellis_modules::inspect(&plugin(WORD_COUNT_WASM)).expect("word-count manifest").id;
         let settings = ModulesConfig {
             enable: vec![
-                EnabledModule::bundled(trellis_modules::TAGS_MODULE_ID),
+                EnabledModule::bundled(TAGS),
                 EnabledModule::file(plugin(HOSTILE_WASM), all_grants(), Vec::new()),
                 EnabledModule::file(plugin(WORD_COUNT_WASM), all_grants(), Vec::new()),
             ],
@@ -49,7 +75,7 @@ pub fn shared() -> &'static Shared {
             request_deadline_ms: REQUEST_BUDGET.as_millis() as u64,
             ..ModulesConfig::default()
         };
-        let host = ModuleHost::new(settings, Arc::new(MemoryKv::new())).expect("test modules load");
+        let host = ModuleHost::new(settings, bundled(), Arc::new(MemoryKv::new())).expect("test modules load");
         Shared { host, hostile_id, word_count_id }
     })
 }

@@ -110,6 +110,12 @@
 //! Each trait method is one WIT export; errors become the `string` of the WIT `result`. The export macro
 //! also exports `module-info`, whose manifest carries the [`ModuleKind`] of the macro used. The component
 //! imports only the host interfaces the module's code calls: `wit-component` drops the others.
+//!
+//! # Names
+//!
+//! Trellis calls them modules, and so does everything here. Only the crate (`trellis-plugin-sdk`) and the
+//! folders of the repository (`plugin-sdk/`, and `plugins/` for the first-party modules) keep the older word,
+//! because the project brief names them so.
 
 extern crate self as trellis_plugin_sdk;
 

@@ -6,14 +6,14 @@
 //! host interface; `wit-component` drops those a module does not call), `info` (the `module-info` export) and
 //! one part per kind with that kind's hooks. An `export_*!` macro invokes `info`'s `export!` and its kind's,
 //! and each `export!` brings the custom section describing its exports; so a component exports exactly what
-//! its kind's world does, and imports what its code uses. The parts are written against `../wit`, so the
+//! its kind's world does, and imports what its code uses. The parts are written against `../wit/v0.1.0`, so the
 //! types and names are the contract's own. Paths are absolute (`::trellis_plugin_sdk`) because the export
 //! glue expands inside the module's crate.
 #![allow(unsafe_code, missing_docs, clippy::all)]
 
 pub mod imports {
     wit_bindgen::generate!({
-        path: "../wit",
+        path: "../wit/v0.1.0",
         inline: "
             package trellis:sdk;
             world imports {
@@ -33,7 +33,7 @@ pub mod imports {
 
 pub mod info {
     wit_bindgen::generate!({
-        path: "../wit",
+        path: "../wit/v0.1.0",
         inline: "package trellis:sdk; world info { export trellis:module/module-info@0.1.0; }",
         world: "info",
         pub_export_macro: true,
@@ -44,7 +44,7 @@ pub mod info {
 
 pub mod space {
     wit_bindgen::generate!({
-        path: "../wit",
+        path: "../wit/v0.1.0",
         inline: "package trellis:sdk; world space { export trellis:module/space-hooks@0.1.0; }",
         world: "space",
         pub_export_macro: true,
@@ -55,7 +55,7 @@ pub mod space {
 
 pub mod marketplace {
     wit_bindgen::generate!({
-        path: "../wit",
+        path: "../wit/v0.1.0",
         inline: "package trellis:sdk; world marketplace { export trellis:module/marketplace-hooks@0.1.0; }",
         world: "marketplace",
         pub_export_macro: true,
@@ -66,7 +66,7 @@ pub mod marketplace {
 
 pub mod analysis {
     wit_bindgen::generate!({
-        path: "../wit",
+        path: "../wit/v0.1.0",
         inline: "package trellis:sdk; world analysis { export trellis:module/analysis-hooks@0.1.0; }",
         world: "analysis",
         pub_export_macro: true,

@@ -1,7 +1,7 @@
 //! Modules cannot hurt the host: the hostile test module's endless loop, endless allocation, trap
 //! and malformed answer each end only their own request (502 MODULE_FAILED) while other requests
 //! keep succeeding; it finds no files, environment or sockets; a failing event handler is recorded
-//! as a failed delivery. And a third-party module built only against the plugin SDK runs.
+//! as a failed delivery. And a third-party module built only against the module SDK runs.
 
 use std::time::{Duration, Instant};
 

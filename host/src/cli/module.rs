@@ -18,7 +18,7 @@ pub enum ModuleCommand {
         /// Directory to create [default: ./NAME]
         #[arg(long)]
         dir: Option<PathBuf>,
-        /// The plugin SDK crate to depend on [default: the SDK this binary was built with, when present]
+        /// The module SDK crate to depend on [default: the SDK this binary was built with, when present]
         #[arg(long)]
         sdk: Option<PathBuf>,
     },

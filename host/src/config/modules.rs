@@ -10,12 +10,23 @@ use serde_json::{Map, Value};
 use super::WebModuleConfig;
 
 /// Everything under `[modules]`. Unknown keys are refused, as everywhere in the configuration.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct ModulesConfig {
     /// `modules.web`: built-in features that can be switched off.
     pub web: WebModuleConfig,
     /// Every other key of the table: which modules run and their limits.
     pub runtime: trellis_modules::ModulesConfig,
+}
+
+/// The module host's defaults, with `enable` defaulting to the bundled modules of [`crate::bundled`].
+impl Default for ModulesConfig {
+    fn default() -> Self {
+        let runtime = trellis_modules::ModulesConfig {
+            enable: crate::bundled::enabled_by_default(),
+            ..trellis_modules::ModulesConfig::default()
+        };
+        Self { web: WebModuleConfig::default(), runtime }
+    }
 }
 
 impl ModulesConfig {
@@ -40,8 +51,12 @@ impl<'de> Deserialize<'de> for ModulesConfig {
             Some(web) => serde_json::from_value(web).map_err(|e| D::Error::custom(format!("modules.web: {e}")))?,
             None => WebModuleConfig::default(),
         };
-        let runtime =
+        let set_enable = table.contains_key("enable");
+        let mut runtime: trellis_modules::ModulesConfig =
             serde_json::from_value(Value::Object(table)).map_err(|e| D::Error::custom(format!("modules: {e}")))?;
+        if !set_enable {
+            runtime.enable = crate::bundled::enabled_by_default();
+        }
         Ok(Self { web, runtime })
     }
 }
@@ -74,6 +89,9 @@ mod tests {
         let config: ModulesConfig = serde_json::from_value(json!({})).unwrap();
         assert!(config.web.authentication.password_reset.enabled);
         assert_eq!(config.runtime.enable, [trellis_modules::EnabledModule::bundled("tags")]);
+        assert_eq!(ModulesConfig::default().runtime.enable, config.runtime.enable);
+        let none: ModulesConfig = serde_json::from_value(json!({"enable": []})).unwrap();
+        assert!(none.runtime.enable.is_empty(), "an explicit empty list enables nothing");
         assert!(serde_json::from_value::<ModulesConfig>(json!({"enabled": []})).is_err());
         assert!(serde_json::from_value::<ModulesConfig>(json!({"web": {"chat": {}}})).is_err());
     }

@@ -13,13 +13,13 @@ use crate::support::forms::sample_payload;
 
 /// Enables the hostile test module (a file module granted key-value and logging) besides Tags.
 pub fn enable_hostile(config: &mut Config) {
-    let path = PathBuf::from(trellis_modules::PLUGINS_DIR).join("trellis_hostile.wasm");
+    let path = PathBuf::from(trellis_plugins_build::DIR).join("trellis_hostile.wasm");
     config.modules.runtime.enable.push(EnabledModule::file(path, vec![Grant::KeyValue, Grant::Logging], vec![]));
 }
 
-/// Enables the third-party example `word-count`, built only against the plugin SDK.
+/// Enables the third-party example `word-count`, built only against the module SDK.
 pub fn enable_word_count(config: &mut Config) {
-    let path = PathBuf::from(trellis_modules::PLUGINS_DIR).join("word_count.wasm");
+    let path = PathBuf::from(trellis_plugins_build::DIR).join("word_count.wasm");
     let grants = vec![Grant::KeyValue, Grant::ItemRead, Grant::Logging];
     config.modules.runtime.enable.push(EnabledModule::file(path, grants, vec![]));
 }

@@ -6,7 +6,7 @@ use std::time::Duration;
 use reqwest::Url;
 
 use crate::bindings::outbound_http::{self, IncomingResponse, OutgoingRequest};
-use crate::state::{HostVerdict, StoreState};
+use crate::invoke::state::{HostVerdict, StoreState};
 
 /// Largest request body a module may send, in bytes.
 const MAX_REQUEST_BODY_BYTES: usize = 1024 * 1024;

@@ -9,8 +9,8 @@ use wasmtime::component::ResourceTable;
 use wasmtime_wasi::{WasiCtx, WasiCtxBuilder, WasiCtxView, WasiView};
 
 use crate::analysis::AssetSource;
-use crate::http::HttpAccess;
-use crate::kv::{KeyValueBackend, KvScope};
+use crate::imports::key_value::{KeyValueBackend, KvScope};
+use crate::imports::outbound_http::HttpAccess;
 
 /// Log lines one invocation may emit; the rest are dropped so a module cannot flood the host's logs.
 const LOG_LINES_PER_INVOCATION: u32 = 100;

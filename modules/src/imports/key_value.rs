@@ -1,9 +1,13 @@
-//! The key-value store modules see, scoped to (space, module), and the limits the host enforces on it.
+//! The key-value store modules see, scoped to (space, module): the backend the host crate implements, the
+//! limits the host enforces on it, and the `key-value` import over it.
 
 use std::collections::BTreeMap;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 use async_trait::async_trait;
+
+use crate::bindings::key_value;
+use crate::invoke::state::{HostVerdict, StoreState};
 
 /// Longest key a module may use, in bytes.
 pub const MAX_KEY_BYTES: usize = 512;
@@ -113,9 +117,76 @@ impl KeyValueBackend for MemoryKv {
     }
 }
 
+impl StoreState {
+    fn key_value(&mut self) -> wasmtime::Result<Arc<dyn KeyValueBackend>> {
+        match self.caps.key_value.clone() {
+            Some(kv) => Ok(kv),
+            None => Err(self.fail(HostVerdict::Host("key-value called without the key-value grant".into()))),
+        }
+    }
+}
+
+impl key_value::Host for StoreState {
+    async fn get(&mut self, key: String) -> wasmtime::Result<Option<Vec<u8>>> {
+        let kv = self.key_value()?;
+        let left = self.remaining()?;
+        if key.len() > MAX_KEY_BYTES {
+            return Ok(None);
+        }
+        let outcome = tokio::time::timeout(left, kv.get(&self.scope, &key)).await;
+        self.settle(outcome)
+    }
+
+    async fn set(&mut self, key: String, value: Vec<u8>) -> wasmtime::Result<Result<(), String>> {
+        let kv = self.key_value()?;
+        let left = self.remaining()?;
+        if key.len() > MAX_KEY_BYTES {
+            return Ok(Err(format!("key is longer than {MAX_KEY_BYTES} bytes")));
+        }
+        if value.len() > MAX_VALUE_BYTES {
+            return Ok(Err(format!("value is larger than {MAX_VALUE_BYTES} bytes")));
+        }
+        let outcome = tokio::time::timeout(left, kv.set(&self.scope, &key, &value)).await;
+        self.settle(outcome).map(Ok)
+    }
+
+    async fn delete(&mut self, key: String) -> wasmtime::Result<()> {
+        let kv = self.key_value()?;
+        let left = self.remaining()?;
+        if key.len() > MAX_KEY_BYTES {
+            return Ok(());
+        }
+        let outcome = tokio::time::timeout(left, kv.delete(&self.scope, &key)).await;
+        self.settle(outcome)
+    }
+
+    async fn list_keys(
+        &mut self,
+        prefix: String,
+        start_after: Option<String>,
+        limit: u32,
+    ) -> wasmtime::Result<Vec<String>> {
+        let kv = self.key_value()?;
+        let left = self.remaining()?;
+        if prefix.len() > MAX_KEY_BYTES || limit == 0 {
+            return Ok(Vec::new());
+        }
+        let limit = limit.min(MAX_LIST_LIMIT);
+        let list = kv.list_keys(&self.scope, &prefix, start_after.as_deref(), limit);
+        let outcome = tokio::time::timeout(left, list).await;
+        let mut keys = self.settle(outcome)?;
+        // A backend that ignores the limit must not make the module hold more than it asked for.
+        keys.truncate(limit as usize);
+        Ok(keys)
+    }
+}
+
 #[cfg(test)]
 mod tests {
+    use std::time::Duration;
+
     use super::*;
+    use crate::invoke::state::Capabilities;
 
     fn scope(space: &str) -> KvScope {
         KvScope { space_id: space.into(), module_id: "m".into() }
@@ -151,5 +222,51 @@ mod tests {
 
         assert_eq!(kv.get(&scope("s1"), "k").await.unwrap(), None);
         assert_eq!(kv.get(&scope("s2"), "k").await.unwrap(), Some(b"2".to_vec()));
+    }
+
+    fn state(budget: Duration) -> StoreState {
+        let caps = Capabilities { key_value: Some(Arc::new(MemoryKv::new())), ..Capabilities::none("m") };
+        StoreState::new(Arc::new(caps), "space".into(), budget, 1 << 20)
+    }
+
+    #[tokio::test]
+    async fn key_and_value_limits_are_the_module_s_errors_not_traps() {
+        // Arrange
+        let mut state = state(Duration::from_secs(5));
+        let long_key = "k".repeat(MAX_KEY_BYTES + 1);
+        let big_value = vec![0; MAX_VALUE_BYTES + 1];
+
+        // Act
+        let too_long = key_value::Host::set(&mut state, long_key.clone(), Vec::new()).await.unwrap();
+        let too_big = key_value::Host::set(&mut state, "k".into(), big_value).await.unwrap();
+        let fits = key_value::Host::set(&mut state, "k".repeat(MAX_KEY_BYTES), vec![0; MAX_VALUE_BYTES]).await;
+
+        // Assert
+        assert!(too_long.unwrap_err().contains("512"));
+        assert!(too_big.unwrap_err().contains("1048576"));
+        assert_eq!(fits.unwrap(), Ok(()));
+        assert_eq!(key_value::Host::get(&mut state, long_key).await.unwrap(), None);
+        assert_eq!(state.verdict, None);
+    }
+
+    #[tokio::test]
+    async fn list_limit_is_capped_at_1000() {
+        let mut state = state(Duration::from_secs(5));
+        for i in 0..1005 {
+            key_value::Host::set(&mut state, format!("k{i:04}"), Vec::new()).await.unwrap().unwrap();
+        }
+
+        let keys = key_value::Host::list_keys(&mut state, "k".into(), None, u32::MAX).await.unwrap();
+
+        assert_eq!(keys.len(), MAX_LIST_LIMIT as usize);
+    }
+
+    #[tokio::test]
+    async fn call_after_the_deadline_traps_and_is_noted_as_a_deadline() {
+        let mut state = state(Duration::ZERO);
+
+        assert!(key_value::Host::get(&mut state, "k".into()).await.is_err());
+
+        assert_eq!(state.verdict, Some(HostVerdict::Deadline));
     }
 }

@@ -16,12 +16,12 @@ use crate::bindings::analysis::exports::trellis::module::analysis_hooks as ah;
 use crate::bindings::marketplace::exports::trellis::module::marketplace_hooks as mh;
 use crate::bindings::space::exports::trellis::module::space_hooks as sh;
 use crate::bindings::types::Context;
-use crate::failure::ModuleFailure;
 use crate::host::{Inner, ModuleHost};
+use crate::invoke::failure::ModuleFailure;
+use crate::invoke::state::StoreState;
 use crate::invoke::{bounded, check_body, new_store, record, settle};
+use crate::load::manifest::ModuleKind;
 use crate::load::{LoadedModule, Prepared};
-use crate::manifest::ModuleKind;
-use crate::state::StoreState;
 
 impl ModuleHost {
     /// Serves a request to a space module's routes (budget: `request_deadline_ms`).

@@ -1,6 +1,11 @@
-// Builds the first-party modules in `plugins/` (their own workspace, target wasm32-wasip2) so that the Tags
-// component can be bundled with `include_bytes!`, and tells the crate where the built components are
-// (`TRELLIS_PLUGINS_DIR`, exported as `trellis_modules::PLUGINS_DIR`, where tests find the hostile module).
+// Builds the first-party modules in `plugins/` (their own workspace, target wasm32-wasip2) and says where the
+// components are: to this crate (`TRELLIS_PLUGINS_DIR`, exported as `trellis_plugins_build::DIR`, where tests
+// find them) and, through `links`, to the build scripts of dependents (`DEP_TRELLIS_PLUGINS_DIR`: the host
+// embeds the modules it bundles from there).
+//
+// The one place the nested build runs: the host depends on this crate and the module host's tests do too,
+// as the same unit, so one cargo call runs this script at most once, and not at all when nothing it watches
+// changed.
 
 use std::env;
 use std::path::{Path, PathBuf};
@@ -67,11 +72,11 @@ fn main() {
     }
 
     let built = target_dir.join(WASM_TARGET).join("release");
-    let tags = built.join("trellis_tags.wasm");
-    if !tags.exists() {
-        panic!("{} was not built: plugins/ must build the Tags module as trellis_tags.wasm", tags.display());
+    if !built.is_dir() {
+        panic!("{} was not written: plugins/ built no component", built.display());
     }
     println!("cargo:rustc-env=TRELLIS_PLUGINS_DIR={}", built.display());
+    println!("cargo::metadata=dir={}", built.display());
 }
 
 /// Rebuild when a guest's sources, the SDK or the WIT change; never scan `plugins/target`.

@@ -7,7 +7,7 @@ use wasmtime::component::Component;
 
 use crate::bindings::names;
 use crate::config::Grant;
-use crate::manifest::{Manifest, ModuleKind, grant_label};
+use crate::load::manifest::{Manifest, ModuleKind, grant_label};
 
 /// WASI p2 interfaces the host links (with no authority behind them). Any 0.2.x version is accepted.
 const WASI_P2: &[&str] = &[

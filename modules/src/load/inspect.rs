@@ -9,10 +9,10 @@ use wasmtime::component::Component;
 
 use crate::bindings::{analysis, marketplace, names, space};
 use crate::config::ModulesConfig;
-use crate::engine;
+use crate::invoke::engine;
+use crate::load::manifest::{Manifest, ModuleKind};
+use crate::load::wit_check::{ImportReport, world_of};
 use crate::load::{link_grants, read_manifest, wasi_linker};
-use crate::manifest::{Manifest, ModuleKind};
-use crate::wit_check::{ImportReport, world_of};
 
 /// Whether a component fits this host's WIT, and every reason it does not.
 #[derive(Debug, Clone, Serialize)]
@@ -96,7 +96,7 @@ pub fn check(path: &Path) -> anyhow::Result<CheckReport> {
 
 /// Links every import the world allows and lets wasmtime check the component's types against the bindings.
 fn type_check(
-    wasi: &wasmtime::component::Linker<crate::state::StoreState>,
+    wasi: &wasmtime::component::Linker<crate::invoke::state::StoreState>,
     component: &Component,
     kind: ModuleKind,
 ) -> anyhow::Result<()> {

@@ -5,8 +5,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use serde::Serialize;
 use wasmtime::Trap;
 
-use crate::manifest::ModuleKind;
-use crate::state::{HostVerdict, StoreState};
+use crate::invoke::state::{HostVerdict, StoreState};
+use crate::load::manifest::ModuleKind;
 
 /// Why an invocation gave no usable answer. Every variant ends only that invocation.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

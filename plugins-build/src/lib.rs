@@ -1,0 +1,18 @@
+//! The components built from `plugins/` (their own cargo workspace, target `wasm32-wasip2`), by this crate's
+//! build script.
+//!
+//! A build step, not a library of the server: the host (`trellis`) depends on it to embed the modules it
+//! bundles (its build script reads `DEP_TRELLIS_PLUGINS_DIR`), and the module host's tests, the benchmark and
+//! the black-box tests depend on it to find the test components. The module host itself (`trellis-modules`)
+//! knows no particular module.
+#![deny(missing_docs)]
+
+use std::path::PathBuf;
+
+/// Directory holding the built components: `trellis_tags.wasm`, `trellis_hostile.wasm`, `word_count.wasm`.
+pub const DIR: &str = env!("TRELLIS_PLUGINS_DIR");
+
+/// The path of one built component, by file name (`word_count.wasm`).
+pub fn path(file: &str) -> PathBuf {
+    PathBuf::from(DIR).join(file)
+}
