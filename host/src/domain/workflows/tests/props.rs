@@ -10,8 +10,10 @@ use super::*;
 use crate::domain::forms::InstanceState;
 use crate::domain::workflows::check_item_patch;
 
-/// Well under a second, even in a debug build on a busy machine.
-const BUDGET: Duration = Duration::from_millis(900);
+/// Bounded work takes milliseconds; what the bounds guard against (a pattern that backtracks, a
+/// walk without a size limit) takes far longer. Three seconds holds on a loaded 2-core machine
+/// running a debug build beside other tests.
+const BUDGET: Duration = Duration::from_secs(3);
 
 #[track_caller]
 fn timed<T>(run: impl FnOnce() -> T) -> T {
