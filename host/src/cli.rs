@@ -124,7 +124,7 @@ pub async fn run_admin(command: Command, config: Config) -> anyhow::Result<()> {
                     eprintln!("revoked license {}", license.license_id);
                 }
                 LicenseCommand::List => {
-                    for license in store.licenses().await? {
+                    for license in store.licenses.licenses().await? {
                         let state = if license.revoked_at.is_some() { "revoked" } else { "active" };
                         println!("{}\t{}\t{}\t{}", license.license_id, license.plan, state, license.created_at);
                     }
@@ -133,7 +133,7 @@ pub async fn run_admin(command: Command, config: Config) -> anyhow::Result<()> {
             Ok(())
         }
         Command::Admin { command: AdminCommand::GrantOperator { handle }, .. } => {
-            match store.grant_operator(&handle).await {
+            match store.users.grant_operator(&handle).await {
                 Ok(()) => eprintln!("{handle} is now a platform operator"),
                 Err(StoreError::NotFound) => anyhow::bail!("no user has the handle {handle:?}"),
                 Err(e) => return Err(e.into()),

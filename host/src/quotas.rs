@@ -14,7 +14,7 @@ pub async fn take(store: &Store, caller: &Caller, entitlement: Entitlement, amou
     let limit = i64::try_from(caller.plan.quota(entitlement)).unwrap_or(i64::MAX);
     let amount = i64::try_from(amount).unwrap_or(i64::MAX);
     let day = utc_day(OffsetDateTime::now_utc());
-    if store.consume_quota(&caller.subject, entitlement, day, amount, limit).await? {
+    if store.quotas.consume_quota(&caller.subject, entitlement, day, amount, limit).await? {
         Ok(())
     } else {
         Err(Error::EntitlementExceeded(entitlement))
@@ -23,6 +23,6 @@ pub async fn take(store: &Store, caller: &Caller, entitlement: Entitlement, amou
 
 pub async fn refund(store: &Store, caller: &Caller, entitlement: Entitlement, amount: u64) -> Result<(), Error> {
     let day = utc_day(OffsetDateTime::now_utc());
-    store.refund_quota(&caller.subject, entitlement, day, i64::try_from(amount).unwrap_or(i64::MAX)).await?;
+    store.quotas.refund_quota(&caller.subject, entitlement, day, i64::try_from(amount).unwrap_or(i64::MAX)).await?;
     Ok(())
 }

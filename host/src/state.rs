@@ -18,7 +18,7 @@ use crate::services::modules::Modules;
 use crate::services::spaces::Spaces;
 use crate::services::workflow_configurations::WorkflowConfigurations;
 use crate::services::workflow_items::WorkflowItems;
-use crate::store::{ModuleKv, Store};
+use crate::store::Store;
 
 #[derive(Clone)]
 pub struct AppState {
@@ -64,7 +64,7 @@ impl AppState {
         let module_host = trellis_modules::ModuleHost::new(
             config.modules.runtime_for(config.data_dir()),
             &crate::bundled::modules(),
-            Arc::new(ModuleKv::new(store.clone())),
+            Arc::new(store.module_kv.clone()),
         )?;
         let events = ModuleEvents::new(module_host.clone(), spaces.clone(), store.clone());
         let modules = Arc::new(Modules::new(module_host, spaces.clone()));

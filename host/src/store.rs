@@ -1,4 +1,8 @@
-//! The repository layer: every SQL statement of the service lives below this module.
+//! The repository layer: every SQL statement of the service lives below this module, one
+//! repository per aggregate (users, sessions, challenges, licenses, quotas, forms, instances,
+//! workflows, workflow items, spaces, media, module deliveries, module key-value), each in its own
+//! file and each holding the shared [`Db`]. [`Store`] is only the set of them. A new aggregate
+//! (channels, messages, jobs) is a new file with its repository and one field here.
 //!
 //! One implementation serves SQLite and PostgreSQL through sqlx's `Any` driver. The queries are
 //! written once in the SQL both engines share (`$n` placeholders, `on conflict ... do update`,
@@ -35,7 +39,6 @@ pub use instances::{InstanceContent, InstanceEvent, InstanceFilter, NewEvent, St
 pub use licenses::License;
 pub use media::{AttachRefusal, StoredAttachment, StoredAvatar};
 pub use module_deliveries::Delivery;
-pub use module_kv::ModuleKv;
 pub use sessions::SessionUser;
 pub use spaces::{MemberSpace, NewSpaceRow, SpaceChange, SpaceModule, StoredSpace};
 pub use users::{NewUser, User};
@@ -71,7 +74,7 @@ pub enum Engine {
     Postgres,
 }
 
-/// The service's database.
+/// The database connection every repository shares.
 ///
 /// Writes go through `writer`. On SQLite that is a pool of one connection: SQLite admits one
 /// writer at a time, and queueing writers in the pool (first come, first served) beats letting
@@ -79,7 +82,7 @@ pub enum Engine {
 /// milliseconds and made tail latency under concurrent writes ten times worse. On PostgreSQL
 /// both names are the same pool.
 #[derive(Clone, Debug)]
-pub struct Store {
+pub struct Db {
     pool: AnyPool,
     writer: AnyPool,
     /// Group commit in front of the SQLite writer; `None` on PostgreSQL.
@@ -87,7 +90,90 @@ pub struct Store {
     engine: Engine,
 }
 
+pub use challenges::ChallengeRepo;
+pub use forms::FormRepo;
+pub use instances::InstanceRepo;
+pub use licenses::LicenseRepo;
+pub use media::MediaRepo;
+pub use module_deliveries::ModuleDeliveryRepo;
+pub use module_kv::ModuleKv;
+pub use quotas::QuotaRepo;
+pub use sessions::SessionRepo;
+pub use spaces::SpaceRepo;
+pub use users::UserRepo;
+pub use workflow_items::WorkflowItemRepo;
+pub use workflows::WorkflowRepo;
+
+/// The service's database: its repositories over one shared [`Db`].
+#[derive(Clone, Debug)]
+pub struct Store {
+    db: Db,
+    pub users: UserRepo,
+    pub sessions: SessionRepo,
+    pub challenges: ChallengeRepo,
+    pub licenses: LicenseRepo,
+    pub quotas: QuotaRepo,
+    pub forms: FormRepo,
+    pub instances: InstanceRepo,
+    pub workflows: WorkflowRepo,
+    pub workflow_items: WorkflowItemRepo,
+    pub spaces: SpaceRepo,
+    pub media: MediaRepo,
+    pub module_deliveries: ModuleDeliveryRepo,
+    pub module_kv: ModuleKv,
+}
+
 impl Store {
+    /// Connects (creating the SQLite file when needed); does not migrate.
+    pub async fn connect(url: &str, max_connections: u32) -> anyhow::Result<Self> {
+        Ok(Self::over(Db::connect(url, max_connections).await?))
+    }
+
+    /// Every repository over `db`.
+    pub fn over(db: Db) -> Self {
+        Self {
+            users: UserRepo::new(db.clone()),
+            sessions: SessionRepo::new(db.clone()),
+            challenges: ChallengeRepo::new(db.clone()),
+            licenses: LicenseRepo::new(db.clone()),
+            quotas: QuotaRepo::new(db.clone()),
+            forms: FormRepo::new(db.clone()),
+            instances: InstanceRepo::new(db.clone()),
+            workflows: WorkflowRepo::new(db.clone()),
+            workflow_items: WorkflowItemRepo::new(db.clone()),
+            spaces: SpaceRepo::new(db.clone()),
+            media: MediaRepo::new(db.clone()),
+            module_deliveries: ModuleDeliveryRepo::new(db.clone()),
+            module_kv: ModuleKv::new(db.clone()),
+            db,
+        }
+    }
+
+    pub async fn migrate(&self) -> anyhow::Result<()> {
+        self.db.migrate().await
+    }
+
+    pub fn engine(&self) -> Engine {
+        self.db.engine()
+    }
+
+    /// Cheap round trip for readiness checks.
+    pub async fn ping(&self) -> StoreResult<()> {
+        self.db.ping().await
+    }
+
+    /// Copies the SQLite write-ahead log into the database file without blocking writers; the
+    /// server calls it every second. A no-op on PostgreSQL.
+    pub async fn checkpoint(&self) -> StoreResult<()> {
+        self.db.checkpoint().await
+    }
+
+    pub async fn close(&self) {
+        self.db.close().await;
+    }
+}
+
+impl Db {
     /// Connects (creating the SQLite file when needed); does not migrate.
     pub async fn connect(url: &str, max_connections: u32) -> anyhow::Result<Self> {
         sqlx::any::install_default_drivers();

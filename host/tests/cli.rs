@@ -229,7 +229,7 @@ async fn admin_grant_operator_on_a_known_handle_makes_the_user_an_operator() {
         display_name: "Ann",
         password_hash: "unused",
     };
-    store.insert_user(&user, OffsetDateTime::now_utc()).await.unwrap();
+    store.users.insert_user(&user, OffsetDateTime::now_utc()).await.unwrap();
     // Act
     let output = tokio::task::spawn_blocking({
         let dir = dir.path().to_owned();
@@ -239,7 +239,7 @@ async fn admin_grant_operator_on_a_known_handle_makes_the_user_an_operator() {
     .unwrap();
     // Assert
     assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
-    let (user, _) = store.user_for_login("ann").await.unwrap().unwrap();
+    let (user, _) = store.users.user_for_login("ann").await.unwrap().unwrap();
     assert!(user.operator);
     store.close().await;
 }

@@ -29,7 +29,7 @@ fn caller(id: &str, uploads: u64) -> Caller {
 }
 
 async fn used_today(store: &Store, caller: &Caller, entitlement: Entitlement) -> i64 {
-    store.quota_used(&caller.subject, entitlement, utc_day(OffsetDateTime::now_utc())).await.unwrap()
+    store.quotas.quota_used(&caller.subject, entitlement, utc_day(OffsetDateTime::now_utc())).await.unwrap()
 }
 
 fn with_plan(config: &mut Config, name: &str, quotas: &[(&str, u64)]) {
@@ -180,15 +180,15 @@ async fn a_new_utc_day_starts_a_fresh_count() {
     let store = store_of(&app).await;
     let subject = QuotaSubject::license("ann");
     let today = utc_day(OffsetDateTime::now_utc());
-    assert!(store.consume_quota(&subject, UPLOADS, today, 2, 2).await.unwrap());
-    assert!(!store.consume_quota(&subject, UPLOADS, today, 1, 2).await.unwrap());
+    assert!(store.quotas.consume_quota(&subject, UPLOADS, today, 2, 2).await.unwrap());
+    assert!(!store.quotas.consume_quota(&subject, UPLOADS, today, 1, 2).await.unwrap());
     // Act
-    let tomorrow = store.consume_quota(&subject, UPLOADS, today + 1, 2, 2).await.unwrap();
+    let tomorrow = store.quotas.consume_quota(&subject, UPLOADS, today + 1, 2, 2).await.unwrap();
     // Assert
     assert!(tomorrow);
-    assert_eq!(store.quota_used(&subject, UPLOADS, today).await.unwrap(), 2);
-    assert_eq!(store.quota_used(&subject, UPLOADS, today + 1).await.unwrap(), 2);
-    assert_eq!(store.quota_used(&subject, UPLOADS, today - 1).await.unwrap(), 0);
+    assert_eq!(store.quotas.quota_used(&subject, UPLOADS, today).await.unwrap(), 2);
+    assert_eq!(store.quotas.quota_used(&subject, UPLOADS, today + 1).await.unwrap(), 2);
+    assert_eq!(store.quotas.quota_used(&subject, UPLOADS, today - 1).await.unwrap(), 0);
     store.close().await;
 }
 

@@ -101,7 +101,7 @@ async fn a_failing_event_handler_is_recorded_and_other_modules_still_get_the_eve
     // Assert
     wait_until(&app, &ann.token, &counts_path(&space_id), |b| b["counts"] == json!({"kept": 1})).await;
     let store = trellis::store::Store::connect(&app.config.database_url(), 1).await.unwrap();
-    let deliveries = store.module_deliveries(form["formId"].as_str().unwrap()).await.unwrap();
+    let deliveries = store.module_deliveries.module_deliveries(form["formId"].as_str().unwrap()).await.unwrap();
     store.close().await;
     let outcomes: Vec<(&str, &str, &str)> =
         deliveries.iter().map(|d| (d.module_id.as_str(), d.event_kind.as_str(), d.state.as_str())).collect();

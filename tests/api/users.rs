@@ -312,7 +312,7 @@ async fn search_without_a_limit_answers_pages_of_fifty() {
             display_name: "Many",
             password_hash: "unused",
         };
-        store.insert_user(&user, time::OffsetDateTime::now_utc()).await.unwrap();
+        store.users.insert_user(&user, time::OffsetDateTime::now_utc()).await.unwrap();
     }
     store.close().await;
     // Act

@@ -67,7 +67,7 @@ pub async fn update_me(
     problems.finish(())?;
     let updated = state
         .store
-        .update_profile(&user.user_id, display_name.as_deref(), full_name.as_deref(), OffsetDateTime::now_utc())
+        .users.update_profile(&user.user_id, display_name.as_deref(), full_name.as_deref(), OffsetDateTime::now_utc())
         .await?;
     Ok(Json(Profile::from(updated).in_shard(state.avatars.db_hash())))
 }
@@ -119,7 +119,7 @@ pub async fn search_users(
     if !prefix.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_') {
         return Ok(Json(ListEnvelope { items: Vec::new(), next_cursor: None }));
     }
-    let rows = state.store.search_handles(&prefix, after.as_deref(), page.fetch_limit()).await?;
+    let rows = state.store.users.search_handles(&prefix, after.as_deref(), page.fetch_limit()).await?;
     let db_hash = state.avatars.db_hash();
     Ok(Json(ListEnvelope::from_rows(rows, &page, |u| u.handle.clone(), |u| UserSummary::from(u).in_shard(db_hash))))
 }

@@ -11,7 +11,7 @@ pub async fn run(state: AppState) {
     loop {
         tick.tick().await;
         state.limits.shrink();
-        if let Err(error) = state.store.delete_expired(time::OffsetDateTime::now_utc()).await {
+        if let Err(error) = state.store.sessions.delete_expired(time::OffsetDateTime::now_utc()).await {
             tracing::warn!(error = %error, "removing expired sessions failed");
         }
     }

@@ -123,7 +123,7 @@ impl Shared {
                 error,
                 created_at: OffsetDateTime::now_utc(),
             };
-            if let Err(error) = self.store.insert_module_delivery(delivery).await {
+            if let Err(error) = self.store.module_deliveries.insert_module_delivery(delivery).await {
                 tracing::warn!(space_id, module_id = %module.module_id, error = %error, "recording a delivery failed");
             }
         }

@@ -76,7 +76,7 @@ impl MediaObjects {
         // Recorded as announced now; the sweeper adds the grace configured when it runs, so a
         // restart with a shorter grace (0 after a crash) clears what the old process left.
         let announced = OffsetDateTime::now_utc();
-        self.store.media_pending(key.as_str(), announced).await.map_err(|e| StageError::Failed(e.into()))?;
+        self.store.media.media_pending(key.as_str(), announced).await.map_err(|e| StageError::Failed(e.into()))?;
         staged.push(key.clone());
         let (body, tripwire) = limited(body, limit);
         match self.objects.put(&key, body).await {
@@ -108,7 +108,7 @@ impl MediaObjects {
             }
         }
         if !removed.is_empty()
-            && let Err(error) = self.store.media_forget(removed).await
+            && let Err(error) = self.store.media.media_forget(removed).await
         {
             tracing::warn!(error = %error, "could not forget removed media");
         }
@@ -119,7 +119,7 @@ impl MediaObjects {
     pub async fn sweep(&self) -> anyhow::Result<usize> {
         let mut total = self.objects.remove_stale(self.grace).await?;
         loop {
-            let due = self.store.media_due(OffsetDateTime::now_utc() - self.grace, 500).await?;
+            let due = self.store.media.media_due(OffsetDateTime::now_utc() - self.grace, 500).await?;
             let batch = due.len();
             let keys: Vec<StorageKey> = due.iter().filter_map(|k| StorageKey::parse(k)).collect();
             let mut removed = Vec::new();
@@ -128,7 +128,7 @@ impl MediaObjects {
                     Ok(()) => removed.push(key.as_str().to_owned()),
                     Err(error) => {
                         tracing::warn!(error = %error, "sweeping media failed; retrying later");
-                        self.store.media_forget(removed.clone()).await?;
+                        self.store.media.media_forget(removed.clone()).await?;
                         return Ok(total + removed.len());
                     }
                 }
@@ -137,7 +137,7 @@ impl MediaObjects {
             let malformed: Vec<String> = due.into_iter().filter(|k| StorageKey::parse(k).is_none()).collect();
             total += removed.len();
             removed.extend(malformed);
-            self.store.media_forget(removed).await?;
+            self.store.media.media_forget(removed).await?;
             if batch < 500 {
                 return Ok(total);
             }

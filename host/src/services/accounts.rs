@@ -76,7 +76,7 @@ impl Accounts {
             return Err(problems.into());
         };
         self.limits.mail(address)?;
-        match self.store.identity_taken(&handle, &email).await? {
+        match self.store.users.identity_taken(&handle, &email).await? {
             (true, _) => return Err(Error::Conflict(Cow::Borrowed("the handle is taken"))),
             (_, true) => return Err(Error::Conflict(Cow::Borrowed("the e-mail address is taken"))),
             _ => {}
@@ -86,7 +86,7 @@ impl Accounts {
         let token_digest = secret::digest(&token);
         let pin = secret::new_pin();
         self.store
-            .insert_challenge(
+            .challenges.insert_challenge(
                 &NewChallenge {
                     purpose: ChallengePurpose::Signup,
                     token_digest: &token_digest,
@@ -131,8 +131,8 @@ impl Accounts {
         self.limits.pin(address)?;
         let now = OffsetDateTime::now_utc();
         let digest = secret::digest(token);
-        let challenge = self.store.challenge(purpose, &digest, now).await?.ok_or(Error::PinInvalid)?;
-        if !self.store.take_pin_try(&digest, PIN_TRIES).await? {
+        let challenge = self.store.challenges.challenge(purpose, &digest, now).await?.ok_or(Error::PinInvalid)?;
+        if !self.store.challenges.take_pin_try(&digest, PIN_TRIES).await? {
             return Err(Error::PinInvalid);
         }
         // A reset asked for an unknown e-mail has a token but no account: no PIN can match it.
@@ -140,7 +140,7 @@ impl Accounts {
         if !matches || (purpose == ChallengePurpose::Reset && challenge.user_id.is_none()) {
             return Err(Error::PinInvalid);
         }
-        self.store.mark_challenge_verified(&digest, now).await?;
+        self.store.challenges.mark_challenge_verified(&digest, now).await?;
         Ok(())
     }
 
@@ -153,7 +153,7 @@ impl Accounts {
         let (Some(token), Some(password)) = (token, password) else { return Err(problems.into()) };
         let now = OffsetDateTime::now_utc();
         let digest = secret::digest(token);
-        match self.store.challenge(ChallengePurpose::Signup, &digest, now).await? {
+        match self.store.challenges.challenge(ChallengePurpose::Signup, &digest, now).await? {
             Some(challenge) if challenge.verified => {}
             _ => return Err(Error::PinInvalid),
         }
@@ -162,7 +162,7 @@ impl Accounts {
         let expires_at = now + self.session_ttl;
         let user = self
             .store
-            .complete_signup(&digest, &password_hash, &secret::digest(&session_token), now, expires_at)
+            .challenges.complete_signup(&digest, &password_hash, &secret::digest(&session_token), now, expires_at)
             .await
             .map_err(|e| match e {
                 StoreError::NotFound => Error::PinInvalid,
@@ -187,7 +187,7 @@ impl Accounts {
             return Err(wrong_login());
         }
         self.limits.login(address, login)?;
-        let found = self.store.user_for_login(login).await?;
+        let found = self.store.users.user_for_login(login).await?;
         let stored = found.as_ref().map_or_else(|| DECOY_HASH.clone(), |(_, hash)| hash.clone());
         let password = password.to_owned();
         let verified = tokio::task::spawn_blocking(move || account::verify_password(&password, &stored))
@@ -203,7 +203,7 @@ impl Accounts {
         let now = OffsetDateTime::now_utc();
         let token = secret::new_token("ses_");
         let expires_at = now + self.session_ttl;
-        self.store.insert_session(&secret::digest(&token), &user.user_id, now, expires_at).await?;
+        self.store.sessions.insert_session(&secret::digest(&token), &user.user_id, now, expires_at).await?;
         Ok(NewSession { token, expires_at, user })
     }
 
@@ -217,7 +217,7 @@ impl Accounts {
         if let Some(user) = self.sessions.get(&digest).filter(|user| user.expires_at > now) {
             return Ok(user);
         }
-        let user = self.store.session_user(&digest, now).await?.ok_or_else(Error::unauthenticated)?;
+        let user = self.store.sessions.session_user(&digest, now).await?.ok_or_else(Error::unauthenticated)?;
         self.sessions.insert(digest, user.clone());
         Ok(user)
     }
@@ -228,14 +228,14 @@ impl Accounts {
             return Err(Error::unauthenticated());
         }
         self.store
-            .user_by_session(&secret::digest(token), OffsetDateTime::now_utc())
+            .users.user_by_session(&secret::digest(token), OffsetDateTime::now_utc())
             .await?
             .ok_or_else(Error::unauthenticated)
     }
 
     pub async fn logout(&self, token: &str) -> Result<()> {
         let digest = secret::digest(token);
-        self.store.delete_session(&digest).await?;
+        self.store.sessions.delete_session(&digest).await?;
         self.sessions.remove(&digest);
         Ok(())
     }
@@ -249,13 +249,13 @@ impl Accounts {
         let email = account::check_email(&mut problems, "/email", email);
         let Some(email) = email else { return Err(problems.into()) };
         self.limits.mail(address)?;
-        let user = self.store.user_by_email(&email).await?;
+        let user = self.store.users.user_by_email(&email).await?;
         let now = OffsetDateTime::now_utc();
         let token = secret::new_token("rst_");
         let token_digest = secret::digest(&token);
         let pin = secret::new_pin();
         self.store
-            .insert_challenge(
+            .challenges.insert_challenge(
                 &NewChallenge {
                     purpose: ChallengePurpose::Reset,
                     token_digest: &token_digest,
@@ -287,7 +287,7 @@ impl Accounts {
         let digest = secret::digest(token);
         let challenge = self
             .store
-            .challenge(ChallengePurpose::Reset, &digest, now)
+            .challenges.challenge(ChallengePurpose::Reset, &digest, now)
             .await?
             .filter(|c| c.tries < PIN_TRIES)
             .ok_or(Error::PinInvalid)?;
@@ -296,7 +296,7 @@ impl Accounts {
             return Err(Error::RateLimited { retry_after_seconds: left });
         }
         let pin = secret::new_pin();
-        self.store.replace_pin(&digest, &secret::pin_digest(&digest, &pin), now + PIN_LIFETIME).await?;
+        self.store.challenges.replace_pin(&digest, &secret::pin_digest(&digest, &pin), now + PIN_LIFETIME).await?;
         if challenge.user_id.is_some() {
             self.send_in_background(challenge.email, pin);
         }
@@ -314,13 +314,13 @@ impl Accounts {
         let now = OffsetDateTime::now_utc();
         let challenge = self
             .store
-            .challenge(ChallengePurpose::Reset, &secret::digest(token), now)
+            .challenges.challenge(ChallengePurpose::Reset, &secret::digest(token), now)
             .await?
             .filter(|c| c.verified)
             .ok_or(Error::PinInvalid)?;
         let user_id = challenge.user_id.ok_or(Error::PinInvalid)?;
         let password_hash = hash_off_runtime(password).await?;
-        let result = self.store.reset_password(&user_id, &password_hash, now).await.map_err(|e| match e {
+        let result = self.store.users.reset_password(&user_id, &password_hash, now).await.map_err(|e| match e {
             StoreError::NotFound => Error::PinInvalid,
             other => other.into(),
         });

@@ -148,7 +148,7 @@ impl Attachments {
         let count = records.len() as u64;
         quotas::take(&self.store, caller, Entitlement::FormUploads, count).await?;
         let caps = caps_of(&config, &records);
-        let stored = self.store.insert_attachments(&target.instance.stored.form_id, &user.user_id, records, caps).await;
+        let stored = self.store.media.insert_attachments(&target.instance.stored.form_id, &user.user_id, records, caps).await;
         let refusal = match stored {
             Ok(Ok(stored)) => {
                 staged.adopted();
@@ -291,7 +291,7 @@ impl Attachments {
         let target = self.target(user, form_id, access, false).await?;
         let attachment = self
             .store
-            .attachment(&target.instance.stored.form_id, part_key)
+            .media.attachment(&target.instance.stored.form_id, part_key)
             .await?
             .ok_or_else(|| Error::not_found("attachment"))?;
         if let Some(view) = &target.view {
@@ -323,7 +323,7 @@ impl Attachments {
         let target = self.target(user, form_id, access, true).await?;
         let config = &target.instance.configuration.parsed;
         let form_id = &target.instance.stored.form_id;
-        let attachment = self.store.attachment(form_id, part_key).await?;
+        let attachment = self.store.media.attachment(form_id, part_key).await?;
         let Some(attachment) = attachment.filter(|a| a.field_id.eq_ignore_ascii_case(field_id)) else {
             return Err(Error::not_found("attachment"));
         };
@@ -333,7 +333,7 @@ impl Attachments {
                 return Err(Error::invalid("fieldId", "NOT_EDITABLE", "is not an editable field of this view"));
             }
         }
-        if let Some(removed) = self.store.delete_attachment(form_id, part_key).await?
+        if let Some(removed) = self.store.media.delete_attachment(form_id, part_key).await?
             && let Some(key) = crate::media::StorageKey::parse(&removed.storage_key)
         {
             self.objects.discard(vec![key]).await;
@@ -346,7 +346,7 @@ impl Attachments {
         if !instance.configuration.parsed.fields().any(|f| f.kind == FieldType::File) {
             return Ok(Vec::new());
         }
-        Ok(self.store.attachments(&instance.stored.form_id).await?)
+        Ok(self.store.media.attachments(&instance.stored.form_id).await?)
     }
 
     fn max_bytes(&self, field: &Field) -> u64 {

@@ -86,7 +86,7 @@ impl Avatars {
             bytes: bytes as i64,
             storage_key,
         };
-        let replaced = self.store.replace_avatar(avatar.clone(), OffsetDateTime::now_utc()).await?;
+        let replaced = self.store.media.replace_avatar(avatar.clone(), OffsetDateTime::now_utc()).await?;
         staged.adopted();
         if let Some(old) = replaced.and_then(|old| StorageKey::parse(&old.storage_key)) {
             self.objects.discard(vec![old]).await;
@@ -96,7 +96,7 @@ impl Avatars {
 
     /// Removes the user's avatar (if any) and its bytes.
     pub async fn remove(&self, user: &SessionUser) -> Result<()> {
-        if let Some(old) = self.store.delete_avatar(&user.user_id).await?
+        if let Some(old) = self.store.media.delete_avatar(&user.user_id).await?
             && let Some(key) = StorageKey::parse(&old.storage_key)
         {
             self.objects.discard(vec![key]).await;
@@ -111,7 +111,7 @@ impl Avatars {
             return Err(not_found());
         }
         let user_id = uuid::Uuid::try_parse(user_id).map_err(|_| not_found())?.to_string();
-        self.store.avatar(&user_id).await?.filter(|a| a.pic_id == pic_id).ok_or_else(not_found)
+        self.store.media.avatar(&user_id).await?.filter(|a| a.pic_id == pic_id).ok_or_else(not_found)
     }
 
     pub async fn bytes(&self, avatar: &StoredAvatar, range: Option<std::ops::Range<u64>>) -> Result<Object> {

@@ -91,7 +91,7 @@ impl FormConfigurations {
         let id = parsed.id().to_string();
         let stored = self
             .store
-            .insert_configuration(
+            .forms.insert_configuration(
                 &NewConfiguration {
                     configuration_id: &id,
                     owner_id: &user.user_id,
@@ -147,7 +147,7 @@ impl FormConfigurations {
         let state = wrapper.state.unwrap_or(if current.is_active() { ACTIVE } else { ARCHIVED });
         let stored = self
             .store
-            .update_configuration(
+            .forms.update_configuration(
                 id,
                 &ConfigurationChange {
                     state,
@@ -184,7 +184,7 @@ impl FormConfigurations {
         if !fresh && let Some(cached) = self.cache.fresh(&id) {
             return Ok(Some(cached));
         }
-        let Some(stored) = self.store.configuration(&id).await? else { return Ok(None) };
+        let Some(stored) = self.store.forms.configuration(&id).await? else { return Ok(None) };
         if let Some(cached) = self.cache.confirm(&id, stored.revision) {
             return Ok(Some(Configuration { stored: stored.into(), ..cached }));
         }
@@ -204,7 +204,7 @@ impl FormConfigurations {
         after: Option<(i64, String)>,
         limit: i64,
     ) -> Result<Vec<Configuration>> {
-        let rows = self.store.list_configurations(filter, after, limit).await?;
+        let rows = self.store.forms.list_configurations(filter, after, limit).await?;
         let mut out = Vec::with_capacity(rows.len());
         for row in rows {
             // Rows share the cache with single reads, so a list never re-parses a known revision.
@@ -303,7 +303,7 @@ impl FormConfigurations {
             else {
                 continue;
             };
-            if !self.store.handle_exists(&handle).await? {
+            if !self.store.users.handle_exists(&handle).await? {
                 problems.push(path, "UNKNOWN_USER", "no user has this handle");
             } else if !editors.contains(&handle) {
                 editors.push(handle);

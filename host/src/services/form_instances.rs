@@ -121,7 +121,7 @@ impl FormInstances {
         });
         let stored = self
             .store
-            .insert_instance(
+            .instances.insert_instance(
                 &configuration.stored.configuration_id,
                 &user.user_id,
                 &InstanceContent {
@@ -172,7 +172,7 @@ impl FormInstances {
             changed.as_deref().map(|changed_fields| NewEvent { actor_id: &user.user_id, action, changed_fields });
         let stored = self
             .store
-            .update_instance(
+            .instances.update_instance(
                 &current.stored.form_id,
                 current.stored.revision,
                 &InstanceContent {
@@ -224,7 +224,7 @@ impl FormInstances {
         let stored = &instance.stored;
         let updated = self
             .store
-            .update_instance(
+            .instances.update_instance(
                 &stored.form_id,
                 stored.revision,
                 &InstanceContent {
@@ -279,7 +279,7 @@ impl FormInstances {
     /// An instance by id whatever its owner, for callers that have checked access themselves.
     pub async fn load(&self, form_id: &str) -> Result<Option<Instance>> {
         let Ok(id) = uuid::Uuid::try_parse(form_id) else { return Ok(None) };
-        match self.store.instance(&id.to_string()).await? {
+        match self.store.instances.instance(&id.to_string()).await? {
             Some(stored) => self.with_configuration(stored).await.map(Some),
             None => Ok(None),
         }
@@ -291,7 +291,7 @@ impl FormInstances {
         after: Option<(i64, String)>,
         limit: i64,
     ) -> Result<Vec<StoredInstance>> {
-        Ok(self.store.list_instances(filter, after, limit).await?)
+        Ok(self.store.instances.list_instances(filter, after, limit).await?)
     }
 
     pub async fn history(
@@ -302,7 +302,7 @@ impl FormInstances {
         limit: i64,
     ) -> Result<Vec<InstanceEvent>> {
         let instance = self.readable(user, form_id).await?;
-        Ok(self.store.instance_events(&instance.stored.form_id, after, limit).await?)
+        Ok(self.store.instances.instance_events(&instance.stored.form_id, after, limit).await?)
     }
 
     /// A space must have the user as a member (any other space is unknown to them); a workflow

@@ -51,7 +51,7 @@ impl Licenses {
         if let Some(caller) = self.cache.get(&digest) {
             return Ok(caller);
         }
-        let license = self.store.license_by_digest(&digest).await?;
+        let license = self.store.licenses.license_by_digest(&digest).await?;
         let caller = match license {
             Some(license) if license.revoked_at.is_none() => {
                 let plan = self.config.plan(&license.plan).ok_or_else(|| {
@@ -101,7 +101,7 @@ impl Licenses {
     pub async fn issue(&self, plan: &str) -> anyhow::Result<(String, License)> {
         anyhow::ensure!(self.config.plan(plan).is_some(), "the configuration has no plan {plan:?}");
         let key = secret::new_token(KEY_PREFIX);
-        let license = self.store.insert_license(&secret::digest(&key), plan, OffsetDateTime::now_utc()).await?;
+        let license = self.store.licenses.insert_license(&secret::digest(&key), plan, OffsetDateTime::now_utc()).await?;
         Ok((key, license))
     }
 
@@ -110,7 +110,7 @@ impl Licenses {
         let lookup = if id_or_key.starts_with(KEY_PREFIX) { secret::digest(id_or_key) } else { id_or_key.to_owned() };
         let license = self
             .store
-            .revoke_license(&lookup, OffsetDateTime::now_utc())
+            .licenses.revoke_license(&lookup, OffsetDateTime::now_utc())
             .await
             .map_err(|e| anyhow::anyhow!("no live license {id_or_key:?}: {e}"))?;
         self.cache.clear();
@@ -119,7 +119,7 @@ impl Licenses {
 
     /// On the first start of an empty deployment, issues a `default` key into `license.key`.
     pub async fn ensure_first_key(&self, data_dir: &Path) -> anyhow::Result<()> {
-        if !self.store.licenses().await?.is_empty() {
+        if !self.store.licenses.licenses().await?.is_empty() {
             return Ok(());
         }
         let (key, license) = self.issue("default").await?;

@@ -60,14 +60,14 @@ impl Spaces {
             display_name: &new.display_name,
             summary: &new.summary,
         };
-        let space = self.store.insert_space(&row, OffsetDateTime::now_utc()).await.on_conflict(NAME_TAKEN)?;
+        let space = self.store.spaces.insert_space(&row, OffsetDateTime::now_utc()).await.on_conflict(NAME_TAKEN)?;
         self.roles.insert(role_key(&space_id, &user.user_id), Role::Owner);
         Ok(MemberSpace { space, role: Role::Owner.as_str().to_owned() })
     }
 
     /// The spaces the user is a member of, newest first.
     pub async fn list(&self, user: &SessionUser, after: Option<(i64, String)>, limit: i64) -> Result<Vec<MemberSpace>> {
-        Ok(self.store.member_spaces(&user.user_id, after, limit).await?)
+        Ok(self.store.spaces.member_spaces(&user.user_id, after, limit).await?)
     }
 
     /// The role of a user in a space, or `None` when the user is not a member (or the space does
@@ -78,7 +78,7 @@ impl Spaces {
         if let Some(role) = self.roles.get(&key) {
             return Ok(Some(role));
         }
-        let role = self.store.space_role(&space_id, user_id).await?.as_deref().and_then(Role::parse);
+        let role = self.store.spaces.space_role(&space_id, user_id).await?.as_deref().and_then(Role::parse);
         if let Some(role) = role {
             self.roles.insert(key, role);
         }
@@ -104,7 +104,7 @@ impl Spaces {
     /// A space as one of its members sees it.
     pub async fn get(&self, user: &SessionUser, space_id: &str) -> Result<MemberSpace> {
         let (space_id, role) = self.member_role(user, space_id).await?;
-        let space = self.store.space(&space_id).await?.ok_or_else(not_found)?;
+        let space = self.store.spaces.space(&space_id).await?.ok_or_else(not_found)?;
         Ok(MemberSpace { space, role: role.as_str().to_owned() })
     }
 
@@ -119,7 +119,7 @@ impl Spaces {
         let space_id = self.require_owner(user, space_id).await?;
         let change = spaces::parse_change(body)?;
         if change.is_empty() {
-            let space = self.store.space(&space_id).await?.ok_or_else(not_found)?;
+            let space = self.store.spaces.space(&space_id).await?.ok_or_else(not_found)?;
             return Ok(MemberSpace { space, role: Role::Owner.as_str().to_owned() });
         }
         let change = SpaceChange {
@@ -128,14 +128,14 @@ impl Spaces {
             summary: change.summary.as_deref(),
         };
         let space =
-            self.store.update_space(&space_id, &change, OffsetDateTime::now_utc()).await.on_conflict(NAME_TAKEN)?;
+            self.store.spaces.update_space(&space_id, &change, OffsetDateTime::now_utc()).await.on_conflict(NAME_TAKEN)?;
         Ok(MemberSpace { space, role: Role::Owner.as_str().to_owned() })
     }
 
     /// Makes a user a member of a space with `role` (registrations, administration).
     pub async fn add_member(&self, space_id: &str, user_id: &str, role: Role) -> Result<()> {
         let space_id = canonical_id(space_id).ok_or_else(not_found)?;
-        self.store.upsert_space_member(&space_id, user_id, role.as_str(), OffsetDateTime::now_utc()).await?;
+        self.store.spaces.upsert_space_member(&space_id, user_id, role.as_str(), OffsetDateTime::now_utc()).await?;
         self.roles.remove(&role_key(&space_id, user_id));
         Ok(())
     }
@@ -145,14 +145,14 @@ impl Spaces {
         if let Some(modules) = self.modules.get(space_id) {
             return Ok(modules);
         }
-        let modules: Arc<[SpaceModule]> = self.store.space_modules(space_id).await?.into();
+        let modules: Arc<[SpaceModule]> = self.store.spaces.space_modules(space_id).await?.into();
         self.modules.insert(space_id.to_owned(), modules.clone());
         Ok(modules)
     }
 
     /// Replaces the connected set of a space; the caller has checked ownership and configs.
     pub async fn replace_modules(&self, space_id: &str, modules: Vec<SpaceModule>) -> Result<Arc<[SpaceModule]>> {
-        self.store.replace_space_modules(space_id, &modules).await?;
+        self.store.spaces.replace_space_modules(space_id, &modules).await?;
         self.modules.remove(space_id);
         Ok(modules.into())
     }

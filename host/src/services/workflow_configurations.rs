@@ -57,7 +57,7 @@ impl WorkflowConfigurations {
         let document = serde_json::to_string(parsed.document()).map_err(Error::internal)?;
         let stored = self
             .store
-            .insert_workflow(&parsed.id().to_string(), &user.user_id, &document, OffsetDateTime::now_utc())
+            .workflows.insert_workflow(&parsed.id().to_string(), &user.user_id, &document, OffsetDateTime::now_utc())
             .await
             .on_conflict("a workflow configuration with this id exists")?;
         let workflow = Workflow { stored: stored.into(), parsed };
@@ -76,7 +76,7 @@ impl WorkflowConfigurations {
         let document = serde_json::to_string(parsed.document()).map_err(Error::internal)?;
         let stored = self
             .store
-            .update_workflow(
+            .workflows.update_workflow(
                 &current.stored.workflow_configuration_id,
                 &document,
                 current.stored.revision,
@@ -93,7 +93,7 @@ impl WorkflowConfigurations {
     pub async fn visible(&self, user: &SessionUser, id: &str, fresh: bool) -> Result<Workflow> {
         let workflow = self.load(id, fresh).await?.ok_or_else(|| Error::not_found("workflow configuration"))?;
         if workflow.is_owner(user)
-            || !self.store.workflow_slots(&workflow.stored.workflow_configuration_id, &user.user_id).await?.is_empty()
+            || !self.store.workflows.workflow_slots(&workflow.stored.workflow_configuration_id, &user.user_id).await?.is_empty()
         {
             Ok(workflow)
         } else {
@@ -106,7 +106,7 @@ impl WorkflowConfigurations {
         if workflow.is_owner(user) {
             return Ok(true);
         }
-        let slots = self.store.workflow_slots(&workflow.stored.workflow_configuration_id, &user.user_id).await?;
+        let slots = self.store.workflows.workflow_slots(&workflow.stored.workflow_configuration_id, &user.user_id).await?;
         Ok(slots.contains(&i64::from(slot)))
     }
 
@@ -117,7 +117,7 @@ impl WorkflowConfigurations {
         if !fresh && let Some(cached) = self.cache.fresh(&id) {
             return Ok(Some(cached));
         }
-        let Some(stored) = self.store.workflow(&id).await? else { return Ok(None) };
+        let Some(stored) = self.store.workflows.workflow(&id).await? else { return Ok(None) };
         if let Some(cached) = self.cache.confirm(&id, stored.revision) {
             return Ok(Some(Workflow { stored: stored.into(), parsed: cached.parsed }));
         }
@@ -134,7 +134,7 @@ impl WorkflowConfigurations {
     }
 
     pub async fn list(&self, user: &SessionUser, after: Option<(i64, String)>, limit: i64) -> Result<Vec<Workflow>> {
-        let rows = self.store.list_workflows(&user.user_id, after, limit).await?;
+        let rows = self.store.workflows.list_workflows(&user.user_id, after, limit).await?;
         let mut out = Vec::with_capacity(rows.len());
         for row in rows {
             if let Some(workflow) = self.load(&row.workflow_configuration_id, false).await? {
@@ -146,7 +146,7 @@ impl WorkflowConfigurations {
 
     pub async fn grants(&self, user: &SessionUser, id: &str) -> Result<Vec<Grant>> {
         let workflow = self.visible(user, id, false).await?;
-        Ok(self.store.workflow_grants(&workflow.stored.workflow_configuration_id).await?)
+        Ok(self.store.workflows.workflow_grants(&workflow.stored.workflow_configuration_id).await?)
     }
 
     /// Replaces every grant: `{grants: [{handle, slots: [n]}]}`; creator only.
@@ -207,7 +207,7 @@ impl WorkflowConfigurations {
             }
         }
         let handles: Vec<String> = wanted.keys().cloned().collect();
-        let ids: HashMap<String, String> = self.store.user_ids_by_handle(&handles).await?.into_iter().collect();
+        let ids: HashMap<String, String> = self.store.workflows.user_ids_by_handle(&handles).await?.into_iter().collect();
         for (i, entry) in entries.iter().enumerate() {
             if let Some(handle) = entry.get("handle").and_then(Value::as_str)
                 && wanted.contains_key(handle)
@@ -224,8 +224,8 @@ impl WorkflowConfigurations {
                 slots.iter().map(move |slot| (user_id.clone(), *slot))
             })
             .collect();
-        self.store.replace_workflow_grants(&workflow.stored.workflow_configuration_id, &pairs).await?;
-        Ok(self.store.workflow_grants(&workflow.stored.workflow_configuration_id).await?)
+        self.store.workflows.replace_workflow_grants(&workflow.stored.workflow_configuration_id, &pairs).await?;
+        Ok(self.store.workflows.workflow_grants(&workflow.stored.workflow_configuration_id).await?)
     }
 
     fn remember(&self, workflow: &Workflow) {

@@ -87,7 +87,7 @@ impl WorkflowItems {
     /// Whether `user` created the workflow the instance sits in now: besides the item's creator,
     /// only they may move it to another workflow (conventions section 13).
     async fn holds_current_workflow(&self, user: &SessionUser, instance: &Instance) -> Result<bool> {
-        let Some(current) = self.store.workflow_item(&instance.stored.form_id).await? else { return Ok(false) };
+        let Some(current) = self.store.workflow_items.workflow_item(&instance.stored.form_id).await? else { return Ok(false) };
         let workflow = self.workflows.load(&current.workflow_configuration_id, false).await?;
         Ok(workflow.is_some_and(|workflow| workflow.is_owner(user)))
     }
@@ -130,7 +130,7 @@ impl WorkflowItems {
             changed_fields: "[]".into(),
         });
         self.store
-            .start_item(
+            .workflow_items.start_item(
                 &instance.stored.form_id,
                 ITEM_TYPE_FORM,
                 &workflow.stored.workflow_configuration_id,
@@ -150,7 +150,7 @@ impl WorkflowItems {
         let payload = instance.checked_payload();
         let Some(workflow_id) = payload.workflow_configuration_id() else { return Ok(None) };
         if payload.state != InstanceState::Submitted
-            || self.store.workflow_item(&instance.stored.form_id).await?.is_some()
+            || self.store.workflow_items.workflow_item(&instance.stored.form_id).await?.is_some()
         {
             return Ok(None);
         }
@@ -171,7 +171,7 @@ impl WorkflowItems {
     /// Whether the user holds a view of the workflow the form instance sits in that shows it (or
     /// created that workflow): such users may read the instance.
     pub async fn can_read_form(&self, user: &SessionUser, form_id: &str) -> Result<bool> {
-        let Some(item) = self.store.workflow_item(form_id).await? else { return Ok(false) };
+        let Some(item) = self.store.workflow_items.workflow_item(form_id).await? else { return Ok(false) };
         let Some(workflow) = self.workflows.load(&item.workflow_configuration_id, false).await? else {
             return Ok(false);
         };
@@ -198,7 +198,7 @@ impl WorkflowItems {
     async fn reach_as(&self, user: &SessionUser, item_id: &str, access: Access<'_>, moving: bool) -> Result<Item> {
         let not_found = || Error::not_found("item");
         let item_id = Uuid::try_parse(item_id).map_err(|_| not_found())?.to_string();
-        let (item, stored_instance) = self.store.workflow_item_with_instance(&item_id).await?.ok_or_else(not_found)?;
+        let (item, stored_instance) = self.store.workflow_items.workflow_item_with_instance(&item_id).await?.ok_or_else(not_found)?;
         if access.workflow_configuration_id.is_some_and(|id| {
             Uuid::try_parse(id).map(|id| id.to_string()) != Ok(item.workflow_configuration_id.clone())
         }) {
@@ -266,7 +266,7 @@ impl WorkflowItems {
         });
         let moved = self
             .store
-            .move_item(
+            .workflow_items.move_item(
                 &current.item.item_id,
                 &current.item.workflow_configuration_id,
                 &current.item.workbasket_id,
@@ -310,7 +310,7 @@ impl WorkflowItems {
             None => view.workbasket_ids.iter().map(Uuid::to_string).collect(),
         };
         let items =
-            self.store.list_view_items(&workflow.stored.workflow_configuration_id, &workbaskets, after, limit).await?;
+            self.store.workflow_items.list_view_items(&workflow.stored.workflow_configuration_id, &workbaskets, after, limit).await?;
         Ok((workflow, view, items))
     }
 
@@ -323,7 +323,7 @@ impl WorkflowItems {
         limit: i64,
     ) -> Result<Vec<WorkflowEvent>> {
         let item = self.reach(user, item_id, access).await?;
-        Ok(self.store.workflow_events(&item.item.item_id, after, limit).await?)
+        Ok(self.store.workflow_items.workflow_events(&item.item.item_id, after, limit).await?)
     }
 
     /// Changes fields the view makes editable.

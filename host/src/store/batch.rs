@@ -144,7 +144,7 @@ mod tests {
         store.migrate().await.unwrap();
         let now = OffsetDateTime::now_utc();
         let user = store
-            .insert_user(
+            .users.insert_user(
                 &NewUser {
                     email: "a@example.org",
                     handle: "ann",
@@ -164,7 +164,7 @@ mod tests {
             editors: "[]",
             languages: &[],
         };
-        store.insert_configuration(&new, now).await.unwrap();
+        store.forms.insert_configuration(&new, now).await.unwrap();
         // Act: 60 concurrent inserts; every third names a configuration that does not exist.
         let mut tasks = Vec::new();
         for i in 0..60 {
@@ -179,7 +179,7 @@ mod tests {
                     integrations: None,
                     space_id: None,
                 };
-                store.insert_instance(&configuration, &owner, &content, None, OffsetDateTime::now_utc()).await
+                store.instances.insert_instance(&configuration, &owner, &content, None, OffsetDateTime::now_utc()).await
             }));
         }
         let results: Vec<_> = futures::future::join_all(tasks).await.into_iter().map(Result::unwrap).collect();
@@ -194,6 +194,6 @@ mod tests {
             space_id: None,
             states: &[],
         };
-        assert_eq!(store.list_instances(&filter, None, 200).await.unwrap().len(), 40);
+        assert_eq!(store.instances.list_instances(&filter, None, 200).await.unwrap().len(), 40);
     }
 }

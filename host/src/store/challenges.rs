@@ -3,7 +3,7 @@ use sqlx::any::AnyRow;
 use time::OffsetDateTime;
 
 use super::users::{NewUser, User};
-use super::{Store, StoreError, StoreResult, from_millis, to_millis};
+use super::{Db, StoreError, StoreResult, from_millis, to_millis};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ChallengePurpose {
@@ -67,7 +67,17 @@ fn challenge_from_row(row: &AnyRow) -> Result<Challenge, sqlx::Error> {
     })
 }
 
-impl Store {
+/// The repository of PIN challenges of sign-up and password reset.
+#[derive(Clone, Debug)]
+pub struct ChallengeRepo {
+    db: Db,
+}
+
+impl ChallengeRepo {
+    pub fn new(db: Db) -> Self {
+        Self { db }
+    }
+
     #[tracing::instrument(skip_all)]
     pub async fn insert_challenge(&self, c: &NewChallenge<'_>, now: OffsetDateTime) -> StoreResult<()> {
         sqlx::query(
@@ -84,7 +94,7 @@ impl Store {
         .bind(c.display_name.map(str::to_owned))
         .bind(to_millis(c.expires_at))
         .bind(to_millis(now))
-        .execute(&self.writer)
+        .execute(&self.db.writer)
         .await?;
         Ok(())
     }
@@ -103,7 +113,7 @@ impl Store {
         .bind(token_digest.to_owned())
         .bind(purpose.as_str())
         .bind(to_millis(now))
-        .fetch_optional(&self.pool)
+        .fetch_optional(&self.db.pool)
         .await?;
         Ok(row.map(|row| challenge_from_row(&row)).transpose()?)
     }
@@ -116,7 +126,7 @@ impl Store {
         )
         .bind(token_digest.to_owned())
         .bind(max_tries)
-        .fetch_optional(&self.writer)
+        .fetch_optional(&self.db.writer)
         .await?;
         Ok(row.is_some())
     }
@@ -125,7 +135,7 @@ impl Store {
         sqlx::query("update pin_challenge set verified_at = $2 where token_digest = $1")
             .bind(token_digest.to_owned())
             .bind(to_millis(now))
-            .execute(&self.writer)
+            .execute(&self.db.writer)
             .await?;
         Ok(())
     }
@@ -144,7 +154,7 @@ impl Store {
         .bind(token_digest.to_owned())
         .bind(pin_digest.to_owned())
         .bind(to_millis(expires_at))
-        .execute(&self.writer)
+        .execute(&self.db.writer)
         .await?;
         Ok(())
     }
@@ -161,7 +171,7 @@ impl Store {
         now: OffsetDateTime,
         session_expires_at: OffsetDateTime,
     ) -> StoreResult<User> {
-        let mut tx = self.writer.begin().await?;
+        let mut tx = self.db.writer.begin().await?;
         // Starting with the write takes SQLite's write lock at once (no deferred upgrade).
         let row = sqlx::query(sqlx::AssertSqlSafe(format!(
             "delete from pin_challenge where token_digest = $1 and purpose = 'signup' and verified_at is not null and expires_at > $2 \
@@ -178,7 +188,7 @@ impl Store {
         else {
             return Err(StoreError::Other(anyhow::anyhow!("sign-up challenge without profile")));
         };
-        let user = Store::insert_user_in(
+        let user = super::UserRepo::insert_user_in(
             &mut tx,
             &NewUser { email: &challenge.email, handle, full_name, display_name, password_hash },
             now,

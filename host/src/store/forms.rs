@@ -2,7 +2,7 @@ use sqlx::Row;
 use sqlx::any::AnyRow;
 use time::OffsetDateTime;
 
-use super::{Store, StoreError, StoreResult, from_millis, to_millis};
+use super::{Db, StoreError, StoreResult, from_millis, to_millis};
 
 /// A stored form configuration; the document is the validated JSON as text.
 #[derive(Clone, Debug)]
@@ -59,7 +59,17 @@ fn configuration_from_row(row: &AnyRow) -> Result<StoredConfiguration, sqlx::Err
     })
 }
 
-impl Store {
+/// The repository of form configurations.
+#[derive(Clone, Debug)]
+pub struct FormRepo {
+    db: Db,
+}
+
+impl FormRepo {
+    pub fn new(db: Db) -> Self {
+        Self { db }
+    }
+
     /// Inserts an ACTIVE configuration with its languages; a taken id is `Conflict`.
     #[tracing::instrument(skip_all, fields(configuration_id = new.configuration_id))]
     pub async fn insert_configuration(
@@ -67,7 +77,7 @@ impl Store {
         new: &NewConfiguration<'_>,
         now: OffsetDateTime,
     ) -> StoreResult<StoredConfiguration> {
-        let mut tx = self.writer.begin().await?;
+        let mut tx = self.db.writer.begin().await?;
         let row = sqlx::query(
             "insert into form_configuration (configuration_id, owner_id, state, document, editors, revision, created_at, updated_at) \
              values ($1, $2, 'ACTIVE', $3, $4, 1, $5, $5) \
@@ -97,7 +107,7 @@ impl Store {
             "select {CONFIGURATION_COLUMNS} from form_configuration c where c.configuration_id = $1"
         )))
         .bind(configuration_id.to_owned())
-        .fetch_optional(&self.pool)
+        .fetch_optional(&self.db.pool)
         .await?;
         Ok(row.map(|row| configuration_from_row(&row)).transpose()?)
     }
@@ -111,7 +121,7 @@ impl Store {
         change: &ConfigurationChange<'_>,
         now: OffsetDateTime,
     ) -> StoreResult<StoredConfiguration> {
-        let mut tx = self.writer.begin().await?;
+        let mut tx = self.db.writer.begin().await?;
         let row = sqlx::query(
             "update form_configuration set state = $2, document = $3, editors = $4, revision = revision + 1, updated_at = $5 \
              where configuration_id = $1 and revision = $6 \
@@ -169,7 +179,7 @@ impl Store {
         .bind(after_at)
         .bind(if after_id.is_empty() { "\u{10FFFF}".to_owned() } else { after_id })
         .bind(limit)
-        .fetch_all(&self.pool)
+        .fetch_all(&self.db.pool)
         .await?;
         Ok(rows.iter().map(configuration_from_row).collect::<Result<_, _>>()?)
     }

@@ -4,7 +4,7 @@ use time::OffsetDateTime;
 
 use super::forms::states_list;
 use super::workflow_items::{NewWorkflowEvent, insert_workflow_event};
-use super::{Store, StoreError, StoreResult, from_millis, to_millis};
+use super::{Db, StoreError, StoreResult, from_millis, to_millis};
 
 /// A stored form instance; answers, metadata and integrations are JSON text.
 #[derive(Clone, Debug)]
@@ -79,7 +79,17 @@ pub(super) fn instance_from_row(row: &AnyRow) -> Result<StoredInstance, sqlx::Er
     })
 }
 
-impl Store {
+/// The repository of form instances and their audit trail.
+#[derive(Clone, Debug)]
+pub struct InstanceRepo {
+    db: Db,
+}
+
+impl InstanceRepo {
+    pub fn new(db: Db) -> Self {
+        Self { db }
+    }
+
     /// Inserts an instance, and its first audit entry when `event` is given, in one transaction
     /// (on SQLite, one shared with other waiting writes; see `batch`).
     #[tracing::instrument(skip_all)]
@@ -104,7 +114,7 @@ impl Store {
             event: event.map(|e| (e.actor_id.to_owned(), e.action.to_owned(), e.changed_fields.to_owned())),
             now,
         });
-        self.write(move |conn| {
+        self.db.write(move |conn| {
             let insert = insert.clone();
             Box::pin(async move { insert.run(conn).await })
         })
@@ -117,7 +127,7 @@ impl Store {
             "select {INSTANCE_COLUMNS} from form_instance where form_id = $1"
         )))
         .bind(form_id.to_owned())
-        .fetch_optional(&self.pool)
+        .fetch_optional(&self.db.pool)
         .await?;
         Ok(row.map(|row| instance_from_row(&row)).transpose()?)
     }
@@ -135,7 +145,7 @@ impl Store {
         workflow_event: Option<(&str, &NewWorkflowEvent)>,
         now: OffsetDateTime,
     ) -> StoreResult<StoredInstance> {
-        let mut tx = self.writer.begin().await?;
+        let mut tx = self.db.writer.begin().await?;
         let row = sqlx::query(sqlx::AssertSqlSafe(format!(
             "update form_instance set state = $3, language = $4, answers = $5, metadata = $6, integrations = $7, space_id = $8, \
              revision = revision + 1, updated_at = $9 where form_id = $1 and revision = $2 returning {INSTANCE_COLUMNS}"
@@ -185,7 +195,7 @@ impl Store {
         .bind(after_at)
         .bind(after_id)
         .bind(limit)
-        .fetch_all(&self.pool)
+        .fetch_all(&self.db.pool)
         .await?;
         Ok(rows.iter().map(instance_from_row).collect::<Result<_, _>>()?)
     }
@@ -208,7 +218,7 @@ impl Store {
         .bind(after_at)
         .bind(after_id)
         .bind(limit)
-        .fetch_all(&self.pool)
+        .fetch_all(&self.db.pool)
         .await?;
         rows.iter()
             .map(|row| {

@@ -2,7 +2,7 @@ use sqlx::Row;
 use sqlx::any::AnyRow;
 use time::OffsetDateTime;
 
-use super::{Store, StoreError, StoreResult, from_millis, to_millis};
+use super::{Db, StoreError, StoreResult, from_millis, to_millis};
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct License {
@@ -21,7 +21,17 @@ fn license_from_row(row: &AnyRow) -> Result<License, sqlx::Error> {
     })
 }
 
-impl Store {
+/// The repository of license keys.
+#[derive(Clone, Debug)]
+pub struct LicenseRepo {
+    db: Db,
+}
+
+impl LicenseRepo {
+    pub fn new(db: Db) -> Self {
+        Self { db }
+    }
+
     pub async fn insert_license(&self, key_digest: &str, plan: &str, now: OffsetDateTime) -> StoreResult<License> {
         let row = sqlx::query(
             "insert into license_key (license_id, key_digest, plan, created_at, revoked_at) values ($1, $2, $3, $4, null) \
@@ -31,7 +41,7 @@ impl Store {
         .bind(key_digest.to_owned())
         .bind(plan.to_owned())
         .bind(to_millis(now))
-        .fetch_one(&self.writer)
+        .fetch_one(&self.db.writer)
         .await?;
         Ok(license_from_row(&row)?)
     }
@@ -41,7 +51,7 @@ impl Store {
     pub async fn license_by_digest(&self, key_digest: &str) -> StoreResult<Option<License>> {
         let row = sqlx::query("select license_id, plan, created_at, revoked_at from license_key where key_digest = $1")
             .bind(key_digest.to_owned())
-            .fetch_optional(&self.pool)
+            .fetch_optional(&self.db.pool)
             .await?;
         Ok(row.map(|row| license_from_row(&row)).transpose()?)
     }
@@ -54,7 +64,7 @@ impl Store {
         )
         .bind(id_or_digest.to_owned())
         .bind(to_millis(now))
-        .fetch_optional(&self.writer)
+        .fetch_optional(&self.db.writer)
         .await?
         .ok_or(StoreError::NotFound)?;
         Ok(license_from_row(&row)?)
@@ -64,7 +74,7 @@ impl Store {
         let rows = sqlx::query(
             "select license_id, plan, created_at, revoked_at from license_key order by created_at, license_id",
         )
-        .fetch_all(&self.pool)
+        .fetch_all(&self.db.pool)
         .await?;
         Ok(rows.iter().map(license_from_row).collect::<Result<_, _>>()?)
     }

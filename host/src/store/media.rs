@@ -11,7 +11,7 @@ use sqlx::Row;
 use sqlx::any::AnyRow;
 use time::OffsetDateTime;
 
-use super::{Engine, Store, StoreResult, from_millis, to_millis};
+use super::{Db, Engine, StoreResult, from_millis, to_millis};
 
 /// One stored file of a form instance's file field.
 #[derive(Clone, Debug)]
@@ -87,12 +87,22 @@ async fn remove_pending(conn: &mut sqlx::AnyConnection, storage_key: &str) -> Re
     Ok(())
 }
 
-impl Store {
+/// The repository of media records: attachments, avatars and announced objects.
+#[derive(Clone, Debug)]
+pub struct MediaRepo {
+    db: Db,
+}
+
+impl MediaRepo {
+    pub fn new(db: Db) -> Self {
+        Self { db }
+    }
+
     /// Records that an object is about to be written. `noted_at` is the moment the sweeper's grace
     /// time counts from (the announcement; 0 for bytes orphaned by a delete, due at once).
     pub async fn media_pending(&self, storage_key: &str, noted_at: OffsetDateTime) -> StoreResult<()> {
         let (key, due) = (storage_key.to_owned(), to_millis(noted_at));
-        self.write(move |conn| {
+        self.db.write(move |conn| {
             let key = key.clone();
             Box::pin(async move { Ok(add_pending(conn, &key, due).await?) })
         })
@@ -102,7 +112,7 @@ impl Store {
     /// Forgets pending objects (after their bytes were removed).
     pub async fn media_forget(&self, storage_keys: Vec<String>) -> StoreResult<()> {
         let keys = Arc::new(storage_keys);
-        self.write(move |conn| {
+        self.db.write(move |conn| {
             let keys = keys.clone();
             Box::pin(async move {
                 for key in keys.iter() {
@@ -120,7 +130,7 @@ impl Store {
         let rows = sqlx::query("select storage_key from media_pending where noted_at <= $1 order by noted_at limit $2")
             .bind(to_millis(cutoff))
             .bind(limit)
-            .fetch_all(&self.pool)
+            .fetch_all(&self.db.pool)
             .await?;
         Ok(rows.iter().map(|row| row.try_get("storage_key")).collect::<Result<_, _>>()?)
     }
@@ -136,8 +146,8 @@ impl Store {
         caps: Vec<(String, i64)>,
     ) -> StoreResult<Result<Vec<StoredAttachment>, AttachRefusal>> {
         let work = Arc::new((form_id.to_owned(), attachments, caps, uploaded_by.to_owned()));
-        let engine = self.engine();
-        self.write(move |conn| {
+        let engine = self.db.engine();
+        self.db.write(move |conn| {
             let work = work.clone();
             Box::pin(async move {
                 let (form_id, attachments, caps, uploaded_by) = &*work;
@@ -201,7 +211,7 @@ impl Store {
             "select {ATTACHMENT_COLUMNS} from form_attachment where form_id = $1 order by created_at, part_key"
         )))
         .bind(form_id.to_owned())
-        .fetch_all(&self.pool)
+        .fetch_all(&self.db.pool)
         .await?;
         Ok(rows.iter().map(attachment_from_row).collect::<Result<_, _>>()?)
     }
@@ -212,7 +222,7 @@ impl Store {
         )))
         .bind(form_id.to_owned())
         .bind(part_key.to_owned())
-        .fetch_optional(&self.pool)
+        .fetch_optional(&self.db.pool)
         .await?;
         Ok(row.as_ref().map(attachment_from_row).transpose()?)
     }
@@ -220,7 +230,7 @@ impl Store {
     /// Removes an attachment row and marks its bytes for removal, in one transaction.
     pub async fn delete_attachment(&self, form_id: &str, part_key: &str) -> StoreResult<Option<StoredAttachment>> {
         let ids = Arc::new((form_id.to_owned(), part_key.to_owned()));
-        self.write(move |conn| {
+        self.db.write(move |conn| {
             let ids = ids.clone();
             Box::pin(async move {
                 let row = sqlx::query(sqlx::AssertSqlSafe(format!(
@@ -243,7 +253,7 @@ impl Store {
         let row =
             sqlx::query("select user_id, pic_id, content_type, bytes, storage_key from user_avatar where user_id = $1")
                 .bind(user_id.to_owned())
-                .fetch_optional(&self.pool)
+                .fetch_optional(&self.db.pool)
                 .await?;
         Ok(row.as_ref().map(avatar_from_row).transpose()?)
     }
@@ -252,7 +262,7 @@ impl Store {
     /// Returns the replaced avatar.
     pub async fn replace_avatar(&self, avatar: StoredAvatar, now: OffsetDateTime) -> StoreResult<Option<StoredAvatar>> {
         let avatar = Arc::new(avatar);
-        self.write(move |conn| {
+        self.db.write(move |conn| {
             let avatar = avatar.clone();
             Box::pin(async move {
                 let old = sqlx::query(
@@ -291,7 +301,7 @@ impl Store {
     /// Removes the user's avatar row and marks its bytes for removal.
     pub async fn delete_avatar(&self, user_id: &str) -> StoreResult<Option<StoredAvatar>> {
         let user_id = Arc::new(user_id.to_owned());
-        self.write(move |conn| {
+        self.db.write(move |conn| {
             let user_id = user_id.clone();
             Box::pin(async move {
                 let row = sqlx::query(

@@ -3,7 +3,7 @@ use std::sync::Arc;
 use sqlx::Row;
 use time::OffsetDateTime;
 
-use super::{Store, StoreResult, from_millis, to_millis};
+use super::{Db, StoreResult, from_millis, to_millis};
 
 /// The outcome of delivering one event to one module.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -20,12 +20,22 @@ pub struct Delivery {
     pub created_at: OffsetDateTime,
 }
 
-impl Store {
+/// The repository of outcomes of space events delivered to modules.
+#[derive(Clone, Debug)]
+pub struct ModuleDeliveryRepo {
+    db: Db,
+}
+
+impl ModuleDeliveryRepo {
+    pub fn new(db: Db) -> Self {
+        Self { db }
+    }
+
     /// Records a delivery outcome; on SQLite in a commit shared with other waiting writes.
     #[tracing::instrument(skip_all, fields(space_id = delivery.space_id, module_id = delivery.module_id))]
     pub async fn insert_module_delivery(&self, delivery: Delivery) -> StoreResult<()> {
         let delivery = Arc::new((uuid::Uuid::now_v7().to_string(), delivery));
-        self.write(move |conn| {
+        self.db.write(move |conn| {
             let delivery = delivery.clone();
             Box::pin(async move {
                 let (id, d) = &*delivery;
@@ -57,7 +67,7 @@ impl Store {
              where item_id = $1 order by created_at, delivery_id",
         )
         .bind(item_id.to_owned())
-        .fetch_all(&self.pool)
+        .fetch_all(&self.db.pool)
         .await?;
         rows.iter()
             .map(|row| {

@@ -3,7 +3,7 @@
 //! Values are bytes (`blob` on SQLite, `bytea` on PostgreSQL; the `Any` driver maps both to
 //! `Vec<u8>`). Keys compare in byte order on both engines (PostgreSQL declares the column
 //! `collate "C"`), so a prefix is the key range `[prefix, successor(prefix))`. Writes go through
-//! [`Store::write`], so on SQLite they share commits with other waiting writes.
+//! [`Db::write`], so on SQLite they share commits with other waiting writes.
 
 use std::sync::Arc;
 
@@ -11,17 +11,17 @@ use async_trait::async_trait;
 use sqlx::Row;
 use trellis_modules::{KeyValueBackend, KvScope};
 
-use super::{Store, StoreResult};
+use super::{Db, StoreResult};
 
-/// The module host's key-value backend.
+/// The module host's key-value backend: the repository of modules' key-value data.
 #[derive(Clone, Debug)]
 pub struct ModuleKv {
-    store: Store,
+    db: Db,
 }
 
 impl ModuleKv {
-    pub fn new(store: Store) -> Self {
-        Self { store }
+    pub fn new(db: Db) -> Self {
+        Self { db }
     }
 }
 
@@ -39,14 +39,14 @@ fn prefix_end(prefix: &str) -> Option<String> {
     None
 }
 
-impl Store {
+impl ModuleKv {
     #[tracing::instrument(skip_all, fields(space_id = scope.space_id, module_id = scope.module_id))]
     pub async fn module_kv_get(&self, scope: &KvScope, key: &str) -> StoreResult<Option<Vec<u8>>> {
         let row = sqlx::query("select value from module_kv where space_id = $1 and module_id = $2 and key = $3")
             .bind(scope.space_id.clone())
             .bind(scope.module_id.clone())
             .bind(key.to_owned())
-            .fetch_optional(&self.pool)
+            .fetch_optional(&self.db.pool)
             .await?;
         Ok(row.map(|row| row.try_get("value")).transpose()?)
     }
@@ -54,7 +54,7 @@ impl Store {
     #[tracing::instrument(skip_all, fields(space_id = scope.space_id, module_id = scope.module_id))]
     pub async fn module_kv_set(&self, scope: &KvScope, key: &str, value: &[u8]) -> StoreResult<()> {
         let entry = Arc::new((scope.clone(), key.to_owned(), value.to_vec()));
-        self.write(move |conn| {
+        self.db.write(move |conn| {
             let entry = entry.clone();
             Box::pin(async move {
                 let (scope, key, value) = &*entry;
@@ -77,7 +77,7 @@ impl Store {
     #[tracing::instrument(skip_all, fields(space_id = scope.space_id, module_id = scope.module_id))]
     pub async fn module_kv_delete(&self, scope: &KvScope, key: &str) -> StoreResult<()> {
         let entry = Arc::new((scope.clone(), key.to_owned()));
-        self.write(move |conn| {
+        self.db.write(move |conn| {
             let entry = entry.clone();
             Box::pin(async move {
                 let (scope, key) = &*entry;
@@ -112,7 +112,7 @@ impl Store {
         .bind(prefix_end(prefix).unwrap_or_default())
         .bind(start_after.unwrap_or_default().to_owned())
         .bind(i64::from(limit))
-        .fetch_all(&self.pool)
+        .fetch_all(&self.db.pool)
         .await?;
         rows.iter().map(|row| Ok(row.try_get("key")?)).collect()
     }
@@ -121,15 +121,15 @@ impl Store {
 #[async_trait]
 impl KeyValueBackend for ModuleKv {
     async fn get(&self, scope: &KvScope, key: &str) -> anyhow::Result<Option<Vec<u8>>> {
-        Ok(self.store.module_kv_get(scope, key).await?)
+        Ok(self.module_kv_get(scope, key).await?)
     }
 
     async fn set(&self, scope: &KvScope, key: &str, value: &[u8]) -> anyhow::Result<()> {
-        Ok(self.store.module_kv_set(scope, key, value).await?)
+        Ok(self.module_kv_set(scope, key, value).await?)
     }
 
     async fn delete(&self, scope: &KvScope, key: &str) -> anyhow::Result<()> {
-        Ok(self.store.module_kv_delete(scope, key).await?)
+        Ok(self.module_kv_delete(scope, key).await?)
     }
 
     async fn list_keys(
@@ -139,7 +139,7 @@ impl KeyValueBackend for ModuleKv {
         start_after: Option<&str>,
         limit: u32,
     ) -> anyhow::Result<Vec<String>> {
-        Ok(self.store.module_kv_keys(scope, prefix, start_after, limit).await?)
+        Ok(self.module_kv_keys(scope, prefix, start_after, limit).await?)
     }
 }
 
@@ -160,7 +160,7 @@ mod tests {
         // Arrange
         let dir = tempfile::tempdir().unwrap();
         let url = format!("sqlite://{}?mode=rwc", dir.path().join("t.db").display());
-        let store = Store::connect(&url, 2).await.unwrap();
+        let store = crate::store::Store::connect(&url, 2).await.unwrap();
         store.migrate().await.unwrap();
         let now = time::OffsetDateTime::now_utc();
         let user = crate::store::NewUser {
@@ -170,7 +170,7 @@ mod tests {
             display_name: "A",
             password_hash: "x",
         };
-        let user = store.insert_user(&user, now).await.unwrap();
+        let user = store.users.insert_user(&user, now).await.unwrap();
         for space_id in ["s1", "s2"] {
             let new = crate::store::NewSpaceRow {
                 space_id,
@@ -179,9 +179,9 @@ mod tests {
                 display_name: "S",
                 summary: "",
             };
-            store.insert_space(&new, now).await.unwrap();
+            store.spaces.insert_space(&new, now).await.unwrap();
         }
-        let kv = ModuleKv::new(store);
+        let kv = store.module_kv.clone();
         let scope = |space: &str| KvScope { space_id: space.into(), module_id: "m".into() };
         for key in ["tag/b", "tag/a", "tag/é", "tag0", "other", "tag/"] {
             kv.set(&scope("s1"), key, key.as_bytes()).await.unwrap();

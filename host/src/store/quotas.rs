@@ -1,9 +1,19 @@
 use sqlx::Row;
 
-use super::{Store, StoreResult};
+use super::{Db, StoreResult};
 use crate::domain::entitlement::{Entitlement, QuotaSubject};
 
-impl Store {
+/// The repository of daily plan quotas.
+#[derive(Clone, Debug)]
+pub struct QuotaRepo {
+    db: Db,
+}
+
+impl QuotaRepo {
+    pub fn new(db: Db) -> Self {
+        Self { db }
+    }
+
     /// Takes `amount` from the subject's quota for `day` when at most `limit` would then be used;
     /// answers whether it was taken. One statement, so concurrent requests cannot overdraw.
     #[tracing::instrument(skip_all, fields(entitlement = %entitlement))]
@@ -29,7 +39,7 @@ impl Store {
         .bind(day)
         .bind(amount)
         .bind(limit)
-        .fetch_optional(&self.writer)
+        .fetch_optional(&self.db.writer)
         .await?;
         Ok(row.is_some())
     }
@@ -50,7 +60,7 @@ impl Store {
         .bind(entitlement.name())
         .bind(day)
         .bind(amount)
-        .execute(&self.writer)
+        .execute(&self.db.writer)
         .await?;
         Ok(())
     }
@@ -61,7 +71,7 @@ impl Store {
             .bind(subject.as_str().to_owned())
             .bind(entitlement.name())
             .bind(day)
-            .fetch_optional(&self.pool)
+            .fetch_optional(&self.db.pool)
             .await?;
         Ok(match row {
             Some(row) => row.try_get("used")?,

@@ -1,7 +1,7 @@
 use sqlx::Row;
 use time::OffsetDateTime;
 
-use super::{Store, StoreResult, from_millis, to_millis};
+use super::{Db, StoreResult, from_millis, to_millis};
 
 /// What every authenticated request needs: who, and until when.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -12,7 +12,17 @@ pub struct SessionUser {
     pub expires_at: OffsetDateTime,
 }
 
-impl Store {
+/// The repository of sessions.
+#[derive(Clone, Debug)]
+pub struct SessionRepo {
+    db: Db,
+}
+
+impl SessionRepo {
+    pub fn new(db: Db) -> Self {
+        Self { db }
+    }
+
     #[tracing::instrument(skip_all, fields(user_id))]
     pub async fn insert_session(
         &self,
@@ -26,7 +36,7 @@ impl Store {
             .bind(user_id.to_owned())
             .bind(to_millis(now))
             .bind(to_millis(expires_at))
-            .execute(&self.writer)
+            .execute(&self.db.writer)
             .await?;
         Ok(())
     }
@@ -40,7 +50,7 @@ impl Store {
         )
         .bind(token_digest.to_owned())
         .bind(to_millis(now))
-        .fetch_optional(&self.pool)
+        .fetch_optional(&self.db.pool)
         .await?;
         let Some(row) = row else { return Ok(None) };
         Ok(Some(SessionUser {
@@ -55,7 +65,7 @@ impl Store {
     pub async fn delete_session(&self, token_digest: &str) -> StoreResult<()> {
         sqlx::query("delete from session where token_digest = $1")
             .bind(token_digest.to_owned())
-            .execute(&self.writer)
+            .execute(&self.db.writer)
             .await?;
         Ok(())
     }
@@ -64,9 +74,9 @@ impl Store {
     pub async fn delete_expired(&self, now: OffsetDateTime) -> StoreResult<u64> {
         let now = to_millis(now);
         let sessions =
-            sqlx::query("delete from session where expires_at <= $1").bind(now).execute(&self.writer).await?;
+            sqlx::query("delete from session where expires_at <= $1").bind(now).execute(&self.db.writer).await?;
         let challenges =
-            sqlx::query("delete from pin_challenge where expires_at <= $1").bind(now).execute(&self.writer).await?;
+            sqlx::query("delete from pin_challenge where expires_at <= $1").bind(now).execute(&self.db.writer).await?;
         Ok(sessions.rows_affected() + challenges.rows_affected())
     }
 }

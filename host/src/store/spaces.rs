@@ -2,7 +2,7 @@ use sqlx::Row;
 use sqlx::any::AnyRow;
 use time::OffsetDateTime;
 
-use super::{Store, StoreResult, from_millis, to_millis};
+use super::{Db, StoreResult, from_millis, to_millis};
 
 /// A stored space with its general settings.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -60,11 +60,21 @@ fn space_from_row(row: &AnyRow) -> Result<StoredSpace, sqlx::Error> {
     })
 }
 
-impl Store {
+/// The repository of spaces, members and connected modules.
+#[derive(Clone, Debug)]
+pub struct SpaceRepo {
+    db: Db,
+}
+
+impl SpaceRepo {
+    pub fn new(db: Db) -> Self {
+        Self { db }
+    }
+
     /// Inserts a space and its owner's membership in one transaction; a taken name is `Conflict`.
     #[tracing::instrument(skip_all, fields(space_id = new.space_id))]
     pub async fn insert_space(&self, new: &NewSpaceRow<'_>, now: OffsetDateTime) -> StoreResult<StoredSpace> {
-        let mut tx = self.writer.begin().await?;
+        let mut tx = self.db.writer.begin().await?;
         let row = sqlx::query(
             "insert into space (space_id, owner_id, name, display_name, summary, created_at, updated_at) \
              values ($1, $2, $3, $4, $5, $6, $6) \
@@ -93,7 +103,7 @@ impl Store {
         let row =
             sqlx::query(sqlx::AssertSqlSafe(format!("select {SPACE_COLUMNS} from space s where s.space_id = $1")))
                 .bind(space_id.to_owned())
-                .fetch_optional(&self.pool)
+                .fetch_optional(&self.db.pool)
                 .await?;
         Ok(row.map(|row| space_from_row(&row)).transpose()?)
     }
@@ -104,7 +114,7 @@ impl Store {
         let row = sqlx::query("select role from space_member where space_id = $1 and user_id = $2")
             .bind(space_id.to_owned())
             .bind(user_id.to_owned())
-            .fetch_optional(&self.pool)
+            .fetch_optional(&self.db.pool)
             .await?;
         Ok(row.map(|row| row.try_get("role")).transpose()?)
     }
@@ -126,7 +136,7 @@ impl Store {
         .bind(user_id.to_owned())
         .bind(role.to_owned())
         .bind(to_millis(now))
-        .execute(&self.writer)
+        .execute(&self.db.writer)
         .await?;
         Ok(())
     }
@@ -150,7 +160,7 @@ impl Store {
         .bind(after_at)
         .bind(after_id)
         .bind(limit)
-        .fetch_all(&self.pool)
+        .fetch_all(&self.db.pool)
         .await?;
         rows.iter().map(|row| Ok(MemberSpace { space: space_from_row(row)?, role: row.try_get("role")? })).collect()
     }
@@ -174,7 +184,7 @@ impl Store {
         .bind(change.display_name.map(str::to_owned))
         .bind(change.summary.map(str::to_owned))
         .bind(to_millis(now))
-        .fetch_one(&self.writer)
+        .fetch_one(&self.db.writer)
         .await?;
         Ok(space_from_row(&row)?)
     }
@@ -184,7 +194,7 @@ impl Store {
     pub async fn space_modules(&self, space_id: &str) -> StoreResult<Vec<SpaceModule>> {
         let rows = sqlx::query("select module_id, config from space_module where space_id = $1 order by position")
             .bind(space_id.to_owned())
-            .fetch_all(&self.pool)
+            .fetch_all(&self.db.pool)
             .await?;
         rows.iter()
             .map(|row| Ok(SpaceModule { module_id: row.try_get("module_id")?, config: row.try_get("config")? }))
@@ -194,7 +204,7 @@ impl Store {
     /// Replaces the connected set of a space in one transaction.
     #[tracing::instrument(skip_all, fields(space_id))]
     pub async fn replace_space_modules(&self, space_id: &str, modules: &[SpaceModule]) -> StoreResult<()> {
-        let mut tx = self.writer.begin().await?;
+        let mut tx = self.db.writer.begin().await?;
         sqlx::query("delete from space_module where space_id = $1").bind(space_id.to_owned()).execute(&mut *tx).await?;
         for (position, module) in modules.iter().enumerate() {
             sqlx::query("insert into space_module (space_id, module_id, config, position) values ($1, $2, $3, $4)")

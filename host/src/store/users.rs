@@ -3,7 +3,7 @@ use sqlx::Row;
 use sqlx::any::AnyRow;
 use time::OffsetDateTime;
 
-use super::{Store, StoreError, StoreResult, from_millis, to_millis};
+use super::{Db, StoreError, StoreResult, from_millis, to_millis};
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct User {
@@ -45,11 +45,21 @@ fn user_from_row(row: &AnyRow) -> Result<User, sqlx::Error> {
     })
 }
 
-impl Store {
+/// The repository of user accounts.
+#[derive(Clone, Debug)]
+pub struct UserRepo {
+    db: Db,
+}
+
+impl UserRepo {
+    pub fn new(db: Db) -> Self {
+        Self { db }
+    }
+
     /// Inserts an account; a taken handle or e-mail is `Conflict`.
     #[tracing::instrument(skip_all)]
     pub async fn insert_user(&self, user: &NewUser<'_>, now: OffsetDateTime) -> StoreResult<User> {
-        let mut conn = self.writer.acquire().await?;
+        let mut conn = self.db.writer.acquire().await?;
         Self::insert_user_in(&mut conn, user, now).await
     }
 
@@ -81,7 +91,7 @@ impl Store {
     pub async fn user_by_id(&self, user_id: &str) -> StoreResult<User> {
         let row = sqlx::query(sqlx::AssertSqlSafe(format!("select {USER_COLUMNS} from app_user where user_id = $1")))
             .bind(user_id.to_owned())
-            .fetch_optional(&self.pool)
+            .fetch_optional(&self.db.pool)
             .await?
             .ok_or(StoreError::NotFound)?;
         Ok(user_from_row(&row)?)
@@ -97,7 +107,7 @@ impl Store {
         )
         .bind(token_digest.to_owned())
         .bind(to_millis(now))
-        .fetch_optional(&self.pool)
+        .fetch_optional(&self.db.pool)
         .await?;
         Ok(row.map(|row| user_from_row(&row)).transpose()?)
     }
@@ -109,7 +119,7 @@ impl Store {
             "select {USER_COLUMNS}, password_hash from app_user where email = $1 or handle = $1"
         )))
         .bind(login.to_lowercase())
-        .fetch_optional(&self.pool)
+        .fetch_optional(&self.db.pool)
         .await?;
         row.map(|row| Ok((user_from_row(&row)?, row.try_get("password_hash")?))).transpose()
     }
@@ -117,7 +127,7 @@ impl Store {
     pub async fn user_by_email(&self, email: &str) -> StoreResult<Option<User>> {
         let row = sqlx::query(sqlx::AssertSqlSafe(format!("select {USER_COLUMNS} from app_user where email = $1")))
             .bind(email.to_lowercase())
-            .fetch_optional(&self.pool)
+            .fetch_optional(&self.db.pool)
             .await?;
         Ok(row.map(|row| user_from_row(&row)).transpose()?)
     }
@@ -131,7 +141,7 @@ impl Store {
         )
         .bind(handle.to_owned())
         .bind(email.to_lowercase())
-        .fetch_one(&self.pool)
+        .fetch_one(&self.db.pool)
         .await?;
         Ok((row.try_get::<i64, _>("handles")? > 0, row.try_get::<i64, _>("emails")? > 0))
     }
@@ -139,7 +149,7 @@ impl Store {
     pub async fn handle_exists(&self, handle: &str) -> StoreResult<bool> {
         let row = sqlx::query("select count(*) as n from app_user where handle = $1")
             .bind(handle.to_owned())
-            .fetch_one(&self.pool)
+            .fetch_one(&self.db.pool)
             .await?;
         Ok(row.try_get::<i64, _>("n")? > 0)
     }
@@ -162,11 +172,11 @@ impl Store {
         .bind(display_name.map(str::to_owned))
         .bind(full_name.map(str::to_owned))
         .bind(to_millis(now))
-        .fetch_optional(&self.writer)
+        .fetch_optional(&self.db.writer)
         .await?
         .ok_or(StoreError::NotFound)?;
         let mut user = user_from_row(&row)?;
-        user.avatar_pic_id = self.avatar(user_id).await?.map(|avatar| avatar.pic_id);
+        user.avatar_pic_id = super::MediaRepo::new(self.db.clone()).avatar(user_id).await?.map(|avatar| avatar.pic_id);
         Ok(user)
     }
 
@@ -182,7 +192,7 @@ impl Store {
         .bind(pattern)
         .bind(after.unwrap_or_default().to_owned())
         .bind(limit)
-        .fetch_all(&self.pool)
+        .fetch_all(&self.db.pool)
         .await?;
         Ok(rows.iter().map(user_from_row).collect::<Result<_, _>>()?)
     }
@@ -190,7 +200,7 @@ impl Store {
     /// Replaces the password and ends every session of the account, in one transaction.
     #[tracing::instrument(skip_all, fields(user_id))]
     pub async fn reset_password(&self, user_id: &str, password_hash: &str, now: OffsetDateTime) -> StoreResult<()> {
-        let mut tx = self.writer.begin().await?;
+        let mut tx = self.db.writer.begin().await?;
         let updated = sqlx::query("update app_user set password_hash = $2, updated_at = $3 where user_id = $1")
             .bind(user_id.to_owned())
             .bind(password_hash.to_owned())
@@ -213,7 +223,7 @@ impl Store {
     pub async fn grant_operator(&self, handle: &str) -> StoreResult<()> {
         let updated = sqlx::query("update app_user set operator = 1 where handle = $1")
             .bind(handle.to_owned())
-            .execute(&self.writer)
+            .execute(&self.db.writer)
             .await?;
         if updated.rows_affected() == 0 { Err(StoreError::NotFound) } else { Ok(()) }
     }

@@ -5,7 +5,7 @@ use sqlx::{AnyConnection, Row};
 use time::OffsetDateTime;
 
 use super::instances::{INSTANCE_COLUMNS, instance_from_row};
-use super::{Store, StoreError, StoreResult, StoredInstance, from_millis, to_millis};
+use super::{Db, StoreError, StoreResult, StoredInstance, from_millis, to_millis};
 
 /// Where an item stands in its workflow.
 #[derive(Clone, Debug)]
@@ -91,12 +91,22 @@ struct Move {
     now: OffsetDateTime,
 }
 
-impl Store {
+/// The repository of workflow items, their moves and audit trail.
+#[derive(Clone, Debug)]
+pub struct WorkflowItemRepo {
+    db: Db,
+}
+
+impl WorkflowItemRepo {
+    pub fn new(db: Db) -> Self {
+        Self { db }
+    }
+
     pub async fn workflow_item(&self, item_id: &str) -> StoreResult<Option<StoredItem>> {
         let row =
             sqlx::query(sqlx::AssertSqlSafe(format!("select {ITEM_COLUMNS} from workflow_item where item_id = $1")))
                 .bind(item_id.to_owned())
-                .fetch_optional(&self.pool)
+                .fetch_optional(&self.db.pool)
                 .await?;
         Ok(row.map(|row| item_from_row(&row)).transpose()?)
     }
@@ -113,7 +123,7 @@ impl Store {
             INSTANCE_COLUMNS.split(", ").map(|c| format!("f.{c}")).collect::<Vec<_>>().join(", ")
         )))
         .bind(item_id.to_owned())
-        .fetch_optional(&self.pool)
+        .fetch_optional(&self.db.pool)
         .await?;
         let Some(row) = row else { return Ok(None) };
         let item = StoredItem {
@@ -154,7 +164,7 @@ impl Store {
             event,
             now,
         });
-        self.write(move |conn| {
+        self.db.write(move |conn| {
             let start = start.clone();
             Box::pin(async move {
                 let row = sqlx::query(sqlx::AssertSqlSafe(format!(
@@ -207,7 +217,7 @@ impl Store {
             event,
             now,
         });
-        self.write(move |conn| {
+        self.db.write(move |conn| {
             let step = step.clone();
             Box::pin(async move {
                 let row = sqlx::query(sqlx::AssertSqlSafe(format!(
@@ -268,7 +278,7 @@ impl Store {
         for id in workbasket_ids {
             query = query.bind(id.clone());
         }
-        let rows = query.fetch_all(&self.pool).await?;
+        let rows = query.fetch_all(&self.db.pool).await?;
         rows.iter()
             .map(|row| {
                 Ok(ListedItem {
@@ -297,7 +307,7 @@ impl Store {
         .bind(after_at)
         .bind(after_id)
         .bind(limit)
-        .fetch_all(&self.pool)
+        .fetch_all(&self.db.pool)
         .await?;
         rows.iter()
             .map(|row| {

@@ -2,7 +2,7 @@ use sqlx::Row;
 use sqlx::any::AnyRow;
 use time::OffsetDateTime;
 
-use super::{Store, StoreError, StoreResult, from_millis, to_millis};
+use super::{Db, StoreError, StoreResult, from_millis, to_millis};
 
 /// A stored workflow configuration; the document is the validated JSON as text.
 #[derive(Clone, Debug)]
@@ -37,7 +37,17 @@ fn workflow_from_row(row: &AnyRow) -> Result<StoredWorkflow, sqlx::Error> {
     })
 }
 
-impl Store {
+/// The repository of workflow configurations and permission grants.
+#[derive(Clone, Debug)]
+pub struct WorkflowRepo {
+    db: Db,
+}
+
+impl WorkflowRepo {
+    pub fn new(db: Db) -> Self {
+        Self { db }
+    }
+
     /// Inserts a workflow configuration; a taken id is `Conflict`.
     #[tracing::instrument(skip_all)]
     pub async fn insert_workflow(
@@ -56,7 +66,7 @@ impl Store {
         .bind(owner_id.to_owned())
         .bind(document.to_owned())
         .bind(to_millis(now))
-        .fetch_one(&self.writer)
+        .fetch_one(&self.db.writer)
         .await?;
         Ok(workflow_from_row(&row)?)
     }
@@ -66,7 +76,7 @@ impl Store {
             "select {WORKFLOW_COLUMNS} from workflow_configuration w where w.workflow_configuration_id = $1"
         )))
         .bind(id.to_owned())
-        .fetch_optional(&self.pool)
+        .fetch_optional(&self.db.pool)
         .await?;
         Ok(row.map(|row| workflow_from_row(&row)).transpose()?)
     }
@@ -88,7 +98,7 @@ impl Store {
         .bind(document.to_owned())
         .bind(to_millis(now))
         .bind(expected_revision)
-        .fetch_optional(&self.writer)
+        .fetch_optional(&self.db.writer)
         .await?
         .ok_or_else(|| StoreError::Conflict("workflow_configuration.revision".into()))?;
         Ok(workflow_from_row(&row)?)
@@ -112,7 +122,7 @@ impl Store {
         .bind(after_at)
         .bind(after_id)
         .bind(limit)
-        .fetch_all(&self.pool)
+        .fetch_all(&self.db.pool)
         .await?;
         Ok(rows.iter().map(workflow_from_row).collect::<Result<_, _>>()?)
     }
@@ -124,7 +134,7 @@ impl Store {
              where g.workflow_configuration_id = $1 order by u.handle, g.slot",
         )
         .bind(id.to_owned())
-        .fetch_all(&self.pool)
+        .fetch_all(&self.db.pool)
         .await?;
         let mut grants: Vec<Grant> = Vec::new();
         for row in rows {
@@ -140,7 +150,7 @@ impl Store {
 
     /// Replaces every grant of a configuration with `(user id, slot)` pairs, in one transaction.
     pub async fn replace_workflow_grants(&self, id: &str, grants: &[(String, i64)]) -> StoreResult<()> {
-        let mut tx = self.writer.begin().await?;
+        let mut tx = self.db.writer.begin().await?;
         sqlx::query("delete from workflow_grant where workflow_configuration_id = $1")
             .bind(id.to_owned())
             .execute(&mut *tx)
@@ -162,7 +172,7 @@ impl Store {
         let rows = sqlx::query("select slot from workflow_grant where workflow_configuration_id = $1 and user_id = $2")
             .bind(id.to_owned())
             .bind(user_id.to_owned())
-            .fetch_all(&self.pool)
+            .fetch_all(&self.db.pool)
             .await?;
         rows.iter().map(|row| Ok(row.try_get("slot")?)).collect()
     }
@@ -173,7 +183,7 @@ impl Store {
         for handle in handles {
             let row = sqlx::query("select user_id from app_user where handle = $1")
                 .bind(handle.clone())
-                .fetch_optional(&self.pool)
+                .fetch_optional(&self.db.pool)
                 .await?;
             if let Some(row) = row {
                 out.push((handle.clone(), row.try_get("user_id")?));
