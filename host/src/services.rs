@@ -10,5 +10,6 @@ pub mod form_instances;
 pub mod licenses;
 pub mod modules;
 pub mod spaces;
+pub mod users;
 pub mod workflow_configurations;
 pub mod workflow_items;

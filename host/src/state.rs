@@ -16,6 +16,7 @@ use crate::services::form_instances::FormInstances;
 use crate::services::licenses::Licenses;
 use crate::services::modules::Modules;
 use crate::services::spaces::Spaces;
+use crate::services::users::Users;
 use crate::services::workflow_configurations::WorkflowConfigurations;
 use crate::services::workflow_items::WorkflowItems;
 use crate::store::Store;
@@ -26,6 +27,7 @@ pub struct AppState {
     pub store: Store,
     pub licenses: Arc<Licenses>,
     pub accounts: Arc<Accounts>,
+    pub users: Arc<Users>,
     pub limits: Arc<RateLimits>,
     pub form_configurations: Arc<FormConfigurations>,
     pub form_instances: Arc<FormInstances>,
@@ -53,6 +55,7 @@ impl AppState {
             config.modules.web.authentication.password_reset.enabled,
             Duration::from_secs(config.session_cache_seconds),
         ));
+        let users = Arc::new(Users::new(store.users.clone()));
         let form_configurations =
             Arc::new(FormConfigurations::new(store.clone(), Duration::from_secs(config.configuration_cache_seconds)));
         let workflows = Arc::new(WorkflowConfigurations::new(
@@ -91,6 +94,7 @@ impl AppState {
             store,
             licenses,
             accounts,
+            users,
             limits,
             form_configurations,
             form_instances,

@@ -5,8 +5,18 @@ use std::sync::LazyLock;
 use argon2::Argon2;
 use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString, rand_core::OsRng};
 use regex::Regex;
+use time::OffsetDateTime;
 
 use super::problems::Problems;
+
+/// What every authenticated request needs: who, and until when.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SessionUser {
+    pub user_id: String,
+    pub handle: String,
+    pub operator: bool,
+    pub expires_at: OffsetDateTime,
+}
 
 static HANDLE: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"^[a-z0-9_]{3,30}$").expect("valid regex"));
 
@@ -106,6 +116,66 @@ pub fn verify_password(password: &str, stored: &str) -> bool {
 /// answer takes as long as for a real account and timing tells nothing.
 pub static DECOY_HASH: LazyLock<String> =
     LazyLock::new(|| hash_password(&super::secret::new_token("decoy")).expect("hashing a decoy password"));
+
+/// What `PATCH /v0/users/me` may change: the names; the handle, e-mail and ids are read-only.
+#[derive(Debug, Default)]
+pub struct ProfileChange {
+    pub display_name: Option<String>,
+    pub full_name: Option<String>,
+}
+
+/// Reads a profile change, listing every member that is read-only, unknown or breaks its rule.
+pub fn parse_profile_change(body: &serde_json::Map<String, serde_json::Value>) -> Result<ProfileChange, Problems> {
+    use serde_json::Value;
+    let mut problems = Problems::new();
+    let mut change = ProfileChange::default();
+    for (key, value) in body {
+        let path = format!("/{key}");
+        let name = |problems: &mut Problems| match value {
+            Value::String(s) => check_name(problems, &path, Some(s)),
+            Value::Null => check_name(problems, &path, None),
+            _ => {
+                problems.push(path.clone(), "INVALID_TYPE", "must be a string");
+                None
+            }
+        };
+        match key.as_str() {
+            "displayName" => change.display_name = name(&mut problems),
+            "fullName" => change.full_name = name(&mut problems),
+            "handle" | "email" | "userId" | "avatar" | "createdAt" | "updatedAt" => {
+                problems.push(path, "READ_ONLY", "cannot be changed here")
+            }
+            _ => problems.push(path, "UNKNOWN_FIELD", "is not a profile field"),
+        }
+    }
+    problems.finish(change)
+}
+
+/// A handle search prefix.
+#[derive(Debug, PartialEq, Eq)]
+pub enum HandlePrefix {
+    /// Lower-cased, without a leading `@`.
+    Prefix(String),
+    /// Holds characters no handle has.
+    MatchesNothing,
+}
+
+/// Reads the search parameter `q` (problems at `q`, added to those already found): required,
+/// at most as long as a handle, case-insensitive, a leading `@` ignored.
+pub fn parse_handle_prefix(q: Option<&str>, mut problems: Problems) -> Result<HandlePrefix, Problems> {
+    let prefix = q.map(|q| q.trim().trim_start_matches('@').to_lowercase()).unwrap_or_default();
+    if prefix.is_empty() {
+        problems.push("q", "REQUIRED", "is required");
+    } else if prefix.chars().count() > 30 {
+        problems.push("q", "TOO_LONG", "must be at most 30 characters");
+    }
+    problems.finish(())?;
+    if prefix.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_') {
+        Ok(HandlePrefix::Prefix(prefix))
+    } else {
+        Ok(HandlePrefix::MatchesNothing)
+    }
+}
 
 #[cfg(test)]
 mod tests {

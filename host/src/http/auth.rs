@@ -11,9 +11,9 @@ use utoipa::ToSchema;
 use super::extract::{ApiJson, AuthUser, BearerToken, ClientAddress};
 use super::views::Profile;
 use crate::http::error::{ApiResult, ErrorEnvelope};
+use crate::services::accounts::ChallengePurpose;
 use crate::services::accounts::{NewSession, SignupForm};
 use crate::state::AppState;
-use crate::store::ChallengePurpose;
 
 pub fn router() -> Router<AppState> {
     Router::new()

@@ -10,11 +10,11 @@ use axum::http::request::Parts;
 use bytes::Bytes;
 use serde::de::DeserializeOwned;
 
+use crate::domain::account::SessionUser;
 use crate::domain::problems::Problems;
 use crate::http::error::Error;
 use crate::services::licenses::Caller;
 use crate::state::AppState;
-use crate::store::SessionUser;
 
 /// A JSON body. Wrong content type: 415; too large: 413; malformed or mistyped: 400 with the
 /// JSON Pointer of the offending value.

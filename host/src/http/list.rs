@@ -88,6 +88,11 @@ impl<T> ListEnvelope<T> {
     }
 }
 
+/// A time as a cursor key: milliseconds since the epoch, the order lists sort by.
+pub fn cursor_millis(at: time::OffsetDateTime) -> i64 {
+    (at.unix_timestamp_nanos() / 1_000_000) as i64
+}
+
 fn encode_cursor<K: Serialize>(key: &K) -> String {
     URL_SAFE_NO_PAD.encode(serde_json::to_vec(key).expect("cursor keys serialize"))
 }

@@ -14,10 +14,11 @@ use utoipa::{IntoParams, ToSchema};
 
 use super::extract::{ApiQuery, AuthUser};
 use crate::http::error::{ApiResult, ErrorEnvelope};
+use crate::services::attachments::StoredAttachment;
+use crate::services::avatars::StoredAvatar;
 use crate::services::licenses::Caller;
 use crate::services::workflow_items::Access;
 use crate::state::AppState;
-use crate::store::{StoredAttachment, StoredAvatar};
 use download::Download;
 use multipart::MultipartSource;
 

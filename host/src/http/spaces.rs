@@ -12,11 +12,11 @@ use time::OffsetDateTime;
 use utoipa::ToSchema;
 
 use super::extract::{ApiJson, ApiQuery, AuthUser};
-use super::list::{ListEnvelope, Page, PageQuery};
+use super::list::{ListEnvelope, Page, PageQuery, cursor_millis};
 use crate::domain::problems::Problems;
 use crate::http::error::{ApiResult, ErrorEnvelope};
+use crate::services::spaces::MemberSpace;
 use crate::state::AppState;
-use crate::store::{MemberSpace, to_millis};
 
 pub fn router() -> Router<AppState> {
     Router::new()
@@ -108,7 +108,7 @@ pub async fn list_spaces(
     Ok(Json(ListEnvelope::from_rows(
         rows,
         &page,
-        |m| (to_millis(m.space.created_at), m.space.space_id.clone()),
+        |m| (cursor_millis(m.space.created_at), m.space.space_id.clone()),
         SpaceView::from,
     )))
 }

@@ -5,13 +5,11 @@ use axum::routing::get;
 use axum::{Json, Router};
 use serde::Deserialize;
 use serde_json::{Map, Value};
-use time::OffsetDateTime;
 use utoipa::{IntoParams, ToSchema};
 
 use super::extract::{ApiJson, ApiQuery, AuthUser, BearerToken};
 use super::list::{ListEnvelope, Page};
 use super::views::{Profile, UserSummary};
-use crate::domain::account;
 use crate::domain::problems::Problems;
 use crate::http::error::{ApiResult, ErrorEnvelope};
 use crate::state::AppState;
@@ -50,37 +48,8 @@ pub async fn update_me(
     AuthUser(user): AuthUser,
     ApiJson(body): ApiJson<Map<String, Value>>,
 ) -> ApiResult<Json<Profile>> {
-    let mut problems = Problems::new();
-    let mut display_name = None;
-    let mut full_name = None;
-    for (key, value) in &body {
-        let path = format!("/{key}");
-        match key.as_str() {
-            "displayName" => display_name = name_field(&mut problems, &path, value),
-            "fullName" => full_name = name_field(&mut problems, &path, value),
-            "handle" | "email" | "userId" | "avatar" | "createdAt" | "updatedAt" => {
-                problems.push(path, "READ_ONLY", "cannot be changed here")
-            }
-            _ => problems.push(path, "UNKNOWN_FIELD", "is not a profile field"),
-        }
-    }
-    problems.finish(())?;
-    let updated = state
-        .store
-        .users.update_profile(&user.user_id, display_name.as_deref(), full_name.as_deref(), OffsetDateTime::now_utc())
-        .await?;
+    let updated = state.users.update_profile(&user, &body).await?;
     Ok(Json(Profile::from(updated).in_shard(state.avatars.db_hash())))
-}
-
-fn name_field(problems: &mut Problems, path: &str, value: &Value) -> Option<String> {
-    match value {
-        Value::String(s) => account::check_name(problems, path, Some(s)),
-        Value::Null => account::check_name(problems, path, None),
-        _ => {
-            problems.push(path, "INVALID_TYPE", "must be a string");
-            None
-        }
-    }
 }
 
 #[derive(Deserialize, IntoParams)]
@@ -108,18 +77,7 @@ pub async fn search_users(
     let mut problems = Problems::new();
     let page = Page::parse(query.limit.as_deref(), query.cursor.as_deref(), &mut problems);
     let after: Option<String> = page.after(&mut problems);
-    let prefix = query.q.as_deref().map(|q| q.trim().trim_start_matches('@').to_lowercase()).unwrap_or_default();
-    if prefix.is_empty() {
-        problems.push("query.q", "REQUIRED", "is required");
-    } else if prefix.chars().count() > 30 {
-        problems.push("query.q", "TOO_LONG", "must be at most 30 characters");
-    }
-    problems.finish(())?;
-    // A prefix with characters no handle has matches nothing; no need to ask the database.
-    if !prefix.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_') {
-        return Ok(Json(ListEnvelope { items: Vec::new(), next_cursor: None }));
-    }
-    let rows = state.store.users.search_handles(&prefix, after.as_deref(), page.fetch_limit()).await?;
+    let rows = state.users.search(query.q.as_deref(), after.as_deref(), page.fetch_limit(), problems).await?;
     let db_hash = state.avatars.db_hash();
     Ok(Json(ListEnvelope::from_rows(rows, &page, |u| u.handle.clone(), |u| UserSummary::from(u).in_shard(db_hash))))
 }

@@ -4,7 +4,7 @@ use serde::Serialize;
 use time::OffsetDateTime;
 use utoipa::ToSchema;
 
-use crate::store::User;
+use crate::services::accounts::User;
 
 /// Where an avatar is fetched; `null` until the user uploads one.
 #[derive(Clone, Debug, Serialize, ToSchema)]

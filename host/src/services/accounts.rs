@@ -14,7 +14,10 @@ use crate::domain::secret;
 use crate::error::{Error, Result};
 use crate::mail::Mailer;
 use crate::rate_limits::RateLimits;
-use crate::store::{ChallengePurpose, NewChallenge, SessionUser, Store, StoreError, User};
+use crate::store::{NewChallenge, SessionUser, Store, StoreError};
+
+/// The records an account use case answers with: handlers show these, and reach them only through the use case.
+pub use crate::store::{ChallengePurpose, User};
 
 /// How long a mailed PIN (and its token) lives.
 pub const PIN_LIFETIME: Duration = Duration::from_secs(15 * 60);
@@ -86,7 +89,8 @@ impl Accounts {
         let token_digest = secret::digest(&token);
         let pin = secret::new_pin();
         self.store
-            .challenges.insert_challenge(
+            .challenges
+            .insert_challenge(
                 &NewChallenge {
                     purpose: ChallengePurpose::Signup,
                     token_digest: &token_digest,
@@ -162,7 +166,8 @@ impl Accounts {
         let expires_at = now + self.session_ttl;
         let user = self
             .store
-            .challenges.complete_signup(&digest, &password_hash, &secret::digest(&session_token), now, expires_at)
+            .challenges
+            .complete_signup(&digest, &password_hash, &secret::digest(&session_token), now, expires_at)
             .await
             .map_err(|e| match e {
                 StoreError::NotFound => Error::PinInvalid,
@@ -228,7 +233,8 @@ impl Accounts {
             return Err(Error::unauthenticated());
         }
         self.store
-            .users.user_by_session(&secret::digest(token), OffsetDateTime::now_utc())
+            .users
+            .user_by_session(&secret::digest(token), OffsetDateTime::now_utc())
             .await?
             .ok_or_else(Error::unauthenticated)
     }
@@ -255,7 +261,8 @@ impl Accounts {
         let token_digest = secret::digest(&token);
         let pin = secret::new_pin();
         self.store
-            .challenges.insert_challenge(
+            .challenges
+            .insert_challenge(
                 &NewChallenge {
                     purpose: ChallengePurpose::Reset,
                     token_digest: &token_digest,
@@ -287,7 +294,8 @@ impl Accounts {
         let digest = secret::digest(token);
         let challenge = self
             .store
-            .challenges.challenge(ChallengePurpose::Reset, &digest, now)
+            .challenges
+            .challenge(ChallengePurpose::Reset, &digest, now)
             .await?
             .filter(|c| c.tries < PIN_TRIES)
             .ok_or(Error::PinInvalid)?;
@@ -314,7 +322,8 @@ impl Accounts {
         let now = OffsetDateTime::now_utc();
         let challenge = self
             .store
-            .challenges.challenge(ChallengePurpose::Reset, &secret::digest(token), now)
+            .challenges
+            .challenge(ChallengePurpose::Reset, &secret::digest(token), now)
             .await?
             .filter(|c| c.verified)
             .ok_or(Error::PinInvalid)?;

@@ -20,7 +20,10 @@ use crate::quotas;
 use crate::services::form_instances::{FormInstances, Instance};
 use crate::services::licenses::Caller;
 use crate::services::workflow_items::{Access, WorkflowItems};
-use crate::store::{AttachRefusal, SessionUser, Store, StoredAttachment};
+use crate::store::{AttachRefusal, SessionUser, Store};
+
+/// The record an attachment use case answers with: handlers show these, and reach them only through the use case.
+pub use crate::store::StoredAttachment;
 
 /// One part of a multipart upload, in the order the client sent it. A part with a file name is a
 /// file; any other is text.
@@ -148,7 +151,8 @@ impl Attachments {
         let count = records.len() as u64;
         quotas::take(&self.store, caller, Entitlement::FormUploads, count).await?;
         let caps = caps_of(&config, &records);
-        let stored = self.store.media.insert_attachments(&target.instance.stored.form_id, &user.user_id, records, caps).await;
+        let stored =
+            self.store.media.insert_attachments(&target.instance.stored.form_id, &user.user_id, records, caps).await;
         let refusal = match stored {
             Ok(Ok(stored)) => {
                 staged.adopted();
@@ -291,7 +295,8 @@ impl Attachments {
         let target = self.target(user, form_id, access, false).await?;
         let attachment = self
             .store
-            .media.attachment(&target.instance.stored.form_id, part_key)
+            .media
+            .attachment(&target.instance.stored.form_id, part_key)
             .await?
             .ok_or_else(|| Error::not_found("attachment"))?;
         if let Some(view) = &target.view {

@@ -8,7 +8,10 @@ use crate::domain::problems::Problems;
 use crate::error::{Error, ErrorCode, Result};
 use crate::media::objects::{MediaObjects, StageError};
 use crate::media::{ByteStream, Object, SniffOutcome, StorageKey, judge_type, read_head};
-use crate::store::{SessionUser, Store, StoredAvatar};
+use crate::store::{SessionUser, Store};
+
+/// The record an avatar use case answers with: handlers show these, and reach them only through the use case.
+pub use crate::store::StoredAvatar;
 
 /// PNG, JPEG, WebP or GIF up to 2 MiB.
 pub const AVATAR_MAX_BYTES: u64 = 2 * 1024 * 1024;

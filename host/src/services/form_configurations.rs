@@ -13,9 +13,10 @@ use crate::domain::account;
 use crate::domain::forms::{self, FormConfig};
 use crate::domain::problems::Problems;
 use crate::error::{Error, OnConflict, Result};
-use crate::store::{
-    ConfigurationChange, ConfigurationFilter, NewConfiguration, SessionUser, Store, StoredConfiguration,
-};
+use crate::store::{ConfigurationChange, NewConfiguration, SessionUser, Store, StoredConfiguration};
+
+/// The filter a configuration listing takes: handlers show these, and reach them only through the use case.
+pub use crate::store::ConfigurationFilter;
 
 /// Most editors one configuration may name.
 pub const MAX_EDITORS: usize = 100;
@@ -91,7 +92,8 @@ impl FormConfigurations {
         let id = parsed.id().to_string();
         let stored = self
             .store
-            .forms.insert_configuration(
+            .forms
+            .insert_configuration(
                 &NewConfiguration {
                     configuration_id: &id,
                     owner_id: &user.user_id,
@@ -147,7 +149,8 @@ impl FormConfigurations {
         let state = wrapper.state.unwrap_or(if current.is_active() { ACTIVE } else { ARCHIVED });
         let stored = self
             .store
-            .forms.update_configuration(
+            .forms
+            .update_configuration(
                 id,
                 &ConfigurationChange {
                     state,

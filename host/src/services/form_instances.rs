@@ -14,9 +14,10 @@ use crate::jobs::module_events::ModuleEvents;
 use crate::services::form_configurations::{Configuration, FormConfigurations};
 use crate::services::spaces::Spaces;
 use crate::services::workflow_configurations::WorkflowConfigurations;
-use crate::store::{
-    InstanceContent, InstanceEvent, InstanceFilter, NewEvent, NewWorkflowEvent, SessionUser, Store, StoredInstance,
-};
+use crate::store::{InstanceContent, NewEvent, NewWorkflowEvent, SessionUser, Store};
+
+/// The records and filter of instance use cases: handlers show these, and reach them only through the use case.
+pub use crate::store::{InstanceEvent, InstanceFilter, StoredInstance};
 
 pub struct FormInstances {
     store: Store,
@@ -121,7 +122,8 @@ impl FormInstances {
         });
         let stored = self
             .store
-            .instances.insert_instance(
+            .instances
+            .insert_instance(
                 &configuration.stored.configuration_id,
                 &user.user_id,
                 &InstanceContent {
@@ -172,7 +174,8 @@ impl FormInstances {
             changed.as_deref().map(|changed_fields| NewEvent { actor_id: &user.user_id, action, changed_fields });
         let stored = self
             .store
-            .instances.update_instance(
+            .instances
+            .update_instance(
                 &current.stored.form_id,
                 current.stored.revision,
                 &InstanceContent {
@@ -224,7 +227,8 @@ impl FormInstances {
         let stored = &instance.stored;
         let updated = self
             .store
-            .instances.update_instance(
+            .instances
+            .update_instance(
                 &stored.form_id,
                 stored.revision,
                 &InstanceContent {

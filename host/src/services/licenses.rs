@@ -101,7 +101,8 @@ impl Licenses {
     pub async fn issue(&self, plan: &str) -> anyhow::Result<(String, License)> {
         anyhow::ensure!(self.config.plan(plan).is_some(), "the configuration has no plan {plan:?}");
         let key = secret::new_token(KEY_PREFIX);
-        let license = self.store.licenses.insert_license(&secret::digest(&key), plan, OffsetDateTime::now_utc()).await?;
+        let license =
+            self.store.licenses.insert_license(&secret::digest(&key), plan, OffsetDateTime::now_utc()).await?;
         Ok((key, license))
     }
 
@@ -110,7 +111,8 @@ impl Licenses {
         let lookup = if id_or_key.starts_with(KEY_PREFIX) { secret::digest(id_or_key) } else { id_or_key.to_owned() };
         let license = self
             .store
-            .licenses.revoke_license(&lookup, OffsetDateTime::now_utc())
+            .licenses
+            .revoke_license(&lookup, OffsetDateTime::now_utc())
             .await
             .map_err(|e| anyhow::anyhow!("no live license {id_or_key:?}: {e}"))?;
         self.cache.clear();

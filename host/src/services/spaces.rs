@@ -14,7 +14,10 @@ use time::OffsetDateTime;
 use crate::cache::Cache;
 use crate::domain::spaces::{self, Role};
 use crate::error::{Error, OnConflict, Result};
-use crate::store::{MemberSpace, NewSpaceRow, SessionUser, SpaceChange, SpaceModule, Store};
+use crate::store::{NewSpaceRow, SessionUser, SpaceChange, SpaceModule, Store};
+
+/// The record a space use case answers with: handlers show these, and reach them only through the use case.
+pub use crate::store::MemberSpace;
 
 const NAME_TAKEN: &str = "a space with this name exists";
 /// Memberships and spaces' module sets kept in memory.
@@ -127,8 +130,12 @@ impl Spaces {
             display_name: change.display_name.as_deref(),
             summary: change.summary.as_deref(),
         };
-        let space =
-            self.store.spaces.update_space(&space_id, &change, OffsetDateTime::now_utc()).await.on_conflict(NAME_TAKEN)?;
+        let space = self
+            .store
+            .spaces
+            .update_space(&space_id, &change, OffsetDateTime::now_utc())
+            .await
+            .on_conflict(NAME_TAKEN)?;
         Ok(MemberSpace { space, role: Role::Owner.as_str().to_owned() })
     }
 

@@ -16,7 +16,10 @@ use crate::domain::workflows::{self, WorkflowConfig};
 use crate::error::{Error, OnConflict, Result};
 use crate::services::form_configurations::CACHED_DOCUMENT_BYTES;
 use crate::services::form_configurations::{Configuration, FormConfigurations};
-use crate::store::{Grant, SessionUser, Store, StoredWorkflow};
+use crate::store::{SessionUser, Store, StoredWorkflow};
+
+/// The record a permissions use case answers with: handlers show these, and reach them only through the use case.
+pub use crate::store::Grant;
 
 /// Most users one grant list may name.
 const MAX_GRANTS: usize = 500;
@@ -57,7 +60,8 @@ impl WorkflowConfigurations {
         let document = serde_json::to_string(parsed.document()).map_err(Error::internal)?;
         let stored = self
             .store
-            .workflows.insert_workflow(&parsed.id().to_string(), &user.user_id, &document, OffsetDateTime::now_utc())
+            .workflows
+            .insert_workflow(&parsed.id().to_string(), &user.user_id, &document, OffsetDateTime::now_utc())
             .await
             .on_conflict("a workflow configuration with this id exists")?;
         let workflow = Workflow { stored: stored.into(), parsed };
@@ -76,7 +80,8 @@ impl WorkflowConfigurations {
         let document = serde_json::to_string(parsed.document()).map_err(Error::internal)?;
         let stored = self
             .store
-            .workflows.update_workflow(
+            .workflows
+            .update_workflow(
                 &current.stored.workflow_configuration_id,
                 &document,
                 current.stored.revision,
@@ -93,7 +98,12 @@ impl WorkflowConfigurations {
     pub async fn visible(&self, user: &SessionUser, id: &str, fresh: bool) -> Result<Workflow> {
         let workflow = self.load(id, fresh).await?.ok_or_else(|| Error::not_found("workflow configuration"))?;
         if workflow.is_owner(user)
-            || !self.store.workflows.workflow_slots(&workflow.stored.workflow_configuration_id, &user.user_id).await?.is_empty()
+            || !self
+                .store
+                .workflows
+                .workflow_slots(&workflow.stored.workflow_configuration_id, &user.user_id)
+                .await?
+                .is_empty()
         {
             Ok(workflow)
         } else {
@@ -106,7 +116,8 @@ impl WorkflowConfigurations {
         if workflow.is_owner(user) {
             return Ok(true);
         }
-        let slots = self.store.workflows.workflow_slots(&workflow.stored.workflow_configuration_id, &user.user_id).await?;
+        let slots =
+            self.store.workflows.workflow_slots(&workflow.stored.workflow_configuration_id, &user.user_id).await?;
         Ok(slots.contains(&i64::from(slot)))
     }
 
@@ -207,7 +218,8 @@ impl WorkflowConfigurations {
             }
         }
         let handles: Vec<String> = wanted.keys().cloned().collect();
-        let ids: HashMap<String, String> = self.store.workflows.user_ids_by_handle(&handles).await?.into_iter().collect();
+        let ids: HashMap<String, String> =
+            self.store.workflows.user_ids_by_handle(&handles).await?.into_iter().collect();
         for (i, entry) in entries.iter().enumerate() {
             if let Some(handle) = entry.get("handle").and_then(Value::as_str)
                 && wanted.contains_key(handle)

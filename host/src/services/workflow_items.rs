@@ -13,7 +13,10 @@ use crate::domain::workflows::{self, ItemPatch, View};
 use crate::error::{Error, OnConflict, Result};
 use crate::services::form_instances::{FormInstances, Instance};
 use crate::services::workflow_configurations::{Workflow, WorkflowConfigurations};
-use crate::store::{ListedItem, NewWorkflowEvent, SessionUser, Store, StoredItem, WorkflowEvent};
+use crate::store::{ListedItem, NewWorkflowEvent, SessionUser, Store};
+
+/// The records an item use case answers with: handlers show these, and reach them only through the use case.
+pub use crate::store::{StoredItem, WorkflowEvent};
 
 pub const ITEM_TYPE_FORM: &str = "FORM";
 
@@ -87,7 +90,9 @@ impl WorkflowItems {
     /// Whether `user` created the workflow the instance sits in now: besides the item's creator,
     /// only they may move it to another workflow (conventions section 13).
     async fn holds_current_workflow(&self, user: &SessionUser, instance: &Instance) -> Result<bool> {
-        let Some(current) = self.store.workflow_items.workflow_item(&instance.stored.form_id).await? else { return Ok(false) };
+        let Some(current) = self.store.workflow_items.workflow_item(&instance.stored.form_id).await? else {
+            return Ok(false);
+        };
         let workflow = self.workflows.load(&current.workflow_configuration_id, false).await?;
         Ok(workflow.is_some_and(|workflow| workflow.is_owner(user)))
     }
@@ -130,7 +135,8 @@ impl WorkflowItems {
             changed_fields: "[]".into(),
         });
         self.store
-            .workflow_items.start_item(
+            .workflow_items
+            .start_item(
                 &instance.stored.form_id,
                 ITEM_TYPE_FORM,
                 &workflow.stored.workflow_configuration_id,
@@ -198,7 +204,8 @@ impl WorkflowItems {
     async fn reach_as(&self, user: &SessionUser, item_id: &str, access: Access<'_>, moving: bool) -> Result<Item> {
         let not_found = || Error::not_found("item");
         let item_id = Uuid::try_parse(item_id).map_err(|_| not_found())?.to_string();
-        let (item, stored_instance) = self.store.workflow_items.workflow_item_with_instance(&item_id).await?.ok_or_else(not_found)?;
+        let (item, stored_instance) =
+            self.store.workflow_items.workflow_item_with_instance(&item_id).await?.ok_or_else(not_found)?;
         if access.workflow_configuration_id.is_some_and(|id| {
             Uuid::try_parse(id).map(|id| id.to_string()) != Ok(item.workflow_configuration_id.clone())
         }) {
@@ -266,7 +273,8 @@ impl WorkflowItems {
         });
         let moved = self
             .store
-            .workflow_items.move_item(
+            .workflow_items
+            .move_item(
                 &current.item.item_id,
                 &current.item.workflow_configuration_id,
                 &current.item.workbasket_id,
@@ -309,8 +317,11 @@ impl WorkflowItems {
             }
             None => view.workbasket_ids.iter().map(Uuid::to_string).collect(),
         };
-        let items =
-            self.store.workflow_items.list_view_items(&workflow.stored.workflow_configuration_id, &workbaskets, after, limit).await?;
+        let items = self
+            .store
+            .workflow_items
+            .list_view_items(&workflow.stored.workflow_configuration_id, &workbaskets, after, limit)
+            .await?;
         Ok((workflow, view, items))
     }
 

@@ -144,7 +144,8 @@ mod tests {
         store.migrate().await.unwrap();
         let now = OffsetDateTime::now_utc();
         let user = store
-            .users.insert_user(
+            .users
+            .insert_user(
                 &NewUser {
                     email: "a@example.org",
                     handle: "ann",

@@ -114,11 +114,12 @@ impl InstanceRepo {
             event: event.map(|e| (e.actor_id.to_owned(), e.action.to_owned(), e.changed_fields.to_owned())),
             now,
         });
-        self.db.write(move |conn| {
-            let insert = insert.clone();
-            Box::pin(async move { insert.run(conn).await })
-        })
-        .await
+        self.db
+            .write(move |conn| {
+                let insert = insert.clone();
+                Box::pin(async move { insert.run(conn).await })
+            })
+            .await
     }
 
     #[tracing::instrument(skip_all, fields(form_id))]

@@ -102,26 +102,28 @@ impl MediaRepo {
     /// time counts from (the announcement; 0 for bytes orphaned by a delete, due at once).
     pub async fn media_pending(&self, storage_key: &str, noted_at: OffsetDateTime) -> StoreResult<()> {
         let (key, due) = (storage_key.to_owned(), to_millis(noted_at));
-        self.db.write(move |conn| {
-            let key = key.clone();
-            Box::pin(async move { Ok(add_pending(conn, &key, due).await?) })
-        })
-        .await
+        self.db
+            .write(move |conn| {
+                let key = key.clone();
+                Box::pin(async move { Ok(add_pending(conn, &key, due).await?) })
+            })
+            .await
     }
 
     /// Forgets pending objects (after their bytes were removed).
     pub async fn media_forget(&self, storage_keys: Vec<String>) -> StoreResult<()> {
         let keys = Arc::new(storage_keys);
-        self.db.write(move |conn| {
-            let keys = keys.clone();
-            Box::pin(async move {
-                for key in keys.iter() {
-                    remove_pending(conn, key).await?;
-                }
-                Ok(())
+        self.db
+            .write(move |conn| {
+                let keys = keys.clone();
+                Box::pin(async move {
+                    for key in keys.iter() {
+                        remove_pending(conn, key).await?;
+                    }
+                    Ok(())
+                })
             })
-        })
-        .await
+            .await
     }
 
     /// Pending objects whose `noted_at` is at or before `cutoff` (now minus the sweeper's grace),
@@ -147,62 +149,63 @@ impl MediaRepo {
     ) -> StoreResult<Result<Vec<StoredAttachment>, AttachRefusal>> {
         let work = Arc::new((form_id.to_owned(), attachments, caps, uploaded_by.to_owned()));
         let engine = self.db.engine();
-        self.db.write(move |conn| {
-            let work = work.clone();
-            Box::pin(async move {
-                let (form_id, attachments, caps, uploaded_by) = &*work;
-                let lock = match engine {
-                    Engine::Postgres => "select form_id from form_instance where form_id = $1 for update",
-                    // One writer at a time already.
-                    Engine::Sqlite => "select form_id from form_instance where form_id = $1",
-                };
-                if sqlx::query(lock).bind(form_id.clone()).fetch_optional(&mut *conn).await?.is_none() {
-                    return Ok(Err(AttachRefusal::NoInstance));
-                }
-                let rows = sqlx::query(
-                    "select field_id, count(*) as n from form_attachment where form_id = $1 group by field_id",
-                )
-                .bind(form_id.clone())
-                .fetch_all(&mut *conn)
-                .await?;
-                let mut over = Vec::new();
-                for (field_id, cap) in caps {
-                    let stored = rows
-                        .iter()
-                        .find(|row| row.try_get::<String, _>("field_id").is_ok_and(|f| &f == field_id))
-                        .map(|row| row.try_get::<i64, _>("n"))
-                        .transpose()?
-                        .unwrap_or(0);
-                    let added = attachments.iter().filter(|a| &a.field_id == field_id).count() as i64;
-                    if added > 0 && stored + added > *cap {
-                        over.push((field_id.clone(), stored + added));
+        self.db
+            .write(move |conn| {
+                let work = work.clone();
+                Box::pin(async move {
+                    let (form_id, attachments, caps, uploaded_by) = &*work;
+                    let lock = match engine {
+                        Engine::Postgres => "select form_id from form_instance where form_id = $1 for update",
+                        // One writer at a time already.
+                        Engine::Sqlite => "select form_id from form_instance where form_id = $1",
+                    };
+                    if sqlx::query(lock).bind(form_id.clone()).fetch_optional(&mut *conn).await?.is_none() {
+                        return Ok(Err(AttachRefusal::NoInstance));
                     }
-                }
-                if !over.is_empty() {
-                    return Ok(Err(AttachRefusal::TooManyFiles(over)));
-                }
-                for a in attachments {
-                    sqlx::query(
-                        "insert into form_attachment (part_key, form_id, field_id, content_type, bytes, filename,
-                         storage_key, uploaded_by, created_at) values ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
+                    let rows = sqlx::query(
+                        "select field_id, count(*) as n from form_attachment where form_id = $1 group by field_id",
                     )
-                    .bind(a.part_key.clone())
-                    .bind(a.form_id.clone())
-                    .bind(a.field_id.clone())
-                    .bind(a.content_type.clone())
-                    .bind(a.bytes)
-                    .bind(a.filename.clone())
-                    .bind(a.storage_key.clone())
-                    .bind(uploaded_by.clone())
-                    .bind(to_millis(a.created_at))
-                    .execute(&mut *conn)
+                    .bind(form_id.clone())
+                    .fetch_all(&mut *conn)
                     .await?;
-                    remove_pending(conn, &a.storage_key).await?;
-                }
-                Ok(Ok(attachments.clone()))
+                    let mut over = Vec::new();
+                    for (field_id, cap) in caps {
+                        let stored = rows
+                            .iter()
+                            .find(|row| row.try_get::<String, _>("field_id").is_ok_and(|f| &f == field_id))
+                            .map(|row| row.try_get::<i64, _>("n"))
+                            .transpose()?
+                            .unwrap_or(0);
+                        let added = attachments.iter().filter(|a| &a.field_id == field_id).count() as i64;
+                        if added > 0 && stored + added > *cap {
+                            over.push((field_id.clone(), stored + added));
+                        }
+                    }
+                    if !over.is_empty() {
+                        return Ok(Err(AttachRefusal::TooManyFiles(over)));
+                    }
+                    for a in attachments {
+                        sqlx::query(
+                            "insert into form_attachment (part_key, form_id, field_id, content_type, bytes, filename,
+                         storage_key, uploaded_by, created_at) values ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
+                        )
+                        .bind(a.part_key.clone())
+                        .bind(a.form_id.clone())
+                        .bind(a.field_id.clone())
+                        .bind(a.content_type.clone())
+                        .bind(a.bytes)
+                        .bind(a.filename.clone())
+                        .bind(a.storage_key.clone())
+                        .bind(uploaded_by.clone())
+                        .bind(to_millis(a.created_at))
+                        .execute(&mut *conn)
+                        .await?;
+                        remove_pending(conn, &a.storage_key).await?;
+                    }
+                    Ok(Ok(attachments.clone()))
+                })
             })
-        })
-        .await
+            .await
     }
 
     /// The instance's attachments, oldest first.
@@ -230,23 +233,24 @@ impl MediaRepo {
     /// Removes an attachment row and marks its bytes for removal, in one transaction.
     pub async fn delete_attachment(&self, form_id: &str, part_key: &str) -> StoreResult<Option<StoredAttachment>> {
         let ids = Arc::new((form_id.to_owned(), part_key.to_owned()));
-        self.db.write(move |conn| {
-            let ids = ids.clone();
-            Box::pin(async move {
-                let row = sqlx::query(sqlx::AssertSqlSafe(format!(
+        self.db
+            .write(move |conn| {
+                let ids = ids.clone();
+                Box::pin(async move {
+                    let row = sqlx::query(sqlx::AssertSqlSafe(format!(
                     "delete from form_attachment where form_id = $1 and part_key = $2 returning {ATTACHMENT_COLUMNS}"
                 )))
                 .bind(ids.0.clone())
                 .bind(ids.1.clone())
                 .fetch_optional(&mut *conn)
                 .await?;
-                let Some(row) = row else { return Ok(None) };
-                let attachment = attachment_from_row(&row)?;
-                add_pending(conn, &attachment.storage_key, 0).await?;
-                Ok(Some(attachment))
+                    let Some(row) = row else { return Ok(None) };
+                    let attachment = attachment_from_row(&row)?;
+                    add_pending(conn, &attachment.storage_key, 0).await?;
+                    Ok(Some(attachment))
+                })
             })
-        })
-        .await
+            .await
     }
 
     pub async fn avatar(&self, user_id: &str) -> StoreResult<Option<StoredAvatar>> {
@@ -262,61 +266,63 @@ impl MediaRepo {
     /// Returns the replaced avatar.
     pub async fn replace_avatar(&self, avatar: StoredAvatar, now: OffsetDateTime) -> StoreResult<Option<StoredAvatar>> {
         let avatar = Arc::new(avatar);
-        self.db.write(move |conn| {
-            let avatar = avatar.clone();
-            Box::pin(async move {
-                let old = sqlx::query(
-                    "select user_id, pic_id, content_type, bytes, storage_key from user_avatar where user_id = $1",
-                )
-                .bind(avatar.user_id.clone())
-                .fetch_optional(&mut *conn)
-                .await?
-                .as_ref()
-                .map(avatar_from_row)
-                .transpose()?;
-                sqlx::query(
-                    "insert into user_avatar (user_id, pic_id, content_type, bytes, storage_key, created_at)
+        self.db
+            .write(move |conn| {
+                let avatar = avatar.clone();
+                Box::pin(async move {
+                    let old = sqlx::query(
+                        "select user_id, pic_id, content_type, bytes, storage_key from user_avatar where user_id = $1",
+                    )
+                    .bind(avatar.user_id.clone())
+                    .fetch_optional(&mut *conn)
+                    .await?
+                    .as_ref()
+                    .map(avatar_from_row)
+                    .transpose()?;
+                    sqlx::query(
+                        "insert into user_avatar (user_id, pic_id, content_type, bytes, storage_key, created_at)
                      values ($1, $2, $3, $4, $5, $6)
                      on conflict (user_id) do update set pic_id = excluded.pic_id, content_type = excluded.content_type,
                        bytes = excluded.bytes, storage_key = excluded.storage_key, created_at = excluded.created_at",
-                )
-                .bind(avatar.user_id.clone())
-                .bind(avatar.pic_id.clone())
-                .bind(avatar.content_type.clone())
-                .bind(avatar.bytes)
-                .bind(avatar.storage_key.clone())
-                .bind(to_millis(now))
-                .execute(&mut *conn)
-                .await?;
-                remove_pending(conn, &avatar.storage_key).await?;
-                if let Some(old) = &old {
-                    add_pending(conn, &old.storage_key, 0).await?;
-                }
-                Ok(old)
+                    )
+                    .bind(avatar.user_id.clone())
+                    .bind(avatar.pic_id.clone())
+                    .bind(avatar.content_type.clone())
+                    .bind(avatar.bytes)
+                    .bind(avatar.storage_key.clone())
+                    .bind(to_millis(now))
+                    .execute(&mut *conn)
+                    .await?;
+                    remove_pending(conn, &avatar.storage_key).await?;
+                    if let Some(old) = &old {
+                        add_pending(conn, &old.storage_key, 0).await?;
+                    }
+                    Ok(old)
+                })
             })
-        })
-        .await
+            .await
     }
 
     /// Removes the user's avatar row and marks its bytes for removal.
     pub async fn delete_avatar(&self, user_id: &str) -> StoreResult<Option<StoredAvatar>> {
         let user_id = Arc::new(user_id.to_owned());
-        self.db.write(move |conn| {
-            let user_id = user_id.clone();
-            Box::pin(async move {
-                let row = sqlx::query(
-                    "delete from user_avatar where user_id = $1
+        self.db
+            .write(move |conn| {
+                let user_id = user_id.clone();
+                Box::pin(async move {
+                    let row = sqlx::query(
+                        "delete from user_avatar where user_id = $1
                      returning user_id, pic_id, content_type, bytes, storage_key",
-                )
-                .bind((*user_id).clone())
-                .fetch_optional(&mut *conn)
-                .await?;
-                let Some(row) = row else { return Ok(None) };
-                let old = avatar_from_row(&row)?;
-                add_pending(conn, &old.storage_key, 0).await?;
-                Ok(Some(old))
+                    )
+                    .bind((*user_id).clone())
+                    .fetch_optional(&mut *conn)
+                    .await?;
+                    let Some(row) = row else { return Ok(None) };
+                    let old = avatar_from_row(&row)?;
+                    add_pending(conn, &old.storage_key, 0).await?;
+                    Ok(Some(old))
+                })
             })
-        })
-        .await
+            .await
     }
 }

@@ -54,43 +54,45 @@ impl ModuleKv {
     #[tracing::instrument(skip_all, fields(space_id = scope.space_id, module_id = scope.module_id))]
     pub async fn module_kv_set(&self, scope: &KvScope, key: &str, value: &[u8]) -> StoreResult<()> {
         let entry = Arc::new((scope.clone(), key.to_owned(), value.to_vec()));
-        self.db.write(move |conn| {
-            let entry = entry.clone();
-            Box::pin(async move {
-                let (scope, key, value) = &*entry;
-                sqlx::query(
-                    "insert into module_kv (space_id, module_id, key, value) values ($1, $2, $3, $4) \
+        self.db
+            .write(move |conn| {
+                let entry = entry.clone();
+                Box::pin(async move {
+                    let (scope, key, value) = &*entry;
+                    sqlx::query(
+                        "insert into module_kv (space_id, module_id, key, value) values ($1, $2, $3, $4) \
                      on conflict (space_id, module_id, key) do update set value = excluded.value",
-                )
-                .bind(scope.space_id.clone())
-                .bind(scope.module_id.clone())
-                .bind(key.clone())
-                .bind(value.clone())
-                .execute(&mut *conn)
-                .await?;
-                Ok(())
+                    )
+                    .bind(scope.space_id.clone())
+                    .bind(scope.module_id.clone())
+                    .bind(key.clone())
+                    .bind(value.clone())
+                    .execute(&mut *conn)
+                    .await?;
+                    Ok(())
+                })
             })
-        })
-        .await
+            .await
     }
 
     #[tracing::instrument(skip_all, fields(space_id = scope.space_id, module_id = scope.module_id))]
     pub async fn module_kv_delete(&self, scope: &KvScope, key: &str) -> StoreResult<()> {
         let entry = Arc::new((scope.clone(), key.to_owned()));
-        self.db.write(move |conn| {
-            let entry = entry.clone();
-            Box::pin(async move {
-                let (scope, key) = &*entry;
-                sqlx::query("delete from module_kv where space_id = $1 and module_id = $2 and key = $3")
-                    .bind(scope.space_id.clone())
-                    .bind(scope.module_id.clone())
-                    .bind(key.clone())
-                    .execute(&mut *conn)
-                    .await?;
-                Ok(())
+        self.db
+            .write(move |conn| {
+                let entry = entry.clone();
+                Box::pin(async move {
+                    let (scope, key) = &*entry;
+                    sqlx::query("delete from module_kv where space_id = $1 and module_id = $2 and key = $3")
+                        .bind(scope.space_id.clone())
+                        .bind(scope.module_id.clone())
+                        .bind(key.clone())
+                        .execute(&mut *conn)
+                        .await?;
+                    Ok(())
+                })
             })
-        })
-        .await
+            .await
     }
 
     /// Keys starting with `prefix`, in byte order, strictly after `start_after` when given.

@@ -2,15 +2,7 @@ use sqlx::Row;
 use time::OffsetDateTime;
 
 use super::{Db, StoreResult, from_millis, to_millis};
-
-/// What every authenticated request needs: who, and until when.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SessionUser {
-    pub user_id: String,
-    pub handle: String,
-    pub operator: bool,
-    pub expires_at: OffsetDateTime,
-}
+pub use crate::domain::account::SessionUser;
 
 /// The repository of sessions.
 #[derive(Clone, Debug)]

@@ -27,7 +27,8 @@ pub async fn add_member(app: &TestApp, space_id: &str, user: &TestUser) {
     let store =
         trellis::store::Store::connect(&app.config.database_url(), 1).await.expect("connecting to the database");
     store
-        .spaces.upsert_space_member(space_id, &user.user_id, "member", time::OffsetDateTime::now_utc())
+        .spaces
+        .upsert_space_member(space_id, &user.user_id, "member", time::OffsetDateTime::now_utc())
         .await
         .expect("adding a member");
     store.close().await;

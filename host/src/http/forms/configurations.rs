@@ -12,10 +12,10 @@ use super::parse_states;
 use crate::domain::problems::Problems;
 use crate::http::error::{ApiResult, ErrorEnvelope};
 use crate::http::extract::{ApiJson, ApiQuery, AuthUser};
-use crate::http::list::{ListEnvelope, Page};
+use crate::http::list::{ListEnvelope, Page, cursor_millis};
+use crate::services::form_configurations::ConfigurationFilter;
 use crate::services::form_configurations::{ACTIVE, ARCHIVED, Configuration};
 use crate::state::AppState;
-use crate::store::{ConfigurationFilter, to_millis};
 
 /// A stored configuration as clients see it.
 #[derive(Serialize, ToSchema)]
@@ -171,7 +171,7 @@ pub async fn list_configurations(
     Ok(Json(ListEnvelope::from_rows(
         rows,
         &page,
-        |c| (to_millis(c.stored.created_at), c.stored.configuration_id.clone()),
+        |c| (cursor_millis(c.stored.created_at), c.stored.configuration_id.clone()),
         ConfigurationView::from,
     )))
 }

@@ -13,11 +13,11 @@ use crate::domain::forms::FieldType;
 use crate::domain::problems::Problems;
 use crate::http::error::{ApiResult, Error, ErrorEnvelope};
 use crate::http::extract::{ApiJson, ApiQuery, AuthUser};
-use crate::http::list::{ListEnvelope, Page};
+use crate::http::list::{ListEnvelope, Page, cursor_millis};
 use crate::http::media::AttachmentDescriptor;
 use crate::services::form_instances::Instance;
+use crate::services::form_instances::{InstanceEvent, InstanceFilter, StoredInstance};
 use crate::state::AppState;
-use crate::store::{InstanceEvent, InstanceFilter, StoredInstance, to_millis};
 
 /// A form instance. `fields` holds the answers by field id; file fields hold their attachment
 /// descriptors.
@@ -199,7 +199,7 @@ pub async fn list_forms(
     Ok(Json(ListEnvelope::from_rows(
         rows,
         &page,
-        |s| (to_millis(s.created_at), s.form_id.clone()),
+        |s| (cursor_millis(s.created_at), s.form_id.clone()),
         InstanceSummary::from,
     )))
 }
@@ -281,5 +281,5 @@ pub async fn form_history(
     let after: Option<(i64, String)> = page.after(&mut problems);
     problems.finish(())?;
     let events = state.form_instances.history(&user, &form_id, after, page.fetch_limit()).await?;
-    Ok(Json(ListEnvelope::from_rows(events, &page, |e| (to_millis(e.at), e.event_id.clone()), HistoryEntry::from)))
+    Ok(Json(ListEnvelope::from_rows(events, &page, |e| (cursor_millis(e.at), e.event_id.clone()), HistoryEntry::from)))
 }

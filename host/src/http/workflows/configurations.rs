@@ -11,10 +11,10 @@ use utoipa::ToSchema;
 use crate::domain::problems::Problems;
 use crate::http::error::{ApiResult, ErrorEnvelope};
 use crate::http::extract::{ApiJson, ApiQuery, AuthUser};
-use crate::http::list::{ListEnvelope, Page, PageQuery};
+use crate::http::list::{ListEnvelope, Page, PageQuery, cursor_millis};
+use crate::services::workflow_configurations::Grant;
 use crate::services::workflow_configurations::Workflow;
 use crate::state::AppState;
-use crate::store::{Grant, to_millis};
 
 /// A stored workflow configuration.
 #[derive(Serialize, ToSchema)]
@@ -133,7 +133,7 @@ pub async fn list_workflows(
     Ok(Json(ListEnvelope::from_rows(
         rows,
         &page,
-        |w| (to_millis(w.stored.created_at), w.stored.workflow_configuration_id.clone()),
+        |w| (cursor_millis(w.stored.created_at), w.stored.workflow_configuration_id.clone()),
         WorkflowView::from,
     )))
 }

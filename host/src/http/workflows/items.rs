@@ -17,10 +17,10 @@ use crate::domain::problems::Problems;
 use crate::domain::workflows::{self, DetailField, DetailRule, MetadataRule, View, ViewForm};
 use crate::http::error::{ApiResult, Error, ErrorEnvelope};
 use crate::http::extract::{ApiJson, ApiQuery, AuthUser};
-use crate::http::list::{ListEnvelope, Page};
+use crate::http::list::{ListEnvelope, Page, cursor_millis};
 use crate::services::workflow_items::{Access, ITEM_TYPE_FORM, Item, StartRequest};
+use crate::services::workflow_items::{StoredItem, WorkflowEvent};
 use crate::state::AppState;
-use crate::store::{StoredItem, WorkflowEvent, to_millis};
 
 /// Where an item stands.
 #[derive(Serialize, ToSchema)]
@@ -307,7 +307,7 @@ pub async fn list_view_items(
     Ok(Json(ListEnvelope::from_rows(
         rows,
         &page,
-        |row| (to_millis(row.item.created_at), row.item.item_id.clone()),
+        |row| (cursor_millis(row.item.created_at), row.item.item_id.clone()),
         |row| {
             let fields = match forms.get(&row.configuration_id) {
                 Some(Some(form)) => workflows::list_fields(&view, form, &listed_answers(&view, form, &row.answers)),
@@ -410,7 +410,7 @@ pub async fn item_history(
     Ok(Json(ListEnvelope::from_rows(
         events,
         &page,
-        |e| (to_millis(e.at), e.event_id.clone()),
+        |e| (cursor_millis(e.at), e.event_id.clone()),
         WorkflowHistoryEntry::from,
     )))
 }

@@ -1,0 +1,49 @@
+//! Users as other users and their owners see them: the own profile's changes and handle search.
+
+use serde_json::{Map, Value};
+use time::OffsetDateTime;
+
+use crate::domain::account::{self, HandlePrefix, SessionUser};
+use crate::domain::problems::Problems;
+use crate::error::Result;
+use crate::store::UserRepo;
+
+pub use crate::store::User;
+
+pub struct Users {
+    users: UserRepo,
+}
+
+impl Users {
+    pub fn new(users: UserRepo) -> Self {
+        Self { users }
+    }
+
+    /// Applies `{displayName?, fullName?}`; every other member is refused at its path.
+    #[tracing::instrument(skip_all, fields(user_id = %user.user_id))]
+    pub async fn update_profile(&self, user: &SessionUser, body: &Map<String, Value>) -> Result<User> {
+        let change = account::parse_profile_change(body)?;
+        let now = OffsetDateTime::now_utc();
+        Ok(self
+            .users
+            .update_profile(&user.user_id, change.display_name.as_deref(), change.full_name.as_deref(), now)
+            .await?)
+    }
+
+    /// Users whose handle starts with the prefix `q` names (problems at `q`), in handle order,
+    /// after the handle `after`.
+    pub async fn search(
+        &self,
+        q: Option<&str>,
+        after: Option<&str>,
+        limit: i64,
+        problems: Problems,
+    ) -> Result<Vec<User>> {
+        let prefix = account::parse_handle_prefix(q, problems)?;
+        match prefix {
+            // A prefix with characters no handle has matches nothing; no need to ask the database.
+            HandlePrefix::MatchesNothing => Ok(Vec::new()),
+            HandlePrefix::Prefix(prefix) => Ok(self.users.search_handles(&prefix, after, limit).await?),
+        }
+    }
+}
