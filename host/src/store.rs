@@ -10,6 +10,7 @@
 //! `Any` driver maps only those types identically on both. Where the engines truly differ, a
 //! method matches on [`Engine`]. Each engine has its own migration folder, numbered alike.
 
+mod audit;
 mod batch;
 mod challenges;
 mod forms;

@@ -2,6 +2,7 @@ use sqlx::any::AnyRow;
 use sqlx::{AnyConnection, Row};
 use time::OffsetDateTime;
 
+use super::audit::{self, AuditEntry, NewEntry, Trail};
 use super::forms::states_list;
 use super::workflow_items::{NewWorkflowEvent, insert_workflow_event};
 use super::{Db, StoreError, StoreResult, from_millis, to_millis};
@@ -208,32 +209,25 @@ impl InstanceRepo {
         after: Option<(i64, String)>,
         limit: i64,
     ) -> StoreResult<Vec<InstanceEvent>> {
-        let (after_at, after_id) = after.unwrap_or((i64::MIN, String::new()));
-        let rows = sqlx::query(
-            "select e.event_id, e.actor_id, u.handle, e.action, e.changed_fields, e.state, e.at \
-             from form_instance_event e join app_user u on u.user_id = e.actor_id \
-             where e.form_id = $1 and (e.at > $2 or (e.at = $2 and e.event_id > $3)) \
-             order by e.at, e.event_id limit $4",
-        )
-        .bind(form_id.to_owned())
-        .bind(after_at)
-        .bind(after_id)
-        .bind(limit)
-        .fetch_all(&self.db.pool)
-        .await?;
-        rows.iter()
-            .map(|row| {
-                Ok(InstanceEvent {
-                    event_id: row.try_get("event_id")?,
-                    actor_id: row.try_get("actor_id")?,
-                    actor_handle: row.try_get("handle")?,
-                    action: row.try_get("action")?,
-                    changed_fields: row.try_get("changed_fields")?,
-                    state: row.try_get("state")?,
-                    at: from_millis(row.try_get("at")?),
-                })
-            })
-            .collect()
+        let entries = audit::page(&self.db.pool, &INSTANCE_TRAIL, form_id, after, limit).await?;
+        Ok(entries.into_iter().map(InstanceEvent::from).collect())
+    }
+}
+
+/// The trail of form instances: each entry also records the state the instance was left in.
+const INSTANCE_TRAIL: Trail = Trail { table: "form_instance_event", subject: "form_id", details: &["state"] };
+
+impl From<AuditEntry> for InstanceEvent {
+    fn from(mut entry: AuditEntry) -> Self {
+        Self {
+            state: entry.detail("state").unwrap_or_default(),
+            event_id: entry.event_id,
+            actor_id: entry.actor_id,
+            actor_handle: entry.actor_handle,
+            action: entry.action,
+            changed_fields: entry.changed_fields,
+            at: entry.at,
+        }
     }
 }
 
@@ -280,25 +274,17 @@ impl OwnedInsert {
 }
 
 async fn insert_event(
-    tx: &mut AnyConnection,
+    conn: &mut AnyConnection,
     form_id: &str,
     event: &NewEvent<'_>,
     state: &str,
     now: OffsetDateTime,
 ) -> StoreResult<()> {
-    // A v7 uuid sorts by time, so events written in the same millisecond keep their order.
-    sqlx::query(
-        "insert into form_instance_event (event_id, form_id, actor_id, action, changed_fields, state, at) \
-         values ($1, $2, $3, $4, $5, $6, $7)",
-    )
-    .bind(uuid::Uuid::now_v7().to_string())
-    .bind(form_id.to_owned())
-    .bind(event.actor_id.to_owned())
-    .bind(event.action.to_owned())
-    .bind(event.changed_fields.to_owned())
-    .bind(state.to_owned())
-    .bind(to_millis(now))
-    .execute(&mut *tx)
-    .await?;
-    Ok(())
+    let entry = NewEntry {
+        actor_id: event.actor_id,
+        action: event.action,
+        changed_fields: event.changed_fields,
+        details: &[Some(state)],
+    };
+    audit::append(conn, &INSTANCE_TRAIL, form_id, &entry, now).await
 }

@@ -4,6 +4,7 @@ use sqlx::any::AnyRow;
 use sqlx::{AnyConnection, Row};
 use time::OffsetDateTime;
 
+use super::audit::{self, AuditEntry, NewEntry, Trail};
 use super::instances::{INSTANCE_COLUMNS, instance_from_row};
 use super::{Db, StoreError, StoreResult, StoredInstance, from_millis, to_millis};
 
@@ -297,33 +298,31 @@ impl WorkflowItemRepo {
         after: Option<(i64, String)>,
         limit: i64,
     ) -> StoreResult<Vec<WorkflowEvent>> {
-        let (after_at, after_id) = after.unwrap_or((i64::MIN, String::new()));
-        let rows = sqlx::query(
-            "select e.event_id, e.actor_id, u.handle, e.action, e.from_workbasket_id, e.to_workbasket_id, e.transition_id, \
-               e.changed_fields, e.at from workflow_event e join app_user u on u.user_id = e.actor_id \
-             where e.item_id = $1 and (e.at > $2 or (e.at = $2 and e.event_id > $3)) order by e.at, e.event_id limit $4",
-        )
-        .bind(item_id.to_owned())
-        .bind(after_at)
-        .bind(after_id)
-        .bind(limit)
-        .fetch_all(&self.db.pool)
-        .await?;
-        rows.iter()
-            .map(|row| {
-                Ok(WorkflowEvent {
-                    event_id: row.try_get("event_id")?,
-                    actor_id: row.try_get("actor_id")?,
-                    actor_handle: row.try_get("handle")?,
-                    action: row.try_get("action")?,
-                    from_workbasket_id: row.try_get("from_workbasket_id")?,
-                    to_workbasket_id: row.try_get("to_workbasket_id")?,
-                    transition_id: row.try_get("transition_id")?,
-                    changed_fields: row.try_get("changed_fields")?,
-                    at: from_millis(row.try_get("at")?),
-                })
-            })
-            .collect()
+        let entries = audit::page(&self.db.pool, &WORKFLOW_TRAIL, item_id, after, limit).await?;
+        Ok(entries.into_iter().map(WorkflowEvent::from).collect())
+    }
+}
+
+/// The trail of workflow items: each entry also records the workflow and the move it made.
+const WORKFLOW_TRAIL: Trail = Trail {
+    table: "workflow_event",
+    subject: "item_id",
+    details: &["workflow_configuration_id", "from_workbasket_id", "to_workbasket_id", "transition_id"],
+};
+
+impl From<AuditEntry> for WorkflowEvent {
+    fn from(mut entry: AuditEntry) -> Self {
+        Self {
+            from_workbasket_id: entry.detail("from_workbasket_id"),
+            to_workbasket_id: entry.detail("to_workbasket_id"),
+            transition_id: entry.detail("transition_id"),
+            event_id: entry.event_id,
+            actor_id: entry.actor_id,
+            actor_handle: entry.actor_handle,
+            action: entry.action,
+            changed_fields: entry.changed_fields,
+            at: entry.at,
+        }
     }
 }
 
@@ -334,21 +333,16 @@ pub(super) async fn insert_workflow_event(
     event: &NewWorkflowEvent,
     now: OffsetDateTime,
 ) -> StoreResult<()> {
-    sqlx::query(
-        "insert into workflow_event (event_id, item_id, workflow_configuration_id, actor_id, action, from_workbasket_id, \
-           to_workbasket_id, transition_id, changed_fields, at) values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
-    )
-    .bind(uuid::Uuid::now_v7().to_string())
-    .bind(item_id.to_owned())
-    .bind(workflow_configuration_id.to_owned())
-    .bind(event.actor_id.clone())
-    .bind(event.action)
-    .bind(event.from_workbasket_id.clone())
-    .bind(event.to_workbasket_id.clone())
-    .bind(event.transition_id.clone())
-    .bind(event.changed_fields.clone())
-    .bind(to_millis(now))
-    .execute(&mut *conn)
-    .await?;
-    Ok(())
+    let entry = NewEntry {
+        actor_id: &event.actor_id,
+        action: event.action,
+        changed_fields: &event.changed_fields,
+        details: &[
+            Some(workflow_configuration_id),
+            event.from_workbasket_id.as_deref(),
+            event.to_workbasket_id.as_deref(),
+            event.transition_id.as_deref(),
+        ],
+    };
+    audit::append(conn, &WORKFLOW_TRAIL, item_id, &entry, now).await
 }
