@@ -351,6 +351,9 @@ impl Attachments {
         if !instance.configuration.parsed.fields().any(|f| f.kind == FieldType::File) {
             return Ok(Vec::new());
         }
+        if let Some(attachments) = &instance.attachments {
+            return Ok(attachments.clone());
+        }
         Ok(self.store.media.attachments(&instance.stored.form_id).await?)
     }
 

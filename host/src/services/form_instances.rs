@@ -14,7 +14,7 @@ use crate::jobs::module_events::ModuleEvents;
 use crate::services::form_configurations::{Configuration, FormConfigurations};
 use crate::services::spaces::Spaces;
 use crate::services::workflow_configurations::WorkflowConfigurations;
-use crate::store::{InstanceContent, NewEvent, NewWorkflowEvent, SessionUser, Store};
+use crate::store::{InstanceContent, NewEvent, NewWorkflowEvent, SessionUser, Store, StoredAttachment};
 
 /// The records and filter of instance use cases: handlers show these, and reach them only through the use case.
 pub use crate::store::{InstanceEvent, InstanceFilter, StoredInstance};
@@ -31,6 +31,8 @@ pub struct FormInstances {
 pub struct Instance {
     pub stored: StoredInstance,
     pub configuration: Configuration,
+    /// The attachment descriptors, when they were read with the instance (see [`FormInstances::load`]).
+    pub attachments: Option<Vec<StoredAttachment>>,
 }
 
 impl Instance {
@@ -138,7 +140,7 @@ impl FormInstances {
                 OffsetDateTime::now_utc(),
             )
             .await?;
-        let instance = Instance { stored, configuration };
+        let instance = Instance { stored, configuration, attachments: None };
         self.announce(EventKind::FormInstanceCreated, &instance);
         Ok(instance)
     }
@@ -192,7 +194,7 @@ impl FormInstances {
             )
             .await
             .on_conflict("the form changed meanwhile; read it and try again")?;
-        let instance = Instance { stored, configuration: current.configuration };
+        let instance = Instance { stored, configuration: current.configuration, attachments: None };
         self.announce(EventKind::FormInstanceUpdated, &instance);
         Ok(instance)
     }
@@ -245,7 +247,7 @@ impl FormInstances {
             )
             .await
             .on_conflict("the form changed meanwhile; read it and try again")?;
-        let updated = Instance { stored: updated, configuration: instance.configuration.clone() };
+        let updated = Instance { stored: updated, configuration: instance.configuration.clone(), attachments: None };
         self.announce(EventKind::FormInstanceUpdated, &updated);
         Ok(updated)
     }
@@ -277,14 +279,18 @@ impl FormInstances {
             .load(&stored.configuration_id)
             .await?
             .ok_or_else(|| Error::internal(anyhow::anyhow!("instance without configuration")))?;
-        Ok(Instance { stored, configuration })
+        Ok(Instance { stored, configuration, attachments: None })
     }
 
-    /// An instance by id whatever its owner, for callers that have checked access themselves.
+    /// An instance by id whatever its owner, for callers that have checked access themselves;
+    /// its attachment descriptors come with it, in the same statement.
     pub async fn load(&self, form_id: &str) -> Result<Option<Instance>> {
         let Ok(id) = uuid::Uuid::try_parse(form_id) else { return Ok(None) };
-        match self.store.instances.instance(&id.to_string()).await? {
-            Some(stored) => self.with_configuration(stored).await.map(Some),
+        match self.store.instances.instance_with_attachments(&id.to_string()).await? {
+            Some((stored, attachments)) => {
+                let instance = self.with_configuration(stored).await?;
+                Ok(Some(Instance { attachments: Some(attachments), ..instance }))
+            }
             None => Ok(None),
         }
     }

@@ -4,6 +4,7 @@ use time::OffsetDateTime;
 
 use super::audit::{self, AuditEntry, NewEntry, Trail};
 use super::forms::states_list;
+use super::media::StoredAttachment;
 use super::workflow_items::{NewWorkflowEvent, insert_workflow_event};
 use super::{Db, StoreError, StoreResult, from_millis, to_millis};
 
@@ -62,6 +63,10 @@ pub struct InstanceFilter<'a> {
 }
 
 pub(super) const INSTANCE_COLUMNS: &str = "form_id, configuration_id, owner_id, state, language, answers, metadata, integrations, space_id, revision, created_at, updated_at";
+
+/// [`INSTANCE_COLUMNS`] of the alias `i`, for statements that join other tables.
+const JOINED_INSTANCE_COLUMNS: &str = "i.form_id, i.configuration_id, i.owner_id, i.state, i.language, i.answers, \
+    i.metadata, i.integrations, i.space_id, i.revision, i.created_at, i.updated_at";
 
 pub(super) fn instance_from_row(row: &AnyRow) -> Result<StoredInstance, sqlx::Error> {
     Ok(StoredInstance {
@@ -132,6 +137,43 @@ impl InstanceRepo {
         .fetch_optional(&self.db.pool)
         .await?;
         Ok(row.map(|row| instance_from_row(&row)).transpose()?)
+    }
+
+    /// An instance and the descriptors of its attachments (oldest first), in one statement: the
+    /// instance read is the hottest read of the service, and on SQLite every statement costs two
+    /// hand-offs to the driver's worker thread.
+    pub async fn instance_with_attachments(
+        &self,
+        form_id: &str,
+    ) -> StoreResult<Option<(StoredInstance, Vec<StoredAttachment>)>> {
+        let rows = sqlx::query(sqlx::AssertSqlSafe(format!(
+            "select {JOINED_INSTANCE_COLUMNS}, a.part_key as a_part_key, a.field_id as a_field_id, \
+               a.content_type as a_content_type, a.bytes as a_bytes, a.filename as a_filename, \
+               a.storage_key as a_storage_key, a.created_at as a_created_at \
+             from form_instance i left join form_attachment a on a.form_id = i.form_id \
+             where i.form_id = $1 order by a.created_at, a.part_key"
+        )))
+        .bind(form_id.to_owned())
+        .fetch_all(&self.db.pool)
+        .await?;
+        let Some(first) = rows.first() else { return Ok(None) };
+        let instance = instance_from_row(first)?;
+        let mut attachments = Vec::new();
+        for row in &rows {
+            if let Some(part_key) = row.try_get::<Option<String>, _>("a_part_key")? {
+                attachments.push(StoredAttachment {
+                    part_key,
+                    form_id: instance.form_id.clone(),
+                    field_id: row.try_get("a_field_id")?,
+                    content_type: row.try_get("a_content_type")?,
+                    bytes: row.try_get("a_bytes")?,
+                    filename: row.try_get("a_filename")?,
+                    storage_key: row.try_get("a_storage_key")?,
+                    created_at: from_millis(row.try_get("a_created_at")?),
+                });
+            }
+        }
+        Ok(Some((instance, attachments)))
     }
 
     /// Writes new content when the revision still matches (else `Conflict`), with its audit
