@@ -5,16 +5,16 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 command -v wrk >/dev/null 2>&1 || { apt-get update -qq >/dev/null && apt-get install -y -qq wrk >/dev/null; }
-# TRELLIS_BIN runs a given binary (e.g. another commit's build, for a before/after comparison).
-if [ -z "${TRELLIS_BIN:-}" ]; then
+# SERVER_BIN runs a given binary (e.g. another commit's build, for a before/after comparison).
+if [ -z "${SERVER_BIN:-}" ]; then
   cargo build --release --locked -p trellis >&2
-  TRELLIS_BIN="${CARGO_TARGET_DIR:-target}/release/trellis"
+  SERVER_BIN="${CARGO_TARGET_DIR:-target}/release/trellis"
 fi
 
 PORT="${PORT:-18181}"
 BASE="http://127.0.0.1:$PORT"
 DATA=$(mktemp -d)
-TRELLIS_LOG__FILTER=warn "$TRELLIS_BIN" serve --data-dir "$DATA" --listen "127.0.0.1:$PORT" 2>"$DATA/server.log" &
+TRELLIS_LOG__FILTER=warn "$SERVER_BIN" serve --data-dir "$DATA" --listen "127.0.0.1:$PORT" 2>"$DATA/server.log" &
 SERVER_PID=$!
 trap 'kill $SERVER_PID 2>/dev/null; wait $SERVER_PID 2>/dev/null; rm -rf "$DATA"' EXIT
 for _ in $(seq 1 100); do curl -sf "$BASE/healthz" >/dev/null && break; sleep 0.1; done

@@ -28,6 +28,7 @@ mod workflow_items;
 mod workflows;
 
 use std::str::FromStr;
+use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::Context;
@@ -105,9 +106,22 @@ pub use users::UserRepo;
 pub use workflow_items::WorkflowItemRepo;
 pub use workflows::WorkflowRepo;
 
-/// The service's database: its repositories over one shared [`Db`].
+/// The service's database: its repositories over one shared [`Db`]. Cloned on every request
+/// (it sits in the handlers' state), so it is one `Arc`, not a clone of each repository.
 #[derive(Clone, Debug)]
-pub struct Store {
+pub struct Store(Arc<Repositories>);
+
+impl std::ops::Deref for Store {
+    type Target = Repositories;
+
+    fn deref(&self) -> &Repositories {
+        &self.0
+    }
+}
+
+/// One repository per aggregate.
+#[derive(Debug)]
+pub struct Repositories {
     db: Db,
     pub users: UserRepo,
     pub sessions: SessionRepo,
@@ -132,7 +146,7 @@ impl Store {
 
     /// Every repository over `db`.
     pub fn over(db: Db) -> Self {
-        Self {
+        Self(Arc::new(Repositories {
             users: UserRepo::new(db.clone()),
             sessions: SessionRepo::new(db.clone()),
             challenges: ChallengeRepo::new(db.clone()),
@@ -147,7 +161,7 @@ impl Store {
             module_deliveries: ModuleDeliveryRepo::new(db.clone()),
             module_kv: ModuleKv::new(db.clone()),
             db,
-        }
+        }))
     }
 
     pub async fn migrate(&self) -> anyhow::Result<()> {

@@ -16,6 +16,12 @@ pub const MAX_VALUE_BYTES: usize = 1024 * 1024;
 /// Most keys one `list-keys` call returns.
 pub const MAX_LIST_LIMIT: u32 = 1000;
 
+/// Whether a key (or prefix) is one a backend can hold: within [`MAX_KEY_BYTES`] and without a NUL
+/// character, which no database text column (PostgreSQL's) accepts.
+fn storable(key: &str) -> bool {
+    key.len() <= MAX_KEY_BYTES && !key.contains('\0')
+}
+
 /// Whose data a key-value call touches: one module's data in one space.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct KvScope {
@@ -130,7 +136,7 @@ impl key_value::Host for StoreState {
     async fn get(&mut self, key: String) -> wasmtime::Result<Option<Vec<u8>>> {
         let kv = self.key_value()?;
         let left = self.remaining()?;
-        if key.len() > MAX_KEY_BYTES {
+        if !storable(&key) {
             return Ok(None);
         }
         let outcome = tokio::time::timeout(left, kv.get(&self.scope, &key)).await;
@@ -143,6 +149,9 @@ impl key_value::Host for StoreState {
         if key.len() > MAX_KEY_BYTES {
             return Ok(Err(format!("key is longer than {MAX_KEY_BYTES} bytes")));
         }
+        if !storable(&key) {
+            return Ok(Err("key holds a NUL character".to_owned()));
+        }
         if value.len() > MAX_VALUE_BYTES {
             return Ok(Err(format!("value is larger than {MAX_VALUE_BYTES} bytes")));
         }
@@ -153,7 +162,7 @@ impl key_value::Host for StoreState {
     async fn delete(&mut self, key: String) -> wasmtime::Result<()> {
         let kv = self.key_value()?;
         let left = self.remaining()?;
-        if key.len() > MAX_KEY_BYTES {
+        if !storable(&key) {
             return Ok(());
         }
         let outcome = tokio::time::timeout(left, kv.delete(&self.scope, &key)).await;
@@ -168,10 +177,12 @@ impl key_value::Host for StoreState {
     ) -> wasmtime::Result<Vec<String>> {
         let kv = self.key_value()?;
         let left = self.remaining()?;
-        if prefix.len() > MAX_KEY_BYTES || limit == 0 {
+        if !storable(&prefix) || limit == 0 {
             return Ok(Vec::new());
         }
         let limit = limit.min(MAX_LIST_LIMIT);
+        // No stored key holds a NUL, so the keys after "x\0..." are exactly those after "x".
+        let start_after = start_after.map(|after| after.split('\0').next().unwrap_or_default().to_owned());
         let list = kv.list_keys(&self.scope, &prefix, start_after.as_deref(), limit);
         let outcome = tokio::time::timeout(left, list).await;
         let mut keys = self.settle(outcome)?;
@@ -246,6 +257,26 @@ mod tests {
         assert!(too_big.unwrap_err().contains("1048576"));
         assert_eq!(fits.unwrap(), Ok(()));
         assert_eq!(key_value::Host::get(&mut state, long_key).await.unwrap(), None);
+        assert_eq!(state.verdict, None);
+    }
+
+    #[tokio::test]
+    async fn keys_holding_a_nul_character_are_the_module_s_errors_and_reach_no_backend() {
+        // Arrange: a backend that counts every call would fail a real database with NUL keys.
+        let mut state = state(Duration::from_secs(5));
+        key_value::Host::set(&mut state, "a".into(), b"1".to_vec()).await.unwrap().unwrap();
+        key_value::Host::set(&mut state, "a\u{1}".into(), b"2".to_vec()).await.unwrap().unwrap();
+        // Act
+        let refused = key_value::Host::set(&mut state, "a\0b".into(), b"x".to_vec()).await.unwrap();
+        let read = key_value::Host::get(&mut state, "a\0b".into()).await.unwrap();
+        key_value::Host::delete(&mut state, "a\0".into()).await.unwrap();
+        let by_prefix = key_value::Host::list_keys(&mut state, "a\0".into(), None, 10).await.unwrap();
+        let after = key_value::Host::list_keys(&mut state, "a".into(), Some("a\0z".into()), 10).await.unwrap();
+        // Assert
+        assert!(refused.unwrap_err().contains("NUL"));
+        assert_eq!(read, None);
+        assert!(by_prefix.is_empty());
+        assert_eq!(after, ["a\u{1}"]);
         assert_eq!(state.verdict, None);
     }
 
