@@ -4,7 +4,7 @@ use time::OffsetDateTime;
 
 use super::audit::{self, AuditEntry, NewEntry, Trail};
 use super::forms::states_list;
-use super::media::StoredAttachment;
+use super::media::{JOINED, StoredAttachment, attachment_named};
 use super::workflow_items::{NewWorkflowEvent, insert_workflow_event};
 use super::{Db, StoreError, StoreResult, from_millis, to_millis};
 
@@ -160,17 +160,9 @@ impl InstanceRepo {
         let instance = instance_from_row(first)?;
         let mut attachments = Vec::new();
         for row in &rows {
-            if let Some(part_key) = row.try_get::<Option<String>, _>("a_part_key")? {
-                attachments.push(StoredAttachment {
-                    part_key,
-                    form_id: instance.form_id.clone(),
-                    field_id: row.try_get("a_field_id")?,
-                    content_type: row.try_get("a_content_type")?,
-                    bytes: row.try_get("a_bytes")?,
-                    filename: row.try_get("a_filename")?,
-                    storage_key: row.try_get("a_storage_key")?,
-                    created_at: from_millis(row.try_get("a_created_at")?),
-                });
+            // A left join: an instance without attachments gives one row of nulls.
+            if row.try_get::<Option<String>, _>(JOINED.part_key)?.is_some() {
+                attachments.push(attachment_named(row, &JOINED, instance.form_id.clone())?);
             }
         }
         Ok(Some((instance, attachments)))

@@ -47,16 +47,58 @@ pub enum AttachRefusal {
 
 const ATTACHMENT_COLUMNS: &str = "part_key, form_id, field_id, content_type, bytes, filename, storage_key, created_at";
 
+/// The names an attachment's columns have in a row: as selected from `form_attachment`, or as
+/// aliased where another table is joined (see `InstanceRepo::instance_with_attachments`).
+pub(super) struct AttachmentNames {
+    pub part_key: &'static str,
+    field_id: &'static str,
+    content_type: &'static str,
+    bytes: &'static str,
+    filename: &'static str,
+    storage_key: &'static str,
+    created_at: &'static str,
+}
+
+const PLAIN: AttachmentNames = AttachmentNames {
+    part_key: "part_key",
+    field_id: "field_id",
+    content_type: "content_type",
+    bytes: "bytes",
+    filename: "filename",
+    storage_key: "storage_key",
+    created_at: "created_at",
+};
+
+/// The `a_`-prefixed aliases of a joined attachment.
+pub(super) const JOINED: AttachmentNames = AttachmentNames {
+    part_key: "a_part_key",
+    field_id: "a_field_id",
+    content_type: "a_content_type",
+    bytes: "a_bytes",
+    filename: "a_filename",
+    storage_key: "a_storage_key",
+    created_at: "a_created_at",
+};
+
 fn attachment_from_row(row: &AnyRow) -> Result<StoredAttachment, sqlx::Error> {
+    attachment_named(row, &PLAIN, row.try_get("form_id")?)
+}
+
+/// An attachment of `form_id` read from a row whose columns have `names`.
+pub(super) fn attachment_named(
+    row: &AnyRow,
+    names: &AttachmentNames,
+    form_id: String,
+) -> Result<StoredAttachment, sqlx::Error> {
     Ok(StoredAttachment {
-        part_key: row.try_get("part_key")?,
-        form_id: row.try_get("form_id")?,
-        field_id: row.try_get("field_id")?,
-        content_type: row.try_get("content_type")?,
-        bytes: row.try_get("bytes")?,
-        filename: row.try_get("filename")?,
-        storage_key: row.try_get("storage_key")?,
-        created_at: from_millis(row.try_get("created_at")?),
+        part_key: row.try_get(names.part_key)?,
+        form_id,
+        field_id: row.try_get(names.field_id)?,
+        content_type: row.try_get(names.content_type)?,
+        bytes: row.try_get(names.bytes)?,
+        filename: row.try_get(names.filename)?,
+        storage_key: row.try_get(names.storage_key)?,
+        created_at: from_millis(row.try_get(names.created_at)?),
     })
 }
 
