@@ -103,11 +103,34 @@ pub struct HttpConfig {
     pub json_body_limit: usize,
     /// Trust the first address of `X-Forwarded-For` as the client address (behind a proxy only).
     pub trust_forwarded_for: bool,
+    /// Seconds a client may take to send a request's headers, and an idle kept-alive connection
+    /// waits for the next request, before the connection is closed.
+    pub header_timeout_seconds: u64,
+    /// Seconds a request body may stall (no bytes arriving) before the request fails.
+    pub body_idle_timeout_seconds: u64,
+    /// Seconds a response write may stay blocked on a client that does not read.
+    pub write_timeout_seconds: u64,
+    /// Open connections the server holds at once; beyond them a new connection is answered
+    /// 429 and closed.
+    pub max_connections: usize,
+    /// Open connections from one client address (IPv4 /32, IPv6 /64) at once.
+    pub max_connections_per_address: usize,
+    /// Seconds in-flight requests may take to finish once shutdown begins; then they are cut.
+    pub shutdown_grace_seconds: u64,
 }
 
 impl Default for HttpConfig {
     fn default() -> Self {
-        Self { json_body_limit: 1024 * 1024, trust_forwarded_for: false }
+        Self {
+            json_body_limit: 1024 * 1024,
+            trust_forwarded_for: false,
+            header_timeout_seconds: 10,
+            body_idle_timeout_seconds: 30,
+            write_timeout_seconds: 30,
+            max_connections: 4096,
+            max_connections_per_address: 256,
+            shutdown_grace_seconds: 30,
+        }
     }
 }
 
@@ -231,11 +254,29 @@ impl fmt::Debug for Config {
     }
 }
 
+/// A URL fit for logs: no user information, and no query value that could be a secret (a
+/// password may sit in `?password=` as well as before the `@`).
 fn redact_url(url: &str) -> String {
-    match (url.find("://"), url.rfind('@')) {
-        (Some(scheme), Some(at)) if at > scheme => format!("{}://<redacted>@{}", &url[..scheme], &url[at + 1..]),
-        _ => url.to_owned(),
+    /// Query parameters whose values are never secret.
+    const PLAIN: [&str; 5] = ["mode", "sslmode", "application_name", "connect_timeout", "tls"];
+    let (base, query) = url.split_once('?').unwrap_or((url, ""));
+    let mut out = match (base.find("://"), base.rfind('@')) {
+        (Some(scheme), Some(at)) if at > scheme => format!("{}://<redacted>@{}", &base[..scheme], &base[at + 1..]),
+        _ => base.to_owned(),
+    };
+    if !query.is_empty() {
+        let pairs: Vec<String> = query
+            .split('&')
+            .map(|pair| match pair.split_once('=') {
+                Some((name, value)) if PLAIN.contains(&name.to_ascii_lowercase().as_str()) => format!("{name}={value}"),
+                Some((name, _)) => format!("{name}=<redacted>"),
+                None => pair.to_owned(),
+            })
+            .collect();
+        out.push('?');
+        out.push_str(&pairs.join("&"));
     }
+    out
 }
 
 /// Flags given on the command line; they win over the file and the environment.
@@ -346,5 +387,11 @@ mod tests {
     fn database_urls_are_redacted_in_debug() {
         assert_eq!(redact_url("postgres://u:secret@db/x"), "postgres://<redacted>@db/x");
         assert_eq!(redact_url("sqlite://data/x.db"), "sqlite://data/x.db");
+        assert_eq!(redact_url("sqlite://data/x.db?mode=rwc"), "sqlite://data/x.db?mode=rwc");
+        assert_eq!(
+            redact_url("postgres://db/x?user=me&password=hunter2&sslmode=require"),
+            "postgres://db/x?user=<redacted>&password=<redacted>&sslmode=require"
+        );
+        assert_eq!(redact_url("smtp://u:p@mail:587?auth=secret"), "smtp://<redacted>@mail:587?auth=<redacted>");
     }
 }

@@ -10,12 +10,11 @@ pub mod media;
 pub mod middleware;
 pub mod modules;
 pub mod openapi;
+pub mod server;
 pub mod spaces;
 pub mod users;
 pub mod views;
 pub mod workflows;
-
-use std::time::Duration;
 
 use axum::Router;
 use axum::extract::DefaultBodyLimit;
@@ -62,6 +61,3 @@ pub fn router(state: AppState) -> Router {
         )
         .with_state(state)
 }
-
-/// How long in-flight requests may take to finish once shutdown begins.
-pub const SHUTDOWN_GRACE: Duration = Duration::from_secs(30);

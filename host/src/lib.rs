@@ -11,16 +11,15 @@ pub mod http;
 pub mod jobs;
 pub mod mail;
 pub mod media;
+pub mod private_files;
 pub mod quotas;
 pub mod rate_limits;
 pub mod services;
 pub mod state;
 pub mod store;
 
-use std::future::Future;
-use std::net::SocketAddr;
-
 use anyhow::Context;
+use std::future::Future;
 use tokio::net::TcpListener;
 
 use crate::config::Config;
@@ -30,7 +29,7 @@ use crate::store::Store;
 /// Opens and migrates the database, issues the first license key of an empty deployment and
 /// builds the shared state.
 pub async fn prepare(config: Config) -> anyhow::Result<AppState> {
-    std::fs::create_dir_all(config.data_dir())
+    private_files::private_dir(config.data_dir())
         .with_context(|| format!("creating the data directory {}", config.data_dir().display()))?;
     let store = Store::connect(&config.database_url(), config.database.max_connections).await?;
     store.migrate().await?;
@@ -46,9 +45,10 @@ pub async fn serve(
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> anyhow::Result<()> {
     let jobs = jobs::start(&state);
-    let app = http::router(state.clone()).into_make_service_with_connect_info::<SocketAddr>();
+    let limits = http::server::ConnectionLimits::from(&state.config.http);
     tracing::info!(address = %listener.local_addr()?, "serving");
-    let result = axum::serve(listener, app).with_graceful_shutdown(shutdown).await.context("serving HTTP");
+    let result =
+        http::server::serve(http::router(state.clone()), listener, limits, shutdown).await.context("serving HTTP");
     jobs.stop();
     let _ = state.store.checkpoint().await;
     state.store.close().await;

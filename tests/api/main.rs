@@ -3,8 +3,11 @@
 
 mod auth;
 mod avatars;
+mod connections;
 mod conventions;
+mod data_dir;
 mod entitlements;
+mod existence;
 mod form_configuration_rules;
 mod form_configurations;
 mod form_instance_updates;
