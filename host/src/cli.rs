@@ -103,7 +103,7 @@ pub async fn run_admin(command: Command, config: Config) -> anyhow::Result<()> {
     if let Command::Module { command } = command {
         return module::run(command);
     }
-    std::fs::create_dir_all(config.data_dir()).context("creating the data directory")?;
+    crate::private_files::private_dir(config.data_dir()).context("creating the data directory")?;
     let store = Store::connect(&config.database_url(), 2).await?;
     store.migrate().await?;
     let result = match command {

@@ -301,10 +301,11 @@ fn create_sqlite_parent(url: &str) -> anyhow::Result<()> {
     if path.is_empty() || path == ":memory:" {
         return Ok(());
     }
-    if let Some(parent) = std::path::Path::new(path).parent().filter(|p| !p.as_os_str().is_empty()) {
+    let path = std::path::Path::new(path);
+    if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
         std::fs::create_dir_all(parent).with_context(|| format!("creating {}", parent.display()))?;
     }
-    Ok(())
+    crate::private_files::private_file(path).with_context(|| format!("creating {}", path.display()))
 }
 
 /// Milliseconds since the epoch, the unit every time column uses.
