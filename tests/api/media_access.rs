@@ -1,6 +1,8 @@
 //! Form attachments through workflow views and for other users, downloads (headers, ranges,
 //! conditional requests), removal and file names. Every scenario runs on both backends.
 
+use std::collections::BTreeSet;
+
 use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
 use trellis_tests::{TestApp, TestUser};
@@ -10,7 +12,7 @@ use crate::support::media::{
     BIG_MAX, assert_stored_objects, attachments_path, delete, descriptor, descriptors_of, download, file, media_form,
     noise, on_both_backends, pairs, pdf, png, read_form, send, store_contents, text, upload, uploaded, without_key,
 };
-use crate::support::workflow::{grant, moved, sample_setup, started, submitted_form, wf};
+use crate::support::workflow::{grant, moved, read_item, sample_setup, started, submitted_form, wf};
 
 // ---------------------------------------------------------------------------------------------
 // Workflow views and access
@@ -116,6 +118,33 @@ async fn another_users_form_and_its_attachments_are_not_found(app: &TestApp) {
     assert_stored_objects(app, 1).await;
 }
 on_both_backends!(another_users_form_and_its_attachments_are_not_found);
+
+/// Conventions 13: outside the item routes a view holder sees only what their views show.
+async fn a_view_holder_reads_only_the_fields_and_files_their_views_show(app: &TestApp) {
+    // Arrange
+    let (ann, bob, item) = item_in_review(app).await;
+    let photo = pairs(vec![(sample::PHOTO, file("me.png", "image/png", png(500)))]);
+    let photo_key = uploaded(app, &ann.token, &item, photo).await[0]["partKey"].as_str().unwrap().to_owned();
+    let document = pairs(vec![(sample::DOCUMENTS, file("a.pdf", "application/pdf", pdf(500)))]);
+    let document_key = uploaded(app, &ann.token, &item, document).await[0]["partKey"].as_str().unwrap().to_owned();
+    let (_, through_view) = read_item(app, &bob.token, &item, Some(wf::REVIEW_VIEW)).await;
+    let view_fields: BTreeSet<String> =
+        through_view["fields"].as_array().unwrap().iter().map(|f| f["fieldId"].as_str().unwrap().to_owned()).collect();
+    // Act
+    let owners_read = read_form(app, &ann.token, &item).await;
+    let holders_read = read_form(app, &bob.token, &item).await;
+    let hidden_file = download(app, &bob.token, &item, &document_key, &[]).await;
+    let shown_file = download(app, &bob.token, &item, &photo_key, &[]).await;
+    // Assert
+    let keys = |read: &Value| read["fields"].as_object().unwrap().keys().cloned().collect::<BTreeSet<String>>();
+    assert_eq!(keys(&holders_read), view_fields, "the form route shows the review view's fields: {holders_read}");
+    assert!(keys(&owners_read).contains(sample::DOCUMENTS) && !view_fields.contains(sample::DOCUMENTS));
+    assert!(keys(&owners_read).len() > view_fields.len());
+    assert_eq!(holders_read["fields"][sample::PHOTO].as_array().map(Vec::len), Some(1));
+    hidden_file.error(StatusCode::NOT_FOUND, "NOT_FOUND");
+    assert_eq!((shown_file.status, shown_file.bytes), (StatusCode::OK, png(500)));
+}
+on_both_backends!(a_view_holder_reads_only_the_fields_and_files_their_views_show);
 
 // ---------------------------------------------------------------------------------------------
 // Downloads

@@ -19,6 +19,7 @@ mod model;
 mod network;
 mod rules;
 mod schema;
+mod shown;
 mod views;
 
 #[cfg(test)]
@@ -31,6 +32,7 @@ pub use items::{
 pub use model::{DetailRule, MetadataRule, Overrides, Transition, View, ViewForm, Workbasket, WorkflowConfig};
 pub use rules::validate_workflow;
 pub use schema::workflow_schema;
+pub use shown::Shown;
 
 /// The detail codes these rules report, stable for clients: those of every document (see
 /// [`crate::domain::document::codes`]; answer codes among them, since item patches apply the form

@@ -12,7 +12,7 @@ use crate::config::media::MediaConfig;
 use crate::domain::entitlement::Entitlement;
 use crate::domain::forms::{Field, FieldType, FormConfig};
 use crate::domain::problems::Problems;
-use crate::domain::workflows::{View, editable_in_view, visible_in_view};
+use crate::domain::workflows::{Shown, View, editable_in_view, visible_in_view};
 use crate::error::{Error, ErrorCode, Result};
 use crate::media::objects::{MediaObjects, StageError};
 use crate::media::{ByteStream, Object, SniffOutcome, judge_type, read_head};
@@ -54,6 +54,8 @@ pub struct Attachments {
 struct Target {
     instance: Instance,
     view: Option<View>,
+    /// Read without a view by a view holder: the fields whose files they see (conventions 13).
+    shown: Option<Shown>,
 }
 
 /// A file that was written to the store, not yet recorded.
@@ -265,11 +267,14 @@ impl Attachments {
         match (access.workflow_configuration_id, access.view_id) {
             (Some(_), Some(_)) => {
                 let item = self.workflow_items.reach(user, form_id, access).await?;
-                Ok(Target { instance: item.instance, view: item.view })
+                Ok(Target { instance: item.instance, view: item.view, shown: None })
             }
-            (None, None) if edit => Ok(Target { instance: self.instances.readable(user, form_id).await?, view: None }),
+            (None, None) if edit => {
+                Ok(Target { instance: self.instances.readable(user, form_id).await?, view: None, shown: None })
+            }
             (None, None) => {
-                Ok(Target { instance: self.workflow_items.readable_form(user, form_id).await?, view: None })
+                let readable = self.workflow_items.readable_form(user, form_id).await?;
+                Ok(Target { instance: readable.instance, view: None, shown: readable.shown })
             }
             (Some(_), None) => Err(Error::invalid(
                 "workflowViewId",
@@ -299,12 +304,16 @@ impl Attachments {
             .attachment(&target.instance.stored.form_id, part_key)
             .await?
             .ok_or_else(|| Error::not_found("attachment"))?;
-        if let Some(view) = &target.view {
-            let config = &target.instance.configuration.parsed;
-            let visible = file_field(config, &attachment.field_id).is_some_and(|f| visible_in_view(view, config, f));
-            if !visible {
-                return Err(Error::not_found("attachment"));
+        let config = &target.instance.configuration.parsed;
+        let visible = match (&target.view, &target.shown) {
+            (Some(view), _) => {
+                file_field(config, &attachment.field_id).is_some_and(|f| visible_in_view(view, config, f))
             }
+            (None, Some(shown)) => shown.shows_field(&attachment.field_id),
+            (None, None) => true,
+        };
+        if !visible {
+            return Err(Error::not_found("attachment"));
         }
         Ok(attachment)
     }

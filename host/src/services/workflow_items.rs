@@ -9,7 +9,7 @@ use uuid::Uuid;
 
 use crate::domain::forms::{self, InstanceState, Mode};
 use crate::domain::problems::Problems;
-use crate::domain::workflows::{self, ItemPatch, View};
+use crate::domain::workflows::{self, ItemPatch, Shown, View};
 use crate::error::{Error, OnConflict, Result};
 use crate::services::form_instances::{FormInstances, Instance};
 use crate::services::workflow_configurations::{Workflow, WorkflowConfigurations};
@@ -31,6 +31,13 @@ pub struct WorkflowItems {
 pub struct Access<'a> {
     pub workflow_configuration_id: Option<&'a str>,
     pub view_id: Option<&'a str>,
+}
+
+/// An instance read outside the item routes, and what of it the reader sees.
+pub struct ReadableForm {
+    pub instance: Instance,
+    /// `None`: all of it; else only these fields, files and metadata.
+    pub shown: Option<Shown>,
 }
 
 /// An item as a caller may see it.
@@ -76,13 +83,20 @@ impl WorkflowItems {
         }
         let (Some(workflow_id), Some(item_id)) = (workflow_id, item_id) else { return Err(problems.into()) };
         problems.finish(())?;
-        let workflow = self.workflows.load(workflow_id, false).await?.ok_or_else(|| {
-            Error::invalid("/workflowConfigurationId", "UNKNOWN_WORKFLOW", "no workflow configuration has this id")
-        })?;
+        // The item first: for anyone it does not exist for, the answer says nothing of the workflow.
         let instance = self.instances.load(item_id).await?.ok_or_else(|| Error::not_found("item"))?;
         if instance.stored.owner_id != user.user_id && !self.holds_current_workflow(user, &instance).await? {
             // Creating a workflow of one's own gives no hold on anybody else's item.
             return Err(Error::not_found("item"));
+        }
+        let unknown =
+            || Error::invalid("/workflowConfigurationId", "UNKNOWN_WORKFLOW", "no workflow configuration has this id");
+        let workflow = self.workflows.load(workflow_id, false).await?.ok_or_else(unknown)?;
+        // A workflow the user cannot see exists for them only as far as it takes their item's form.
+        if !workflow.parsed.allows_form(&instance.configuration.parsed.id())
+            && !self.workflows.is_visible_to(user, &workflow).await?
+        {
+            return Err(unknown());
         }
         self.start_loaded(user, &workflow, &instance, request.confirm_switch).await
     }
@@ -164,33 +178,47 @@ impl WorkflowItems {
         self.start_loaded(user, &workflow, instance, false).await.map(Some)
     }
 
-    /// The instance if the user may read it: its creator, or a holder of a view showing it.
-    pub async fn readable_form(&self, user: &SessionUser, form_id: &str) -> Result<Instance> {
+    /// The instance if the user may read it: its creator and the creator of the workflow it sits
+    /// in see all of it; a holder of a view showing it sees what their views show (conventions 13).
+    pub async fn readable_form(&self, user: &SessionUser, form_id: &str) -> Result<ReadableForm> {
         match self.instances.readable(user, form_id).await {
-            Err(Error::NotFound(_)) if self.can_read_form(user, form_id).await? => {
-                self.instances.load(form_id).await?.ok_or_else(|| Error::not_found("form"))
+            Err(Error::NotFound(_)) => {
+                let instance = self.instances.load(form_id).await?.ok_or_else(|| Error::not_found("form"))?;
+                match self.shown_to_holder(user, &instance).await? {
+                    Some(shown) => Ok(ReadableForm { instance, shown }),
+                    None => Err(Error::not_found("form")),
+                }
             }
-            other => other,
+            other => other.map(|instance| ReadableForm { instance, shown: None }),
         }
     }
 
-    /// Whether the user holds a view of the workflow the form instance sits in that shows it (or
-    /// created that workflow): such users may read the instance.
-    pub async fn can_read_form(&self, user: &SessionUser, form_id: &str) -> Result<bool> {
-        let Some(item) = self.store.workflow_items.workflow_item(form_id).await? else { return Ok(false) };
+    /// What a user who did not create the instance sees of it: `None` when nothing (it does not
+    /// exist for them), `Some(None)` all of it (they created its workflow), else what the views
+    /// they hold over its workbasket show.
+    async fn shown_to_holder(&self, user: &SessionUser, instance: &Instance) -> Result<Option<Option<Shown>>> {
+        let Some(item) = self.store.workflow_items.workflow_item(&instance.stored.form_id).await? else {
+            return Ok(None);
+        };
         let Some(workflow) = self.workflows.load(&item.workflow_configuration_id, false).await? else {
-            return Ok(false);
+            return Ok(None);
         };
         if workflow.is_owner(user) {
-            return Ok(true);
+            return Ok(Some(None));
         }
-        let Ok(workbasket) = Uuid::try_parse(&item.workbasket_id) else { return Ok(false) };
-        for view in workflow.parsed.views().iter().filter(|v| v.shows_workbasket(&workbasket)) {
-            if self.workflows.holds_slot(user, &workflow, view.permission_slot).await? {
-                return Ok(true);
-            }
+        let Ok(workbasket) = Uuid::try_parse(&item.workbasket_id) else { return Ok(None) };
+        let slots =
+            self.store.workflows.workflow_slots(&workflow.stored.workflow_configuration_id, &user.user_id).await?;
+        let held: Vec<&View> = workflow
+            .parsed
+            .views()
+            .iter()
+            .filter(|v| v.shows_workbasket(&workbasket) && slots.contains(&i64::from(v.permission_slot)))
+            .collect();
+        if held.is_empty() {
+            return Ok(None);
         }
-        Ok(false)
+        Ok(Some(Some(Shown::by_views(held, &instance.configuration.parsed))))
     }
 
     /// The item, if the caller may reach it this way: through a view it holds the slot of and

@@ -120,7 +120,7 @@ pub async fn create_form(
     Ok((StatusCode::CREATED, Json(created.into())))
 }
 
-/// One of the caller's instances.
+/// An instance the caller created, or sees through a workflow (its creator; view holders see what their views show).
 #[utoipa::path(get, path = "/v0/forms/{formId}", tag = "forms", params(("formId" = String, Path)),
     security(("session" = [], "license" = [])),
     responses((status = 200, body = InstanceView), (status = 404, body = ErrorEnvelope, description = "NOT_FOUND")))]
@@ -129,8 +129,13 @@ pub async fn get_form(
     AuthUser(user): AuthUser,
     Path(form_id): Path<String>,
 ) -> ApiResult<Json<InstanceView>> {
-    let instance = state.workflow_items.readable_form(&user, &form_id).await?;
-    with_attachments(&state, instance).await.map(Json)
+    let readable = state.workflow_items.readable_form(&user, &form_id).await?;
+    let mut view = with_attachments(&state, readable.instance).await?;
+    // A view holder sees only what their views show (conventions 13).
+    if let Some(shown) = &readable.shown {
+        shown.reduce(&mut view.fields, &mut view.metadata);
+    }
+    Ok(Json(view))
 }
 
 /// The instance as answered, file fields holding their attachment descriptors.
