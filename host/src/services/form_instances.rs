@@ -330,14 +330,20 @@ impl FormInstances {
         }
         if let Some(workflow_id) = checked.workflow_configuration_id() {
             let path = "/payload/integrations/workflowConfigurationId";
-            match self.workflows.load(&workflow_id.to_string(), false).await? {
-                None => problems.push(path, "UNKNOWN_WORKFLOW", "no workflow configuration has this id"),
-                Some(workflow) if !workflow.parsed.allows_form(&checked.configuration_id) => problems.push(
+            let workflow = self.workflows.load(&workflow_id.to_string(), false).await?;
+            let visible = match &workflow {
+                Some(workflow) => self.workflows.is_visible_to(user, workflow).await?,
+                None => false,
+            };
+            match workflow {
+                Some(workflow) if workflow.parsed.allows_form(&checked.configuration_id) => {}
+                // Whether a workflow the user cannot see exists, or what it takes, is not theirs to learn.
+                Some(_) if visible => problems.push(
                     path,
                     "FORM_NOT_ALLOWED",
                     "the workflow's allowlist does not hold this form configuration",
                 ),
-                Some(_) => {}
+                _ => problems.push(path, "UNKNOWN_WORKFLOW", "no workflow configuration has this id"),
             }
         }
         Ok(problems.finish(())?)

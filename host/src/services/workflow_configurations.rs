@@ -97,18 +97,22 @@ impl WorkflowConfigurations {
     /// The workflow if the user created it or holds one of its slots, else NOT_FOUND.
     pub async fn visible(&self, user: &SessionUser, id: &str, fresh: bool) -> Result<Workflow> {
         let workflow = self.load(id, fresh).await?.ok_or_else(|| Error::not_found("workflow configuration"))?;
-        if workflow.is_owner(user)
+        if self.is_visible_to(user, &workflow).await? {
+            Ok(workflow)
+        } else {
+            Err(Error::not_found("workflow configuration"))
+        }
+    }
+
+    /// Whether the user created the workflow or holds one of its slots.
+    pub async fn is_visible_to(&self, user: &SessionUser, workflow: &Workflow) -> Result<bool> {
+        Ok(workflow.is_owner(user)
             || !self
                 .store
                 .workflows
                 .workflow_slots(&workflow.stored.workflow_configuration_id, &user.user_id)
                 .await?
-                .is_empty()
-        {
-            Ok(workflow)
-        } else {
-            Err(Error::not_found("workflow configuration"))
-        }
+                .is_empty())
     }
 
     /// Whether the user may use a view of this workflow: the creator holds every slot.
