@@ -239,6 +239,45 @@ async fn a_large_file_streams_in_and_out_whole(app: &TestApp) {
 }
 on_both_backends!(a_large_file_streams_in_and_out_whole);
 
+/// Issue 11, finding 6: a client that stops reading a download does not hold the connection.
+async fn a_download_the_client_stops_reading_is_cut_off(app: &TestApp) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    // Arrange: more bytes than the loopback socket buffers hold.
+    let ann = app.sign_up("ann").await;
+    let form = media_form(app, &ann.token).await;
+    let size = 20 * 1024 * 1024;
+    let file_part = file("big.bin", "application/octet-stream", noise(size, 5));
+    let stored = uploaded(app, &ann.token, &form.form_id, pairs(vec![(&form.big, file_part)])).await;
+    let key = stored[0]["partKey"].as_str().unwrap();
+    let mut stream = tokio::net::TcpStream::connect(app.address.trim_start_matches("http://")).await.unwrap();
+    let request = format!(
+        "GET {}/{key} HTTP/1.1\r\nhost: localhost\r\nx-license-key: {}\r\nauthorization: Bearer {}\r\n\r\n",
+        attachments_path(&form.form_id),
+        app.license_key,
+        ann.token
+    );
+    stream.write_all(request.as_bytes()).await.unwrap();
+    let mut first = [0u8; 1024];
+    let mut received = stream.read(&mut first).await.unwrap();
+    // Act: read nothing for longer than the write timeout, then read what is left.
+    tokio::time::sleep(std::time::Duration::from_secs(4)).await;
+    let mut buffer = vec![0u8; 1 << 20];
+    loop {
+        match tokio::time::timeout(std::time::Duration::from_secs(20), stream.read(&mut buffer)).await {
+            Ok(Ok(0)) | Ok(Err(_)) => break,
+            Ok(Ok(n)) => received += n,
+            Err(_) => panic!("the connection neither delivered nor closed"),
+        }
+    }
+    // Assert: the server gave up on the stalled client before sending everything.
+    assert!(received < size, "all {received} bytes arrived: the stalled write was never cut off");
+}
+
+fn short_write_timeout(config: &mut trellis::config::Config) {
+    config.http.write_timeout_seconds = 1;
+}
+on_both_backends!(a_download_the_client_stops_reading_is_cut_off, short_write_timeout);
+
 // ---------------------------------------------------------------------------------------------
 // Removal
 
