@@ -153,5 +153,6 @@ async fn shutdown_ends_within_its_grace_period_despite_a_stuck_request() {
     let stopped = tokio::time::timeout(PATIENCE, app.stop()).await;
     // Assert
     assert!(stopped.is_ok(), "shutdown still waiting after {:?}", started.elapsed());
-    drop(stuck);
+    let (_, closed) = read_until_closed(&mut stuck).await;
+    assert!(closed, "the cut request's connection is still open");
 }

@@ -23,6 +23,7 @@ use tokio::io::AsyncWriteExt;
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 use tokio_io_timeout::TimeoutStream;
+use tokio_util::sync::CancellationToken;
 use tower::ServiceBuilder;
 use tower_http::timeout::{RequestBodyTimeoutLayer, TimeoutBody};
 
@@ -83,6 +84,8 @@ pub async fn serve(
     // The timer drives the header timeout, which also closes kept-alive connections left idle.
     http.timer(TokioTimer::new()).header_read_timeout(limits.header_timeout);
     let graceful = GracefulShutdown::new();
+    // Cancelled when the grace period is over: connections still open then are dropped.
+    let cut = CancellationToken::new();
     let mut shutdown = pin!(shutdown);
     loop {
         let (stream, peer) = tokio::select! {
@@ -117,16 +120,22 @@ pub async fn serve(
             .service(router.clone());
         let connection = http.serve_connection(TokioIo::new(Box::pin(io)), TowerToHyperService::new(service));
         let connection = graceful.watch(connection);
+        let cut = cut.clone();
         tokio::spawn(async move {
             let _slot = slot;
-            if let Err(err) = connection.await {
-                tracing::debug!(error = %err, "connection ended with an error");
+            tokio::select! {
+                ended = connection => if let Err(err) = ended {
+                    tracing::debug!(error = %err, "connection ended with an error");
+                },
+                // Dropping the connection closes it.
+                () = cut.cancelled() => {}
             }
         });
     }
     drop(listener);
     if tokio::time::timeout(limits.shutdown_grace, graceful.shutdown()).await.is_err() {
         tracing::warn!(grace = ?limits.shutdown_grace, "requests still running after the shutdown grace period were cut");
+        cut.cancel();
     }
     Ok(())
 }
