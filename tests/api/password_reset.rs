@@ -341,3 +341,130 @@ async fn with_password_reset_switched_off_every_reset_route_is_404_feature_disab
     tokio::time::sleep(Duration::from_millis(200)).await;
     assert_eq!(app.mails_to(&ann.email).len(), 1, "only the sign-up mail");
 }
+
+// ---------------------------------------------------------------------------------------------
+// Guessing PINs (issue 11, finding 2; conventions section 5)
+
+/// Retry-After of an answer, in seconds.
+fn retry_after(response: &Response) -> u64 {
+    response.headers()["retry-after"].to_str().unwrap().parse().unwrap()
+}
+
+#[tokio::test]
+async fn resends_do_not_give_back_tries() {
+    // Arrange: the attack of the issue: four wrong PINs, a resend, four more, ...
+    let app = spawn_app().await;
+    let ann = app.sign_up("ann").await;
+    let token = start_reset(&app, &ann.email).await;
+    let first = pin_of_mail(&app, &ann.email, 2).await;
+    for _ in 0..4 {
+        assert_error(verify(&app, &token, &wrong(&first)).await, StatusCode::BAD_REQUEST, "PIN_INVALID").await;
+    }
+    assert_eq!(resend(&app, &token).await.status(), StatusCode::ACCEPTED);
+    let second = pin_of_mail(&app, &ann.email, 3).await;
+    assert_error(verify(&app, &token, &wrong(&second)).await, StatusCode::BAD_REQUEST, "PIN_INVALID").await;
+    // Act: five tries are used up, so neither a resend nor the right PIN helps.
+    let another_resend = resend(&app, &token).await;
+    let right_pin = verify(&app, &token, &second).await;
+    // Assert
+    assert_error(another_resend, StatusCode::BAD_REQUEST, "PIN_INVALID").await;
+    assert_error(right_pin, StatusCode::BAD_REQUEST, "PIN_INVALID").await;
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn an_account_keeps_at_most_three_live_reset_tokens() {
+    // Arrange
+    let app = spawn_app().await;
+    let ann = app.sign_up("ann").await;
+    let mut started = Vec::new();
+    for mail in 2..=5 {
+        let token = start_reset(&app, &ann.email).await;
+        started.push((token, pin_of_mail(&app, &ann.email, mail).await));
+    }
+    // Act: the fourth start retired the first token.
+    let oldest = verify(&app, &started[0].0, &started[0].1).await;
+    let others: Vec<StatusCode> = {
+        let mut statuses = Vec::new();
+        for (token, pin) in &started[1..] {
+            statuses.push(verify(&app, token, pin).await.status());
+        }
+        statuses
+    };
+    // Assert
+    assert_error(oldest, StatusCode::BAD_REQUEST, "PIN_INVALID").await;
+    assert_eq!(others, [StatusCode::OK; 3]);
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn ten_failed_checks_lock_the_reset_for_the_hour_but_not_the_login() {
+    // Arrange: ten wrong PINs over three tokens of ann's address.
+    let app = spawn_app().await;
+    let ann = app.sign_up("ann").await;
+    let mut tokens = Vec::new();
+    for mail in 2..=4 {
+        let token = start_reset(&app, &ann.email).await;
+        tokens.push((token, pin_of_mail(&app, &ann.email, mail).await));
+    }
+    for i in 0..10 {
+        let (token, pin) = &tokens[i / 5];
+        assert_error(verify(&app, token, &wrong(pin)).await, StatusCode::BAD_REQUEST, "PIN_INVALID").await;
+    }
+    // Act
+    let right_pin = verify(&app, &tokens[2].0, &tokens[2].1).await;
+    let new_start = start(&app, &ann.email).await;
+    let new_resend = resend(&app, &tokens[2].0).await;
+    let owner_login = login(&app, &ann.handle, PASSWORD).await;
+    // Assert
+    for locked in [right_pin, new_start, new_resend] {
+        let seconds = retry_after(&locked);
+        assert!((3000..=3600).contains(&seconds), "Retry-After {seconds}");
+        assert_error(locked, StatusCode::TOO_MANY_REQUESTS, "RATE_LIMITED").await;
+    }
+    assert_eq!(owner_login.status(), StatusCode::OK);
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn an_unknown_address_locks_like_a_known_one() {
+    // Arrange: the lock must not tell which addresses have accounts.
+    let app = spawn_app().await;
+    let mut tokens = Vec::new();
+    for _ in 0..2 {
+        tokens.push(start_reset(&app, "nobody@example.org").await);
+    }
+    for i in 0..10 {
+        assert_error(verify(&app, &tokens[i / 5], "123456").await, StatusCode::BAD_REQUEST, "PIN_INVALID").await;
+    }
+    // Act
+    let new_start = start(&app, "nobody@example.org").await;
+    let other_address = start(&app, "somebody@example.org").await;
+    // Assert
+    assert_error(new_start, StatusCode::TOO_MANY_REQUESTS, "RATE_LIMITED").await;
+    assert_eq!(other_address.status(), StatusCode::ACCEPTED);
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn ten_failed_sign_up_checks_lock_sign_up_for_that_address() {
+    // Arrange
+    let app = spawn_app().await;
+    let signup = json!({"email": "eve@example.org", "handle": "eve", "fullName": "Eve Full", "displayName": "Eve"});
+    for _ in 0..2 {
+        let started = app.post_json("/v0/auth/sign-up/start", signup.clone()).await;
+        assert_eq!(started.status(), StatusCode::ACCEPTED);
+        let token = body(started).await["signupToken"].as_str().unwrap().to_owned();
+        let pin = app.read_pin("eve@example.org").await;
+        for _ in 0..5 {
+            let guess = json!({"signupToken": token, "pin": wrong(&pin)});
+            let answer = app.post_json("/v0/auth/sign-up/verify-pin", guess).await;
+            assert_error(answer, StatusCode::BAD_REQUEST, "PIN_INVALID").await;
+        }
+    }
+    // Act
+    let locked = app.post_json("/v0/auth/sign-up/start", signup).await;
+    // Assert
+    assert_error(locked, StatusCode::TOO_MANY_REQUESTS, "RATE_LIMITED").await;
+    app.stop().await;
+}

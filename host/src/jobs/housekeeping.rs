@@ -1,4 +1,4 @@
-//! Drops expired sessions and PIN challenges and forgets recovered rate-limit keys.
+//! Drops expired sessions, PIN challenges and PIN failures, and forgets recovered rate-limit keys.
 
 use std::time::Duration;
 
@@ -11,8 +11,13 @@ pub async fn run(state: AppState) {
     loop {
         tick.tick().await;
         state.limits.shrink();
-        if let Err(error) = state.store.sessions.delete_expired(time::OffsetDateTime::now_utc()).await {
+        let now = time::OffsetDateTime::now_utc();
+        if let Err(error) = state.store.sessions.delete_expired(now).await {
             tracing::warn!(error = %error, "removing expired sessions failed");
+        }
+        let forgotten = now - crate::services::accounts::PIN_FAILURE_WINDOW;
+        if let Err(error) = state.store.challenges.delete_pin_failures_before(forgotten).await {
+            tracing::warn!(error = %error, "removing old PIN failures failed");
         }
     }
 }

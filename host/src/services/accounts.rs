@@ -25,6 +25,15 @@ pub const PIN_LIFETIME: Duration = Duration::from_secs(15 * 60);
 pub const PIN_TRIES: i64 = 5;
 /// New PINs one reset token may ask for.
 pub const PIN_RESENDS: i64 = 3;
+/// Live reset tokens one account may have; a further start retires the oldest.
+pub const LIVE_RESET_TOKENS: i64 = 3;
+/// Failed PIN checks against one e-mail address within [`PIN_FAILURE_WINDOW`] after which its
+/// reset (or sign-up) is refused until the window has passed.
+pub const PIN_FAILURES_LOCK: i64 = 10;
+pub const PIN_FAILURE_WINDOW: Duration = Duration::from_secs(3600);
+
+/// How long each login attempt on an account over its failure budget waits.
+const STRAINED_LOGIN_DELAY: Duration = Duration::from_secs(1);
 
 /// Checked sessions kept in memory.
 const CACHED_SESSIONS: u64 = 100_000;
@@ -79,6 +88,7 @@ impl Accounts {
             return Err(problems.into());
         };
         self.limits.mail(address)?;
+        self.refuse_if_locked(ChallengePurpose::Signup, &email).await?;
         match self.store.users.identity_taken(&handle, &email).await? {
             (true, _) => return Err(Error::Conflict(Cow::Borrowed("the handle is taken"))),
             (_, true) => return Err(Error::Conflict(Cow::Borrowed("the e-mail address is taken"))),
@@ -136,12 +146,15 @@ impl Accounts {
         let now = OffsetDateTime::now_utc();
         let digest = secret::digest(token);
         let challenge = self.store.challenges.challenge(purpose, &digest, now).await?.ok_or(Error::PinInvalid)?;
+        self.refuse_if_locked(purpose, &challenge.email).await?;
         if !self.store.challenges.take_pin_try(&digest, PIN_TRIES).await? {
             return Err(Error::PinInvalid);
         }
         // A reset asked for an unknown e-mail has a token but no account: no PIN can match it.
         let matches = secret::same(&secret::pin_digest(&digest, pin), &challenge.pin_digest);
         if !matches || (purpose == ChallengePurpose::Reset && challenge.user_id.is_none()) {
+            // Counted against the address whether or not it has an account, so both behave alike.
+            self.store.challenges.record_pin_failure(purpose, &challenge.email, now).await?;
             return Err(Error::PinInvalid);
         }
         self.store.challenges.mark_challenge_verified(&digest, now).await?;
@@ -188,11 +201,19 @@ impl Accounts {
             problems.push("/password", "REQUIRED", "is required");
         }
         let (Some(login), Some(password)) = (login, password) else { return Err(problems.into()) };
-        if password.chars().count() > account::MAX_PASSWORD_CHARS {
+        // No login is longer than an e-mail address; longer ones never reach the database or a limiter key.
+        if password.chars().count() > account::MAX_PASSWORD_CHARS || login.chars().count() > account::MAX_EMAIL_CHARS {
             return Err(wrong_login());
         }
-        self.limits.login(address, login)?;
+        self.limits.login_from(address)?;
         let found = self.store.users.user_for_login(login).await?;
+        // The account, whichever login names it; an unknown login by a fixed-size digest.
+        let account =
+            found.as_ref().map_or_else(|| secret::digest(&login.to_lowercase()), |(user, _)| user.user_id.clone());
+        self.limits.login_to(address, &account)?;
+        if self.limits.login_strained(&account) {
+            tokio::time::sleep(STRAINED_LOGIN_DELAY).await;
+        }
         let stored = found.as_ref().map_or_else(|| DECOY_HASH.clone(), |(_, hash)| hash.clone());
         let password = password.to_owned();
         let verified = tokio::task::spawn_blocking(move || account::verify_password(&password, &stored))
@@ -200,7 +221,10 @@ impl Accounts {
             .map_err(Error::internal)?;
         match found {
             Some((user, _)) if verified => self.open_session(user).await,
-            _ => Err(wrong_login()),
+            _ => {
+                self.limits.login_failed(&account);
+                Err(wrong_login())
+            }
         }
     }
 
@@ -255,28 +279,29 @@ impl Accounts {
         let email = account::check_email(&mut problems, "/email", email);
         let Some(email) = email else { return Err(problems.into()) };
         self.limits.mail(address)?;
+        self.refuse_if_locked(ChallengePurpose::Reset, &email).await?;
         let user = self.store.users.user_by_email(&email).await?;
         let now = OffsetDateTime::now_utc();
         let token = secret::new_token("rst_");
         let token_digest = secret::digest(&token);
         let pin = secret::new_pin();
-        self.store
-            .challenges
-            .insert_challenge(
-                &NewChallenge {
-                    purpose: ChallengePurpose::Reset,
-                    token_digest: &token_digest,
-                    pin_digest: &secret::pin_digest(&token_digest, &pin),
-                    email: &email,
-                    user_id: user.as_ref().map(|u| u.user_id.as_str()),
-                    handle: None,
-                    full_name: None,
-                    display_name: None,
-                    expires_at: now + PIN_LIFETIME,
-                },
-                now,
-            )
-            .await?;
+        let challenge = NewChallenge {
+            purpose: ChallengePurpose::Reset,
+            token_digest: &token_digest,
+            pin_digest: &secret::pin_digest(&token_digest, &pin),
+            email: &email,
+            user_id: user.as_ref().map(|u| u.user_id.as_str()),
+            handle: None,
+            full_name: None,
+            display_name: None,
+            expires_at: now + PIN_LIFETIME,
+        };
+        match &user {
+            Some(user) => {
+                self.store.challenges.insert_reset_challenge(&challenge, &user.user_id, LIVE_RESET_TOKENS, now).await?;
+            }
+            None => self.store.challenges.insert_challenge(&challenge, now).await?,
+        }
         if user.is_some() {
             self.send_in_background(email, pin);
         }
@@ -299,6 +324,7 @@ impl Accounts {
             .await?
             .filter(|c| c.tries < PIN_TRIES)
             .ok_or(Error::PinInvalid)?;
+        self.refuse_if_locked(ChallengePurpose::Reset, &challenge.email).await?;
         if challenge.resends >= PIN_RESENDS {
             let left = (challenge.expires_at - now).whole_seconds().max(1) as u64;
             return Err(Error::RateLimited { retry_after_seconds: left });
@@ -336,6 +362,24 @@ impl Accounts {
         // After the rows are gone, so no concurrent request can cache a session again.
         self.sessions.remove_where(|_, session| session.user_id == user_id);
         result
+    }
+
+    /// RATE_LIMITED while the address has had [`PIN_FAILURES_LOCK`] failed PIN checks within the
+    /// last [`PIN_FAILURE_WINDOW`], until the oldest of them leaves the window.
+    async fn refuse_if_locked(&self, purpose: ChallengePurpose, email: &str) -> Result<()> {
+        let now = OffsetDateTime::now_utc();
+        let failures = self
+            .store
+            .challenges
+            .pin_failures_since(purpose, &email.to_lowercase(), now - PIN_FAILURE_WINDOW, PIN_FAILURES_LOCK)
+            .await?;
+        match failures.last() {
+            Some(oldest) if failures.len() as i64 >= PIN_FAILURES_LOCK => {
+                let left = (*oldest + PIN_FAILURE_WINDOW - now).whole_seconds().max(1) as u64;
+                Err(Error::RateLimited { retry_after_seconds: left })
+            }
+            _ => Ok(()),
+        }
     }
 
     fn reset_switch(&self) -> Result<()> {

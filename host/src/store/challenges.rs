@@ -80,6 +80,11 @@ impl ChallengeRepo {
 
     #[tracing::instrument(skip_all)]
     pub async fn insert_challenge(&self, c: &NewChallenge<'_>, now: OffsetDateTime) -> StoreResult<()> {
+        let mut conn = self.db.writer.acquire().await?;
+        Self::insert_in(&mut conn, c, now).await
+    }
+
+    async fn insert_in(conn: &mut sqlx::AnyConnection, c: &NewChallenge<'_>, now: OffsetDateTime) -> StoreResult<()> {
         sqlx::query(
             "insert into pin_challenge (token_digest, purpose, pin_digest, email, user_id, handle, full_name, display_name, tries, resends, verified_at, expires_at, created_at) \
              values ($1, $2, $3, $4, $5, $6, $7, $8, 0, 0, null, $9, $10)",
@@ -94,7 +99,7 @@ impl ChallengeRepo {
         .bind(c.display_name.map(str::to_owned))
         .bind(to_millis(c.expires_at))
         .bind(to_millis(now))
-        .execute(&self.db.writer)
+        .execute(conn)
         .await?;
         Ok(())
     }
@@ -140,7 +145,80 @@ impl ChallengeRepo {
         Ok(())
     }
 
-    /// A new PIN for the same token: tries start again, the resend is counted, the clock restarts.
+    /// A new reset challenge for an account, retiring its oldest live ones so that at most `live`
+    /// remain (conventions section 5), in one transaction.
+    #[tracing::instrument(skip_all)]
+    pub async fn insert_reset_challenge(
+        &self,
+        c: &NewChallenge<'_>,
+        user_id: &str,
+        live: i64,
+        now: OffsetDateTime,
+    ) -> StoreResult<()> {
+        let mut tx = self.db.writer.begin().await?;
+        sqlx::query(
+            "delete from pin_challenge where purpose = 'reset' and user_id = $1 and token_digest not in \
+             (select token_digest from pin_challenge where purpose = 'reset' and user_id = $1 and expires_at > $2 \
+              order by created_at desc, token_digest limit $3)",
+        )
+        .bind(user_id.to_owned())
+        .bind(to_millis(now))
+        .bind((live - 1).max(0))
+        .execute(&mut *tx)
+        .await?;
+        Self::insert_in(&mut tx, c, now).await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// Counts a failed PIN check against the e-mail address.
+    pub async fn record_pin_failure(
+        &self,
+        purpose: ChallengePurpose,
+        email: &str,
+        now: OffsetDateTime,
+    ) -> StoreResult<()> {
+        sqlx::query("insert into pin_failure (purpose, email, failed_at) values ($1, $2, $3)")
+            .bind(purpose.as_str())
+            .bind(email.to_owned())
+            .bind(to_millis(now))
+            .execute(&self.db.writer)
+            .await?;
+        Ok(())
+    }
+
+    /// The times of the latest `limit` failed PIN checks against the address since `since`, newest first.
+    pub async fn pin_failures_since(
+        &self,
+        purpose: ChallengePurpose,
+        email: &str,
+        since: OffsetDateTime,
+        limit: i64,
+    ) -> StoreResult<Vec<OffsetDateTime>> {
+        let rows = sqlx::query(
+            "select failed_at from pin_failure where purpose = $1 and email = $2 and failed_at > $3 \
+             order by failed_at desc limit $4",
+        )
+        .bind(purpose.as_str())
+        .bind(email.to_owned())
+        .bind(to_millis(since))
+        .bind(limit)
+        .fetch_all(&self.db.pool)
+        .await?;
+        rows.iter().map(|row| Ok(from_millis(row.try_get("failed_at")?))).collect()
+    }
+
+    /// Forgets failed PIN checks that no longer count.
+    pub async fn delete_pin_failures_before(&self, before: OffsetDateTime) -> StoreResult<()> {
+        sqlx::query("delete from pin_failure where failed_at <= $1")
+            .bind(to_millis(before))
+            .execute(&self.db.writer)
+            .await?;
+        Ok(())
+    }
+
+    /// A new PIN for the same token: the resend is counted and the clock restarts, but the tries
+    /// already used stay used (they count per token across resends).
     pub async fn replace_pin(
         &self,
         token_digest: &str,
@@ -148,7 +226,7 @@ impl ChallengeRepo {
         expires_at: OffsetDateTime,
     ) -> StoreResult<()> {
         sqlx::query(
-            "update pin_challenge set pin_digest = $2, tries = 0, resends = resends + 1, verified_at = null, expires_at = $3 \
+            "update pin_challenge set pin_digest = $2, resends = resends + 1, verified_at = null, expires_at = $3 \
              where token_digest = $1",
         )
         .bind(token_digest.to_owned())

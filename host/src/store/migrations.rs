@@ -29,6 +29,7 @@ const SQLITE: &[Embedded] = embed!("sqlite":
     3 "0003_workflows.sql",
     4 "0004_spaces.sql",
     5 "0005_media.sql",
+    6 "0006_pin_failures.sql",
 );
 
 const POSTGRES: &[Embedded] = embed!("postgres":
@@ -37,6 +38,7 @@ const POSTGRES: &[Embedded] = embed!("postgres":
     3 "0003_workflows.sql",
     4 "0004_spaces.sql",
     5 "0005_media.sql",
+    6 "0006_pin_failures.sql",
 );
 
 /// The engine's migrations, ready to run.
