@@ -57,6 +57,7 @@ pub async fn spawn_app_with(customize: impl FnOnce(&mut Config)) -> TestApp {
     // set their own.
     config.rate_limits.login_per_address = 10_000;
     config.rate_limits.login_per_account = 10_000;
+    config.rate_limits.login_failures_per_account = 10_000;
     config.rate_limits.pin_per_address = 10_000;
     config.rate_limits.mail_per_address = 10_000;
     config.license_cache_seconds = 0;

@@ -101,8 +101,12 @@ impl Default for AuthConfig {
 pub struct HttpConfig {
     /// Largest JSON request body accepted, in bytes.
     pub json_body_limit: usize,
-    /// Trust the first address of `X-Forwarded-For` as the client address (behind a proxy only).
+    /// Take the client address from `X-Forwarded-For` (behind a proxy only): the entry the
+    /// outermost of `trusted_proxies` proxies added. Entries left of it are the client's own words.
     pub trust_forwarded_for: bool,
+    /// Proxies in front of the server that append to `X-Forwarded-For`; the client address is the
+    /// entry this many places from the right. A shorter chain falls back to the connection's peer.
+    pub trusted_proxies: usize,
     /// Seconds a client may take to send a request's headers, and an idle kept-alive connection
     /// waits for the next request, before the connection is closed.
     pub header_timeout_seconds: u64,
@@ -124,6 +128,7 @@ impl Default for HttpConfig {
         Self {
             json_body_limit: 1024 * 1024,
             trust_forwarded_for: false,
+            trusted_proxies: 1,
             header_timeout_seconds: 10,
             body_idle_timeout_seconds: 30,
             write_timeout_seconds: 30,
@@ -184,8 +189,12 @@ impl Default for MailConfig {
 pub struct RateLimitConfig {
     /// Logins per client address.
     pub login_per_address: u32,
-    /// Logins per login name (e-mail or handle), whatever the address.
+    /// Logins of one account from one client address (a handle and an e-mail of the same account
+    /// count together); a stranger who guesses locks only their own address out.
     pub login_per_account: u32,
+    /// Failed logins of one account from all addresses together; beyond them each attempt on the
+    /// account waits a second first, which slows guessing but lets the owner in.
+    pub login_failures_per_account: u32,
     /// PIN checks (sign-up and reset) per client address.
     pub pin_per_address: u32,
     /// Sign-up and reset starts (each sends a mail) per client address.
@@ -194,7 +203,13 @@ pub struct RateLimitConfig {
 
 impl Default for RateLimitConfig {
     fn default() -> Self {
-        Self { login_per_address: 30, login_per_account: 10, pin_per_address: 30, mail_per_address: 10 }
+        Self {
+            login_per_address: 30,
+            login_per_account: 10,
+            login_failures_per_account: 30,
+            pin_per_address: 30,
+            mail_per_address: 10,
+        }
     }
 }
 

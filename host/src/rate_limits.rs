@@ -1,17 +1,40 @@
 //! Attempt limits per client address and per account (login, PIN checks, mail-sending starts).
+//! A client address counts as what one client controls: the IPv4 address, or the IPv6 /64.
 
 use std::net::IpAddr;
 use std::num::NonZeroU32;
+use std::time::Duration;
 
 use governor::clock::{Clock, DefaultClock};
 use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
 
+use crate::cache::Cache;
 use crate::config::RateLimitConfig;
 use crate::error::Error;
 
+/// The part of an address one client controls: the address for IPv4 (an IPv4-mapped IPv6
+/// address counts as IPv4), the /64 for IPv6, since one host is commonly handed a whole /64.
+pub fn client_key(address: IpAddr) -> IpAddr {
+    match address {
+        IpAddr::V4(_) => address,
+        IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
+            Some(v4) => IpAddr::V4(v4),
+            None => IpAddr::V6((u128::from(v6) & !((1u128 << 64) - 1)).into()),
+        },
+    }
+}
+
+/// Accounts remembered as under attack at once.
+const STRAINED_ACCOUNTS: u64 = 100_000;
+
 pub struct RateLimits {
     login_per_address: DefaultKeyedRateLimiter<IpAddr>,
-    login_per_account: DefaultKeyedRateLimiter<String>,
+    /// Attempts on one account from one client: a stranger guessing locks only themselves out.
+    login_per_account: DefaultKeyedRateLimiter<(IpAddr, String)>,
+    /// Failed logins of one account from anywhere; beyond them every attempt on it is slowed.
+    login_failures: DefaultKeyedRateLimiter<String>,
+    /// Accounts over their failure budget, for a minute.
+    strained: Cache<String, ()>,
     pin_per_address: DefaultKeyedRateLimiter<IpAddr>,
     mail_per_address: DefaultKeyedRateLimiter<IpAddr>,
 }
@@ -31,29 +54,66 @@ impl RateLimits {
         Self {
             login_per_address: RateLimiter::keyed(per_minute(config.login_per_address)),
             login_per_account: RateLimiter::keyed(per_minute(config.login_per_account)),
+            login_failures: RateLimiter::keyed(per_minute(config.login_failures_per_account)),
+            strained: Cache::new(Duration::from_secs(60), STRAINED_ACCOUNTS),
             pin_per_address: RateLimiter::keyed(per_minute(config.pin_per_address)),
             mail_per_address: RateLimiter::keyed(per_minute(config.mail_per_address)),
         }
     }
 
-    pub fn login(&self, address: IpAddr, login: &str) -> Result<(), Error> {
-        check(&self.login_per_address, &address)?;
-        check(&self.login_per_account, &login.to_lowercase())
+    /// A login attempt from `address`, before anything is looked up.
+    pub fn login_from(&self, address: IpAddr) -> Result<(), Error> {
+        check(&self.login_per_address, &client_key(address))
+    }
+
+    /// A login attempt on `account` (a user id, or a digest of an unknown login) from `address`.
+    pub fn login_to(&self, address: IpAddr, account: &str) -> Result<(), Error> {
+        check(&self.login_per_account, &(client_key(address), account.to_owned()))
+    }
+
+    /// Counts a failed login of `account`; over the budget, the next minute's attempts on it are
+    /// slowed (not refused: the owner must still get in).
+    pub fn login_failed(&self, account: &str) {
+        if self.login_failures.check_key(&account.to_owned()).is_err() {
+            self.strained.insert(account.to_owned(), ());
+        }
+    }
+
+    /// Whether `account` went over its failure budget within the last minute.
+    pub fn login_strained(&self, account: &str) -> bool {
+        self.strained.get(&account.to_owned()).is_some()
     }
 
     pub fn pin(&self, address: IpAddr) -> Result<(), Error> {
-        check(&self.pin_per_address, &address)
+        check(&self.pin_per_address, &client_key(address))
     }
 
     pub fn mail(&self, address: IpAddr) -> Result<(), Error> {
-        check(&self.mail_per_address, &address)
+        check(&self.mail_per_address, &client_key(address))
     }
 
     /// Forgets keys whose limits have fully recovered, so memory stays bounded.
     pub fn shrink(&self) {
         self.login_per_address.retain_recent();
         self.login_per_account.retain_recent();
+        self.login_failures.retain_recent();
         self.pin_per_address.retain_recent();
         self.mail_per_address.retain_recent();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_ipv6_client_is_its_64() {
+        let a: IpAddr = "2001:db8:1:2:aaaa::1".parse().unwrap();
+        let b: IpAddr = "2001:db8:1:2:ffff:1:2:3".parse().unwrap();
+        let other: IpAddr = "2001:db8:1:3::1".parse().unwrap();
+        assert_eq!(client_key(a), client_key(b));
+        assert_ne!(client_key(a), client_key(other));
+        assert_eq!(client_key("::ffff:10.0.0.1".parse().unwrap()), "10.0.0.1".parse::<IpAddr>().unwrap());
+        assert_eq!(client_key("10.0.0.1".parse().unwrap()), "10.0.0.1".parse::<IpAddr>().unwrap());
     }
 }

@@ -14,6 +14,7 @@ mod form_instance_updates;
 mod form_instances;
 mod impossible_text;
 mod licenses;
+mod login_limits;
 mod media;
 mod media_access;
 mod module_containment;

@@ -28,6 +28,7 @@ use tower::ServiceBuilder;
 use tower_http::timeout::{RequestBodyTimeoutLayer, TimeoutBody};
 
 use crate::config::HttpConfig;
+use crate::rate_limits::client_key;
 
 /// What a connection over a cap is told before it is closed: the contract's envelope, with a
 /// request id of its own (no request was read).
@@ -160,7 +161,7 @@ fn admit(
     peer: IpAddr,
 ) -> Option<Slot> {
     let permit = open.clone().try_acquire_owned().ok()?;
-    let prefix = address_prefix(peer);
+    let prefix = client_key(peer);
     per_address.try_take(prefix, limits.max_connections_per_address).then(|| Slot {
         _open: permit,
         per_address: per_address.clone(),
@@ -201,30 +202,9 @@ impl AddressCounts {
     }
 }
 
-/// The part of an address one client controls: the address for IPv4, the /64 for IPv6.
-fn address_prefix(address: IpAddr) -> IpAddr {
-    match address {
-        IpAddr::V4(_) => address,
-        IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
-            Some(v4) => IpAddr::V4(v4),
-            None => IpAddr::V6((u128::from(v6) & !((1u128 << 64) - 1)).into()),
-        },
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn an_ipv6_client_is_its_64() {
-        let a: IpAddr = "2001:db8:1:2:aaaa::1".parse().unwrap();
-        let b: IpAddr = "2001:db8:1:2:ffff:1:2:3".parse().unwrap();
-        let other: IpAddr = "2001:db8:1:3::1".parse().unwrap();
-        assert_eq!(address_prefix(a), address_prefix(b));
-        assert_ne!(address_prefix(a), address_prefix(other));
-        assert_eq!(address_prefix("::ffff:10.0.0.1".parse().unwrap()), "10.0.0.1".parse::<IpAddr>().unwrap());
-    }
 
     #[test]
     fn counts_are_released() {

@@ -1,0 +1,147 @@
+//! Login limits that a stranger cannot turn against an account's owner, and client addresses a
+//! client cannot forge (issue 11, findings 2 and 7): limits per account from one address, the
+//! `X-Forwarded-For` entry of the trusted proxy, and IPv6 clients counted by their /64.
+
+use std::time::{Duration, Instant};
+
+use reqwest::{Response, StatusCode};
+use serde_json::json;
+use trellis::config::Config;
+use trellis_tests::{PASSWORD, TestApp, assert_error, spawn_app_with};
+
+async fn login_from(app: &TestApp, forwarded_for: &str, login: &str, password: &str) -> Response {
+    app.request(reqwest::Method::POST, "/v0/auth/login")
+        .header("x-forwarded-for", forwarded_for)
+        .json(&json!({"login": login, "password": password}))
+        .send()
+        .await
+        .expect("request sent")
+}
+
+fn behind_a_proxy(config: &mut Config) {
+    config.http.trust_forwarded_for = true;
+    config.http.trusted_proxies = 1;
+}
+
+#[tokio::test]
+async fn a_stranger_guessing_locks_out_only_their_own_address() {
+    // Arrange
+    let app = spawn_app_with(|config| {
+        behind_a_proxy(config);
+        config.rate_limits.login_per_account = 2;
+    })
+    .await;
+    app.sign_up("ann").await;
+    for guess in ["wrong password 1", "wrong password 2"] {
+        assert_error(login_from(&app, "10.0.0.66", "ann", guess).await, StatusCode::UNAUTHORIZED, "UNAUTHENTICATED")
+            .await;
+    }
+    // Act
+    let stranger = login_from(&app, "10.0.0.66", "ann", PASSWORD).await;
+    let owner = login_from(&app, "10.0.0.7", "ann", PASSWORD).await;
+    // Assert
+    assert_error(stranger, StatusCode::TOO_MANY_REQUESTS, "RATE_LIMITED").await;
+    assert_eq!(owner.status(), StatusCode::OK);
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn the_handle_and_the_email_of_an_account_share_one_limit() {
+    // Arrange
+    let app = spawn_app_with(|config| {
+        behind_a_proxy(config);
+        config.rate_limits.login_per_account = 2;
+    })
+    .await;
+    let ann = app.sign_up("ann").await;
+    assert_error(
+        login_from(&app, "10.0.0.66", "ann", "wrong 1 password").await,
+        StatusCode::UNAUTHORIZED,
+        "UNAUTHENTICATED",
+    )
+    .await;
+    let by_email = login_from(&app, "10.0.0.66", &ann.email.to_uppercase(), "wrong 2 password").await;
+    assert_error(by_email, StatusCode::UNAUTHORIZED, "UNAUTHENTICATED").await;
+    // Act
+    let third = login_from(&app, "10.0.0.66", "ann", "wrong 3 password").await;
+    // Assert
+    assert_error(third, StatusCode::TOO_MANY_REQUESTS, "RATE_LIMITED").await;
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn a_forged_leftmost_forwarded_entry_does_not_escape_the_address_limit() {
+    // Arrange: the proxy appends the real address (10.0.0.9); the client writes what it likes before it.
+    let app = spawn_app_with(|config| {
+        behind_a_proxy(config);
+        config.rate_limits.login_per_address = 2;
+    })
+    .await;
+    app.sign_up("ann").await;
+    for i in 1..=2 {
+        let chain = format!("203.0.113.{i}, 10.0.0.9");
+        assert_eq!(login_from(&app, &chain, "ann", PASSWORD).await.status(), StatusCode::OK);
+    }
+    // Act
+    let third = login_from(&app, "203.0.113.3, 10.0.0.9", "ann", PASSWORD).await;
+    let elsewhere = login_from(&app, "203.0.113.3, 10.0.0.10", "ann", PASSWORD).await;
+    // Assert
+    assert_error(third, StatusCode::TOO_MANY_REQUESTS, "RATE_LIMITED").await;
+    assert_eq!(elsewhere.status(), StatusCode::OK);
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn an_ipv6_client_is_counted_by_its_64() {
+    // Arrange
+    let app = spawn_app_with(|config| {
+        behind_a_proxy(config);
+        config.rate_limits.login_per_address = 2;
+    })
+    .await;
+    app.sign_up("ann").await;
+    for address in ["2001:db8:1:2::1", "2001:db8:1:2:ffff:ffff:ffff:ffff"] {
+        assert_eq!(login_from(&app, address, "ann", PASSWORD).await.status(), StatusCode::OK);
+    }
+    // Act
+    let same_64 = login_from(&app, "2001:db8:1:2:1234::5", "ann", PASSWORD).await;
+    let next_64 = login_from(&app, "2001:db8:1:3::1", "ann", PASSWORD).await;
+    // Assert
+    assert_error(same_64, StatusCode::TOO_MANY_REQUESTS, "RATE_LIMITED").await;
+    assert_eq!(next_64.status(), StatusCode::OK);
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn an_account_under_attack_is_slowed_but_its_owner_gets_in() {
+    // Arrange: failures from many addresses use up the account's failure budget.
+    let app = spawn_app_with(|config| {
+        behind_a_proxy(config);
+        config.rate_limits.login_failures_per_account = 2;
+    })
+    .await;
+    app.sign_up("ann").await;
+    for i in 1..=3 {
+        let guess = login_from(&app, &format!("10.0.1.{i}"), "ann", "wrong password x").await;
+        assert_error(guess, StatusCode::UNAUTHORIZED, "UNAUTHENTICATED").await;
+    }
+    // Act
+    let started = Instant::now();
+    let owner = login_from(&app, "10.0.2.1", "ann", PASSWORD).await;
+    // Assert
+    assert_eq!(owner.status(), StatusCode::OK);
+    assert!(started.elapsed() >= Duration::from_millis(900), "not slowed: {:?}", started.elapsed());
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn an_overlong_login_is_refused_like_a_wrong_one() {
+    // Arrange
+    let app = spawn_app_with(|_| {}).await;
+    let huge = "a".repeat(900_000);
+    // Act
+    let response = app.post_json("/v0/auth/login", json!({"login": huge, "password": PASSWORD})).await;
+    // Assert
+    assert_error(response, StatusCode::UNAUTHORIZED, "UNAUTHENTICATED").await;
+    app.stop().await;
+}
