@@ -27,6 +27,9 @@ pub struct TestApp {
     /// Whether `config.media.s3.bucket` is this server's own bucket (`spawn_app_on_s3`), emptied
     /// and removed by `stop`.
     own_bucket: bool,
+    /// Outbox files in the order this harness first saw them: file times are too coarse to
+    /// order mails sent a millisecond apart, and tests look at each mail before causing the next.
+    seen_mails: std::sync::Mutex<Vec<PathBuf>>,
     _temp: tempfile::TempDir,
     shutdown: Option<oneshot::Sender<()>>,
     server: Option<tokio::task::JoinHandle<anyhow::Result<()>>>,
@@ -60,6 +63,7 @@ pub async fn spawn_app_with(customize: impl FnOnce(&mut Config)) -> TestApp {
     config.rate_limits.login_failures_per_account = 10_000;
     config.rate_limits.pin_per_address = 10_000;
     config.rate_limits.mail_per_address = 10_000;
+    config.rate_limits.mail_per_recipient_hour = 10_000;
     config.license_cache_seconds = 0;
     config.modules.runtime.cache_dir = Some(module_cache_dir());
     // Module budgets are wall-clock; with every test of the run competing for two cores, the
@@ -96,6 +100,7 @@ pub async fn spawn_app_with(customize: impl FnOnce(&mut Config)) -> TestApp {
         config,
         postgres_database,
         own_bucket: false,
+        seen_mails: std::sync::Mutex::default(),
         _temp: temp,
         shutdown: Some(shutdown),
         server: Some(server),
@@ -276,22 +281,22 @@ impl TestApp {
 
     /// Mails in the outbox addressed to `email`, oldest first.
     pub fn mails_to(&self, email: &str) -> Vec<String> {
-        let mut mails: Vec<(std::time::SystemTime, String)> = std::fs::read_dir(self.data_dir.join("outbox"))
+        let mut seen = self.seen_mails.lock().unwrap();
+        let mut new: Vec<(std::time::SystemTime, PathBuf)> = std::fs::read_dir(self.data_dir.join("outbox"))
             .map(|dir| {
                 dir.filter_map(Result::ok)
-                    .filter(|e| e.path().extension().is_some_and(|x| x == "eml"))
-                    .filter_map(|e| {
-                        let text = std::fs::read_to_string(e.path()).ok()?;
-                        let modified = e.metadata().ok()?.modified().ok()?;
-                        text.lines()
-                            .any(|l| l.eq_ignore_ascii_case(&format!("To: {email}")))
-                            .then_some((modified, text))
-                    })
+                    .map(|e| e.path())
+                    .filter(|path| path.extension().is_some_and(|x| x == "eml") && !seen.contains(path))
+                    .filter_map(|path| Some((path.metadata().ok()?.modified().ok()?, path)))
                     .collect()
             })
             .unwrap_or_default();
-        mails.sort_by_key(|(at, _)| *at);
-        mails.into_iter().map(|(_, text)| text).collect()
+        new.sort();
+        seen.extend(new.into_iter().map(|(_, path)| path));
+        seen.iter()
+            .filter_map(|path| std::fs::read_to_string(path).ok())
+            .filter(|text| text.lines().any(|l| l.eq_ignore_ascii_case(&format!("To: {email}"))))
+            .collect()
     }
 
     fn newest_pin(&self, email: &str) -> Option<String> {

@@ -88,11 +88,15 @@ pub struct DatabaseConfig {
 pub struct AuthConfig {
     /// Session lifetime in seconds (default 30 days).
     pub session_ttl_seconds: u64,
+    /// Password hashes (argon2, ~19 MiB each) computed at once; 0 means one per core.
+    pub max_parallel_hashes: usize,
+    /// Logins and password changes waiting for a hash place; beyond them RATE_LIMITED at once.
+    pub max_waiting_hashes: usize,
 }
 
 impl Default for AuthConfig {
     fn default() -> Self {
-        Self { session_ttl_seconds: 30 * 24 * 3600 }
+        Self { session_ttl_seconds: 30 * 24 * 3600, max_parallel_hashes: 0, max_waiting_hashes: 64 }
     }
 }
 
@@ -199,6 +203,9 @@ pub struct RateLimitConfig {
     pub pin_per_address: u32,
     /// Sign-up and reset starts (each sends a mail) per client address.
     pub mail_per_address: u32,
+    /// PIN mails (starts and resends) to one e-mail address per hour, whether or not it has an
+    /// account, so nobody can flood a mailbox through the server.
+    pub mail_per_recipient_hour: u32,
 }
 
 impl Default for RateLimitConfig {
@@ -209,6 +216,7 @@ impl Default for RateLimitConfig {
             login_failures_per_account: 30,
             pin_per_address: 30,
             mail_per_address: 10,
+            mail_per_recipient_hour: 10,
         }
     }
 }
@@ -335,6 +343,11 @@ impl Config {
     }
 
     fn validate(&self) -> anyhow::Result<()> {
+        // An empty secret would switch gateway mode on and let a request with an empty header in.
+        anyhow::ensure!(
+            self.gateway.proxy_secret.as_deref().is_none_or(|secret| !secret.trim().is_empty()),
+            "gateway.proxy_secret is empty: leave it out to switch gateway mode off, or set a secret"
+        );
         for (plan, quotas) in &self.plans {
             for key in quotas.keys() {
                 anyhow::ensure!(
@@ -386,6 +399,16 @@ impl Config {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_empty_gateway_secret_is_a_configuration_error() {
+        for (secret, ok) in [("", false), ("  ", false), ("s3cret", true)] {
+            let mut config = Config::default();
+            config.gateway.proxy_secret = Some(secret.into());
+            assert_eq!(config.validate().is_ok(), ok, "proxy_secret = {secret:?}");
+        }
+        assert!(Config::default().validate().is_ok(), "no secret: gateway mode off");
+    }
 
     #[test]
     fn default_plan_exists_with_documented_quotas() {

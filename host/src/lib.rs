@@ -11,6 +11,7 @@ pub mod http;
 pub mod jobs;
 pub mod mail;
 pub mod media;
+pub mod password_work;
 pub mod private_files;
 pub mod quotas;
 pub mod rate_limits;

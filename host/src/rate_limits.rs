@@ -37,6 +37,7 @@ pub struct RateLimits {
     strained: Cache<String, ()>,
     pin_per_address: DefaultKeyedRateLimiter<IpAddr>,
     mail_per_address: DefaultKeyedRateLimiter<IpAddr>,
+    mail_per_recipient: DefaultKeyedRateLimiter<String>,
 }
 
 fn per_minute(n: u32) -> Quota {
@@ -58,6 +59,9 @@ impl RateLimits {
             strained: Cache::new(Duration::from_secs(60), STRAINED_ACCOUNTS),
             pin_per_address: RateLimiter::keyed(per_minute(config.pin_per_address)),
             mail_per_address: RateLimiter::keyed(per_minute(config.mail_per_address)),
+            mail_per_recipient: RateLimiter::keyed(Quota::per_hour(
+                NonZeroU32::new(config.mail_per_recipient_hour.max(1)).expect("at least one"),
+            )),
         }
     }
 
@@ -92,6 +96,11 @@ impl RateLimits {
         check(&self.mail_per_address, &client_key(address))
     }
 
+    /// A PIN mail to `email` (lower-cased), whether or not it has an account.
+    pub fn mail_to(&self, email: &str) -> Result<(), Error> {
+        check(&self.mail_per_recipient, &email.to_lowercase())
+    }
+
     /// Forgets keys whose limits have fully recovered, so memory stays bounded.
     pub fn shrink(&self) {
         self.login_per_address.retain_recent();
@@ -99,6 +108,7 @@ impl RateLimits {
         self.login_failures.retain_recent();
         self.pin_per_address.retain_recent();
         self.mail_per_address.retain_recent();
+        self.mail_per_recipient.retain_recent();
     }
 }
 

@@ -7,6 +7,7 @@ use crate::config::Config;
 use crate::jobs::module_events::ModuleEvents;
 use crate::mail::Mailer;
 use crate::media::objects::MediaObjects;
+use crate::password_work::PasswordWork;
 use crate::rate_limits::RateLimits;
 use crate::services::accounts::Accounts;
 use crate::services::attachments::Attachments;
@@ -54,6 +55,13 @@ impl AppState {
             Duration::from_secs(config.auth.session_ttl_seconds),
             config.modules.web.authentication.password_reset.enabled,
             Duration::from_secs(config.session_cache_seconds),
+            PasswordWork::new(
+                match config.auth.max_parallel_hashes {
+                    0 => std::thread::available_parallelism().map_or(2, usize::from),
+                    n => n,
+                },
+                config.auth.max_waiting_hashes,
+            ),
         ));
         let users = Arc::new(Users::new(store.users.clone()));
         let form_configurations =

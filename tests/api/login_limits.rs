@@ -145,3 +145,66 @@ async fn an_overlong_login_is_refused_like_a_wrong_one() {
     assert_error(response, StatusCode::UNAUTHORIZED, "UNAUTHENTICATED").await;
     app.stop().await;
 }
+
+#[tokio::test]
+async fn parallel_logins_beyond_the_hashing_places_are_refused_at_once() {
+    // Arrange: one hash at a time, two waiting.
+    let app = spawn_app_with(|config| {
+        config.auth.max_parallel_hashes = 1;
+        config.auth.max_waiting_hashes = 2;
+    })
+    .await;
+    app.sign_up("ann").await;
+    // Act: 64 logins at once, as in the issue.
+    let logins = (0..64).map(|_| app.post_json("/v0/auth/login", json!({"login": "ann", "password": PASSWORD})));
+    let answers = futures::future::join_all(logins).await;
+    // Assert
+    let statuses: Vec<StatusCode> = answers.iter().map(Response::status).collect();
+    assert!(statuses.iter().all(|s| [StatusCode::OK, StatusCode::TOO_MANY_REQUESTS].contains(s)), "{statuses:?}");
+    let refused = statuses.iter().filter(|s| **s == StatusCode::TOO_MANY_REQUESTS).count();
+    assert!(refused > 0 && refused < 64, "{refused} of 64 refused");
+    let refusal = answers.into_iter().find(|a| a.status() == StatusCode::TOO_MANY_REQUESTS).unwrap();
+    assert!(refusal.headers().contains_key("retry-after"));
+    assert_error(refusal, StatusCode::TOO_MANY_REQUESTS, "RATE_LIMITED").await;
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn an_address_the_mailer_cannot_use_is_400_not_500() {
+    // Arrange
+    let app = spawn_app_with(|_| {}).await;
+    let signup = json!({"email": "a<b@example.org", "handle": "abby", "fullName": "Abby Full", "displayName": "Abby"});
+    // Act
+    let sign_up = app.post_json("/v0/auth/sign-up/start", signup).await;
+    let reset = app.post_json("/v0/auth/password-reset/start", json!({"email": "a<b@example.org"})).await;
+    // Assert
+    for response in [sign_up, reset] {
+        let error = assert_error(response, StatusCode::BAD_REQUEST, "VALIDATION_FAILED").await;
+        assert_eq!(trellis_tests::detail_paths(&error), ["/email"]);
+    }
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn pin_mails_to_one_address_are_limited_whether_or_not_it_has_an_account() {
+    // Arrange
+    let app = spawn_app_with(|config| config.rate_limits.mail_per_recipient_hour = 2).await;
+    let ann = app.sign_up("ann").await;
+    let start = |email: &str| app.post_json("/v0/auth/password-reset/start", json!({"email": email}));
+    // Act: the sign-up mail was the first of ann's two.
+    let second = start(&ann.email).await;
+    let third = start(&ann.email).await;
+    let unknown: Vec<StatusCode> = {
+        let mut statuses = Vec::new();
+        for _ in 0..3 {
+            statuses.push(start("nobody@example.org").await.status());
+        }
+        statuses
+    };
+    // Assert
+    assert_eq!(second.status(), StatusCode::ACCEPTED);
+    assert!(third.headers().contains_key("retry-after"));
+    assert_error(third, StatusCode::TOO_MANY_REQUESTS, "RATE_LIMITED").await;
+    assert_eq!(unknown, [StatusCode::ACCEPTED, StatusCode::ACCEPTED, StatusCode::TOO_MANY_REQUESTS]);
+    app.stop().await;
+}

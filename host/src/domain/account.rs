@@ -52,7 +52,9 @@ pub fn check_email(problems: &mut Problems, path: &str, email: Option<&str>) -> 
                     && !domain.contains('@')
             }
             None => false,
-        };
+        }
+        // What the mailer cannot address is refused here, before anything is stored or sent.
+        && email.parse::<lettre::Address>().is_ok();
     if valid {
         Some(email.to_lowercase())
     } else {
@@ -226,5 +228,25 @@ mod tests {
         assert!(verify_password("correct horse 1", &hash));
         assert!(!verify_password("correct horse 2", &hash));
         assert!(!verify_password("x", "not a hash"));
+    }
+}
+
+#[cfg(test)]
+mod mailer_addresses {
+    use super::*;
+
+    #[test]
+    fn addresses_the_mailer_refuses_are_refused() {
+        for address in
+            ["a<b@example.org", "a\"b@example.org", "a,b@example.org", "ann@exa mple.org", "ann@ex(a)mple.org"]
+        {
+            let mut problems = Problems::new();
+            assert_eq!(check_email(&mut problems, "/email", Some(address)), None, "{address}");
+        }
+        let mut problems = Problems::new();
+        assert_eq!(
+            check_email(&mut problems, "/email", Some("Ann.B+x@Example.org")).as_deref(),
+            Some("ann.b+x@example.org")
+        );
     }
 }

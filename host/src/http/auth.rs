@@ -177,9 +177,11 @@ pub async fn verify_signup_pin(
         (status = 409, body = ErrorEnvelope, description = "CONFLICT")))]
 pub async fn complete_signup(
     State(state): State<AppState>,
+    ClientAddress(address): ClientAddress,
     ApiJson(body): ApiJson<CompleteSignup>,
 ) -> ApiResult<(StatusCode, Json<SessionOpened>)> {
-    let session = state.accounts.complete_signup(body.signup_token.as_deref(), body.password.as_deref()).await?;
+    let session =
+        state.accounts.complete_signup(address, body.signup_token.as_deref(), body.password.as_deref()).await?;
     Ok((StatusCode::CREATED, Json(SessionOpened::from(session).in_shard(state.avatars.db_hash()))))
 }
 
@@ -264,8 +266,9 @@ pub async fn resend_reset_pin(
         (status = 404, body = ErrorEnvelope, description = "FEATURE_DISABLED")))]
 pub async fn complete_reset(
     State(state): State<AppState>,
+    ClientAddress(address): ClientAddress,
     ApiJson(body): ApiJson<CompleteReset>,
 ) -> ApiResult<StatusCode> {
-    state.accounts.complete_reset(body.reset_token.as_deref(), body.password.as_deref()).await?;
+    state.accounts.complete_reset(address, body.reset_token.as_deref(), body.password.as_deref()).await?;
     Ok(StatusCode::NO_CONTENT)
 }

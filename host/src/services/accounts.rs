@@ -7,12 +7,15 @@ use std::time::Duration;
 
 use time::OffsetDateTime;
 
+use dashmap::DashSet;
+
 use crate::cache::Cache;
 use crate::domain::account::{self, DECOY_HASH};
 use crate::domain::problems::Problems;
 use crate::domain::secret;
 use crate::error::{Error, Result};
 use crate::mail::Mailer;
+use crate::password_work::PasswordWork;
 use crate::rate_limits::RateLimits;
 use crate::store::{NewChallenge, SessionUser, Store, StoreError};
 
@@ -40,6 +43,10 @@ const CACHED_SESSIONS: u64 = 100_000;
 
 pub struct Accounts {
     store: Store,
+    hashing: PasswordWork,
+    /// Sign-up and reset tokens whose completion is hashing now: a second completion of the same
+    /// token is refused instead of hashing again.
+    completing: DashSet<String>,
     mailer: Arc<Mailer>,
     limits: Arc<RateLimits>,
     session_ttl: Duration,
@@ -71,8 +78,18 @@ impl Accounts {
         session_ttl: Duration,
         reset_enabled: bool,
         session_cache: Duration,
+        hashing: PasswordWork,
     ) -> Self {
-        Self { store, mailer, limits, session_ttl, reset_enabled, sessions: Cache::new(session_cache, CACHED_SESSIONS) }
+        Self {
+            store,
+            hashing,
+            completing: DashSet::new(),
+            mailer,
+            limits,
+            session_ttl,
+            reset_enabled,
+            sessions: Cache::new(session_cache, CACHED_SESSIONS),
+        }
     }
 
     /// Step 1: checks the form, mails a PIN, answers the sign-up token.
@@ -89,6 +106,7 @@ impl Accounts {
         };
         self.limits.mail(address)?;
         self.refuse_if_locked(ChallengePurpose::Signup, &email).await?;
+        self.limits.mail_to(&email)?;
         match self.store.users.identity_taken(&handle, &email).await? {
             (true, _) => return Err(Error::Conflict(Cow::Borrowed("the handle is taken"))),
             (_, true) => return Err(Error::Conflict(Cow::Borrowed("the e-mail address is taken"))),
@@ -163,18 +181,25 @@ impl Accounts {
 
     /// Step 3: sets the password, creates the account and opens its first session.
     #[tracing::instrument(skip_all)]
-    pub async fn complete_signup(&self, token: Option<&str>, password: Option<&str>) -> Result<NewSession> {
+    pub async fn complete_signup(
+        &self,
+        address: IpAddr,
+        token: Option<&str>,
+        password: Option<&str>,
+    ) -> Result<NewSession> {
         let mut problems = Problems::new();
         let token = problems.required("/signupToken", token);
         let password = account::check_password(&mut problems, "/password", password);
         let (Some(token), Some(password)) = (token, password) else { return Err(problems.into()) };
+        self.limits.pin(address)?;
         let now = OffsetDateTime::now_utc();
         let digest = secret::digest(token);
         match self.store.challenges.challenge(ChallengePurpose::Signup, &digest, now).await? {
             Some(challenge) if challenge.verified => {}
             _ => return Err(Error::PinInvalid),
         }
-        let password_hash = hash_off_runtime(password).await?;
+        let _claim = self.claim(&digest)?;
+        let password_hash = self.hash(password).await?;
         let session_token = secret::new_token("ses_");
         let expires_at = now + self.session_ttl;
         let user = self
@@ -216,9 +241,7 @@ impl Accounts {
         }
         let stored = found.as_ref().map_or_else(|| DECOY_HASH.clone(), |(_, hash)| hash.clone());
         let password = password.to_owned();
-        let verified = tokio::task::spawn_blocking(move || account::verify_password(&password, &stored))
-            .await
-            .map_err(Error::internal)?;
+        let verified = self.hashing.run(move || account::verify_password(&password, &stored)).await?;
         match found {
             Some((user, _)) if verified => self.open_session(user).await,
             _ => {
@@ -280,6 +303,7 @@ impl Accounts {
         let Some(email) = email else { return Err(problems.into()) };
         self.limits.mail(address)?;
         self.refuse_if_locked(ChallengePurpose::Reset, &email).await?;
+        self.limits.mail_to(&email)?;
         let user = self.store.users.user_by_email(&email).await?;
         let now = OffsetDateTime::now_utc();
         let token = secret::new_token("rst_");
@@ -329,6 +353,7 @@ impl Accounts {
             let left = (challenge.expires_at - now).whole_seconds().max(1) as u64;
             return Err(Error::RateLimited { retry_after_seconds: left });
         }
+        self.limits.mail_to(&challenge.email)?;
         let pin = secret::new_pin();
         self.store.challenges.replace_pin(&digest, &secret::pin_digest(&digest, &pin), now + PIN_LIFETIME).await?;
         if challenge.user_id.is_some() {
@@ -339,22 +364,25 @@ impl Accounts {
 
     /// Reset, last step: sets the new password and ends every session of the account.
     #[tracing::instrument(skip_all)]
-    pub async fn complete_reset(&self, token: Option<&str>, password: Option<&str>) -> Result<()> {
+    pub async fn complete_reset(&self, address: IpAddr, token: Option<&str>, password: Option<&str>) -> Result<()> {
         self.reset_switch()?;
         let mut problems = Problems::new();
         let token = problems.required("/resetToken", token);
         let password = account::check_password(&mut problems, "/password", password);
         let (Some(token), Some(password)) = (token, password) else { return Err(problems.into()) };
+        self.limits.pin(address)?;
         let now = OffsetDateTime::now_utc();
+        let digest = secret::digest(token);
         let challenge = self
             .store
             .challenges
-            .challenge(ChallengePurpose::Reset, &secret::digest(token), now)
+            .challenge(ChallengePurpose::Reset, &digest, now)
             .await?
             .filter(|c| c.verified)
             .ok_or(Error::PinInvalid)?;
         let user_id = challenge.user_id.ok_or(Error::PinInvalid)?;
-        let password_hash = hash_off_runtime(password).await?;
+        let _claim = self.claim(&digest)?;
+        let password_hash = self.hash(password).await?;
         let result = self.store.users.reset_password(&user_id, &password_hash, now).await.map_err(|e| match e {
             StoreError::NotFound => Error::PinInvalid,
             other => other.into(),
@@ -379,6 +407,19 @@ impl Accounts {
                 Err(Error::RateLimited { retry_after_seconds: left })
             }
             _ => Ok(()),
+        }
+    }
+
+    async fn hash(&self, password: String) -> Result<String> {
+        self.hashing.run(move || account::hash_password(&password)).await?.map_err(Error::internal)
+    }
+
+    /// Holds a token for the length of its completion; a concurrent completion of it is PIN_INVALID.
+    fn claim(&self, digest: &str) -> Result<Claim<'_>> {
+        if self.completing.insert(digest.to_owned()) {
+            Ok(Claim { set: &self.completing, digest: digest.to_owned() })
+        } else {
+            Err(Error::PinInvalid)
         }
     }
 
@@ -416,9 +457,14 @@ fn pin_mail(pin: &str, purpose: &str) -> String {
     )
 }
 
-async fn hash_off_runtime(password: String) -> Result<String> {
-    tokio::task::spawn_blocking(move || account::hash_password(&password))
-        .await
-        .map_err(Error::internal)?
-        .map_err(Error::internal)
+/// A token being completed; released when dropped.
+struct Claim<'a> {
+    set: &'a DashSet<String>,
+    digest: String,
+}
+
+impl Drop for Claim<'_> {
+    fn drop(&mut self) {
+        self.set.remove(&self.digest);
+    }
 }
