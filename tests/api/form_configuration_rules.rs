@@ -543,3 +543,27 @@ async fn a_body_without_config_or_with_unknown_wrapper_properties_is_refused() {
     let paths: Vec<String> = problems(&error).into_iter().map(|(path, _)| path).collect();
     assert_eq!(paths, ["/config", "/document", "/id"]);
 }
+
+/// Issue 11, finding 3: compiled patterns and their DFA caches are bounded per document, so one
+/// configuration cannot hold more than 200 distinct patterns.
+#[tokio::test]
+async fn a_configuration_holds_at_most_200_distinct_patterns() {
+    // Arrange
+    let app = spawn_app().await;
+    let ann = app.sign_up("ann").await;
+    let with_patterns = |count: usize, distinct: usize| {
+        let fields = (0..count)
+            .map(|i| {
+                let mut text = field(&format!("f{i}"), "text");
+                text["validation"] = json!(format!("[a-z]{{2}}[0-9]{{{}}}", i % distinct + 1));
+                text
+            })
+            .collect();
+        config_with(fields)
+    };
+    // Act / Assert: many fields may share patterns; 201 distinct ones are refused at the 201st.
+    assert_valid(&app, &ann, with_patterns(400, 200)).await;
+    let refused = validation_problems(&app, &ann, with_patterns(201, 201)).await;
+    assert_eq!(refused, expected(&[("/config/pages/0/fields/200/validation", "INVALID_REGEX")]));
+    app.stop().await;
+}

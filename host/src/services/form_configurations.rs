@@ -71,10 +71,11 @@ impl FormConfigurations {
 
     fn remember(&self, configuration: &Configuration) {
         let stored = &configuration.stored;
+        // Weighed by what it holds: the document and its compiled patterns.
         self.cache.insert(
             stored.configuration_id.clone(),
             stored.revision,
-            stored.document.len(),
+            stored.document.len() + configuration.parsed.pattern_bytes(),
             configuration.clone(),
         );
     }

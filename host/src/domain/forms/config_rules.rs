@@ -50,6 +50,7 @@ pub fn validate_config(wrapper_id: Option<&str>, config: &Value, new_id: Uuid) -
         .enumerate()
         .map(|(index, page)| check_page(&mut cx, page, &join(&join(CONFIG_PATH, "pages"), index)))
         .collect();
+    let pattern_bytes = cx.patterns.spent();
     drop(cx);
 
     let parts = (|| {
@@ -64,6 +65,7 @@ pub fn validate_config(wrapper_id: Option<&str>, config: &Value, new_id: Uuid) -
             languages,
             flags,
             pages: pages.into_iter().collect::<Option<Vec<_>>>()?,
+            pattern_bytes,
         })
     })();
     match parts {

@@ -16,5 +16,11 @@ pub const MAX_KEY_CHARS: usize = 128;
 pub const MAX_PATTERN_CHARS: usize = 1_000;
 /// Most heap one compiled `validation` pattern may take (the `regex` crate's `size_limit`).
 pub const REGEX_SIZE_LIMIT: usize = 2 * 1024 * 1024;
-/// Most heap all distinct patterns of one document may take together, as estimated when compiled.
+/// Most heap all distinct patterns of one document may take together, as estimated when compiled
+/// (their lazy-DFA caches included). Counted again when a parsed configuration is cached.
 pub const REGEX_DOCUMENT_BUDGET: usize = 32 * 1024 * 1024;
+/// Most memory one lazy-DFA cache of a pattern may grow to (the `regex` crate's
+/// `dfa_size_limit`); past it the crate clears the cache or falls back to a slower linear engine.
+pub const REGEX_DFA_CACHE_BYTES: usize = 32 * 1024;
+/// Most distinct `validation` patterns in one configuration.
+pub const MAX_DISTINCT_PATTERNS: usize = 200;

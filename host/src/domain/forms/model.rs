@@ -25,6 +25,7 @@ struct Inner {
     pages: Vec<Page>,
     by_id: HashMap<Uuid, (usize, usize)>,
     by_key: HashMap<String, (usize, usize)>,
+    pattern_bytes: usize,
 }
 
 /// The switches of a configuration; a missing one is `false`.
@@ -205,6 +206,8 @@ pub(crate) struct ConfigParts {
     pub(crate) languages: Vec<String>,
     pub(crate) flags: Flags,
     pub(crate) pages: Vec<Page>,
+    /// Memory charged for the compiled `validation` patterns.
+    pub(crate) pattern_bytes: usize,
 }
 
 impl FormConfig {
@@ -227,7 +230,14 @@ impl FormConfig {
             pages: parts.pages,
             by_id,
             by_key,
+            pattern_bytes: parts.pattern_bytes,
         }))
+    }
+
+    /// Memory the compiled `validation` patterns may take (their lazy-DFA caches included), so a
+    /// cache of parsed configurations can weigh them.
+    pub fn pattern_bytes(&self) -> usize {
+        self.0.pattern_bytes
     }
 
     /// The document as validated, with `id` set to [`Self::id`].

@@ -1,20 +1,26 @@
 //! `validation` patterns: Rust `regex` syntax, anchored to the whole answer, bounded in size.
 //!
 //! The `regex` crate matches in time linear in the answer, so no pattern backtracks without end;
-//! what remains is memory, bounded per pattern by [`REGEX_SIZE_LIMIT`] and per document by
-//! [`REGEX_DOCUMENT_BUDGET`].
+//! what remains is memory, bounded per pattern by [`REGEX_SIZE_LIMIT`] plus its lazy-DFA caches
+//! of [`REGEX_DFA_CACHE_BYTES`] each, and per document by [`REGEX_DOCUMENT_BUDGET`] and
+//! [`MAX_DISTINCT_PATTERNS`].
 
 use std::collections::HashMap;
 use std::fmt;
 
 use regex::{Regex, RegexBuilder};
 
-use super::limits::{MAX_PATTERN_CHARS, REGEX_DOCUMENT_BUDGET, REGEX_SIZE_LIMIT};
+use super::limits::{
+    MAX_DISTINCT_PATTERNS, MAX_PATTERN_CHARS, REGEX_DFA_CACHE_BYTES, REGEX_DOCUMENT_BUDGET, REGEX_SIZE_LIMIT,
+};
 
 /// Size limits tried in turn; the first that fits is what the pattern is charged.
 const PROBES: [usize; 3] = [16 * 1024, 128 * 1024, REGEX_SIZE_LIMIT];
 /// Deepest nesting of groups and repetitions.
 const NEST_LIMIT: u32 = 64;
+/// Lazy-DFA caches charged per pattern: a forward and a reverse one, for each of two threads
+/// matching at once (the crate keeps a cache per thread that uses the pattern).
+const DFA_CACHES_CHARGED: usize = 4;
 
 /// A field's `validation`, compiled once with the configuration.
 #[derive(Clone)]
@@ -57,6 +63,9 @@ impl PatternCompiler {
         if let Some(regex) = self.cache.get(source) {
             return Ok(AnswerPattern { source: source.to_owned(), regex: regex.clone() });
         }
+        if self.cache.len() >= MAX_DISTINCT_PATTERNS {
+            return Err(format!("a configuration may hold at most {MAX_DISTINCT_PATTERNS} distinct patterns"));
+        }
         if self.spent >= REGEX_DOCUMENT_BUDGET {
             return Err("the document's patterns are too big together; share or simplify them".into());
         }
@@ -66,7 +75,7 @@ impl PatternCompiler {
         for limit in PROBES {
             match builder(&anchored, limit).build() {
                 Ok(regex) => {
-                    self.spent += limit;
+                    self.spent += limit + DFA_CACHES_CHARGED * REGEX_DFA_CACHE_BYTES;
                     if self.spent > REGEX_DOCUMENT_BUDGET {
                         return Err("the document's patterns are too big together; share or simplify them".into());
                     }
@@ -79,11 +88,16 @@ impl PatternCompiler {
         }
         Err(last_error.unwrap_or_else(too_big))
     }
+
+    /// The memory charged for the document's patterns so far.
+    pub(crate) fn spent(&self) -> usize {
+        self.spent
+    }
 }
 
 fn builder(pattern: &str, size_limit: usize) -> RegexBuilder {
     let mut builder = RegexBuilder::new(pattern);
-    builder.size_limit(size_limit).dfa_size_limit(REGEX_SIZE_LIMIT).nest_limit(NEST_LIMIT);
+    builder.size_limit(size_limit).dfa_size_limit(REGEX_DFA_CACHE_BYTES).nest_limit(NEST_LIMIT);
     builder
 }
 
@@ -183,5 +197,16 @@ mod tests {
             }
         }
         assert!(refused, "32 MiB of patterns must not all be accepted");
+    }
+
+    #[test]
+    fn distinct_patterns_are_capped() {
+        let mut compiler = PatternCompiler::default();
+        for i in 0..MAX_DISTINCT_PATTERNS {
+            compiler.compile(&format!("x{i}")).unwrap();
+        }
+        assert!(compiler.compile("y").unwrap_err().contains("distinct patterns"));
+        assert!(compiler.compile("x1").is_ok(), "a pattern already compiled is shared, not counted again");
+        assert!(compiler.spent() >= MAX_DISTINCT_PATTERNS * DFA_CACHES_CHARGED * REGEX_DFA_CACHE_BYTES);
     }
 }
