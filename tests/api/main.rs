@@ -19,6 +19,7 @@ mod media;
 mod media_access;
 mod module_containment;
 mod modules;
+mod multipart_limits;
 mod password_reset;
 mod smoke;
 mod spaces;

@@ -39,7 +39,15 @@ pub trait PartSource: Send {
     async fn next_part(&mut self) -> Result<Option<Part>>;
     /// What to answer when a file's byte stream failed (request too large, malformed body...).
     fn stream_failure(&self) -> Error;
+    /// Lowers the cap of the whole request to what the target can accept; refuses at once a
+    /// request announced larger.
+    fn limit_to(&mut self, bytes: u64) -> Result<()>;
 }
+
+/// Parts beyond a `fieldIds` and a `files` part per file that a request may carry (to be reported).
+const MAX_STRAY_PARTS: usize = 8;
+/// Room for one part's boundary and headers when a request's cap is derived from its form.
+const PART_FRAMING_BYTES: u64 = 4 * 1024;
 
 pub struct Attachments {
     store: Store,
@@ -48,6 +56,7 @@ pub struct Attachments {
     workflow_items: Arc<WorkflowItems>,
     default_max_file_bytes: u64,
     max_files_per_request: usize,
+    max_request_bytes: u64,
 }
 
 /// The instance an upload or removal acts on, and the view it acts through (if any).
@@ -82,6 +91,7 @@ impl Attachments {
             workflow_items,
             default_max_file_bytes: config.default_max_file_bytes,
             max_files_per_request: config.max_files_per_request,
+            max_request_bytes: config.max_request_bytes,
         }
     }
 
@@ -97,11 +107,23 @@ impl Attachments {
     ) -> Result<Vec<StoredAttachment>> {
         let target = self.target(user, form_id, access, true).await?;
         let config = target.instance.configuration.parsed.clone();
+        source.limit_to(self.request_cap(&config))?;
         let staged = self.objects.staging();
         let mut field_ids: Vec<String> = Vec::new();
         let mut files: Vec<Option<Received>> = Vec::new();
         let mut problems = Problems::new();
+        // Each file comes with its field id; a few stray parts are reported, not more.
+        let max_parts = 2 * self.max_files_per_request + MAX_STRAY_PARTS;
+        let mut parts = 0;
         while let Some(part) = source.next_part().await? {
+            parts += 1;
+            if parts > max_parts {
+                return Err(Error::invalid(
+                    "",
+                    "TOO_MANY_PARTS",
+                    format!("one request has at most {max_parts} parts: a fieldIds and a files part per file"),
+                ));
+            }
             match part {
                 Part::Text { name, value } if name == "fieldIds" => field_ids.push(value),
                 Part::Text { name, .. } | Part::File { name, .. } if name != "files" => {
@@ -368,6 +390,23 @@ impl Attachments {
 
     fn max_bytes(&self, field: &Field) -> u64 {
         field.file.as_ref().and_then(|rule| rule.max_bytes).unwrap_or(self.default_max_file_bytes)
+    }
+
+    /// The most a request to an instance of `config` can carry: each file field's cap times the
+    /// files it may take in one request, plus room for the multipart framing; never more than the
+    /// deployment's request cap.
+    fn request_cap(&self, config: &FormConfig) -> u64 {
+        let files = self.max_files_per_request as u64;
+        let payload: u64 = config
+            .fields()
+            .filter(|f| f.kind == FieldType::File)
+            .map(|f| {
+                let count = f.file.as_ref().and_then(|rule| rule.max_attachments()).unwrap_or(files).min(files);
+                self.max_bytes(f).saturating_mul(count)
+            })
+            .fold(0, u64::saturating_add);
+        let framing = (2 * files + MAX_STRAY_PARTS as u64) * PART_FRAMING_BYTES;
+        payload.saturating_add(framing).min(self.max_request_bytes)
     }
 
     fn largest_max_bytes(&self, config: &FormConfig) -> u64 {
