@@ -70,6 +70,11 @@ pub async fn spawn_app_with(customize: impl FnOnce(&mut Config)) -> TestApp {
     // production budgets (tens of milliseconds) would fail ordinary calls now and then.
     config.modules.runtime.request_deadline_ms = 2_000;
     config.modules.runtime.event_deadline_ms = 2_000;
+    // Generous guest bounds so tests that call modules often are not refused; the bound tests set their own.
+    config.modules.runtime.max_calls_per_module = 1_000;
+    config.modules.runtime.max_calls_per_space = 1_000;
+    config.modules.runtime.space_guest_ms_per_second = 1_000_000;
+    config.modules.runtime.space_guest_burst_ms = 1_000_000;
     let mut postgres_database = None;
     if std::env::var("TEST_DATABASE").is_ok_and(|db| db == "postgres") {
         let (url, name) = fresh_postgres_database().await;

@@ -31,6 +31,17 @@ pub struct ModulesConfig {
     pub http_timeout_ms: u64,
     /// Largest outbound HTTP response body handed to a module, in bytes.
     pub http_max_response_bytes: u64,
+    /// Threads that run guest code, apart from the threads serving HTTP: a module that computes
+    /// until its deadline holds one of these, never a request thread.
+    pub guest_threads: usize,
+    /// Route calls of one module running at once; beyond them a call is refused at once (busy).
+    pub max_calls_per_module: usize,
+    /// Route calls for one space running at once; beyond them a call is refused at once (busy).
+    pub max_calls_per_space: usize,
+    /// Guest time (wall-clock milliseconds of its calls) a space earns per second.
+    pub space_guest_ms_per_second: u64,
+    /// Guest time a space may save up and spend in a burst, in milliseconds.
+    pub space_guest_burst_ms: u64,
 }
 
 impl Default for ModulesConfig {
@@ -46,6 +57,11 @@ impl Default for ModulesConfig {
             max_instances: 256,
             http_timeout_ms: 10_000,
             http_max_response_bytes: 1024 * 1024,
+            guest_threads: 1,
+            max_calls_per_module: 32,
+            max_calls_per_space: 8,
+            space_guest_ms_per_second: 250,
+            space_guest_burst_ms: 1_000,
         }
     }
 }

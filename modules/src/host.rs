@@ -12,8 +12,10 @@ use crate::api::{ConfigError, ConfigProblem, ModuleSummary};
 use crate::config::{BundledModule, ModulesConfig};
 use crate::imports::key_value::KeyValueBackend;
 use crate::imports::outbound_http::HttpAccess;
+use crate::invoke::admission::Admission;
 use crate::invoke::engine;
 use crate::invoke::failure::{FailureCounts, ModuleFailure};
+use crate::invoke::guests::GuestThreads;
 use crate::load::cache::CodeLoad;
 use crate::load::manifest::{Manifest, ModuleKind};
 use crate::load::{LoadedModule, Loader, wasi_linker};
@@ -33,6 +35,10 @@ pub(crate) struct Inner {
     by_id: HashMap<String, usize>,
     /// One permit per pooled instance slot: callers wait for a slot instead of failing when all are busy.
     slots: Semaphore,
+    /// Bounds on calls running per module and per space, and each space's guest time.
+    pub admission: Arc<Admission>,
+    /// The threads guest code runs on, apart from the caller's.
+    pub guests: GuestThreads,
 }
 
 impl std::fmt::Debug for ModuleHost {
@@ -97,7 +103,10 @@ impl ModuleHost {
         }
         let slots = Semaphore::new(settings.max_instances.max(1) as usize);
         drop(loader);
-        Ok(ModuleHost { inner: Arc::new(Inner { engine, settings, memory_limit, modules, by_id, slots }) })
+        let admission = Arc::new(Admission::new(&settings));
+        let guests = GuestThreads::new(settings.guest_threads)?;
+        let inner = Inner { engine, settings, memory_limit, modules, by_id, slots, admission, guests };
+        Ok(ModuleHost { inner: Arc::new(inner) })
     }
 
     /// Every enabled module, in the order of the configuration.

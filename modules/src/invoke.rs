@@ -1,9 +1,11 @@
 //! Running modules: the engine, the calls the host crate makes (`calls.rs`), and one invocation's life (here):
 //! a store with its deadline and memory cap (`state.rs`), the bounded call, and the verdict (`failure.rs`).
 
+pub(crate) mod admission;
 pub(crate) mod calls;
 pub(crate) mod engine;
 pub(crate) mod failure;
+pub(crate) mod guests;
 pub(crate) mod state;
 
 use std::future::Future;

@@ -132,3 +132,72 @@ async fn a_third_party_module_built_with_the_sdk_runs_in_the_host() {
     let unknown = app.authed(Method::GET, &format!("/v0/spaces/{space_id}/modules/word-count/nope"), &ann.token);
     assert_error(unknown.send().await.unwrap(), StatusCode::NOT_FOUND, "NOT_FOUND").await;
 }
+
+/// Issue 11, finding 5: calls beyond a space's bound are refused at once, and guest code runs on
+/// threads of its own, so requests that need no module are served meanwhile.
+#[tokio::test]
+async fn calls_beyond_a_spaces_bound_are_refused_at_once_while_other_requests_are_served() {
+    // Arrange: two calls per space at a time; each loop runs to its 1 s budget.
+    let app = spawn_app_with(|config| {
+        enable_hostile(config);
+        config.modules.runtime.request_deadline_ms = 1_000;
+        config.modules.runtime.max_calls_per_space = 2;
+    })
+    .await;
+    let ann = app.sign_up("ann").await;
+    let space_id = hostile_space(&app, &ann, "ok").await;
+    let loop_url = app.url(&format!("/v0/spaces/{space_id}/modules/hostile/loop"));
+    // Act
+    let loops: Vec<_> = (0..6)
+        .map(|_| {
+            let request = app.client.get(&loop_url).header("X-License-Key", &app.license_key).bearer_auth(&ann.token);
+            tokio::spawn(async move { request.send().await.expect("request sent") })
+        })
+        .collect();
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let started = Instant::now();
+    let plain = app.get_authed("/v0/users/me", &ann.token).await;
+    let plain_took = started.elapsed();
+    // Assert
+    assert_eq!(plain.status(), StatusCode::OK);
+    assert!(plain_took < Duration::from_millis(900), "a plain request waited {plain_took:?} behind the guests");
+    let mut refused = 0;
+    for call in loops {
+        let response = call.await.unwrap();
+        if response.status() == StatusCode::TOO_MANY_REQUESTS {
+            assert!(response.headers().contains_key("retry-after"));
+            assert_error(response, StatusCode::TOO_MANY_REQUESTS, "RATE_LIMITED").await;
+            refused += 1;
+        } else {
+            assert_error(response, StatusCode::BAD_GATEWAY, "MODULE_FAILED").await;
+        }
+    }
+    assert!(refused >= 3, "only {refused} of 6 calls were refused");
+}
+
+#[tokio::test]
+async fn a_space_that_spent_its_guest_time_is_refused_until_it_earns_more() {
+    // Arrange: 100 ms of guest time per second, at most 200 ms saved; one loop spends 500 ms.
+    let app = spawn_app_with(|config| {
+        enable_hostile(config);
+        config.modules.runtime.request_deadline_ms = 500;
+        config.modules.runtime.space_guest_ms_per_second = 100;
+        config.modules.runtime.space_guest_burst_ms = 200;
+    })
+    .await;
+    let ann = app.sign_up("ann").await;
+    let busy = hostile_space(&app, &ann, "ok").await;
+    let other = id(&created_space(&app, &ann, "calm").await);
+    connect(&app, &ann, &other, json!([{"moduleId": "hostile", "config": {"onEvent": "ok"}}])).await;
+    let path = |space: &str, route: &str| format!("/v0/spaces/{space}/modules/hostile{route}");
+    let spent = app.get_authed(&path(&busy, "/loop"), &ann.token).await;
+    assert_error(spent, StatusCode::BAD_GATEWAY, "MODULE_FAILED").await;
+    // Act
+    let again = app.get_authed(&path(&busy, "/ok"), &ann.token).await;
+    let elsewhere = app.get_authed(&path(&other, "/ok"), &ann.token).await;
+    // Assert
+    let wait: u64 = again.headers()["retry-after"].to_str().unwrap().parse().unwrap();
+    assert!(wait >= 2, "Retry-After {wait}");
+    assert_error(again, StatusCode::TOO_MANY_REQUESTS, "RATE_LIMITED").await;
+    assert_eq!(elsewhere.status(), StatusCode::OK);
+}

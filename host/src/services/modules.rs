@@ -197,6 +197,10 @@ impl Modules {
             ModuleFailure::Unknown | ModuleFailure::WrongKind { .. } => {
                 Error::NotFound(Cow::Borrowed("this module is not enabled in this deployment"))
             }
+            // The module or the space is at a bound: try again shortly (issue 11, finding 5).
+            ModuleFailure::Busy { retry_after } => {
+                Error::RateLimited { retry_after_seconds: retry_after.as_secs_f64().ceil().max(1.0) as u64 }
+            }
             failure => Error::ModuleFailed(Cow::Owned(failure_message(module_id, &failure))),
         })
     }

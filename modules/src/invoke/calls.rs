@@ -17,6 +17,7 @@ use crate::bindings::marketplace::exports::trellis::module::marketplace_hooks as
 use crate::bindings::space::exports::trellis::module::space_hooks as sh;
 use crate::bindings::types::Context;
 use crate::host::{Inner, ModuleHost};
+use crate::invoke::admission::Ticket;
 use crate::invoke::failure::ModuleFailure;
 use crate::invoke::state::StoreState;
 use crate::invoke::{bounded, check_body, new_store, record, settle};
@@ -25,14 +26,16 @@ use crate::load::{LoadedModule, Prepared};
 
 impl ModuleHost {
     /// Serves a request to a space module's routes (budget: `request_deadline_ms`).
-    pub async fn handle_request(
+    pub(crate) async fn handle_request_here(
         &self,
         module_id: &str,
         invocation: Invocation,
         request: ModuleRequest,
     ) -> Result<ModuleResponse, ModuleFailure> {
         let inner = &*self.inner;
-        let mut call = inner.begin(module_id, ModuleKind::Space, inner.settings.request_deadline(), invocation).await?;
+        let mut call = inner
+            .begin(module_id, ModuleKind::Space, inner.settings.request_deadline(), invocation, Admit::Refuse)
+            .await?;
         let module = call.module;
         let Prepared::Space(pre) = &module.prepared else { unreachable!("a space module has a space world") };
         let (store, ctx) = (&mut call.store, &call.ctx);
@@ -73,14 +76,16 @@ impl ModuleHost {
     }
 
     /// Delivers an event to a space module (budget: `event_deadline_ms`).
-    pub async fn dispatch_event(
+    pub(crate) async fn dispatch_event_here(
         &self,
         module_id: &str,
         invocation: Invocation,
         event: ModuleEvent,
     ) -> Result<(), ModuleFailure> {
         let inner = &*self.inner;
-        let mut call = inner.begin(module_id, ModuleKind::Space, inner.settings.event_deadline(), invocation).await?;
+        let mut call = inner
+            .begin(module_id, ModuleKind::Space, inner.settings.event_deadline(), invocation, Admit::Count)
+            .await?;
         let module = call.module;
         let Prepared::Space(pre) = &module.prepared else { unreachable!("a space module has a space world") };
         let (store, ctx) = (&mut call.store, &call.ctx);
@@ -103,7 +108,7 @@ impl ModuleHost {
 
     /// Asks a marketplace rule for a listing's trending score: finite and non-negative (budget:
     /// `marketplace_deadline_ms`).
-    pub async fn trending_score(
+    pub(crate) async fn trending_score_here(
         &self,
         module_id: &str,
         invocation: Invocation,
@@ -111,7 +116,13 @@ impl ModuleHost {
     ) -> Result<f64, ModuleFailure> {
         let inner = &*self.inner;
         let mut call = inner
-            .begin(module_id, ModuleKind::MarketplaceRule, inner.settings.marketplace_deadline(), invocation)
+            .begin(
+                module_id,
+                ModuleKind::MarketplaceRule,
+                inner.settings.marketplace_deadline(),
+                invocation,
+                Admit::Free,
+            )
             .await?;
         let module = call.module;
         let Prepared::Marketplace(pre) = &module.prepared else { unreachable!("a rule has the marketplace world") };
@@ -137,7 +148,7 @@ impl ModuleHost {
     }
 
     /// Asks a marketplace rule to decide a registration (budget: `marketplace_deadline_ms`).
-    pub async fn registration_decision(
+    pub(crate) async fn registration_decision_here(
         &self,
         module_id: &str,
         invocation: Invocation,
@@ -145,7 +156,13 @@ impl ModuleHost {
     ) -> Result<Decision, ModuleFailure> {
         let inner = &*self.inner;
         let mut call = inner
-            .begin(module_id, ModuleKind::MarketplaceRule, inner.settings.marketplace_deadline(), invocation)
+            .begin(
+                module_id,
+                ModuleKind::MarketplaceRule,
+                inner.settings.marketplace_deadline(),
+                invocation,
+                Admit::Free,
+            )
             .await?;
         let module = call.module;
         let Prepared::Marketplace(pre) = &module.prepared else { unreachable!("a rule has the marketplace world") };
@@ -172,7 +189,7 @@ impl ModuleHost {
     }
 
     /// Runs an analysis step over an asset (budget: `analysis_deadline_ms`).
-    pub async fn analyze(
+    pub(crate) async fn analyze_here(
         &self,
         module_id: &str,
         invocation: Invocation,
@@ -180,8 +197,9 @@ impl ModuleHost {
         source: Arc<dyn AssetSource>,
     ) -> Result<AnalysisResult, ModuleFailure> {
         let inner = &*self.inner;
-        let mut call =
-            inner.begin(module_id, ModuleKind::AnalysisStep, inner.settings.analysis_deadline(), invocation).await?;
+        let mut call = inner
+            .begin(module_id, ModuleKind::AnalysisStep, inner.settings.analysis_deadline(), invocation, Admit::Free)
+            .await?;
         let module = call.module;
         let Prepared::Analysis(pre) = &module.prepared else { unreachable!("a step has the analysis world") };
         let (store, ctx) = (&mut call.store, &call.ctx);
@@ -219,6 +237,19 @@ struct Call<'h> {
     ctx: Context,
     store: Store<StoreState>,
     _slot: SemaphorePermit<'h>,
+    /// Leaves the admission counts, and charges the space, when the call ends.
+    _ticket: Option<Ticket>,
+}
+
+/// How a call passes [`crate::invoke::admission::Admission`].
+#[derive(Clone, Copy)]
+enum Admit {
+    /// A route call: refused when its module or space is at a bound.
+    Refuse,
+    /// An event: never refused, but counted and charged to its space.
+    Count,
+    /// Marketplace and analysis calls, which belong to no space's budget.
+    Free,
 }
 
 impl Inner {
@@ -228,11 +259,17 @@ impl Inner {
         kind: ModuleKind,
         budget: Duration,
         invocation: Invocation,
+        admit: Admit,
     ) -> Result<Call<'_>, ModuleFailure> {
         let module = self.module_of_kind(module_id, kind)?;
+        let ticket = match admit {
+            Admit::Refuse => Some(self.admission.admit(module_id, &invocation.space_id, true)?),
+            Admit::Count => Some(self.admission.admit(module_id, &invocation.space_id, false)?),
+            Admit::Free => None,
+        };
         let slot = self.slot().await?;
         let store = new_store(&self.engine, &module.caps, invocation.space_id.clone(), budget, self.memory_limit);
         let ctx = Context { space_id: invocation.space_id, config: invocation.config_json };
-        Ok(Call { module, budget, ctx, store, _slot: slot })
+        Ok(Call { module, budget, ctx, store, _slot: slot, _ticket: ticket })
     }
 }

@@ -40,6 +40,13 @@ pub enum ModuleFailure {
     /// The host failed while serving the guest (key-value backend, asset store, no instance slot).
     #[error("host failure while running module: {0}")]
     Host(String),
+    /// Not run: the module or the space has as many calls running as it may, or the space has spent
+    /// its guest time; try again after `retry_after`.
+    #[error("module is busy; retry after {retry_after:?}")]
+    Busy {
+        /// When a retry may be admitted.
+        retry_after: std::time::Duration,
+    },
 }
 
 /// The failure kinds that are counted per module.
@@ -80,7 +87,7 @@ impl ModuleFailure {
     /// The counted kind; `None` for calls that never reached a module.
     pub fn kind(&self) -> Option<FailureKind> {
         Some(match self {
-            Self::Unknown | Self::WrongKind { .. } => return None,
+            Self::Unknown | Self::WrongKind { .. } | Self::Busy { .. } => return None,
             Self::Trap(_) => FailureKind::Trap,
             Self::Deadline => FailureKind::Deadline,
             Self::MemoryCap => FailureKind::MemoryCap,

@@ -1,0 +1,112 @@
+//! Guest code runs on threads of its own, not on the caller's (the HTTP server's) executor: a module
+//! that computes until its deadline then holds a guest thread, and requests that need no module are
+//! served meanwhile. Measured before: 16 looping calls cut `GET /v0/users/me` on 2 cores by 94 %.
+//!
+//! The public entry points of [`ModuleHost`] live here; each hands its call to a guest thread and
+//! awaits the answer. A caller that goes away leaves the call to end at its deadline.
+
+use std::future::Future;
+use std::sync::Arc;
+
+use tokio::runtime::{Builder, Runtime};
+
+use crate::analysis::{AnalysisResult, AssetInfo, AssetSource};
+use crate::api::{Decision, Invocation, ListingStats, ModuleEvent, ModuleRequest, ModuleResponse, Registration};
+use crate::host::ModuleHost;
+use crate::invoke::failure::ModuleFailure;
+
+/// A small tokio runtime for guest code.
+pub(crate) struct GuestThreads(Option<Runtime>);
+
+impl GuestThreads {
+    pub(crate) fn new(threads: usize) -> anyhow::Result<Self> {
+        let runtime = Builder::new_multi_thread()
+            .worker_threads(threads.max(1))
+            .thread_name("trellis-guest")
+            .enable_time()
+            .build()?;
+        Ok(Self(Some(runtime)))
+    }
+}
+
+impl Drop for GuestThreads {
+    fn drop(&mut self) {
+        // The host may be dropped inside another runtime, where a blocking shutdown would panic.
+        if let Some(runtime) = self.0.take() {
+            runtime.shutdown_background();
+        }
+    }
+}
+
+impl ModuleHost {
+    /// Runs `call` on a guest thread and waits for its answer.
+    async fn on_guest_threads<T, F>(&self, call: impl FnOnce(ModuleHost) -> F) -> Result<T, ModuleFailure>
+    where
+        T: Send + 'static,
+        F: Future<Output = Result<T, ModuleFailure>> + Send + 'static,
+    {
+        let runtime = self.inner.guests.0.as_ref().ok_or_else(|| ModuleFailure::Host("module host stopped".into()))?;
+        let task = runtime.spawn(call(self.clone()));
+        task.await.map_err(|err| ModuleFailure::Host(format!("guest task ended abnormally: {err}")))?
+    }
+
+    /// Serves a request to a space module's routes (budget: `request_deadline_ms`); refused at once
+    /// with [`ModuleFailure::Busy`] when the module or the space is at a bound.
+    pub async fn handle_request(
+        &self,
+        module_id: &str,
+        invocation: Invocation,
+        request: ModuleRequest,
+    ) -> Result<ModuleResponse, ModuleFailure> {
+        let id = module_id.to_owned();
+        self.on_guest_threads(move |host| async move { host.handle_request_here(&id, invocation, request).await }).await
+    }
+
+    /// Delivers an event to a space module (budget: `event_deadline_ms`).
+    pub async fn dispatch_event(
+        &self,
+        module_id: &str,
+        invocation: Invocation,
+        event: ModuleEvent,
+    ) -> Result<(), ModuleFailure> {
+        let id = module_id.to_owned();
+        self.on_guest_threads(move |host| async move { host.dispatch_event_here(&id, invocation, event).await }).await
+    }
+
+    /// A marketplace rule's trending score for a listing (budget: `marketplace_deadline_ms`).
+    pub async fn trending_score(
+        &self,
+        module_id: &str,
+        invocation: Invocation,
+        stats: ListingStats,
+    ) -> Result<f64, ModuleFailure> {
+        let id = module_id.to_owned();
+        self.on_guest_threads(move |host| async move { host.trending_score_here(&id, invocation, stats).await }).await
+    }
+
+    /// A marketplace rule's decision on a registration (budget: `marketplace_deadline_ms`).
+    pub async fn registration_decision(
+        &self,
+        module_id: &str,
+        invocation: Invocation,
+        registration: Registration,
+    ) -> Result<Decision, ModuleFailure> {
+        let id = module_id.to_owned();
+        self.on_guest_threads(move |host| async move {
+            host.registration_decision_here(&id, invocation, registration).await
+        })
+        .await
+    }
+
+    /// Runs an analysis step over an asset (budget: `analysis_deadline_ms`).
+    pub async fn analyze(
+        &self,
+        module_id: &str,
+        invocation: Invocation,
+        asset: AssetInfo,
+        source: Arc<dyn AssetSource>,
+    ) -> Result<AnalysisResult, ModuleFailure> {
+        let id = module_id.to_owned();
+        self.on_guest_threads(move |host| async move { host.analyze_here(&id, invocation, asset, source).await }).await
+    }
+}
