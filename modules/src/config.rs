@@ -31,6 +31,11 @@ pub struct ModulesConfig {
     pub http_timeout_ms: u64,
     /// Largest outbound HTTP response body handed to a module, in bytes.
     pub http_max_response_bytes: u64,
+    /// Ports outbound HTTP may go to; an empty list allows any.
+    pub http_allowed_ports: Vec<u16>,
+    /// Let modules reach loopback, private, link-local and unique-local addresses (an allowed host
+    /// inside the deployment's own network). Off: such addresses are refused after resolving.
+    pub http_allow_private_addresses: bool,
     /// Threads that run guest code, apart from the threads serving HTTP: a module that computes
     /// until its deadline holds one of these, never a request thread.
     pub guest_threads: usize,
@@ -57,6 +62,8 @@ impl Default for ModulesConfig {
             max_instances: 256,
             http_timeout_ms: 10_000,
             http_max_response_bytes: 1024 * 1024,
+            http_allowed_ports: vec![80, 443],
+            http_allow_private_addresses: false,
             guest_threads: 1,
             max_calls_per_module: 32,
             max_calls_per_space: 8,

@@ -75,7 +75,7 @@ impl ModuleHost {
             settings: &settings,
             bundled,
             kv,
-            http: HttpAccess::client()?,
+            http: HttpAccess::client(&settings)?,
             memory_limit,
             wasi: wasi_linker(&engine)?,
         };

@@ -145,15 +145,13 @@ impl Loader<'_> {
 
     fn capabilities(&self, module_id: &str, grants: &[Grant], hosts: Vec<String>) -> Capabilities {
         let has = |grant| grants.contains(&grant);
-        let timeout = Duration::from_millis(self.settings.http_timeout_ms);
-        let max_body = usize::try_from(self.settings.http_max_response_bytes).unwrap_or(usize::MAX);
         Capabilities {
             module_id: module_id.to_owned(),
             key_value: has(Grant::KeyValue).then(|| self.kv.clone()),
             logging: has(Grant::Logging),
             item_read: has(Grant::ItemRead),
             asset_read: has(Grant::AssetRead),
-            http: has(Grant::OutboundHttp).then(|| HttpAccess::new(self.http.clone(), hosts, timeout, max_body)),
+            http: has(Grant::OutboundHttp).then(|| HttpAccess::new(self.http.clone(), hosts, self.settings)),
         }
     }
 }

@@ -1,9 +1,18 @@
-//! Outbound HTTP for modules: only to the host names the module asked for and the deployment allowed, within
-//! the invocation's remaining budget, with capped bodies and no redirects followed on the module's behalf.
+//! Outbound HTTP for modules: only to the host names the module asked for and the deployment allowed, on the
+//! ports the deployment allows, to public addresses (checked after resolving, and connected to as checked;
+//! see `addresses.rs`), within the invocation's remaining budget, with capped bodies and no redirects
+//! followed on the module's behalf.
 
+mod addresses;
+
+use std::net::IpAddr;
+use std::sync::Arc;
 use std::time::Duration;
 
 use reqwest::Url;
+
+use crate::config::ModulesConfig;
+use addresses::{GuardedResolver, NameLookup, SystemLookup};
 
 use crate::bindings::outbound_http::{self, IncomingResponse, OutgoingRequest};
 use crate::invoke::state::{HostVerdict, StoreState};
@@ -19,11 +28,22 @@ pub(crate) struct HttpAccess {
     allowed_hosts: Vec<String>,
     timeout: Duration,
     max_response_bytes: usize,
+    /// Ports requests may go to; empty allows any.
+    allowed_ports: Vec<u16>,
+    /// Whether loopback, private, link-local and unique-local addresses may be reached.
+    allow_private: bool,
 }
 
 impl HttpAccess {
-    pub fn new(client: reqwest::Client, allowed_hosts: Vec<String>, timeout: Duration, max_response: usize) -> Self {
-        Self { client, allowed_hosts, timeout, max_response_bytes: max_response }
+    pub fn new(client: reqwest::Client, allowed_hosts: Vec<String>, settings: &ModulesConfig) -> Self {
+        Self {
+            client,
+            allowed_hosts,
+            timeout: Duration::from_millis(settings.http_timeout_ms),
+            max_response_bytes: usize::try_from(settings.http_max_response_bytes).unwrap_or(usize::MAX),
+            allowed_ports: settings.http_allowed_ports.clone(),
+            allow_private: settings.http_allow_private_addresses,
+        }
     }
 
     /// The exact host names this module may reach.
@@ -32,9 +52,17 @@ impl HttpAccess {
     }
 
     /// A client that neither follows redirects (a redirect could leave the allowed hosts) nor uses a proxy from
-    /// the environment.
-    pub fn client() -> anyhow::Result<reqwest::Client> {
-        Ok(reqwest::Client::builder().redirect(reqwest::redirect::Policy::none()).no_proxy().build()?)
+    /// the environment, and resolves names through the address guard.
+    pub fn client(settings: &ModulesConfig) -> anyhow::Result<reqwest::Client> {
+        Self::client_with(Arc::new(SystemLookup), settings.http_allow_private_addresses)
+    }
+
+    fn client_with(lookup: Arc<dyn NameLookup>, allow_private: bool) -> anyhow::Result<reqwest::Client> {
+        Ok(reqwest::Client::builder()
+            .redirect(reqwest::redirect::Policy::none())
+            .no_proxy()
+            .dns_resolver(Arc::new(GuardedResolver { lookup, allow_private }))
+            .build()?)
     }
 
     /// Checks the request against the allowed hosts before any traffic.
@@ -46,6 +74,16 @@ impl HttpAccess {
         let host = url.host_str().ok_or("url has no host")?.to_ascii_lowercase();
         if !self.allowed_hosts.contains(&host) {
             return Err(format!("host {host:?} is not allowed for this module"));
+        }
+        let port = url.port_or_known_default().ok_or("url has no port")?;
+        if !self.allowed_ports.is_empty() && !self.allowed_ports.contains(&port) {
+            return Err(format!("port {port} is not allowed"));
+        }
+        // A name is checked when it is resolved; an address written into the url, here.
+        if let Some(ip) = literal_address(&url)
+            && !addresses::allowed(ip, self.allow_private)
+        {
+            return Err(format!("address {ip} may not be reached by modules"));
         }
         let method = reqwest::Method::from_bytes(request.method.to_ascii_uppercase().as_bytes())
             .map_err(|_| format!("invalid method {:?}", request.method))?;
@@ -85,8 +123,24 @@ impl HttpAccess {
     }
 }
 
+/// The address a url names directly (`http://10.0.0.1/`, `http://[::1]/`), if it names one.
+fn literal_address(url: &Url) -> Option<IpAddr> {
+    url.host_str()?.trim_start_matches('[').trim_end_matches(']').parse().ok()
+}
+
+/// The error with its causes, so that a module learns why (e.g. the address guard's refusal).
 fn describe(err: &reqwest::Error) -> String {
-    if err.is_timeout() { "request timed out".to_owned() } else { format!("request failed: {err}") }
+    if err.is_timeout() {
+        return "request timed out".to_owned();
+    }
+    let mut text = format!("request failed: {err}");
+    let mut cause = std::error::Error::source(err);
+    while let Some(inner) = cause {
+        text.push_str(": ");
+        text.push_str(&inner.to_string());
+        cause = inner.source();
+    }
+    text
 }
 
 impl outbound_http::Host for StoreState {
@@ -108,9 +162,53 @@ impl outbound_http::Host for StoreState {
 mod tests {
     use super::*;
 
+    /// Access to `hosts` on any port, loopback allowed (the tests' servers run on 127.0.0.1).
     fn access(hosts: &[&str]) -> HttpAccess {
+        let settings = ModulesConfig {
+            http_timeout_ms: 1_000,
+            http_max_response_bytes: 1024,
+            http_allowed_ports: Vec::new(),
+            http_allow_private_addresses: true,
+            ..ModulesConfig::default()
+        };
         let hosts = hosts.iter().map(|h| h.to_string()).collect();
-        HttpAccess::new(HttpAccess::client().unwrap(), hosts, Duration::from_secs(1), 1024)
+        HttpAccess::new(HttpAccess::client(&settings).unwrap(), hosts, &settings)
+    }
+
+    /// Access to `service.test`, which a fixed table resolves to 127.0.0.1, on any port.
+    fn access_by_name(allow_private: bool) -> HttpAccess {
+        let settings = ModulesConfig {
+            http_allowed_ports: Vec::new(),
+            http_allow_private_addresses: allow_private,
+            ..ModulesConfig::default()
+        };
+        let table = std::collections::HashMap::from([("service.test".to_owned(), vec!["127.0.0.1".parse().unwrap()])]);
+        let client = HttpAccess::client_with(Arc::new(addresses::TableLookup(table)), allow_private).unwrap();
+        HttpAccess::new(client, vec!["service.test".into()], &settings)
+    }
+
+    #[tokio::test]
+    async fn an_allowed_name_that_resolves_to_loopback_is_refused_unless_the_deployment_allows_it() {
+        let addr = serve_once("inside".into(), Duration::ZERO).await;
+        let url = format!("http://service.test:{}/", addr.port());
+
+        let refused = access_by_name(false).fetch(request(&url), Duration::from_secs(2)).await.unwrap_err();
+        let allowed = access_by_name(true).fetch(request(&url), Duration::from_secs(2)).await.unwrap();
+
+        assert!(refused.contains("may not reach"), "{refused}");
+        assert_eq!(allowed.body, b"inside");
+    }
+
+    #[tokio::test]
+    async fn private_address_literals_and_other_ports_are_refused_by_default() {
+        let settings = ModulesConfig::default();
+        let hosts = vec!["127.0.0.1".into(), "169.254.169.254".into(), "example.org".into()];
+        let http = HttpAccess::new(HttpAccess::client(&settings).unwrap(), hosts, &settings);
+
+        for url in ["http://127.0.0.1/", "http://169.254.169.254/latest/meta-data/", "http://example.org:8080/"] {
+            let err = http.fetch(request(url), Duration::from_secs(1)).await.unwrap_err();
+            assert!(err.contains("may not be reached") || err.contains("port 8080"), "{url}: {err}");
+        }
     }
 
     fn request(url: &str) -> OutgoingRequest {
