@@ -77,7 +77,12 @@ impl AppState {
             &crate::bundled::modules(),
             Arc::new(store.module_kv.clone()),
         )?;
-        let events = ModuleEvents::new(module_host.clone(), spaces.clone(), store.clone());
+        let events = ModuleEvents::new(
+            module_host.clone(),
+            spaces.clone(),
+            store.clone(),
+            config.modules.runtime.max_queued_events_per_space,
+        );
         let modules = Arc::new(Modules::new(module_host, spaces.clone()));
         let form_instances = Arc::new(FormInstances::new(
             store.clone(),

@@ -47,6 +47,8 @@ pub struct ModulesConfig {
     pub space_guest_ms_per_second: u64,
     /// Guest time a space may save up and spend in a burst, in milliseconds.
     pub space_guest_burst_ms: u64,
+    /// Events waiting for delivery per space; beyond them new events of the space are dropped (logged).
+    pub max_queued_events_per_space: usize,
 }
 
 impl Default for ModulesConfig {
@@ -69,6 +71,7 @@ impl Default for ModulesConfig {
             max_calls_per_space: 8,
             space_guest_ms_per_second: 250,
             space_guest_burst_ms: 1_000,
+            max_queued_events_per_space: 1_000,
         }
     }
 }

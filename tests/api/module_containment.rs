@@ -201,3 +201,28 @@ async fn a_space_that_spent_its_guest_time_is_refused_until_it_earns_more() {
     assert_error(again, StatusCode::TOO_MANY_REQUESTS, "RATE_LIMITED").await;
     assert_eq!(elsewhere.status(), StatusCode::OK);
 }
+
+/// Issue 11, finding 9: a space's event queue is bounded; a flood of events beyond it is dropped
+/// (and logged), not kept in memory.
+#[tokio::test]
+async fn events_beyond_a_spaces_queue_are_dropped() {
+    // Arrange: every event takes the hostile module 500 ms; the queue holds two.
+    let app = spawn_app_with(|config| {
+        enable_hostile(config);
+        config.modules.runtime.event_deadline_ms = 500;
+        config.modules.runtime.max_queued_events_per_space = 2;
+    })
+    .await;
+    let ann = app.sign_up("ann").await;
+    created_config(&app, &ann.token, sample_config()).await;
+    let space_id = hostile_space(&app, &ann, "loop").await;
+    // Act: eight events at once.
+    for _ in 0..8 {
+        created_form(&app, &ann.token, &tagged_payload(&space_id, "flood")).await;
+    }
+    tokio::time::sleep(Duration::from_secs(6)).await;
+    // Assert: the one being delivered and the two queued arrived; the rest were dropped.
+    let counts = get_ok(&app, &ann.token, &counts_path(&space_id)).await;
+    let delivered = counts["counts"]["flood"].as_u64().unwrap_or(0);
+    assert!((1..=4).contains(&delivered), "{delivered} of 8 events were delivered: {counts}");
+}

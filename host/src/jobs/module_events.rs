@@ -4,9 +4,12 @@
 //! Each space has one queue, drained by one task, so a space's modules see its events in the order
 //! they happened and never two at once (modules' key-value stores have no transactions). A task
 //! ends after a quiet spell and the next event starts a new one. Failures are logged and recorded;
-//! they never reach the request that caused the event.
+//! they never reach the request that caused the event. A space's queue holds at most
+//! `modules.max_queued_events_per_space` events; beyond that new events of the space are dropped,
+//! logged and counted, so a flood of changes cannot grow memory without bound.
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -32,7 +35,11 @@ struct Shared {
     any_enabled: bool,
     spaces: Arc<Spaces>,
     store: Store,
-    queues: Mutex<HashMap<String, mpsc::UnboundedSender<Job>>>,
+    queues: Mutex<HashMap<String, mpsc::Sender<Job>>>,
+    /// Events a space's queue holds at most.
+    capacity: usize,
+    /// Events dropped because their space's queue was full, since start.
+    dropped: AtomicU64,
 }
 
 /// One event to deliver to every module connected to the space.
@@ -52,9 +59,18 @@ pub fn kind_name(kind: EventKind) -> &'static str {
 }
 
 impl ModuleEvents {
-    pub fn new(host: ModuleHost, spaces: Arc<Spaces>, store: Store) -> Self {
+    pub fn new(host: ModuleHost, spaces: Arc<Spaces>, store: Store, capacity: usize) -> Self {
         let any_enabled = !host.catalogue().is_empty();
-        Self { shared: Arc::new(Shared { host, any_enabled, spaces, store, queues: Mutex::new(HashMap::new()) }) }
+        let queues = Mutex::new(HashMap::new());
+        let capacity = capacity.max(1);
+        Self {
+            shared: Arc::new(Shared { host, any_enabled, spaces, store, queues, capacity, dropped: AtomicU64::new(0) }),
+        }
+    }
+
+    /// Events dropped because their space's queue was full, since start.
+    pub fn dropped(&self) -> u64 {
+        self.shared.dropped.load(Ordering::Relaxed)
     }
 
     /// Queues an event of `space_id` about `item_id` (described by `item_json`) and returns at once.
@@ -66,20 +82,25 @@ impl ModuleEvents {
         let job = Job { kind, item_id: item_id.to_owned(), item_json };
         let mut queues = self.shared.queues.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
         let job = match queues.get(space_id) {
-            Some(queue) => match queue.send(job) {
+            Some(queue) => match queue.try_send(job) {
                 Ok(()) => return,
-                Err(mpsc::error::SendError(job)) => job,
+                Err(mpsc::error::TrySendError::Full(job)) => {
+                    let dropped = self.shared.dropped.fetch_add(1, Ordering::Relaxed) + 1;
+                    tracing::warn!(space_id, item_id = %job.item_id, dropped, "the space's event queue is full; event dropped");
+                    return;
+                }
+                Err(mpsc::error::TrySendError::Closed(job)) => job,
             },
             None => job,
         };
-        let (queue, jobs) = mpsc::unbounded_channel();
-        let _ = queue.send(job);
+        let (queue, jobs) = mpsc::channel(self.shared.capacity);
+        let _ = queue.try_send(job);
         queues.insert(space_id.to_owned(), queue);
         tokio::spawn(drain(self.shared.clone(), space_id.to_owned(), jobs));
     }
 }
 
-async fn drain(shared: Arc<Shared>, space_id: String, mut jobs: mpsc::UnboundedReceiver<Job>) {
+async fn drain(shared: Arc<Shared>, space_id: String, mut jobs: mpsc::Receiver<Job>) {
     loop {
         match tokio::time::timeout(IDLE, jobs.recv()).await {
             Ok(Some(job)) => shared.deliver(&space_id, job).await,
