@@ -14,7 +14,9 @@ fi
 PORT="${PORT:-18181}"
 BASE="http://127.0.0.1:$PORT"
 DATA=$(mktemp -d)
-TRELLIS_LOG__FILTER=warn "$SERVER_BIN" serve --data-dir "$DATA" --listen "127.0.0.1:$PORT" 2>"$DATA/server.log" &
+# SERVER_CONFIG names a configuration file for the server (e.g. one that enables a test module).
+TRELLIS_LOG__FILTER=warn "$SERVER_BIN" serve ${SERVER_CONFIG:+--config "$SERVER_CONFIG"} --data-dir "$DATA" \
+  --listen "127.0.0.1:$PORT" 2>"$DATA/server.log" &
 SERVER_PID=$!
 trap 'kill $SERVER_PID 2>/dev/null; wait $SERVER_PID 2>/dev/null; rm -rf "$DATA"' EXIT
 for _ in $(seq 1 100); do curl -sf "$BASE/healthz" >/dev/null && break; sleep 0.1; done

@@ -31,10 +31,11 @@ impl ModuleHost {
         module_id: &str,
         invocation: Invocation,
         request: ModuleRequest,
+        ticket: Ticket,
     ) -> Result<ModuleResponse, ModuleFailure> {
         let inner = &*self.inner;
         let mut call = inner
-            .begin(module_id, ModuleKind::Space, inner.settings.request_deadline(), invocation, Admit::Refuse)
+            .begin(module_id, ModuleKind::Space, inner.settings.request_deadline(), invocation, Some(ticket))
             .await?;
         let module = call.module;
         let Prepared::Space(pre) = &module.prepared else { unreachable!("a space module has a space world") };
@@ -81,10 +82,11 @@ impl ModuleHost {
         module_id: &str,
         invocation: Invocation,
         event: ModuleEvent,
+        ticket: Ticket,
     ) -> Result<(), ModuleFailure> {
         let inner = &*self.inner;
         let mut call = inner
-            .begin(module_id, ModuleKind::Space, inner.settings.event_deadline(), invocation, Admit::Count)
+            .begin(module_id, ModuleKind::Space, inner.settings.event_deadline(), invocation, Some(ticket))
             .await?;
         let module = call.module;
         let Prepared::Space(pre) = &module.prepared else { unreachable!("a space module has a space world") };
@@ -116,13 +118,7 @@ impl ModuleHost {
     ) -> Result<f64, ModuleFailure> {
         let inner = &*self.inner;
         let mut call = inner
-            .begin(
-                module_id,
-                ModuleKind::MarketplaceRule,
-                inner.settings.marketplace_deadline(),
-                invocation,
-                Admit::Free,
-            )
+            .begin(module_id, ModuleKind::MarketplaceRule, inner.settings.marketplace_deadline(), invocation, None)
             .await?;
         let module = call.module;
         let Prepared::Marketplace(pre) = &module.prepared else { unreachable!("a rule has the marketplace world") };
@@ -156,13 +152,7 @@ impl ModuleHost {
     ) -> Result<Decision, ModuleFailure> {
         let inner = &*self.inner;
         let mut call = inner
-            .begin(
-                module_id,
-                ModuleKind::MarketplaceRule,
-                inner.settings.marketplace_deadline(),
-                invocation,
-                Admit::Free,
-            )
+            .begin(module_id, ModuleKind::MarketplaceRule, inner.settings.marketplace_deadline(), invocation, None)
             .await?;
         let module = call.module;
         let Prepared::Marketplace(pre) = &module.prepared else { unreachable!("a rule has the marketplace world") };
@@ -198,7 +188,7 @@ impl ModuleHost {
     ) -> Result<AnalysisResult, ModuleFailure> {
         let inner = &*self.inner;
         let mut call = inner
-            .begin(module_id, ModuleKind::AnalysisStep, inner.settings.analysis_deadline(), invocation, Admit::Free)
+            .begin(module_id, ModuleKind::AnalysisStep, inner.settings.analysis_deadline(), invocation, None)
             .await?;
         let module = call.module;
         let Prepared::Analysis(pre) = &module.prepared else { unreachable!("a step has the analysis world") };
@@ -241,17 +231,6 @@ struct Call<'h> {
     _ticket: Option<Ticket>,
 }
 
-/// How a call passes [`crate::invoke::admission::Admission`].
-#[derive(Clone, Copy)]
-enum Admit {
-    /// A route call: refused when its module or space is at a bound.
-    Refuse,
-    /// An event: never refused, but counted and charged to its space.
-    Count,
-    /// Marketplace and analysis calls, which belong to no space's budget.
-    Free,
-}
-
 impl Inner {
     async fn begin(
         &self,
@@ -259,14 +238,9 @@ impl Inner {
         kind: ModuleKind,
         budget: Duration,
         invocation: Invocation,
-        admit: Admit,
+        ticket: Option<Ticket>,
     ) -> Result<Call<'_>, ModuleFailure> {
         let module = self.module_of_kind(module_id, kind)?;
-        let ticket = match admit {
-            Admit::Refuse => Some(self.admission.admit(module_id, &invocation.space_id, true)?),
-            Admit::Count => Some(self.admission.admit(module_id, &invocation.space_id, false)?),
-            Admit::Free => None,
-        };
         let slot = self.slot().await?;
         let store = new_store(&self.engine, &module.caps, invocation.space_id.clone(), budget, self.memory_limit);
         let ctx = Context { space_id: invocation.space_id, config: invocation.config_json };

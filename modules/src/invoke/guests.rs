@@ -58,8 +58,13 @@ impl ModuleHost {
         invocation: Invocation,
         request: ModuleRequest,
     ) -> Result<ModuleResponse, ModuleFailure> {
+        // Admitted (or refused) here, on the caller's thread: a refusal must not wait for a busy guest thread.
+        let ticket = self.inner.admission.admit(module_id, &invocation.space_id, true)?;
         let id = module_id.to_owned();
-        self.on_guest_threads(move |host| async move { host.handle_request_here(&id, invocation, request).await }).await
+        self.on_guest_threads(
+            move |host| async move { host.handle_request_here(&id, invocation, request, ticket).await },
+        )
+        .await
     }
 
     /// Delivers an event to a space module (budget: `event_deadline_ms`).
@@ -69,8 +74,10 @@ impl ModuleHost {
         invocation: Invocation,
         event: ModuleEvent,
     ) -> Result<(), ModuleFailure> {
+        let ticket = self.inner.admission.admit(module_id, &invocation.space_id, false)?;
         let id = module_id.to_owned();
-        self.on_guest_threads(move |host| async move { host.dispatch_event_here(&id, invocation, event).await }).await
+        self.on_guest_threads(move |host| async move { host.dispatch_event_here(&id, invocation, event, ticket).await })
+            .await
     }
 
     /// A marketplace rule's trending score for a listing (budget: `marketplace_deadline_ms`).
