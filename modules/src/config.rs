@@ -49,6 +49,10 @@ pub struct ModulesConfig {
     pub space_guest_burst_ms: u64,
     /// Events waiting for delivery per space; beyond them new events of the space are dropped (logged).
     pub max_queued_events_per_space: usize,
+    /// Log lines the modules of one space may emit per second on average; the rest are dropped.
+    pub log_lines_per_space_per_second: u32,
+    /// Log lines the modules of one space may emit at once.
+    pub log_lines_per_space_burst: u32,
 }
 
 impl Default for ModulesConfig {
@@ -72,6 +76,8 @@ impl Default for ModulesConfig {
             space_guest_ms_per_second: 250,
             space_guest_burst_ms: 1_000,
             max_queued_events_per_space: 1_000,
+            log_lines_per_space_per_second: 50,
+            log_lines_per_space_burst: 500,
         }
     }
 }

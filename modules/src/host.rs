@@ -11,6 +11,7 @@ use wasmtime::Engine;
 use crate::api::{ConfigError, ConfigProblem, ModuleSummary};
 use crate::config::{BundledModule, ModulesConfig};
 use crate::imports::key_value::KeyValueBackend;
+use crate::imports::logging::LogBudget;
 use crate::imports::outbound_http::HttpAccess;
 use crate::invoke::admission::Admission;
 use crate::invoke::engine;
@@ -76,6 +77,10 @@ impl ModuleHost {
             bundled,
             kv,
             http: HttpAccess::client(&settings)?,
+            log_budget: Arc::new(LogBudget::new(
+                settings.log_lines_per_space_per_second,
+                settings.log_lines_per_space_burst,
+            )),
             memory_limit,
             wasi: wasi_linker(&engine)?,
         };

@@ -18,6 +18,7 @@ use crate::api::ModuleSummary;
 use crate::bindings::{self, analysis, marketplace, space};
 use crate::config::{BundledModule, EnabledModule, Grant, ModulesConfig, Source};
 use crate::imports::key_value::KeyValueBackend;
+use crate::imports::logging::LogBudget;
 use crate::imports::outbound_http::HttpAccess;
 use crate::invoke::configure_store;
 use crate::invoke::failure::FailureCounters;
@@ -52,6 +53,7 @@ pub(crate) struct Loader<'a> {
     pub bundled: &'a [BundledModule],
     pub kv: Arc<dyn KeyValueBackend>,
     pub http: reqwest::Client,
+    pub log_budget: Arc<LogBudget>,
     pub memory_limit: usize,
     /// WASI with no authority, linked once and cloned per module.
     pub wasi: Linker<StoreState>,
@@ -149,6 +151,7 @@ impl Loader<'_> {
             module_id: module_id.to_owned(),
             key_value: has(Grant::KeyValue).then(|| self.kv.clone()),
             logging: has(Grant::Logging),
+            log_budget: self.log_budget.clone(),
             item_read: has(Grant::ItemRead),
             asset_read: has(Grant::AssetRead),
             http: has(Grant::OutboundHttp).then(|| HttpAccess::new(self.http.clone(), hosts, self.settings)),

@@ -1,8 +1,49 @@
-//! The `logging` import: a module's log lines, cut to size and counted, go to the host's tracing under the
-//! target `trellis_modules::guest`.
+//! The `logging` import: a module's log lines, cut to size, escaped (a module cannot forge lines of its
+//! own with newlines or terminal escapes) and limited per invocation and per space, go to the host's
+//! tracing under the target `trellis_modules::guest`.
+
+use std::collections::HashMap;
+use std::sync::Mutex;
+use std::time::Instant;
 
 use crate::bindings::logging;
 use crate::invoke::state::{HostVerdict, StoreState};
+
+/// Spaces whose log budget is remembered at once; when full, the oldest refills are forgotten.
+const MAX_TRACKED_SPACES: usize = 100_000;
+
+/// Log lines each space may emit: `per_second` on average, `burst` at once; the rest are dropped.
+pub(crate) struct LogBudget {
+    per_second: f64,
+    burst: f64,
+    spaces: Mutex<HashMap<String, (f64, Instant)>>,
+}
+
+impl LogBudget {
+    pub(crate) fn new(per_second: u32, burst: u32) -> Self {
+        Self { per_second: f64::from(per_second.max(1)), burst: f64::from(burst.max(1)), spaces: Mutex::default() }
+    }
+
+    /// Takes one line of `space_id`'s budget; `false` when it is spent.
+    pub(crate) fn take(&self, space_id: &str) -> bool {
+        let mut spaces = self.spaces.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        let now = Instant::now();
+        if spaces.len() >= MAX_TRACKED_SPACES && !spaces.contains_key(space_id) {
+            let burst = self.burst;
+            let rate = self.per_second;
+            spaces.retain(|_, (tokens, at)| *tokens + now.duration_since(*at).as_secs_f64() * rate < burst);
+        }
+        let (tokens, at) = spaces.entry(space_id.to_owned()).or_insert((self.burst, now));
+        *tokens = (*tokens + now.duration_since(*at).as_secs_f64() * self.per_second).min(self.burst);
+        *at = now;
+        if *tokens >= 1.0 {
+            *tokens -= 1.0;
+            true
+        } else {
+            false
+        }
+    }
+}
 
 /// Longest log message kept, in bytes; longer ones are cut.
 const MAX_LOG_BYTES: usize = 4096;
@@ -12,7 +53,7 @@ impl logging::Host for StoreState {
         if !self.caps.logging {
             return Err(self.fail(HostVerdict::Host("logging called without the logging grant".into())));
         }
-        if self.logs_left == 0 {
+        if self.logs_left == 0 || !self.caps.log_budget.take(&self.scope.space_id) {
             return Ok(());
         }
         self.logs_left -= 1;
@@ -20,6 +61,8 @@ impl logging::Host for StoreState {
             let cut = (0..=MAX_LOG_BYTES).rev().find(|&i| message.is_char_boundary(i)).unwrap_or(0);
             message.truncate(cut);
         }
+        // Newlines, terminal escapes and other control characters are written as escapes.
+        let message = message.escape_debug().to_string();
         let module = self.caps.module_id.as_str();
         let space = self.scope.space_id.as_str();
         macro_rules! emit {
@@ -35,5 +78,23 @@ impl logging::Host for StoreState {
             logging::Level::Error => emit!(ERROR),
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_space_spends_its_log_budget_and_others_keep_theirs() {
+        let budget = LogBudget::new(1, 3);
+        assert_eq!((0..5).filter(|_| budget.take("a")).count(), 3);
+        assert!(budget.take("b"));
+    }
+
+    #[test]
+    fn control_characters_cannot_forge_lines() {
+        let forged = "ok\n2026-11-24T00:00:00Z  INFO trellis: admin logged in\u{1b}[2J".escape_debug().to_string();
+        assert!(!forged.contains('\n') && !forged.contains('\u{1b}'), "{forged}");
     }
 }

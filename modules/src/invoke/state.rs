@@ -10,6 +10,7 @@ use wasmtime_wasi::{WasiCtx, WasiCtxBuilder, WasiCtxView, WasiView};
 
 use crate::analysis::AssetSource;
 use crate::imports::key_value::{KeyValueBackend, KvScope};
+use crate::imports::logging::LogBudget;
 use crate::imports::outbound_http::HttpAccess;
 
 /// Log lines one invocation may emit; the rest are dropped so a module cannot flood the host's logs.
@@ -20,6 +21,8 @@ pub(crate) struct Capabilities {
     pub module_id: String,
     pub key_value: Option<Arc<dyn KeyValueBackend>>,
     pub logging: bool,
+    /// Log lines per space, shared by every module of the host.
+    pub log_budget: Arc<LogBudget>,
     pub item_read: bool,
     pub asset_read: bool,
     pub http: Option<HttpAccess>,
@@ -32,6 +35,7 @@ impl Capabilities {
             module_id: module_id.to_owned(),
             key_value: None,
             logging: false,
+            log_budget: Arc::new(LogBudget::new(1, 1)),
             item_read: false,
             asset_read: false,
             http: None,
