@@ -271,3 +271,34 @@ async fn gateway_subscribers_are_counted_per_user_on_the_plan_their_subscription
     assert_eq!(unknown_plan.plan.name(), "default");
     store.close().await;
 }
+
+/// Issue 11, finding 9: each user creates at most `forms.configurations.createPerDay` form
+/// configurations a day, whatever key they use; a refused document costs nothing.
+#[tokio::test]
+async fn form_configurations_per_user_and_day_are_capped() {
+    // Arrange
+    let app = spawn_app_with(|config| with_plan(config, "default", &[("forms.configurations.createPerDay", 2)])).await;
+    let ann = app.sign_up("ann").await;
+    let bob = app.sign_up("bob").await;
+    let create = |token: &str, body: serde_json::Value| {
+        app.authed(reqwest::Method::POST, "/v0/forms/configurations", token).json(&body).send()
+    };
+    let config = || {
+        let mut config = crate::support::forms::sample_config();
+        config["id"] = serde_json::json!(uuid::Uuid::new_v4().to_string());
+        serde_json::json!({"config": config})
+    };
+    let invalid = create(&ann.token, serde_json::json!({"config": {}})).await.unwrap();
+    assert_eq!(invalid.status(), StatusCode::BAD_REQUEST);
+    for _ in 0..2 {
+        assert_eq!(create(&ann.token, config()).await.unwrap().status(), StatusCode::CREATED);
+    }
+    // Act
+    let third = create(&ann.token, config()).await.unwrap();
+    let other_user = create(&bob.token, config()).await.unwrap();
+    // Assert
+    let error = trellis_tests::assert_error(third, StatusCode::FORBIDDEN, "ENTITLEMENT_LIMIT_EXCEEDED").await;
+    assert_eq!(error["details"][0]["path"], "forms.configurations.createPerDay");
+    assert_eq!(other_user.status(), StatusCode::CREATED);
+    app.stop().await;
+}

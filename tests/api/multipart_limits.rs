@@ -89,3 +89,32 @@ async fn a_request_larger_than_the_form_could_accept_is_refused_before_it_is_rea
     assert_error(response, StatusCode::PAYLOAD_TOO_LARGE, "PAYLOAD_TOO_LARGE").await;
     app.stop().await;
 }
+
+/// Issue 11, finding 9: the deployment's file ceiling holds whatever `file.maxBytes` says, and the
+/// bytes uploaded per day are counted, not only the files.
+#[tokio::test]
+async fn the_deployment_ceiling_and_the_daily_bytes_bound_uploads() {
+    use crate::support::media::{file, pairs, text, upload};
+    // Arrange: docs allows 64 KiB per file; the deployment 20,000 bytes; the plan 30,000 bytes a day.
+    let app = trellis_tests::spawn_app_with(|config| {
+        config.media.max_file_bytes = 20_000;
+        config.plans.insert(
+            "default".into(),
+            std::collections::BTreeMap::from([("forms.attachments.uploadBytesPerDay".to_owned(), 30_000)]),
+        );
+    })
+    .await;
+    let ann = app.sign_up("ann").await;
+    let form = media_form(&app, &ann.token).await;
+    let doc = |len: usize| pairs(vec![(&form.docs, file("a.txt", "text/plain", text(len)))]);
+    // Act
+    let over_ceiling = upload(&app, &ann.token, &form.form_id, "", doc(25_000)).await;
+    let first = upload(&app, &ann.token, &form.form_id, "", doc(18_000)).await;
+    let over_the_day = upload(&app, &ann.token, &form.form_id, "", doc(18_000)).await;
+    // Assert
+    over_ceiling.error(StatusCode::PAYLOAD_TOO_LARGE, "PAYLOAD_TOO_LARGE");
+    first.expect(StatusCode::CREATED);
+    let error = over_the_day.error(StatusCode::FORBIDDEN, "ENTITLEMENT_LIMIT_EXCEEDED");
+    assert_eq!(error["details"][0]["path"], "forms.attachments.uploadBytesPerDay");
+    app.stop().await;
+}

@@ -12,6 +12,8 @@ pub struct MediaConfig {
     pub s3: S3Config,
     /// Largest file accepted on a file field that sets no `file.maxBytes`.
     pub default_max_file_bytes: u64,
+    /// Largest file accepted at all, whatever a field's `file.maxBytes` says.
+    pub max_file_bytes: u64,
     /// Largest whole upload request, all parts together.
     pub max_request_bytes: u64,
     /// Most files in one upload request.
@@ -33,6 +35,7 @@ impl Default for MediaConfig {
             backend: MediaBackend::Local,
             s3: S3Config::default(),
             default_max_file_bytes: 100 * 1024 * 1024,
+            max_file_bytes: 1024 * 1024 * 1024,
             max_request_bytes: 8 * 1024 * 1024 * 1024,
             max_files_per_request: 100,
             sweep_interval_seconds: 600,

@@ -8,16 +8,23 @@ pub enum Entitlement {
     FormUploads,
     PublishedAssets,
     Messages,
+    /// Bytes of attachments stored per day (the count alone let a few huge files through).
+    FormUploadBytes,
+    /// Form configurations one user creates per day (counted per user, not per key).
+    FormConfigurations,
 }
 
 impl Entitlement {
-    pub const ALL: [Entitlement; 3] = [Self::FormUploads, Self::PublishedAssets, Self::Messages];
+    pub const ALL: [Entitlement; 5] =
+        [Self::FormUploads, Self::PublishedAssets, Self::Messages, Self::FormUploadBytes, Self::FormConfigurations];
 
     pub fn name(self) -> &'static str {
         match self {
             Self::FormUploads => "forms.attachments.uploadPerDay",
             Self::PublishedAssets => "spaces.publishedAssets.perDay",
             Self::Messages => "messaging.perDay",
+            Self::FormUploadBytes => "forms.attachments.uploadBytesPerDay",
+            Self::FormConfigurations => "forms.configurations.createPerDay",
         }
     }
 
@@ -26,6 +33,8 @@ impl Entitlement {
             Self::FormUploads => 10_000,
             Self::PublishedAssets => 1_000,
             Self::Messages => 1_000,
+            Self::FormUploadBytes => 10 << 30,
+            Self::FormConfigurations => 200,
         }
     }
 
@@ -48,7 +57,7 @@ impl fmt::Display for Entitlement {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Plan {
     name: String,
-    quotas: [u64; 3],
+    quotas: [u64; Entitlement::ALL.len()],
 }
 
 impl Plan {
@@ -76,6 +85,11 @@ impl QuotaSubject {
 
     pub fn gateway(user: &str) -> Self {
         Self(format!("gateway:{user}"))
+    }
+
+    /// One signed-in user, for quotas that bound what each user makes whatever key they use.
+    pub fn user(user_id: &str) -> Self {
+        Self(format!("user:{user_id}"))
     }
 
     pub fn as_str(&self) -> &str {

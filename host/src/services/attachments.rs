@@ -57,6 +57,7 @@ pub struct Attachments {
     default_max_file_bytes: u64,
     max_files_per_request: usize,
     max_request_bytes: u64,
+    max_file_bytes: u64,
 }
 
 /// The instance an upload or removal acts on, and the view it acts through (if any).
@@ -92,6 +93,7 @@ impl Attachments {
             default_max_file_bytes: config.default_max_file_bytes,
             max_files_per_request: config.max_files_per_request,
             max_request_bytes: config.max_request_bytes,
+            max_file_bytes: config.max_file_bytes,
         }
     }
 
@@ -173,7 +175,12 @@ impl Attachments {
         }
         let records = self.judge(&target, &config, &field_ids, &files, problems)?;
         let count = records.len() as u64;
+        let bytes = records.iter().map(|r| r.bytes.max(0) as u64).sum::<u64>();
         quotas::take(&self.store, caller, Entitlement::FormUploads, count).await?;
+        if let Err(exceeded) = quotas::take(&self.store, caller, Entitlement::FormUploadBytes, bytes).await {
+            quotas::refund(&self.store, caller, Entitlement::FormUploads, count).await?;
+            return Err(exceeded);
+        }
         let caps = caps_of(&config, &records);
         let stored =
             self.store.media.insert_attachments(&target.instance.stored.form_id, &user.user_id, records, caps).await;
@@ -186,6 +193,7 @@ impl Attachments {
             Err(error) => error.into(),
         };
         quotas::refund(&self.store, caller, Entitlement::FormUploads, count).await?;
+        quotas::refund(&self.store, caller, Entitlement::FormUploadBytes, bytes).await?;
         Err(refusal)
     }
 
@@ -388,8 +396,15 @@ impl Attachments {
         Ok(self.store.media.attachments(&instance.stored.form_id).await?)
     }
 
+    /// A field's cap: its `file.maxBytes` (else the deployment's default), never above the
+    /// deployment's ceiling `media.max_file_bytes`.
     fn max_bytes(&self, field: &Field) -> u64 {
-        field.file.as_ref().and_then(|rule| rule.max_bytes).unwrap_or(self.default_max_file_bytes)
+        field
+            .file
+            .as_ref()
+            .and_then(|rule| rule.max_bytes)
+            .unwrap_or(self.default_max_file_bytes)
+            .min(self.max_file_bytes)
     }
 
     /// The most a request to an instance of `config` can carry: each file field's cap times the

@@ -10,9 +10,12 @@ use uuid::Uuid;
 
 use crate::cache::RevisionCache;
 use crate::domain::account;
+use crate::domain::entitlement::{Entitlement, Plan, QuotaSubject};
 use crate::domain::forms::{self, FormConfig};
 use crate::domain::problems::Problems;
 use crate::error::{Error, OnConflict, Result};
+use crate::quotas;
+use crate::services::licenses::Caller;
 use crate::store::{ConfigurationChange, NewConfiguration, SessionUser, Store, StoredConfiguration};
 
 /// The filter a configuration listing takes: handlers show these, and reach them only through the use case.
@@ -86,8 +89,12 @@ impl FormConfigurations {
     }
 
     #[tracing::instrument(skip_all, fields(user_id = %user.user_id))]
-    pub async fn create(&self, user: &SessionUser, body: &Value) -> Result<Configuration> {
+    /// Stores a new configuration; each user may create `forms.configurations.createPerDay` a day
+    /// (counted for the user whatever key they use; a refused document costs nothing).
+    pub async fn create(&self, user: &SessionUser, plan: &Plan, body: &Value) -> Result<Configuration> {
         let (wrapper, parsed) = self.check(body, None).await?;
+        let creator = Caller { subject: QuotaSubject::user(&user.user_id), plan: plan.clone() };
+        quotas::take(&self.store, &creator, Entitlement::FormConfigurations, 1).await?;
         let editors = serde_json::to_string(&wrapper.editors).map_err(Error::internal)?;
         let document = serde_json::to_string(parsed.document()).map_err(Error::internal)?;
         let id = parsed.id().to_string();
@@ -105,7 +112,14 @@ impl FormConfigurations {
                 OffsetDateTime::now_utc(),
             )
             .await
-            .on_conflict("a form configuration with this id exists")?;
+            .on_conflict("a form configuration with this id exists");
+        let stored = match stored {
+            Ok(stored) => stored,
+            Err(error) => {
+                quotas::refund(&self.store, &creator, Entitlement::FormConfigurations, 1).await?;
+                return Err(error);
+            }
+        };
         let configuration = Configuration { stored: stored.into(), parsed, editors: wrapper.editors };
         self.remember(&configuration);
         Ok(configuration)

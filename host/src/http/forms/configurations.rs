@@ -15,6 +15,7 @@ use crate::http::extract::{ApiJson, ApiQuery, AuthUser};
 use crate::http::list::{ListEnvelope, Page, cursor_millis};
 use crate::services::form_configurations::ConfigurationFilter;
 use crate::services::form_configurations::{ACTIVE, ARCHIVED, Configuration};
+use crate::services::licenses::Caller;
 use crate::state::AppState;
 
 /// A stored configuration as clients see it.
@@ -102,9 +103,10 @@ pub async fn validate_configuration(
 pub async fn create_configuration(
     State(state): State<AppState>,
     AuthUser(user): AuthUser,
+    caller: Caller,
     ApiJson(body): ApiJson<Value>,
 ) -> ApiResult<(StatusCode, Json<ConfigurationView>)> {
-    let created = state.form_configurations.create(&user, &body).await?;
+    let created = state.form_configurations.create(&user, &caller.plan, &body).await?;
     Ok((StatusCode::CREATED, Json(created.into())))
 }
 
