@@ -20,6 +20,7 @@ use crate::services::spaces::Spaces;
 use crate::services::users::Users;
 use crate::services::workflow_configurations::WorkflowConfigurations;
 use crate::services::workflow_items::WorkflowItems;
+use crate::store::KvQuota;
 use crate::store::Store;
 
 #[derive(Clone)]
@@ -75,7 +76,10 @@ impl AppState {
         let module_host = trellis_modules::ModuleHost::new(
             config.modules.runtime_for(config.data_dir()),
             &crate::bundled::modules(),
-            Arc::new(store.module_kv.clone()),
+            Arc::new(store.module_kv.with_quota(KvQuota {
+                max_keys: i64::try_from(config.modules.runtime.kv_max_keys_per_space).unwrap_or(i64::MAX),
+                max_bytes: i64::try_from(config.modules.runtime.kv_max_bytes_per_space).unwrap_or(i64::MAX),
+            })),
         )?;
         let events = ModuleEvents::new(
             module_host.clone(),

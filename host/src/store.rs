@@ -98,7 +98,7 @@ pub use instances::InstanceRepo;
 pub use licenses::LicenseRepo;
 pub use media::MediaRepo;
 pub use module_deliveries::ModuleDeliveryRepo;
-pub use module_kv::ModuleKv;
+pub use module_kv::{KvQuota, ModuleKv};
 pub use quotas::QuotaRepo;
 pub use sessions::SessionRepo;
 pub use spaces::SpaceRepo;

@@ -53,6 +53,10 @@ pub struct ModulesConfig {
     pub log_lines_per_space_per_second: u32,
     /// Log lines the modules of one space may emit at once.
     pub log_lines_per_space_burst: u32,
+    /// Keys one module may keep in one space's key-value store.
+    pub kv_max_keys_per_space: u64,
+    /// Bytes (keys plus values) one module may keep in one space's key-value store.
+    pub kv_max_bytes_per_space: u64,
 }
 
 impl Default for ModulesConfig {
@@ -78,6 +82,8 @@ impl Default for ModulesConfig {
             max_queued_events_per_space: 1_000,
             log_lines_per_space_per_second: 50,
             log_lines_per_space_burst: 500,
+            kv_max_keys_per_space: 100_000,
+            kv_max_bytes_per_space: 64 << 20,
         }
     }
 }

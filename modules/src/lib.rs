@@ -31,7 +31,9 @@ pub use api::{
 };
 pub use config::{BundledModule, EnabledModule, Grant, ModulesConfig};
 pub use host::ModuleHost;
-pub use imports::key_value::{KeyValueBackend, KvScope, MAX_KEY_BYTES, MAX_LIST_LIMIT, MAX_VALUE_BYTES, MemoryKv};
+pub use imports::key_value::{
+    KeyValueBackend, KvScope, MAX_KEY_BYTES, MAX_LIST_LIMIT, MAX_VALUE_BYTES, MemoryKv, QuotaExceeded,
+};
 pub use invoke::engine::EPOCH_TICK;
 pub use invoke::failure::{FailureCounts, FailureKind, ModuleFailure};
 pub use load::cache::{CodeLoad, CodeOrigin};

@@ -248,3 +248,33 @@ async fn the_openapi_document_lists_the_space_and_module_routes() {
         assert!(document["paths"][path][method].is_object(), "{method} {path} is not documented");
     }
 }
+
+/// Issue 11, finding 9: what a module keeps in a space is bounded; past the quota its writes are
+/// refused to the module (which reports them), and other spaces keep their own quota.
+#[tokio::test]
+async fn a_module_keeps_at_most_its_quota_in_a_space() {
+    // Arrange: ten keys per (space, module); tagging an item takes two, the counts one more.
+    let app = spawn_app_with(|config| config.modules.runtime.kv_max_keys_per_space = 10).await;
+    let ann = app.sign_up("ann").await;
+    let full = id(&created_space(&app, &ann, "full").await);
+    let other = id(&created_space(&app, &ann, "other").await);
+    for space in [&full, &other] {
+        connect(&app, &ann, space, json!([{"moduleId": "tags"}])).await;
+    }
+    let tag = |space: &str, item: String| {
+        let path = format!("/v0/spaces/{space}/modules/tags/items/{item}/tags");
+        app.authed(Method::POST, &path, &ann.token).json(&json!({"tags": ["t"]})).send()
+    };
+    let mut statuses = Vec::new();
+    // Act
+    for i in 0..8 {
+        statuses.push(tag(&full, format!("item-{i}")).await.unwrap().status());
+    }
+    let elsewhere = tag(&other, "item-0".into()).await.unwrap();
+    // Assert
+    let stored = statuses.iter().filter(|s| **s == StatusCode::OK).count();
+    assert!((3..=5).contains(&stored), "{statuses:?}");
+    assert!(statuses[stored..].iter().all(|s| *s == StatusCode::BAD_REQUEST), "{statuses:?}");
+    assert_eq!(elsewhere.status(), StatusCode::OK);
+    app.stop().await;
+}

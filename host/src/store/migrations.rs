@@ -30,6 +30,7 @@ const SQLITE: &[Embedded] = embed!("sqlite":
     4 "0004_spaces.sql",
     5 "0005_media.sql",
     6 "0006_pin_failures.sql",
+    7 "0007_module_kv_usage.sql",
 );
 
 const POSTGRES: &[Embedded] = embed!("postgres":
@@ -39,6 +40,7 @@ const POSTGRES: &[Embedded] = embed!("postgres":
     4 "0004_spaces.sql",
     5 "0005_media.sql",
     6 "0006_pin_failures.sql",
+    7 "0007_module_kv_usage.sql",
 );
 
 /// The engine's migrations, ready to run.

@@ -9,19 +9,40 @@ use std::sync::Arc;
 
 use async_trait::async_trait;
 use sqlx::Row;
-use trellis_modules::{KeyValueBackend, KvScope};
+use trellis_modules::{KeyValueBackend, KvScope, QuotaExceeded};
 
 use super::{Db, StoreResult};
 
-/// The module host's key-value backend: the repository of modules' key-value data.
+/// The module host's key-value backend: the repository of modules' key-value data, each
+/// (space, module) within its quota of keys and bytes (keys plus values), kept in
+/// `module_kv_usage` by the same transaction as every write.
 #[derive(Clone, Debug)]
 pub struct ModuleKv {
     db: Db,
+    quota: KvQuota,
+}
+
+/// What one module may store in one space.
+#[derive(Clone, Copy, Debug)]
+pub struct KvQuota {
+    pub max_keys: i64,
+    pub max_bytes: i64,
+}
+
+impl Default for KvQuota {
+    fn default() -> Self {
+        Self { max_keys: 100_000, max_bytes: 64 << 20 }
+    }
 }
 
 impl ModuleKv {
     pub fn new(db: Db) -> Self {
-        Self { db }
+        Self { db, quota: KvQuota::default() }
+    }
+
+    /// The same store under another quota.
+    pub fn with_quota(&self, quota: KvQuota) -> Self {
+        Self { db: self.db.clone(), quota }
     }
 }
 
@@ -51,17 +72,62 @@ impl ModuleKv {
         Ok(row.map(|row| row.try_get("value")).transpose()?)
     }
 
+    /// Stores `value` under `key`, unless that would take the (space, module) past its quota: then
+    /// nothing changes and the answer says why (the module's error, not the host's).
     #[tracing::instrument(skip_all, fields(space_id = scope.space_id, module_id = scope.module_id))]
-    pub async fn module_kv_set(&self, scope: &KvScope, key: &str, value: &[u8]) -> StoreResult<()> {
-        let entry = Arc::new((scope.clone(), key.to_owned(), value.to_vec()));
+    pub async fn module_kv_set(&self, scope: &KvScope, key: &str, value: &[u8]) -> StoreResult<Result<(), String>> {
+        let entry = Arc::new((scope.clone(), key.to_owned(), value.to_vec(), self.quota));
         self.db
             .write(move |conn| {
                 let entry = entry.clone();
                 Box::pin(async move {
-                    let (scope, key, value) = &*entry;
+                    let (scope, key, value, quota) = &*entry;
+                    let old = sqlx::query(
+                        "select cast(length(value) as bigint) as size from module_kv where space_id = $1 and module_id = $2 and key = $3",
+                    )
+                    .bind(scope.space_id.clone())
+                    .bind(scope.module_id.clone())
+                    .bind(key.clone())
+                    .fetch_optional(&mut *conn)
+                    .await?;
+                    let old_value: Option<i64> = old.map(|row| row.try_get("size")).transpose()?;
+                    let (key_delta, byte_delta) = match old_value {
+                        Some(old) => (0, value.len() as i64 - old),
+                        None => (1, (key.len() + value.len()) as i64),
+                    };
+                    let usage = sqlx::query(
+                        "insert into module_kv_usage (space_id, module_id, keys, bytes) values ($1, $2, $3, $4) \
+                         on conflict (space_id, module_id) do update \
+                         set keys = module_kv_usage.keys + excluded.keys, bytes = module_kv_usage.bytes + excluded.bytes \
+                         returning keys, bytes",
+                    )
+                    .bind(scope.space_id.clone())
+                    .bind(scope.module_id.clone())
+                    .bind(key_delta)
+                    .bind(byte_delta)
+                    .fetch_one(&mut *conn)
+                    .await?;
+                    let (keys, bytes): (i64, i64) = (usage.try_get("keys")?, usage.try_get("bytes")?);
+                    if (key_delta > 0 && keys > quota.max_keys) || (byte_delta > 0 && bytes > quota.max_bytes) {
+                        // Undo the count: the write does not happen.
+                        sqlx::query(
+                            "update module_kv_usage set keys = keys - $3, bytes = bytes - $4 \
+                             where space_id = $1 and module_id = $2",
+                        )
+                        .bind(scope.space_id.clone())
+                        .bind(scope.module_id.clone())
+                        .bind(key_delta)
+                        .bind(byte_delta)
+                        .execute(&mut *conn)
+                        .await?;
+                        return Ok(Err(format!(
+                            "quota exceeded: a module stores at most {} keys and {} bytes in a space",
+                            quota.max_keys, quota.max_bytes
+                        )));
+                    }
                     sqlx::query(
                         "insert into module_kv (space_id, module_id, key, value) values ($1, $2, $3, $4) \
-                     on conflict (space_id, module_id, key) do update set value = excluded.value",
+                         on conflict (space_id, module_id, key) do update set value = excluded.value",
                     )
                     .bind(scope.space_id.clone())
                     .bind(scope.module_id.clone())
@@ -69,7 +135,7 @@ impl ModuleKv {
                     .bind(value.clone())
                     .execute(&mut *conn)
                     .await?;
-                    Ok(())
+                    Ok(Ok(()))
                 })
             })
             .await
@@ -83,12 +149,27 @@ impl ModuleKv {
                 let entry = entry.clone();
                 Box::pin(async move {
                     let (scope, key) = &*entry;
-                    sqlx::query("delete from module_kv where space_id = $1 and module_id = $2 and key = $3")
+                    let removed = sqlx::query(
+                        "delete from module_kv where space_id = $1 and module_id = $2 and key = $3 \
+                         returning cast(length(value) as bigint) as size",
+                    )
+                    .bind(scope.space_id.clone())
+                    .bind(scope.module_id.clone())
+                    .bind(key.clone())
+                    .fetch_optional(&mut *conn)
+                    .await?;
+                    if let Some(row) = removed {
+                        let size: i64 = row.try_get("size")?;
+                        sqlx::query(
+                            "update module_kv_usage set keys = keys - 1, bytes = bytes - $3 \
+                             where space_id = $1 and module_id = $2",
+                        )
                         .bind(scope.space_id.clone())
                         .bind(scope.module_id.clone())
-                        .bind(key.clone())
+                        .bind(size + key.len() as i64)
                         .execute(&mut *conn)
                         .await?;
+                    }
                     Ok(())
                 })
             })
@@ -127,7 +208,10 @@ impl KeyValueBackend for ModuleKv {
     }
 
     async fn set(&self, scope: &KvScope, key: &str, value: &[u8]) -> anyhow::Result<()> {
-        Ok(self.module_kv_set(scope, key, value).await?)
+        match self.module_kv_set(scope, key, value).await? {
+            Ok(()) => Ok(()),
+            Err(why) => Err(QuotaExceeded(why).into()),
+        }
     }
 
     async fn delete(&self, scope: &KvScope, key: &str) -> anyhow::Result<()> {

@@ -22,6 +22,13 @@ fn storable(key: &str) -> bool {
     key.len() <= MAX_KEY_BYTES && !key.contains('\0')
 }
 
+/// A backend's refusal to store a value because the (space, module) would exceed its quota. A
+/// backend returns it (as the `anyhow` error of [`KeyValueBackend::set`]) and the module sees its
+/// message as the error of `set`; any other error is a host failure.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct QuotaExceeded(pub String);
+
 /// Whose data a key-value call touches: one module's data in one space.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct KvScope {
@@ -155,7 +162,10 @@ impl key_value::Host for StoreState {
         if value.len() > MAX_VALUE_BYTES {
             return Ok(Err(format!("value is larger than {MAX_VALUE_BYTES} bytes")));
         }
-        let outcome = tokio::time::timeout(left, kv.set(&self.scope, &key, &value)).await;
+        let outcome = match tokio::time::timeout(left, kv.set(&self.scope, &key, &value)).await {
+            Ok(Err(error)) if error.downcast_ref::<QuotaExceeded>().is_some() => return Ok(Err(error.to_string())),
+            other => other,
+        };
         self.settle(outcome).map(Ok)
     }
 

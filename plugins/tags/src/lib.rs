@@ -141,7 +141,9 @@ fn add_tags(ctx: &Context, item: &str, request: &Request) -> Result<Response> {
     if !problems.is_empty() {
         return Ok(Response::validation_failed(problems));
     }
-    store::set_item_tags(item, &tags)?;
+    if let Err(error) = store::set_item_tags(item, &tags) {
+        return Ok(Response::validation_failed(vec![Detail::new("/tags", "NOT_STORED", error.message())]));
+    }
     Ok(Response::ok(&json!({"itemId": item, "tags": tags})))
 }
 

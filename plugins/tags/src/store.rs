@@ -11,9 +11,12 @@
 use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
-use trellis_plugin_sdk::{Result, kv};
+use trellis_plugin_sdk::{Error, Result, kv};
 
 const COUNTS: &str = "counts";
+/// Distinct tags one space may use: the counts document holds them all and must stay far below the
+/// host's value cap (1 MiB; a tag takes up to ~320 bytes there), or no tag could be added any more.
+pub const MAX_DISTINCT_TAGS: usize = 2_000;
 
 #[derive(Serialize, Deserialize, Default)]
 struct CountsDoc {
@@ -38,6 +41,12 @@ pub fn set_item_tags(item: &str, tags: &[String]) -> Result<()> {
     if removed.is_empty() && added.is_empty() && old == tags {
         return Ok(());
     }
+    // Checked before anything is written, so a refused change leaves no half of itself behind.
+    let mut doc: CountsDoc = kv::get_json(COUNTS)?.unwrap_or_default();
+    let new_distinct = added.iter().filter(|tag| !doc.counts.contains_key(tag.as_str())).count();
+    if new_distinct > 0 && doc.counts.len() + new_distinct > MAX_DISTINCT_TAGS {
+        return Err(Error::new(format!("a space uses at most {MAX_DISTINCT_TAGS} distinct tags")));
+    }
     if tags.is_empty() {
         kv::delete(item_key(item));
     } else {
@@ -52,7 +61,6 @@ pub fn set_item_tags(item: &str, tags: &[String]) -> Result<()> {
     for tag in &added {
         kv::set(index_key(tag, item), [])?;
     }
-    let mut doc: CountsDoc = kv::get_json(COUNTS)?.unwrap_or_default();
     for tag in removed {
         if let Some(count) = doc.counts.get_mut(tag) {
             *count = count.saturating_sub(1);
@@ -130,6 +138,18 @@ mod tests {
         assert_eq!(tag_items("red", None, 10), (vec!["i2".to_owned()], None));
         assert!(host.kv_keys().contains(&"tag/green/i1".to_owned()));
         assert!(!host.kv_keys().contains(&"tag/red/i1".to_owned()));
+    }
+
+    #[test]
+    fn new_distinct_tags_beyond_the_cap_are_refused_and_nothing_is_written() {
+        let host = TestHost::new();
+        for i in 0..MAX_DISTINCT_TAGS {
+            set_item_tags(&format!("i{i}"), &[format!("t{i}")]).unwrap();
+        }
+        let keys_before = host.kv_keys().len();
+        assert!(set_item_tags("new", &tags(&["brand-new"])).is_err());
+        assert_eq!(host.kv_keys().len(), keys_before, "nothing of the refused change was written");
+        set_item_tags("new", &tags(&["t1"])).expect("existing tags can still be used");
     }
 
     #[test]
