@@ -89,8 +89,13 @@ pub trait MediaStore: Send + Sync + 'static {
     /// Succeeds when the store answers (readiness).
     async fn check(&self) -> Result<(), MediaError>;
     /// Clears leftovers of interrupted writes older than `grace` that the backend keeps outside
-    /// its objects (temporary files); returns how many.
-    async fn remove_stale(&self, _grace: std::time::Duration) -> Result<usize, MediaError> {
+    /// its objects (temporary files, unfinished multipart uploads), except those of `live` keys
+    /// (uploads still announced as running); returns how many.
+    async fn remove_stale(
+        &self,
+        _grace: std::time::Duration,
+        _live: &std::collections::HashSet<String>,
+    ) -> Result<usize, MediaError> {
         Ok(0)
     }
 }

@@ -278,13 +278,19 @@ async fn s3_remove_stale_aborts_only_old_uploads_of_ours() {
     let started = bucket.initiate_multipart_upload(&foreign, "application/octet-stream").await.unwrap();
     tokio::time::sleep(Duration::from_millis(1100)).await;
 
+    let still_running = StorageKey::generate("forms");
+    bucket.initiate_multipart_upload(still_running.as_str(), "application/octet-stream").await.unwrap();
+    let live = std::collections::HashSet::from([still_running.as_str().to_owned()]);
+
     // Act
-    let young = store.remove_stale(Duration::from_secs(3600)).await.unwrap();
-    let aborted = store.remove_stale(Duration::ZERO).await.unwrap();
+    let young = store.remove_stale(Duration::from_secs(3600), &live).await.unwrap();
+    let aborted = store.remove_stale(Duration::ZERO, &live).await.unwrap();
 
     // Assert
     assert_eq!(young, 0);
     assert!(aborted >= 1);
+    assert_eq!(pending_uploads(&bucket, &still_running).await, 1, "a live upload was aborted");
+    store.remove_stale(Duration::ZERO, &std::collections::HashSet::new()).await.unwrap();
     assert_eq!(pending_uploads(&bucket, &ours).await, 0);
     let pages = bucket.list_multiparts_uploads(Some(&foreign), None).await.unwrap();
     assert_eq!(pages.iter().flat_map(|page| &page.uploads).count(), 1, "another program's upload was touched");

@@ -3,6 +3,8 @@
 
 use std::collections::BTreeSet;
 
+use futures::StreamExt;
+
 use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
 use trellis_tests::{TestApp, TestUser};
@@ -277,6 +279,46 @@ fn short_write_timeout(config: &mut trellis::config::Config) {
     config.http.write_timeout_seconds = 1;
 }
 on_both_backends!(a_download_the_client_stops_reading_is_cut_off, short_write_timeout);
+
+/// Issue 11, finding 11: an upload that runs longer than the sweeper's grace is kept announced
+/// while its bytes arrive, so the sweeper (every second here) never takes it for abandoned.
+async fn an_upload_longer_than_the_sweep_grace_is_kept(app: &TestApp) {
+    use reqwest::multipart::{Form, Part};
+    // Arrange: 16 MiB (two S3 parts) arriving over about eight seconds; the grace is one.
+    let ann = app.sign_up("ann").await;
+    let form = media_form(app, &ann.token).await;
+    let chunk = 512 * 1024;
+    let bytes = noise(32 * chunk, 7);
+    let chunks: Vec<Vec<u8>> = bytes.chunks(chunk).map(<[u8]>::to_vec).collect();
+    let slow = futures::stream::iter(chunks).then(|piece| async move {
+        tokio::time::sleep(std::time::Duration::from_millis(250)).await;
+        Ok::<_, std::io::Error>(piece)
+    });
+    let part =
+        Part::stream(reqwest::Body::wrap_stream(slow)).file_name("slow.bin").mime_str("application/octet-stream");
+    let body = Form::new().text("fieldIds", form.big.clone()).part("files", part.unwrap());
+    // Act
+    let response = app
+        .authed(Method::POST, &attachments_path(&form.form_id), &ann.token)
+        .multipart(body)
+        .send()
+        .await
+        .expect("an answer");
+    // Assert
+    let status = response.status();
+    let created: Value = response.json().await.unwrap();
+    assert_eq!(status, StatusCode::CREATED, "{created}");
+    let key = created["attachments"][0]["partKey"].as_str().unwrap();
+    tokio::time::sleep(std::time::Duration::from_secs(3)).await;
+    let stored = download(app, &ann.token, &form.form_id, key, &[]).await;
+    assert!(stored.status == StatusCode::OK && stored.bytes == bytes, "the upload was swept");
+}
+
+fn sweeping_every_second(config: &mut trellis::config::Config) {
+    config.media.sweep_interval_seconds = 1;
+    config.media.sweep_grace_seconds = 1;
+}
+on_both_backends!(an_upload_longer_than_the_sweep_grace_is_kept, sweeping_every_second);
 
 // ---------------------------------------------------------------------------------------------
 // Removal

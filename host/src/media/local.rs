@@ -5,6 +5,7 @@
 //! folder synced, so a crash leaves either the whole object or nothing visible (plus, at worst, a
 //! temporary file that [`LocalStore::remove_stale_temporaries`] clears).
 
+use std::collections::HashSet;
 use std::io::{self, SeekFrom};
 use std::ops::Range;
 use std::path::{Path, PathBuf};
@@ -168,7 +169,8 @@ impl MediaStore for LocalStore {
         }
     }
 
-    async fn remove_stale(&self, grace: Duration) -> Result<usize, MediaError> {
+    /// A temporary file's time is its last write, so a running upload never looks stale here.
+    async fn remove_stale(&self, grace: Duration, _live: &HashSet<String>) -> Result<usize, MediaError> {
         self.remove_stale_temporaries(grace).await.map_err(|e| self.unavailable(e))
     }
 

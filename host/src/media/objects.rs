@@ -5,10 +5,12 @@
 //! client that goes away, a crash) leaves at most an announced object, which [`MediaObjects::sweep`]
 //! removes once it is due.
 
+use std::collections::HashSet;
 use std::ops::Range;
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
+use futures::StreamExt;
 use time::OffsetDateTime;
 
 use crate::config::media::MediaConfig;
@@ -78,6 +80,7 @@ impl MediaObjects {
         let announced = OffsetDateTime::now_utc();
         self.store.media.media_pending(key.as_str(), announced).await.map_err(|e| StageError::Failed(e.into()))?;
         staged.push(key.clone());
+        let body = self.keep_announced(&key, body);
         let (body, tripwire) = limited(body, limit);
         match self.objects.put(&key, body).await {
             Ok(length) => Ok((key, length)),
@@ -85,6 +88,26 @@ impl MediaObjects {
             Err(MediaError::Body(error)) => Err(StageError::Body(error)),
             Err(other) => Err(StageError::Failed(self.media_error(other))),
         }
+    }
+
+    /// Passes `body` through, renewing the object's announcement while bytes keep arriving (every
+    /// quarter of the sweeper's grace), so that an upload running longer than the grace is never
+    /// taken for an abandoned one.
+    fn keep_announced(&self, key: &StorageKey, body: ByteStream) -> ByteStream {
+        let every = (self.grace / 4).clamp(Duration::from_millis(100), Duration::from_secs(600));
+        let (store, key) = (self.store.clone(), key.as_str().to_owned());
+        let mut renewed = Instant::now();
+        Box::pin(body.inspect(move |_| {
+            if renewed.elapsed() >= every {
+                renewed = Instant::now();
+                let (store, key) = (store.clone(), key.clone());
+                tokio::spawn(async move {
+                    if let Err(error) = store.media.media_pending(&key, OffsetDateTime::now_utc()).await {
+                        tracing::warn!(error = %error, "renewing an upload's announcement failed");
+                    }
+                });
+            }
+        }))
     }
 
     /// Whether the store answers (readiness).
@@ -117,9 +140,11 @@ impl MediaObjects {
     /// Removes due objects: uploads whose row never committed and bytes orphaned by deletes.
     /// Returns how many were removed.
     pub async fn sweep(&self) -> anyhow::Result<usize> {
-        let mut total = self.objects.remove_stale(self.grace).await?;
+        let cutoff = OffsetDateTime::now_utc() - self.grace;
+        let live: HashSet<String> = self.store.media.media_announced_since(cutoff).await?.into_iter().collect();
+        let mut total = self.objects.remove_stale(self.grace, &live).await?;
         loop {
-            let due = self.store.media.media_due(OffsetDateTime::now_utc() - self.grace, 500).await?;
+            let due = self.store.media.media_due(cutoff, 500).await?;
             let batch = due.len();
             let keys: Vec<StorageKey> = due.iter().filter_map(|k| StorageKey::parse(k)).collect();
             let mut removed = Vec::new();

@@ -9,6 +9,7 @@
 //! simpler, but rust-s3's request timeout covers reading the whole body, so a slow client would
 //! trip it on a large object.
 
+use std::collections::HashSet;
 use std::io;
 use std::ops::Range;
 use std::sync::Arc;
@@ -161,7 +162,7 @@ impl MediaStore for S3Store {
 
     /// Aborts multipart uploads of ours older than `grace`: a process killed mid-upload never
     /// ran its abort, and the store keeps those parts (invisible, but taking space) for good.
-    async fn remove_stale(&self, grace: Duration) -> Result<usize, MediaError> {
+    async fn remove_stale(&self, grace: Duration, live: &HashSet<String>) -> Result<usize, MediaError> {
         let pages = match self.bucket.list_multiparts_uploads(None, None).await {
             Ok(pages) => pages,
             // A store without the listing has nothing this backend could clear.
@@ -171,8 +172,9 @@ impl MediaStore for S3Store {
         let cutoff = OffsetDateTime::now_utc() - grace;
         let mut aborted = 0;
         for upload in pages.into_iter().flat_map(|page| page.uploads) {
-            // The bucket may hold other keys; only names this service generates are its own.
-            let ours = StorageKey::parse(&upload.key).is_some();
+            // The bucket may hold other keys; only names this service generates are its own, and
+            // an upload whose announcement is being refreshed is still running.
+            let ours = StorageKey::parse(&upload.key).is_some() && !live.contains(&upload.key);
             let stale = OffsetDateTime::parse(&upload.initiated, &Rfc3339).is_ok_and(|at| at < cutoff);
             if !(ours && stale) {
                 continue;

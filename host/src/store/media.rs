@@ -152,6 +152,15 @@ impl MediaRepo {
             .await
     }
 
+    /// Keys announced (or renewed) after `since`: uploads still running.
+    pub async fn media_announced_since(&self, since: OffsetDateTime) -> StoreResult<Vec<String>> {
+        let rows = sqlx::query("select storage_key from media_pending where noted_at > $1")
+            .bind(to_millis(since))
+            .fetch_all(&self.db.pool)
+            .await?;
+        Ok(rows.iter().map(|row| row.try_get("storage_key")).collect::<Result<_, _>>()?)
+    }
+
     /// Forgets pending objects (after their bytes were removed).
     pub async fn media_forget(&self, storage_keys: Vec<String>) -> StoreResult<()> {
         let keys = Arc::new(storage_keys);
