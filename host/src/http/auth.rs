@@ -174,7 +174,7 @@ pub async fn verify_signup_pin(
 /// Sign-up step 3: sets the password, creates the account and opens a session.
 #[utoipa::path(post, path = "/v0/auth/sign-up/complete", tag = "auth", request_body = CompleteSignup,
     responses((status = 201, body = SessionOpened), (status = 400, body = ErrorEnvelope, description = "PIN_INVALID or VALIDATION_FAILED"),
-        (status = 409, body = ErrorEnvelope, description = "CONFLICT")))]
+        (status = 409, body = ErrorEnvelope, description = "CONFLICT"), (status = 429, body = ErrorEnvelope, description = "RATE_LIMITED")))]
 pub async fn complete_signup(
     State(state): State<AppState>,
     ClientAddress(address): ClientAddress,
@@ -263,7 +263,7 @@ pub async fn resend_reset_pin(
 /// Reset last step: sets the password and ends every session; log in again afterwards.
 #[utoipa::path(post, path = "/v0/auth/password-reset/complete", tag = "auth", request_body = CompleteReset,
     responses((status = 204), (status = 400, body = ErrorEnvelope, description = "PIN_INVALID or VALIDATION_FAILED"),
-        (status = 404, body = ErrorEnvelope, description = "FEATURE_DISABLED")))]
+        (status = 404, body = ErrorEnvelope, description = "FEATURE_DISABLED"), (status = 429, body = ErrorEnvelope, description = "RATE_LIMITED")))]
 pub async fn complete_reset(
     State(state): State<AppState>,
     ClientAddress(address): ClientAddress,

@@ -99,6 +99,7 @@ pub async fn validate_configuration(
 #[utoipa::path(post, path = "/v0/forms/configurations", tag = "forms", request_body = ConfigurationWrapper,
     security(("session" = [], "license" = [])),
     responses((status = 201, body = ConfigurationView), (status = 400, body = ErrorEnvelope, description = "VALIDATION_FAILED"),
+        (status = 403, body = ErrorEnvelope, description = "ENTITLEMENT_LIMIT_EXCEEDED: forms.configurations.createPerDay"),
         (status = 409, body = ErrorEnvelope, description = "CONFLICT: the id exists")))]
 pub async fn create_configuration(
     State(state): State<AppState>,

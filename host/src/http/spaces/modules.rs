@@ -82,6 +82,7 @@ pub async fn replace_modules(
     responses((status = 200, description = "the module's JSON answer (any status it chooses; also POST, PUT, PATCH, DELETE)"),
         (status = 404, body = ErrorEnvelope, description = "NOT_FOUND: not a member, or the module is not connected to the space"),
         (status = 413, body = ErrorEnvelope, description = "PAYLOAD_TOO_LARGE"),
+        (status = 429, body = ErrorEnvelope, description = "RATE_LIMITED, with Retry-After: the module or the space has as many calls running as it may, or the space has spent its guest time"),
         (status = 502, body = ErrorEnvelope, description = "MODULE_FAILED: the module trapped, ran out of time or memory, or answered something invalid")))]
 #[tracing::instrument(skip_all, fields(user_id = %user.user_id, space_id, module_id))]
 pub async fn module_route(
