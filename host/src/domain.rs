@@ -1,6 +1,7 @@
 //! Validated types and rules, free of HTTP and of the database engine.
 
 pub mod account;
+pub mod channels;
 pub mod document;
 pub mod entitlement;
 pub mod forms;

@@ -1,0 +1,445 @@
+//! Channel rules: the body of a new channel, the roles of members, the states of invites, and the
+//! bodies of the connected-space, invite, response and role routes, each checked with every
+//! problem listed at its JSON Pointer.
+
+use std::collections::HashSet;
+
+use serde_json::{Map, Value};
+
+use super::account;
+use super::document::ids::parse_hyphenated_uuid;
+use super::problems::Problems;
+
+/// Longest accepted channel name, in characters.
+pub const MAX_NAME_CHARS: usize = account::MAX_NAME_CHARS;
+/// Longest accepted description, in characters.
+pub const MAX_DESCRIPTION_CHARS: usize = 1000;
+/// Handles one invite request may name.
+pub const MAX_INVITES_PER_REQUEST: usize = 50;
+/// Spaces one channel may have connected.
+pub const MAX_SPACES: usize = 100;
+/// Invites of one channel that may wait for an answer at once.
+pub const MAX_PENDING_INVITES: i64 = 1_000;
+/// Channels one user may own.
+pub const MAX_OWNED_CHANNELS: i64 = 1_000;
+
+/// What a member may do in a channel. The creator is the owner; the owner may give members the
+/// `inviter` role; owners and inviters may invite.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Role {
+    Owner,
+    Inviter,
+    Member,
+}
+
+impl Role {
+    pub fn parse(text: &str) -> Option<Self> {
+        match text {
+            "owner" => Some(Self::Owner),
+            "inviter" => Some(Self::Inviter),
+            "member" => Some(Self::Member),
+            _ => None,
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Owner => "owner",
+            Self::Inviter => "inviter",
+            Self::Member => "member",
+        }
+    }
+
+    pub fn may_invite(self) -> bool {
+        matches!(self, Self::Owner | Self::Inviter)
+    }
+}
+
+/// The states of an invite (conventions section 4). Only a PENDING invite moves: to ACCEPTED or
+/// DECLINED by its invitee, to CANCELLED by its inviter or the channel's owner.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum InviteState {
+    Pending,
+    Accepted,
+    Declined,
+    Cancelled,
+}
+
+impl InviteState {
+    pub fn parse(text: &str) -> Option<Self> {
+        match text {
+            "PENDING" => Some(Self::Pending),
+            "ACCEPTED" => Some(Self::Accepted),
+            "DECLINED" => Some(Self::Declined),
+            "CANCELLED" => Some(Self::Cancelled),
+            _ => None,
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Pending => "PENDING",
+            Self::Accepted => "ACCEPTED",
+            Self::Declined => "DECLINED",
+            Self::Cancelled => "CANCELLED",
+        }
+    }
+}
+
+/// An id from a path or a body in canonical (lower-case, hyphenated) form; `None` when it is no
+/// UUID and so cannot name a channel, invite, user or space.
+pub fn canonical_id(text: &str) -> Option<String> {
+    parse_hyphenated_uuid(text).map(|id| id.to_string())
+}
+
+/// A new channel, checked.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NewChannel {
+    pub name: String,
+    pub description: String,
+}
+
+/// Properties of a channel view a client may read but not write.
+const READ_ONLY: [&str; 5] = ["channelId", "role", "ownerId", "createdAt", "updatedAt"];
+
+/// Checks a create body `{name, description?}`; every problem is listed.
+pub fn parse_new(body: &Map<String, Value>) -> Result<NewChannel, Problems> {
+    let mut problems = Problems::new();
+    let (mut name, mut description) = (None, String::new());
+    for (key, value) in body {
+        let path = pointer(key);
+        match key.as_str() {
+            "name" => name = text(&mut problems, &path, value).and_then(|v| check_name(&mut problems, &path, v)),
+            "description" => description = check_description(&mut problems, &path, value).unwrap_or_default(),
+            key if READ_ONLY.contains(&key) => problems.push(path, "READ_ONLY", "cannot be changed"),
+            _ => problems.push(path, "UNKNOWN_FIELD", "is not a property of a channel"),
+        }
+    }
+    if !body.contains_key("name") {
+        problems.push("/name", "REQUIRED", "is required");
+    }
+    match name {
+        Some(name) => problems.finish(NewChannel { name, description }),
+        None => Err(problems),
+    }
+}
+
+/// A channel name: non-blank, trimmed, at most [`MAX_NAME_CHARS`], no control characters.
+fn check_name(problems: &mut Problems, path: &str, name: &str) -> Option<String> {
+    account::check_name(problems, path, Some(name))
+}
+
+/// A description: free text of at most [`MAX_DESCRIPTION_CHARS`]; missing or `null` is empty.
+fn check_description(problems: &mut Problems, path: &str, value: &Value) -> Option<String> {
+    let text = match value {
+        Value::Null => return Some(String::new()),
+        Value::String(s) => s.trim(),
+        _ => {
+            problems.push(path, "INVALID_TYPE", "must be a string");
+            return None;
+        }
+    };
+    if text.chars().count() > MAX_DESCRIPTION_CHARS {
+        problems.push(path, "TOO_LONG", format!("must be at most {MAX_DESCRIPTION_CHARS} characters"));
+        None
+    } else if text.chars().any(|c| c.is_control() && !matches!(c, '\n' | '\t' | '\r')) {
+        problems.push(path, "INVALID_CHARACTERS", "must not contain control characters other than line breaks");
+        None
+    } else {
+        Some(text.to_owned())
+    }
+}
+
+/// One entry of `spaceIds`: its index, and the canonical id when it is a UUID.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SpaceEntry {
+    pub index: usize,
+    pub space_id: Option<String>,
+}
+
+/// Checks `{spaceIds: [..]}`: an array of at most [`MAX_SPACES`] strings, none twice. Answers
+/// the entries that pass, for the caller to look up and add its own problems to the same list;
+/// an entry that is no UUID is among them, so the caller reports it like any space it cannot see.
+pub fn parse_space_ids(body: &Map<String, Value>, problems: &mut Problems) -> Vec<SpaceEntry> {
+    unknown_keys(body, &["spaceIds"], problems);
+    let entries = array(body, "spaceIds", MAX_SPACES, problems);
+    let mut seen = HashSet::new();
+    let mut found = Vec::with_capacity(entries.len());
+    for (index, entry) in entries.iter().enumerate() {
+        let path = format!("/spaceIds/{index}");
+        let Some(text) = entry.as_str() else {
+            problems.push(path, "INVALID_TYPE", "must be a string");
+            continue;
+        };
+        let space_id = canonical_id(text);
+        if !seen.insert(space_id.clone().unwrap_or_else(|| text.to_owned())) {
+            problems.push(path, "DUPLICATE_SPACE", "is named more than once");
+            continue;
+        }
+        found.push(SpaceEntry { index, space_id });
+    }
+    found
+}
+
+/// Checks `{users: [handle, ..]}`: 1 to [`MAX_INVITES_PER_REQUEST`] handles, none twice.
+/// Answers the `(index, handle)` of each entry that passes, for the caller to look up and add its
+/// own problems to the same list.
+pub fn parse_invite_handles(body: &Map<String, Value>, problems: &mut Problems) -> Vec<(usize, String)> {
+    unknown_keys(body, &["users"], problems);
+    let entries = array(body, "users", MAX_INVITES_PER_REQUEST, problems);
+    if body.get("users").and_then(Value::as_array).is_some_and(Vec::is_empty) {
+        problems.push("/users", "REQUIRED", "must name at least one handle");
+    }
+    let mut seen = HashSet::new();
+    let mut handles = Vec::with_capacity(entries.len());
+    for (index, entry) in entries.iter().enumerate() {
+        let path = format!("/users/{index}");
+        let Some(text) = entry.as_str() else {
+            problems.push(path, "INVALID_TYPE", "must be a string");
+            continue;
+        };
+        let Some(handle) = account::check_handle(problems, &path, Some(text)) else { continue };
+        if !seen.insert(handle.clone()) {
+            problems.push(path, "DUPLICATE_USER", "is named more than once");
+            continue;
+        }
+        handles.push((index, handle));
+    }
+    handles
+}
+
+/// What an invitee answers an invite with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Response {
+    Accept,
+    Decline,
+}
+
+impl Response {
+    /// The state the invite moves to.
+    pub fn state(self) -> InviteState {
+        match self {
+            Self::Accept => InviteState::Accepted,
+            Self::Decline => InviteState::Declined,
+        }
+    }
+}
+
+/// Checks `{inviteId, response: "ACCEPT" | "DECLINE"}`. An `inviteId` that is no UUID is `None`:
+/// it names no invite, which the caller answers like any invite it cannot see.
+pub fn parse_response(body: &Map<String, Value>) -> Result<(Option<String>, Response), Problems> {
+    let mut problems = Problems::new();
+    unknown_keys(body, &["inviteId", "response"], &mut problems);
+    let invite_id = required_text(body, "inviteId", &mut problems).map(canonical_id);
+    let response = match required_text(body, "response", &mut problems) {
+        Some("ACCEPT") => Some(Response::Accept),
+        Some("DECLINE") => Some(Response::Decline),
+        Some(_) => {
+            problems.push("/response", "INVALID_VALUE", "must be ACCEPT or DECLINE");
+            None
+        }
+        None => None,
+    };
+    match (invite_id, response) {
+        (Some(invite_id), Some(response)) => problems.finish((invite_id, response)),
+        _ => Err(problems),
+    }
+}
+
+/// Checks `{role}` of a member change: `inviter` or `member` (ownership does not move).
+pub fn parse_role_change(body: &Map<String, Value>) -> Result<Role, Problems> {
+    let mut problems = Problems::new();
+    unknown_keys(body, &["role"], &mut problems);
+    let role = match required_text(body, "role", &mut problems) {
+        Some("inviter") => Some(Role::Inviter),
+        Some("member") => Some(Role::Member),
+        Some(_) => {
+            problems.push("/role", "INVALID_VALUE", "must be inviter or member");
+            None
+        }
+        None => None,
+    };
+    match role {
+        Some(role) => problems.finish(role),
+        None => Err(problems),
+    }
+}
+
+fn pointer(key: &str) -> String {
+    format!("/{}", key.replace('~', "~0").replace('/', "~1"))
+}
+
+fn unknown_keys(body: &Map<String, Value>, known: &[&str], problems: &mut Problems) {
+    for key in body.keys().filter(|key| !known.contains(&key.as_str())) {
+        problems.push(pointer(key), "UNKNOWN_FIELD", "is not a property of this body");
+    }
+}
+
+/// The array at `key`, or nothing (with a problem) when it is missing, no array or longer than `max`.
+fn array<'a>(body: &'a Map<String, Value>, key: &str, max: usize, problems: &mut Problems) -> &'a [Value] {
+    let path = pointer(key);
+    match body.get(key) {
+        Some(Value::Array(entries)) if entries.len() > max => {
+            problems.push(path, "TOO_MANY", format!("must have at most {max} entries"));
+            &[]
+        }
+        Some(Value::Array(entries)) => entries,
+        Some(Value::Null) | None => {
+            problems.push(path, "REQUIRED", "is required");
+            &[]
+        }
+        Some(_) => {
+            problems.push(path, "INVALID_TYPE", "must be an array");
+            &[]
+        }
+    }
+}
+
+fn required_text<'a>(body: &'a Map<String, Value>, key: &str, problems: &mut Problems) -> Option<&'a str> {
+    text(problems, &pointer(key), body.get(key).unwrap_or(&Value::Null))
+}
+
+fn text<'a>(problems: &mut Problems, path: &str, value: &'a Value) -> Option<&'a str> {
+    match value {
+        Value::String(s) => Some(s),
+        Value::Null => {
+            problems.push(path, "REQUIRED", "is required");
+            None
+        }
+        _ => {
+            problems.push(path, "INVALID_TYPE", "must be a string");
+            None
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    fn paths(problems: Problems) -> Vec<(String, String)> {
+        let mut found: Vec<_> = problems.into_vec().into_iter().map(|p| (p.path, p.code)).collect();
+        found.sort();
+        found
+    }
+
+    fn map(value: Value) -> Map<String, Value> {
+        value.as_object().unwrap().clone()
+    }
+
+    fn owned(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
+        pairs.iter().map(|(p, c)| ((*p).to_owned(), (*c).to_owned())).collect()
+    }
+
+    #[test]
+    fn a_new_channel_needs_a_name_and_may_have_a_description() {
+        let new = parse_new(&map(json!({"name": " Garden talk ", "description": null}))).unwrap();
+        assert_eq!(new, NewChannel { name: "Garden talk".into(), description: String::new() });
+        let new = parse_new(&map(json!({"name": "x".repeat(100), "description": "line\nline"}))).unwrap();
+        assert_eq!(new.description, "line\nline");
+        assert_eq!(paths(parse_new(&map(json!({}))).unwrap_err()), owned(&[("/name", "REQUIRED")]));
+    }
+
+    #[test]
+    fn every_broken_rule_of_a_new_channel_is_listed() {
+        let body = json!({"name": "a\u{7}b", "description": "x".repeat(1001), "role": "owner", "colour": 1});
+        assert_eq!(
+            paths(parse_new(&map(body)).unwrap_err()),
+            owned(&[
+                ("/colour", "UNKNOWN_FIELD"),
+                ("/description", "TOO_LONG"),
+                ("/name", "INVALID_CHARACTERS"),
+                ("/role", "READ_ONLY"),
+            ])
+        );
+        let body = json!({"name": "  ", "description": 3});
+        assert_eq!(
+            paths(parse_new(&map(body)).unwrap_err()),
+            owned(&[("/description", "INVALID_TYPE"), ("/name", "REQUIRED")])
+        );
+        assert_eq!(
+            paths(parse_new(&map(json!({"name": "x".repeat(101)}))).unwrap_err()),
+            owned(&[("/name", "TOO_LONG")])
+        );
+    }
+
+    fn space_ids(body: Value) -> Result<Vec<SpaceEntry>, Problems> {
+        let mut problems = Problems::new();
+        let entries = parse_space_ids(&map(body), &mut problems);
+        problems.finish(entries)
+    }
+
+    fn handles(body: Value) -> Result<Vec<(usize, String)>, Problems> {
+        let mut problems = Problems::new();
+        let handles = parse_invite_handles(&map(body), &mut problems);
+        problems.finish(handles)
+    }
+
+    #[test]
+    fn space_ids_are_at_most_a_hundred_without_repeats() {
+        let id = "6F1C6A3E-2B7D-4C1E-9F0A-3D2B1C4E5F60";
+        let entries = space_ids(json!({"spaceIds": [id, "nope"]})).unwrap();
+        assert_eq!(entries[0].space_id.as_deref(), Some("6f1c6a3e-2b7d-4c1e-9f0a-3d2b1c4e5f60"));
+        assert_eq!(entries[1], SpaceEntry { index: 1, space_id: None });
+        assert!(space_ids(json!({"spaceIds": []})).unwrap().is_empty());
+        let twice = json!({"spaceIds": [id, id.to_lowercase(), 7], "x": 1});
+        assert_eq!(
+            paths(space_ids(twice).unwrap_err()),
+            owned(&[("/spaceIds/1", "DUPLICATE_SPACE"), ("/spaceIds/2", "INVALID_TYPE"), ("/x", "UNKNOWN_FIELD")])
+        );
+        let many: Vec<String> = (0..101).map(|_| uuid::Uuid::new_v4().to_string()).collect();
+        assert_eq!(paths(space_ids(json!({"spaceIds": many})).unwrap_err()), owned(&[("/spaceIds", "TOO_MANY")]));
+        assert_eq!(paths(space_ids(json!({})).unwrap_err()), owned(&[("/spaceIds", "REQUIRED")]));
+    }
+
+    #[test]
+    fn invites_name_one_to_fifty_distinct_handles() {
+        assert_eq!(handles(json!({"users": ["bob", "cat"]})).unwrap(), [(0, "bob".into()), (1, "cat".into())]);
+        assert_eq!(
+            paths(handles(json!({"users": ["bob", "bob", "No", 4]})).unwrap_err()),
+            owned(&[("/users/1", "DUPLICATE_USER"), ("/users/2", "INVALID_HANDLE"), ("/users/3", "INVALID_TYPE")])
+        );
+        assert_eq!(paths(handles(json!({"users": []})).unwrap_err()), owned(&[("/users", "REQUIRED")]));
+        let many: Vec<String> = (0..51).map(|i| format!("user_{i}")).collect();
+        assert_eq!(paths(handles(json!({"users": many})).unwrap_err()), owned(&[("/users", "TOO_MANY")]));
+        let fifty: Vec<String> = (0..50).map(|i| format!("user_{i}")).collect();
+        assert_eq!(handles(json!({"users": fifty})).unwrap().len(), 50);
+    }
+
+    #[test]
+    fn a_response_names_an_invite_and_accept_or_decline() {
+        let id = uuid::Uuid::new_v4().to_string();
+        let (invite, response) = parse_response(&map(json!({"inviteId": id, "response": "DECLINE"}))).unwrap();
+        assert_eq!((invite.as_deref(), response), (Some(id.as_str()), Response::Decline));
+        let (invite, _) = parse_response(&map(json!({"inviteId": "x", "response": "ACCEPT"}))).unwrap();
+        assert_eq!(invite, None);
+        assert_eq!(
+            paths(parse_response(&map(json!({"response": "accept", "extra": true}))).unwrap_err()),
+            owned(&[("/extra", "UNKNOWN_FIELD"), ("/inviteId", "REQUIRED"), ("/response", "INVALID_VALUE")])
+        );
+    }
+
+    #[test]
+    fn a_role_change_gives_or_takes_the_inviter_role_only() {
+        assert_eq!(parse_role_change(&map(json!({"role": "inviter"}))).unwrap(), Role::Inviter);
+        assert_eq!(parse_role_change(&map(json!({"role": "member"}))).unwrap(), Role::Member);
+        assert_eq!(
+            paths(parse_role_change(&map(json!({"role": "owner"}))).unwrap_err()),
+            owned(&[("/role", "INVALID_VALUE")])
+        );
+        assert_eq!(paths(parse_role_change(&map(json!({}))).unwrap_err()), owned(&[("/role", "REQUIRED")]));
+    }
+
+    #[test]
+    fn ids_are_hyphenated_uuids_in_lower_case() {
+        assert_eq!(
+            canonical_id("6F1C6A3E-2B7D-4C1E-9F0A-3D2B1C4E5F60").as_deref(),
+            Some("6f1c6a3e-2b7d-4c1e-9f0a-3d2b1c4e5f60")
+        );
+        for bad in ["invites", "6f1c6a3e2b7d4c1e9f0a3d2b1c4e5f60", "", "{6f1c6a3e-2b7d-4c1e-9f0a-3d2b1c4e5f60}"] {
+            assert_eq!(canonical_id(bad), None, "{bad}");
+        }
+    }
+}
