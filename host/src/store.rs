@@ -13,6 +13,7 @@
 mod audit;
 mod batch;
 mod challenges;
+mod channels;
 mod forms;
 mod instances;
 mod licenses;
@@ -36,6 +37,10 @@ use sqlx::any::{AnyConnectOptions, AnyPoolOptions};
 use sqlx::{AnyPool, Executor};
 
 pub use challenges::{Challenge, ChallengePurpose, NewChallenge};
+pub use channels::{
+    ChannelMember, ConnectedSpace, InviteOutcome, InviteWrite, MemberChannel, NewChannelRow, NewInvitee, StoredChannel,
+    StoredInvite,
+};
 pub use forms::{ConfigurationChange, ConfigurationFilter, NewConfiguration, StoredConfiguration};
 pub use instances::{InstanceContent, InstanceEvent, InstanceFilter, NewEvent, StoredInstance};
 pub use licenses::License;
@@ -93,6 +98,7 @@ pub struct Db {
 }
 
 pub use challenges::ChallengeRepo;
+pub use channels::ChannelRepo;
 pub use forms::FormRepo;
 pub use instances::InstanceRepo;
 pub use licenses::LicenseRepo;
@@ -133,6 +139,7 @@ pub struct Repositories {
     pub workflows: WorkflowRepo,
     pub workflow_items: WorkflowItemRepo,
     pub spaces: SpaceRepo,
+    pub channels: ChannelRepo,
     pub media: MediaRepo,
     pub module_deliveries: ModuleDeliveryRepo,
     pub module_kv: ModuleKv,
@@ -157,6 +164,7 @@ impl Store {
             workflows: WorkflowRepo::new(db.clone()),
             workflow_items: WorkflowItemRepo::new(db.clone()),
             spaces: SpaceRepo::new(db.clone()),
+            channels: ChannelRepo::new(db.clone()),
             media: MediaRepo::new(db.clone()),
             module_deliveries: ModuleDeliveryRepo::new(db.clone()),
             module_kv: ModuleKv::new(db.clone()),
