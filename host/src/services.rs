@@ -5,6 +5,7 @@
 pub mod accounts;
 pub mod attachments;
 pub mod avatars;
+pub mod channels;
 pub mod form_configurations;
 pub mod form_instances;
 pub mod licenses;

@@ -12,6 +12,7 @@ use crate::rate_limits::RateLimits;
 use crate::services::accounts::Accounts;
 use crate::services::attachments::Attachments;
 use crate::services::avatars::Avatars;
+use crate::services::channels::Channels;
 use crate::services::form_configurations::FormConfigurations;
 use crate::services::form_instances::FormInstances;
 use crate::services::licenses::Licenses;
@@ -34,6 +35,7 @@ pub struct AppState {
     pub form_configurations: Arc<FormConfigurations>,
     pub form_instances: Arc<FormInstances>,
     pub spaces: Arc<Spaces>,
+    pub channels: Arc<Channels>,
     pub modules: Arc<Modules>,
     pub workflows: Arc<WorkflowConfigurations>,
     pub workflow_items: Arc<WorkflowItems>,
@@ -73,6 +75,7 @@ impl AppState {
             Duration::from_secs(config.configuration_cache_seconds),
         ));
         let spaces = Arc::new(Spaces::new(store.clone(), Duration::from_secs(config.space_cache_seconds)));
+        let channels = Arc::new(Channels::new(store.clone()));
         let module_host = trellis_modules::ModuleHost::new(
             config.modules.runtime_for(config.data_dir()),
             &crate::bundled::modules(),
@@ -116,6 +119,7 @@ impl AppState {
             form_configurations,
             form_instances,
             spaces,
+            channels,
             modules,
             workflows,
             workflow_items,

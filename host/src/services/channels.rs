@@ -1,0 +1,189 @@
+//! Channels: creation, the caller's channels, the spaces connected to a channel, and members and
+//! their roles; invites are in `channels/invites.rs`.
+//!
+//! A channel is visible to its members only: to anybody else every route of it answers
+//! NOT_FOUND, never FORBIDDEN, so ids cannot be probed. A member whose role does not allow an
+//! action gets FORBIDDEN. Roles are read from the database on every request, so a removed member
+//! or a taken role stops working at once.
+
+mod invites;
+
+use std::borrow::Cow;
+use std::collections::HashMap;
+
+use serde_json::{Map, Value};
+use time::OffsetDateTime;
+
+use crate::domain::channels::{self, MAX_OWNED_CHANNELS, MAX_SPACES, Role};
+use crate::domain::problems::Problems;
+use crate::error::{Error, Result};
+use crate::store::{NewChannelRow, SessionUser, Store};
+
+/// The records a channel use case answers with: handlers show these, and reach them only through
+/// the use case.
+pub use crate::store::{ChannelMember, ConnectedSpace, InviteOutcome, MemberChannel, StoredInvite};
+
+pub struct Channels {
+    store: Store,
+}
+
+fn not_found() -> Error {
+    Error::not_found("channel")
+}
+
+fn member_not_found() -> Error {
+    Error::not_found("channel member")
+}
+
+fn owner_stays() -> Error {
+    Error::Conflict(Cow::Borrowed("a channel always has its owner: the owner's membership and role cannot change"))
+}
+
+impl Channels {
+    pub fn new(store: Store) -> Self {
+        Self { store }
+    }
+
+    /// Creates a channel from `{name, description?}`; the creator becomes its owner. A user owns
+    /// at most [`MAX_OWNED_CHANNELS`] channels (beyond: CONFLICT).
+    #[tracing::instrument(skip_all, fields(user_id = %user.user_id))]
+    pub async fn create(&self, user: &SessionUser, body: &Map<String, Value>) -> Result<MemberChannel> {
+        let new = channels::parse_new(body)?;
+        let channel_id = uuid::Uuid::new_v4().to_string();
+        let row = NewChannelRow {
+            channel_id: &channel_id,
+            owner_id: &user.user_id,
+            name: &new.name,
+            description: &new.description,
+        };
+        let created = self.store.channels.insert_channel(&row, MAX_OWNED_CHANNELS, OffsetDateTime::now_utc()).await?;
+        created
+            .ok_or_else(|| Error::Conflict(Cow::Owned(format!("a user may own at most {MAX_OWNED_CHANNELS} channels"))))
+    }
+
+    /// The channels the user is a member of, newest membership first.
+    pub async fn list(
+        &self,
+        user: &SessionUser,
+        after: Option<(i64, String)>,
+        limit: i64,
+    ) -> Result<Vec<MemberChannel>> {
+        Ok(self.store.channels.member_channels(&user.user_id, after, limit).await?)
+    }
+
+    /// A channel as one of its members sees it.
+    pub async fn get(&self, user: &SessionUser, channel_id: &str) -> Result<MemberChannel> {
+        let channel_id = channels::canonical_id(channel_id).ok_or_else(not_found)?;
+        self.store.channels.member_channel(&channel_id, &user.user_id).await?.ok_or_else(not_found)
+    }
+
+    /// The canonical channel id and the caller's role; NOT_FOUND for anybody but a member.
+    async fn member_role(&self, user: &SessionUser, channel_id: &str) -> Result<(String, Role)> {
+        let channel_id = channels::canonical_id(channel_id).ok_or_else(not_found)?;
+        let role = self.store.channels.role(&channel_id, &user.user_id).await?;
+        let role = role.as_deref().and_then(Role::parse).ok_or_else(not_found)?;
+        Ok((channel_id, role))
+    }
+
+    /// The canonical channel id when the caller owns the channel; a member gets FORBIDDEN,
+    /// anybody else NOT_FOUND.
+    async fn require_owner(&self, user: &SessionUser, channel_id: &str) -> Result<String> {
+        match self.member_role(user, channel_id).await? {
+            (channel_id, Role::Owner) => Ok(channel_id),
+            _ => Err(Error::Forbidden(Cow::Borrowed("only the channel's owner may do this"))),
+        }
+    }
+
+    /// Replaces the connected spaces with `{spaceIds: [..]}`; owner only. Each space must be one
+    /// the caller owns, since connecting it lets the channel's members read it: a space the
+    /// caller cannot see (or no such space) is UNKNOWN_SPACE, one the caller is only a member of
+    /// NOT_SPACE_OWNER, each at `/spaceIds/{i}`. Nothing is written unless every entry passes.
+    #[tracing::instrument(skip_all, fields(user_id = %user.user_id, channel_id))]
+    pub async fn replace_spaces(
+        &self,
+        user: &SessionUser,
+        channel_id: &str,
+        body: &Map<String, Value>,
+    ) -> Result<Vec<ConnectedSpace>> {
+        let channel_id = self.require_owner(user, channel_id).await?;
+        let mut problems = Problems::new();
+        let entries = channels::parse_space_ids(body, &mut problems);
+        let space_ids: Vec<String> = entries.iter().filter_map(|entry| entry.space_id.clone()).collect();
+        let roles: HashMap<String, String> =
+            self.store.channels.space_roles(&user.user_id, &space_ids).await?.into_iter().collect();
+        for entry in &entries {
+            let path = format!("/spaceIds/{}", entry.index);
+            match entry.space_id.as_ref().and_then(|id| roles.get(id)).map(String::as_str) {
+                Some("owner") => {}
+                Some(_) => problems.push(path, "NOT_SPACE_OWNER", "only the space's owner may connect it to a channel"),
+                None => problems.push(path, "UNKNOWN_SPACE", "no space with this id is visible to the caller"),
+            }
+        }
+        problems.finish(())?;
+        self.store.channels.replace_spaces(&channel_id, &space_ids, OffsetDateTime::now_utc()).await?;
+        Ok(self.store.channels.connected_spaces(&channel_id, None, MAX_SPACES as i64).await?)
+    }
+
+    /// The spaces connected to a channel, in the order the owner gave them; members read them.
+    pub async fn spaces(
+        &self,
+        user: &SessionUser,
+        channel_id: &str,
+        after_position: Option<i64>,
+        limit: i64,
+    ) -> Result<Vec<ConnectedSpace>> {
+        let (channel_id, _) = self.member_role(user, channel_id).await?;
+        Ok(self.store.channels.connected_spaces(&channel_id, after_position, limit).await?)
+    }
+
+    /// The members of a channel, newest first; members read them.
+    pub async fn members(
+        &self,
+        user: &SessionUser,
+        channel_id: &str,
+        after: Option<(i64, String)>,
+        limit: i64,
+    ) -> Result<Vec<ChannelMember>> {
+        let (channel_id, _) = self.member_role(user, channel_id).await?;
+        Ok(self.store.channels.members(&channel_id, after, limit).await?)
+    }
+
+    /// Gives a member the `inviter` role or takes it (`{role: "inviter" | "member"}`); owner only.
+    /// The owner's own role does not change (CONFLICT).
+    #[tracing::instrument(skip_all, fields(user_id = %user.user_id, channel_id))]
+    pub async fn change_role(
+        &self,
+        user: &SessionUser,
+        channel_id: &str,
+        member_id: &str,
+        body: &Map<String, Value>,
+    ) -> Result<ChannelMember> {
+        let channel_id = self.require_owner(user, channel_id).await?;
+        let member_id = channels::canonical_id(member_id).ok_or_else(member_not_found)?;
+        let member = self.store.channels.member(&channel_id, &member_id).await?.ok_or_else(member_not_found)?;
+        let role = channels::parse_role_change(body)?;
+        if member.role == Role::Owner.as_str() {
+            return Err(owner_stays());
+        }
+        if !self.store.channels.set_member_role(&channel_id, &member_id, role.as_str()).await? {
+            return Err(member_not_found());
+        }
+        self.store.channels.member(&channel_id, &member_id).await?.ok_or_else(member_not_found)
+    }
+
+    /// A member leaves (`member_id` is the caller) or the owner removes a member. The owner
+    /// cannot leave (CONFLICT); other members may remove only themselves (FORBIDDEN).
+    #[tracing::instrument(skip_all, fields(user_id = %user.user_id, channel_id))]
+    pub async fn remove_member(&self, user: &SessionUser, channel_id: &str, member_id: &str) -> Result<()> {
+        let (channel_id, role) = self.member_role(user, channel_id).await?;
+        let member_id = channels::canonical_id(member_id).ok_or_else(member_not_found)?;
+        let leaving = member_id == user.user_id;
+        if leaving && role == Role::Owner {
+            return Err(owner_stays());
+        }
+        if !leaving && role != Role::Owner {
+            return Err(Error::Forbidden(Cow::Borrowed("only the channel's owner may remove other members")));
+        }
+        if self.store.channels.remove_member(&channel_id, &member_id).await? { Ok(()) } else { Err(member_not_found()) }
+    }
+}
