@@ -1,6 +1,7 @@
 //! The HTTP edge: one router per resource, nested under `/v0`, and the layers around them.
 
 pub mod auth;
+pub mod channels;
 pub mod error;
 pub mod extract;
 pub mod forms;
@@ -38,6 +39,7 @@ pub fn router(state: AppState) -> Router {
         .nest("/media", media::router())
         .nest("/workflows", workflows::router())
         .nest("/spaces", spaces::router())
+        .nest("/channels", channels::router())
         .nest("/modules", modules::router())
         .route_layer(axum::middleware::from_fn(middleware::refuse_nul))
         .route_layer(axum::middleware::from_fn_with_state(state.clone(), middleware::require_license))

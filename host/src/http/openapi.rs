@@ -4,10 +4,11 @@ use axum::Json;
 use utoipa::openapi::security::{ApiKey, ApiKeyValue, HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::{Modify, OpenApi};
 
+use super::channels::invites as channel_invites;
 use super::forms::{configurations, instances};
 use super::spaces::modules as space_modules;
 use super::workflows::{configurations as workflow_configurations, items as workflow_items};
-use super::{auth, health, list, media, modules, spaces, users, views};
+use super::{auth, channels, health, list, media, modules, spaces, users, views};
 use crate::domain::problems::Problem;
 use crate::http::error::{ErrorBody, ErrorCode, ErrorEnvelope};
 
@@ -26,6 +27,9 @@ use crate::http::error::{ErrorBody, ErrorCode, ErrorEnvelope};
         workflow_configurations::replace_permissions, workflow_items::start_workflow, workflow_items::list_view_items,
         workflow_items::get_item, workflow_items::update_item, workflow_items::transition_item, workflow_items::item_history,
         spaces::create_space, spaces::list_spaces, spaces::get_general, spaces::update_general,
+        channels::create_channel, channels::list_channels, channels::get_channel, channels::replace_spaces,
+        channels::list_spaces, channels::list_members, channels::change_role, channels::remove_member,
+        channel_invites::invite, channel_invites::pending_invites, channel_invites::respond, channel_invites::cancel_invite,
         modules::list_modules, space_modules::get_modules, space_modules::replace_modules, space_modules::module_route,
         media::upload_attachments, media::download_attachment, media::delete_attachment,
         media::upload_avatar, media::delete_avatar, media::download_avatar,

@@ -1,0 +1,290 @@
+//! `/v0/channels`: channels, their connected spaces and members, and (in `channels/invites`)
+//! invites and the invitee's inbox.
+
+pub mod invites;
+
+use axum::extract::{Path, State};
+use axum::http::StatusCode;
+use axum::routing::{delete, get, patch, post};
+use axum::{Json, Router};
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+use time::OffsetDateTime;
+use utoipa::ToSchema;
+
+use super::extract::{ApiJson, ApiQuery, AuthUser};
+use super::list::{ListEnvelope, Page, PageQuery, cursor_millis};
+use crate::domain::problems::Problems;
+use crate::http::error::{ApiResult, ErrorEnvelope};
+use crate::services::channels::{ChannelMember, ConnectedSpace, MemberChannel};
+use crate::state::AppState;
+
+pub fn router() -> Router<AppState> {
+    // The static `invites/...` routes win over `{channel_id}` (axum matches static segments
+    // first); `GET /v0/channels/invites` is a channel id that is no UUID, so NOT_FOUND.
+    Router::new()
+        .route("/", get(list_channels).post(create_channel))
+        .route("/invites/pending", get(invites::pending_invites))
+        .route("/invites/respond", post(invites::respond))
+        .route("/{channel_id}", get(get_channel))
+        .route("/{channel_id}/spaces", get(list_spaces).put(replace_spaces))
+        .route("/{channel_id}/invites", post(invites::invite))
+        .route("/{channel_id}/invites/{invite_id}", delete(invites::cancel_invite))
+        .route("/{channel_id}/members", get(list_members))
+        .route("/{channel_id}/members/{user_id}", patch(change_role).delete(remove_member))
+}
+
+/// A channel as one of its members sees it.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ChannelView {
+    channel_id: String,
+    /// 1 to 100 characters.
+    name: String,
+    /// At most 1000 characters; empty when none was given.
+    description: String,
+    /// The caller's role: `owner`, `inviter` or `member`.
+    role: String,
+    #[serde(with = "time::serde::rfc3339")]
+    #[schema(value_type = String, format = DateTime)]
+    created_at: OffsetDateTime,
+    #[serde(with = "time::serde::rfc3339")]
+    #[schema(value_type = String, format = DateTime)]
+    updated_at: OffsetDateTime,
+}
+
+impl From<MemberChannel> for ChannelView {
+    fn from(member: MemberChannel) -> Self {
+        let channel = member.channel;
+        Self {
+            channel_id: channel.channel_id,
+            name: channel.name,
+            description: channel.description,
+            role: member.role,
+            created_at: channel.created_at,
+            updated_at: channel.updated_at,
+        }
+    }
+}
+
+/// A new channel. The handler reads the body as a map so it can name every unknown or
+/// read-only property; this type documents it.
+#[derive(Deserialize, ToSchema)]
+#[allow(dead_code)]
+pub struct NewChannel {
+    /// Required: 1 to 100 characters, not blank, no control characters; trimmed.
+    name: String,
+    /// At most 1000 characters; line breaks allowed, other control characters not.
+    description: Option<String>,
+}
+
+/// A space connected to a channel.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ConnectedSpaceView {
+    space_id: String,
+    name: String,
+    display_name: String,
+}
+
+impl From<ConnectedSpace> for ConnectedSpaceView {
+    fn from(space: ConnectedSpace) -> Self {
+        Self { space_id: space.space_id, name: space.name, display_name: space.display_name }
+    }
+}
+
+/// The whole connected set.
+#[derive(Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+#[allow(dead_code)]
+pub struct SpaceIds {
+    /// At most 100 distinct ids of spaces the caller owns, in the order the list shows them;
+    /// `[]` disconnects every space.
+    space_ids: Vec<String>,
+}
+
+/// A member of a channel.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct MemberView {
+    user_id: String,
+    handle: String,
+    display_name: String,
+    /// `owner`, `inviter` or `member`.
+    role: String,
+    #[serde(with = "time::serde::rfc3339")]
+    #[schema(value_type = String, format = DateTime)]
+    joined_at: OffsetDateTime,
+}
+
+impl From<ChannelMember> for MemberView {
+    fn from(member: ChannelMember) -> Self {
+        Self {
+            user_id: member.user_id,
+            handle: member.handle,
+            display_name: member.display_name,
+            role: member.role,
+            joined_at: member.joined_at,
+        }
+    }
+}
+
+/// A member's new role.
+#[derive(Deserialize, ToSchema)]
+#[allow(dead_code)]
+pub struct RoleChange {
+    /// `inviter` (may invite) or `member`; ownership does not move.
+    role: String,
+}
+
+/// Creates a channel; the caller becomes its owner.
+#[utoipa::path(post, path = "/v0/channels", tag = "channels", request_body = NewChannel,
+    security(("session" = [], "license" = [])),
+    responses((status = 201, body = ChannelView),
+        (status = 400, body = ErrorEnvelope, description = "VALIDATION_FAILED with every problem: REQUIRED, TOO_LONG, INVALID_CHARACTERS, INVALID_TYPE, UNKNOWN_FIELD, READ_ONLY"),
+        (status = 409, body = ErrorEnvelope, description = "CONFLICT: the caller already owns 1,000 channels")))]
+#[tracing::instrument(skip_all, fields(user_id = %user.user_id))]
+pub async fn create_channel(
+    State(state): State<AppState>,
+    AuthUser(user): AuthUser,
+    ApiJson(body): ApiJson<Map<String, Value>>,
+) -> ApiResult<(StatusCode, Json<ChannelView>)> {
+    let created = state.channels.create(&user, &body).await?;
+    Ok((StatusCode::CREATED, Json(created.into())))
+}
+
+/// The channels the caller is a member of, the most recently joined first (for the owner, joining
+/// is the creation).
+#[utoipa::path(get, path = "/v0/channels", tag = "channels", params(PageQuery), security(("session" = [], "license" = [])),
+    responses((status = 200, body = ListEnvelope<ChannelView>), (status = 400, body = ErrorEnvelope, description = "VALIDATION_FAILED: query.limit, query.cursor")))]
+#[tracing::instrument(skip_all, fields(user_id = %user.user_id))]
+pub async fn list_channels(
+    State(state): State<AppState>,
+    AuthUser(user): AuthUser,
+    ApiQuery(query): ApiQuery<PageQuery>,
+) -> ApiResult<Json<ListEnvelope<ChannelView>>> {
+    let mut problems = Problems::new();
+    let page = Page::parse(query.limit.as_deref(), query.cursor.as_deref(), &mut problems);
+    let after: Option<(i64, String)> = page.after(&mut problems);
+    problems.finish(())?;
+    let rows = state.channels.list(&user, after, page.fetch_limit()).await?;
+    Ok(Json(ListEnvelope::from_rows(
+        rows,
+        &page,
+        |m| (cursor_millis(m.joined_at), m.channel.channel_id.clone()),
+        ChannelView::from,
+    )))
+}
+
+/// A channel; members read it.
+#[utoipa::path(get, path = "/v0/channels/{channelId}", tag = "channels", params(("channelId" = String, Path)),
+    security(("session" = [], "license" = [])),
+    responses((status = 200, body = ChannelView), (status = 404, body = ErrorEnvelope, description = "NOT_FOUND: no such channel, or the caller is not a member")))]
+#[tracing::instrument(skip_all, fields(user_id = %user.user_id, channel_id))]
+pub async fn get_channel(
+    State(state): State<AppState>,
+    AuthUser(user): AuthUser,
+    Path(channel_id): Path<String>,
+) -> ApiResult<Json<ChannelView>> {
+    Ok(Json(state.channels.get(&user, &channel_id).await?.into()))
+}
+
+/// Replaces the connected spaces; only the owner may, and only with spaces the owner owns:
+/// connecting a space lets every member of the channel read it. Answers the whole connected set.
+#[utoipa::path(put, path = "/v0/channels/{channelId}/spaces", tag = "channels", params(("channelId" = String, Path)),
+    request_body = SpaceIds, security(("session" = [], "license" = [])),
+    responses((status = 200, body = ListEnvelope<ConnectedSpaceView>, description = "every connected space, in the order given; nextCursor is null"),
+        (status = 400, body = ErrorEnvelope, description = "VALIDATION_FAILED, nothing written: UNKNOWN_SPACE (no such space, or one the caller cannot see), NOT_SPACE_OWNER, DUPLICATE_SPACE, INVALID_TYPE at /spaceIds/{i}; TOO_MANY (over 100), REQUIRED at /spaceIds"),
+        (status = 403, body = ErrorEnvelope, description = "FORBIDDEN: a member who is not the owner"),
+        (status = 404, body = ErrorEnvelope, description = "NOT_FOUND: no such channel, or the caller is not a member")))]
+#[tracing::instrument(skip_all, fields(user_id = %user.user_id, channel_id))]
+pub async fn replace_spaces(
+    State(state): State<AppState>,
+    AuthUser(user): AuthUser,
+    Path(channel_id): Path<String>,
+    ApiJson(body): ApiJson<Map<String, Value>>,
+) -> ApiResult<Json<ListEnvelope<ConnectedSpaceView>>> {
+    let spaces = state.channels.replace_spaces(&user, &channel_id, &body).await?;
+    Ok(Json(ListEnvelope { items: spaces.into_iter().map(ConnectedSpaceView::from).collect(), next_cursor: None }))
+}
+
+/// The spaces connected to the channel, in the order the owner gave them; members read them.
+#[utoipa::path(get, path = "/v0/channels/{channelId}/spaces", tag = "channels", params(("channelId" = String, Path), PageQuery),
+    security(("session" = [], "license" = [])),
+    responses((status = 200, body = ListEnvelope<ConnectedSpaceView>), (status = 400, body = ErrorEnvelope, description = "VALIDATION_FAILED: query.limit, query.cursor"),
+        (status = 404, body = ErrorEnvelope, description = "NOT_FOUND: no such channel, or the caller is not a member")))]
+#[tracing::instrument(skip_all, fields(user_id = %user.user_id, channel_id))]
+pub async fn list_spaces(
+    State(state): State<AppState>,
+    AuthUser(user): AuthUser,
+    Path(channel_id): Path<String>,
+    ApiQuery(query): ApiQuery<PageQuery>,
+) -> ApiResult<Json<ListEnvelope<ConnectedSpaceView>>> {
+    let mut problems = Problems::new();
+    let page = Page::parse(query.limit.as_deref(), query.cursor.as_deref(), &mut problems);
+    let after: Option<i64> = page.after(&mut problems);
+    problems.finish(())?;
+    let rows = state.channels.spaces(&user, &channel_id, after, page.fetch_limit()).await?;
+    Ok(Json(ListEnvelope::from_rows(rows, &page, |s| s.position, ConnectedSpaceView::from)))
+}
+
+/// The members of the channel, the most recently joined first; members read them.
+#[utoipa::path(get, path = "/v0/channels/{channelId}/members", tag = "channels", params(("channelId" = String, Path), PageQuery),
+    security(("session" = [], "license" = [])),
+    responses((status = 200, body = ListEnvelope<MemberView>), (status = 400, body = ErrorEnvelope, description = "VALIDATION_FAILED: query.limit, query.cursor"),
+        (status = 404, body = ErrorEnvelope, description = "NOT_FOUND: no such channel, or the caller is not a member")))]
+#[tracing::instrument(skip_all, fields(user_id = %user.user_id, channel_id))]
+pub async fn list_members(
+    State(state): State<AppState>,
+    AuthUser(user): AuthUser,
+    Path(channel_id): Path<String>,
+    ApiQuery(query): ApiQuery<PageQuery>,
+) -> ApiResult<Json<ListEnvelope<MemberView>>> {
+    let mut problems = Problems::new();
+    let page = Page::parse(query.limit.as_deref(), query.cursor.as_deref(), &mut problems);
+    let after: Option<(i64, String)> = page.after(&mut problems);
+    problems.finish(())?;
+    let rows = state.channels.members(&user, &channel_id, after, page.fetch_limit()).await?;
+    Ok(Json(ListEnvelope::from_rows(
+        rows,
+        &page,
+        |m| (cursor_millis(m.joined_at), m.user_id.clone()),
+        MemberView::from,
+    )))
+}
+
+/// Gives a member the `inviter` role or takes it; only the owner may. Answers the member.
+#[utoipa::path(patch, path = "/v0/channels/{channelId}/members/{userId}", tag = "channels",
+    params(("channelId" = String, Path), ("userId" = String, Path)), request_body = RoleChange,
+    security(("session" = [], "license" = [])),
+    responses((status = 200, body = MemberView),
+        (status = 400, body = ErrorEnvelope, description = "VALIDATION_FAILED: /role is REQUIRED or not inviter or member (INVALID_VALUE); UNKNOWN_FIELD"),
+        (status = 403, body = ErrorEnvelope, description = "FORBIDDEN: a member who is not the owner"),
+        (status = 404, body = ErrorEnvelope, description = "NOT_FOUND: no such channel, the caller is not a member, or the user is not a member"),
+        (status = 409, body = ErrorEnvelope, description = "CONFLICT: the owner's own role does not change")))]
+#[tracing::instrument(skip_all, fields(user_id = %user.user_id, channel_id))]
+pub async fn change_role(
+    State(state): State<AppState>,
+    AuthUser(user): AuthUser,
+    Path((channel_id, member_id)): Path<(String, String)>,
+    ApiJson(body): ApiJson<Map<String, Value>>,
+) -> ApiResult<Json<MemberView>> {
+    Ok(Json(state.channels.change_role(&user, &channel_id, &member_id, &body).await?.into()))
+}
+
+/// A member leaves (`userId` is the caller's own id), or the owner removes a member.
+#[utoipa::path(delete, path = "/v0/channels/{channelId}/members/{userId}", tag = "channels",
+    params(("channelId" = String, Path), ("userId" = String, Path)), security(("session" = [], "license" = [])),
+    responses((status = 204, description = "the user is no longer a member"),
+        (status = 403, body = ErrorEnvelope, description = "FORBIDDEN: a member other than the owner removing someone else"),
+        (status = 404, body = ErrorEnvelope, description = "NOT_FOUND: no such channel, the caller is not a member, or the user is not a member"),
+        (status = 409, body = ErrorEnvelope, description = "CONFLICT: the owner cannot leave; a channel always has its owner")))]
+#[tracing::instrument(skip_all, fields(user_id = %user.user_id, channel_id))]
+pub async fn remove_member(
+    State(state): State<AppState>,
+    AuthUser(user): AuthUser,
+    Path((channel_id, member_id)): Path<(String, String)>,
+) -> ApiResult<StatusCode> {
+    state.channels.remove_member(&user, &channel_id, &member_id).await?;
+    Ok(StatusCode::NO_CONTENT)
+}
