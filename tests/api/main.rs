@@ -3,6 +3,7 @@
 
 mod auth;
 mod avatars;
+mod channels;
 mod connections;
 mod conventions;
 mod data_dir;
