@@ -1,6 +1,8 @@
 //! Validated types and rules, free of HTTP and of the database engine.
 
 pub mod account;
+pub mod assets;
+pub mod comments;
 pub mod document;
 pub mod entitlement;
 pub mod forms;

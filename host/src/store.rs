@@ -1,6 +1,6 @@
 //! The repository layer: every SQL statement of the service lives below this module, one
 //! repository per aggregate (users, sessions, challenges, licenses, quotas, forms, instances,
-//! workflows, workflow items, spaces, media, module deliveries, module key-value), each in its own
+//! workflows, workflow items, spaces, comments, published assets, media, module deliveries, module key-value), each in its own
 //! file and each holding the shared [`Db`]. [`Store`] is only the set of them. A new aggregate
 //! (channels, messages, jobs) is a new file with its repository and one field here.
 //!
@@ -10,9 +10,11 @@
 //! `Any` driver maps only those types identically on both. Where the engines truly differ, a
 //! method matches on [`Engine`]. Each engine has its own migration folder, numbered alike.
 
+mod assets;
 mod audit;
 mod batch;
 mod challenges;
+mod comments;
 mod forms;
 mod instances;
 mod licenses;
@@ -35,7 +37,9 @@ use anyhow::Context;
 use sqlx::any::{AnyConnectOptions, AnyPoolOptions};
 use sqlx::{AnyPool, Executor};
 
+pub use assets::{AssetFilter, NewAssetRow, StoredAsset};
 pub use challenges::{Challenge, ChallengePurpose, NewChallenge};
+pub use comments::{NewComment, StoredComment};
 pub use forms::{ConfigurationChange, ConfigurationFilter, NewConfiguration, StoredConfiguration};
 pub use instances::{InstanceContent, InstanceEvent, InstanceFilter, NewEvent, StoredInstance};
 pub use licenses::License;
@@ -92,7 +96,9 @@ pub struct Db {
     engine: Engine,
 }
 
+pub use assets::AssetRepo;
 pub use challenges::ChallengeRepo;
+pub use comments::CommentRepo;
 pub use forms::FormRepo;
 pub use instances::InstanceRepo;
 pub use licenses::LicenseRepo;
@@ -133,6 +139,8 @@ pub struct Repositories {
     pub workflows: WorkflowRepo,
     pub workflow_items: WorkflowItemRepo,
     pub spaces: SpaceRepo,
+    pub comments: CommentRepo,
+    pub assets: AssetRepo,
     pub media: MediaRepo,
     pub module_deliveries: ModuleDeliveryRepo,
     pub module_kv: ModuleKv,
@@ -157,6 +165,8 @@ impl Store {
             workflows: WorkflowRepo::new(db.clone()),
             workflow_items: WorkflowItemRepo::new(db.clone()),
             spaces: SpaceRepo::new(db.clone()),
+            comments: CommentRepo::new(db.clone()),
+            assets: AssetRepo::new(db.clone()),
             media: MediaRepo::new(db.clone()),
             module_deliveries: ModuleDeliveryRepo::new(db.clone()),
             module_kv: ModuleKv::new(db.clone()),

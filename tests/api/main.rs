@@ -1,8 +1,10 @@
 //! Black-box tests: each test starts the real server and talks HTTP to it. One module per resource
 //! holds its tests; what they share (documents, route calls, the media backends) is in `support`.
 
+mod assets;
 mod auth;
 mod avatars;
+mod comments;
 mod connections;
 mod conventions;
 mod data_dir;
