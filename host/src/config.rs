@@ -206,6 +206,8 @@ pub struct RateLimitConfig {
     /// PIN mails (starts and resends) to one e-mail address per hour, whether or not it has an
     /// account, so nobody can flood a mailbox through the server.
     pub mail_per_recipient_hour: u32,
+    /// Comments one user posts (on spaces and channels together).
+    pub comments_per_user: u32,
 }
 
 impl Default for RateLimitConfig {
@@ -217,6 +219,7 @@ impl Default for RateLimitConfig {
             pin_per_address: 30,
             mail_per_address: 10,
             mail_per_recipient_hour: 10,
+            comments_per_user: 60,
         }
     }
 }

@@ -1,7 +1,9 @@
 //! Validated types and rules, free of HTTP and of the database engine.
 
 pub mod account;
+pub mod assets;
 pub mod channels;
+pub mod comments;
 pub mod document;
 pub mod entitlement;
 pub mod forms;

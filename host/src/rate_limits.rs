@@ -1,4 +1,5 @@
-//! Attempt limits per client address and per account (login, PIN checks, mail-sending starts).
+//! Attempt limits per client address and per account (login, PIN checks, mail-sending starts), and
+//! the pace of what a signed-in user writes for others to read (comments).
 //! A client address counts as what one client controls: the IPv4 address, or the IPv6 /64.
 
 use std::net::IpAddr;
@@ -38,6 +39,7 @@ pub struct RateLimits {
     pin_per_address: DefaultKeyedRateLimiter<IpAddr>,
     mail_per_address: DefaultKeyedRateLimiter<IpAddr>,
     mail_per_recipient: DefaultKeyedRateLimiter<String>,
+    comments_per_user: DefaultKeyedRateLimiter<String>,
 }
 
 fn per_minute(n: u32) -> Quota {
@@ -62,6 +64,7 @@ impl RateLimits {
             mail_per_recipient: RateLimiter::keyed(Quota::per_hour(
                 NonZeroU32::new(config.mail_per_recipient_hour.max(1)).expect("at least one"),
             )),
+            comments_per_user: RateLimiter::keyed(per_minute(config.comments_per_user)),
         }
     }
 
@@ -101,6 +104,11 @@ impl RateLimits {
         check(&self.mail_per_recipient, &email.to_lowercase())
     }
 
+    /// A comment by `user_id`, wherever it is made.
+    pub fn comment(&self, user_id: &str) -> Result<(), Error> {
+        check(&self.comments_per_user, &user_id.to_owned())
+    }
+
     /// Forgets keys whose limits have fully recovered, so memory stays bounded.
     pub fn shrink(&self) {
         self.login_per_address.retain_recent();
@@ -109,6 +117,7 @@ impl RateLimits {
         self.pin_per_address.retain_recent();
         self.mail_per_address.retain_recent();
         self.mail_per_recipient.retain_recent();
+        self.comments_per_user.retain_recent();
     }
 }
 

@@ -3,9 +3,11 @@
 //! with [`crate::error::Error`], and the HTTP edge decides statuses and wire locations.
 
 pub mod accounts;
+pub mod assets;
 pub mod attachments;
 pub mod avatars;
 pub mod channels;
+pub mod comments;
 pub mod form_configurations;
 pub mod form_instances;
 pub mod licenses;

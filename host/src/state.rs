@@ -10,9 +10,11 @@ use crate::media::objects::MediaObjects;
 use crate::password_work::PasswordWork;
 use crate::rate_limits::RateLimits;
 use crate::services::accounts::Accounts;
+use crate::services::assets::Assets;
 use crate::services::attachments::Attachments;
 use crate::services::avatars::Avatars;
 use crate::services::channels::Channels;
+use crate::services::comments::Comments;
 use crate::services::form_configurations::FormConfigurations;
 use crate::services::form_instances::FormInstances;
 use crate::services::licenses::Licenses;
@@ -36,6 +38,8 @@ pub struct AppState {
     pub form_instances: Arc<FormInstances>,
     pub spaces: Arc<Spaces>,
     pub channels: Arc<Channels>,
+    pub comments: Arc<Comments>,
+    pub assets: Arc<Assets>,
     pub modules: Arc<Modules>,
     pub workflows: Arc<WorkflowConfigurations>,
     pub workflow_items: Arc<WorkflowItems>,
@@ -96,7 +100,7 @@ impl AppState {
             form_configurations.clone(),
             workflows.clone(),
             spaces.clone(),
-            events,
+            events.clone(),
         ));
         let workflow_items = Arc::new(WorkflowItems::new(store.clone(), workflows.clone(), form_instances.clone()));
         let objects = crate::media::open(&config.media, config.data_dir())?;
@@ -109,6 +113,14 @@ impl AppState {
             &config.media,
         ));
         let avatars = Arc::new(Avatars::new(store.clone(), media.clone(), &config.media.shard));
+        let comments = Arc::new(Comments::new(store.clone(), spaces.clone(), limits.clone()));
+        let assets = Arc::new(Assets::new(
+            store.clone(),
+            spaces.clone(),
+            media.clone(),
+            events,
+            config.media.max_asset_bytes.min(config.media.max_file_bytes),
+        ));
         Ok(Self {
             config,
             store,
@@ -120,6 +132,8 @@ impl AppState {
             form_instances,
             spaces,
             channels,
+            comments,
+            assets,
             modules,
             workflows,
             workflow_items,

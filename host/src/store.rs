@@ -1,6 +1,6 @@
 //! The repository layer: every SQL statement of the service lives below this module, one
 //! repository per aggregate (users, sessions, challenges, licenses, quotas, forms, instances,
-//! workflows, workflow items, spaces, media, module deliveries, module key-value), each in its own
+//! workflows, workflow items, spaces, comments, published assets, media, module deliveries, module key-value), each in its own
 //! file and each holding the shared [`Db`]. [`Store`] is only the set of them. A new aggregate
 //! (channels, messages, jobs) is a new file with its repository and one field here.
 //!
@@ -10,10 +10,12 @@
 //! `Any` driver maps only those types identically on both. Where the engines truly differ, a
 //! method matches on [`Engine`]. Each engine has its own migration folder, numbered alike.
 
+mod assets;
 mod audit;
 mod batch;
 mod challenges;
 mod channels;
+mod comments;
 mod forms;
 mod instances;
 mod licenses;
@@ -36,11 +38,13 @@ use anyhow::Context;
 use sqlx::any::{AnyConnectOptions, AnyPoolOptions};
 use sqlx::{AnyPool, Executor};
 
+pub use assets::{AssetFilter, NewAssetRow, StoredAsset};
 pub use challenges::{Challenge, ChallengePurpose, NewChallenge};
 pub use channels::{
     ChannelMember, ConnectedSpace, InviteOutcome, InviteWrite, MemberChannel, NewChannelRow, NewInvitee, StoredChannel,
     StoredInvite,
 };
+pub use comments::{NewComment, StoredComment};
 pub use forms::{ConfigurationChange, ConfigurationFilter, NewConfiguration, StoredConfiguration};
 pub use instances::{InstanceContent, InstanceEvent, InstanceFilter, NewEvent, StoredInstance};
 pub use licenses::License;
@@ -97,8 +101,10 @@ pub struct Db {
     engine: Engine,
 }
 
+pub use assets::AssetRepo;
 pub use challenges::ChallengeRepo;
 pub use channels::ChannelRepo;
+pub use comments::CommentRepo;
 pub use forms::FormRepo;
 pub use instances::InstanceRepo;
 pub use licenses::LicenseRepo;
@@ -140,6 +146,8 @@ pub struct Repositories {
     pub workflow_items: WorkflowItemRepo,
     pub spaces: SpaceRepo,
     pub channels: ChannelRepo,
+    pub comments: CommentRepo,
+    pub assets: AssetRepo,
     pub media: MediaRepo,
     pub module_deliveries: ModuleDeliveryRepo,
     pub module_kv: ModuleKv,
@@ -165,6 +173,8 @@ impl Store {
             workflow_items: WorkflowItemRepo::new(db.clone()),
             spaces: SpaceRepo::new(db.clone()),
             channels: ChannelRepo::new(db.clone()),
+            comments: CommentRepo::new(db.clone()),
+            assets: AssetRepo::new(db.clone()),
             media: MediaRepo::new(db.clone()),
             module_deliveries: ModuleDeliveryRepo::new(db.clone()),
             module_kv: ModuleKv::new(db.clone()),

@@ -1,7 +1,7 @@
-//! The real `trellis` binary killed (SIGKILL) in the middle of concurrent uploads: after a restart
-//! whose start-up sweep treats every unfinished upload as dead, each descriptor's bytes are there
-//! in full, no stray object or temporary file remains, and every upload answered 201 before the
-//! kill survived.
+//! The real `trellis` binary killed (SIGKILL) in the middle of concurrent uploads of form
+//! attachments and of published assets: after a restart whose start-up sweep treats every
+//! unfinished upload as dead, each descriptor's and each asset's bytes are there in full, no stray
+//! object or temporary file remains, and every upload answered 201 before the kill survived.
 
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
@@ -123,9 +123,9 @@ fn parse_name(name: &str) -> (u32, usize) {
     (n.parse().unwrap(), len.parse().unwrap())
 }
 
-fn file_head(name: &str) -> String {
+fn file_head(part: &str, name: &str) -> String {
     format!(
-        "--{BOUNDARY}\r\nContent-Disposition: form-data; name=\"files\"; filename=\"{name}\"\r\n\
+        "--{BOUNDARY}\r\nContent-Disposition: form-data; name=\"{part}\"; filename=\"{name}\"\r\n\
          Content-Type: application/octet-stream\r\n\r\n"
     )
 }
@@ -137,19 +137,24 @@ fn slow_body(field: &str, files: Vec<(u32, usize)>, chunk: usize, pause: Duratio
     for _ in &files {
         head.push_str(&format!("--{BOUNDARY}\r\nContent-Disposition: form-data; name=\"fieldIds\"\r\n\r\n{field}\r\n"));
     }
-    let stream = async_stream(head, files, chunk, pause);
-    reqwest::Body::wrap_stream(stream)
+    reqwest::Body::wrap_stream(async_stream(head, "files", files, chunk, pause))
+}
+
+/// A multipart body holding file `n` of `len` bytes in the one part named `file` of an asset upload.
+fn slow_asset_body(n: u32, len: usize, chunk: usize, pause: Duration) -> reqwest::Body {
+    reqwest::Body::wrap_stream(async_stream(String::new(), "file", vec![(n, len)], chunk, pause))
 }
 
 fn async_stream(
     head: String,
+    part: &'static str,
     files: Vec<(u32, usize)>,
     chunk: usize,
     pause: Duration,
 ) -> impl futures::Stream<Item = Result<Bytes, std::io::Error>> + Send + 'static {
     let mut pieces: Vec<(Bytes, bool)> = vec![(Bytes::from(head), false)];
     for (n, len) in files {
-        pieces.push((Bytes::from(file_head(&name_of(n, len))), false));
+        pieces.push((Bytes::from(file_head(part, &name_of(n, len))), false));
         let mut from = 0;
         while from < len {
             let to = (from + chunk).min(len);
@@ -266,6 +271,7 @@ struct Uploader {
     session: String,
     form_id: String,
     field_id: String,
+    space_id: String,
 }
 
 impl Uploader {
@@ -289,6 +295,51 @@ impl Uploader {
         let value: Value = response.json().await.ok()?;
         Some(value["attachments"].as_array().unwrap().clone())
     }
+
+    /// Announces an asset for file `n` of `len` bytes and uploads it; answers the upload's answer
+    /// when it was 201, `None` when a request failed (the server died under it).
+    async fn asset(&self, n: u32, len: usize, chunk: usize, pause: Duration) -> Option<Value> {
+        let name = name_of(n, len);
+        let announced = self
+            .client
+            .post(format!("{}/v0/spaces/{}/assets", self.base, self.space_id))
+            .header("X-License-Key", &self.key)
+            .bearer_auth(&self.session)
+            .json(&json!({"title": name, "filename": name, "contentType": "application/octet-stream"}))
+            .send()
+            .await
+            .ok()?;
+        let value: Value = announced.json().await.ok()?;
+        let asset_id = value["newPublishedAssetId"].as_str().expect("an announced asset").to_owned();
+        let response = self
+            .client
+            .post(format!("{}/v0/media/spaces/{}/assets/{asset_id}", self.base, self.space_id))
+            .header("X-License-Key", &self.key)
+            .bearer_auth(&self.session)
+            .header("Content-Type", format!("multipart/form-data; boundary={BOUNDARY}"))
+            .body(slow_asset_body(n, len, chunk, pause))
+            .send()
+            .await
+            .ok()?;
+        if response.status() != StatusCode::CREATED {
+            let status = response.status();
+            panic!("an asset upload answered {status}: {}", response.text().await.unwrap_or_default());
+        }
+        response.json().await.ok()
+    }
+}
+
+/// Creates a space owned by the session's user; answers its id.
+async fn space(client: &Client, base: &str, key: &str, session: &str) -> String {
+    let created = client
+        .post(format!("{base}/v0/spaces"))
+        .header("X-License-Key", key)
+        .bearer_auth(session)
+        .json(&json!({"name": "crash", "displayName": "Crash"}))
+        .send()
+        .await
+        .unwrap();
+    json_ok(created, StatusCode::CREATED).await["spaceId"].as_str().unwrap().to_owned()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
@@ -301,6 +352,7 @@ async fn killed_mid_upload_the_restarted_server_keeps_whole_files_and_no_strays(
     let key = std::fs::read_to_string(data_dir(dir.path()).join("license.key")).unwrap().trim().to_owned();
     let session = sign_up(&client, &server.base, &key, dir.path()).await;
     let (form_id, field_id) = form_with_a_file_field(&client, &server.base, &key, &session).await;
+    let space_id = space(&client, &server.base, &key, &session).await;
     let uploader = Arc::new(Uploader {
         client: client.clone(),
         base: server.base.clone(),
@@ -308,6 +360,7 @@ async fn killed_mid_upload_the_restarted_server_keeps_whole_files_and_no_strays(
         session: session.clone(),
         form_id: form_id.clone(),
         field_id,
+        space_id: space_id.clone(),
     });
     let mut answered = Vec::new();
     for n in 0..3 {
@@ -321,7 +374,34 @@ async fn killed_mid_upload_the_restarted_server_keeps_whole_files_and_no_strays(
         let files = vec![(100 + 2 * i, 4096 + i as usize), (101 + 2 * i, 20 * MIB + i as usize)];
         large.push(tokio::spawn(async move { uploader.upload(files, 64 * 1024, Duration::from_millis(8)).await }));
     }
+    let mut assets_answered = Vec::new();
+    assets_answered.push(uploader.asset(9, 80_000, 64 * 1024, Duration::ZERO).await.unwrap());
+    let mut large_assets = Vec::new();
+    for i in 0..3u32 {
+        let uploader = uploader.clone();
+        let (n, len) = (500 + i, 8 * MIB + i as usize);
+        large_assets
+            .push(tokio::spawn(async move { uploader.asset(n, len, 64 * 1024, Duration::from_millis(8)).await }));
+    }
     let stop = Arc::new(AtomicBool::new(false));
+    let mut small_assets = Vec::new();
+    for lane in 0..2u32 {
+        let (uploader, stop) = (uploader.clone(), stop.clone());
+        small_assets.push(tokio::spawn(async move {
+            let mut done = Vec::new();
+            let mut n = 5000 + lane * 1000;
+            while !stop.load(Ordering::Relaxed) {
+                match uploader.asset(n, 40_000 + n as usize, 16 * 1024, Duration::ZERO).await {
+                    Some(answer) => done.push(answer),
+                    None => break,
+                }
+                n += 1;
+                // Each asset takes one of the plan's 1000 a day; a short pause keeps well inside it.
+                tokio::time::sleep(Duration::from_millis(25)).await;
+            }
+            done
+        }));
+    }
     let mut small = Vec::new();
     for lane in 0..3u32 {
         let (uploader, stop) = (uploader.clone(), stop.clone());
@@ -357,6 +437,12 @@ async fn killed_mid_upload_the_restarted_server_keeps_whole_files_and_no_strays(
     for task in small {
         answered.extend(task.await.unwrap());
     }
+    for task in large_assets {
+        assets_answered.extend(task.await.unwrap());
+    }
+    for task in small_assets {
+        assets_answered.extend(task.await.unwrap());
+    }
     let mut restarted = Server::start(dir.path(), "second.log", &[("TRELLIS_MEDIA__SWEEP_GRACE_SECONDS", "0")]);
     restarted.ready(&client).await;
     // Assert
@@ -377,15 +463,39 @@ async fn killed_mid_upload_the_restarted_server_keeps_whole_files_and_no_strays(
         let form = json_ok(response, StatusCode::OK).await;
         form["fields"].as_object().unwrap().values().filter_map(Value::as_array).flatten().cloned().collect::<Vec<_>>()
     };
+    // Every asset of the space (the owner sees all), those with bytes among them.
+    let assets = || async {
+        let mut found: Vec<Value> = Vec::new();
+        let mut cursor = String::new();
+        loop {
+            let response = client
+                .get(format!("{}/v0/spaces/{space_id}/assets?limit=200{cursor}", restarted.base))
+                .header("X-License-Key", &key)
+                .bearer_auth(&session)
+                .send()
+                .await
+                .unwrap();
+            let page = json_ok(response, StatusCode::OK).await;
+            found.extend(page["items"].as_array().unwrap().iter().cloned());
+            match page["nextCursor"].as_str() {
+                Some(next) => cursor = format!("&cursor={next}"),
+                None => return found,
+            }
+        }
+    };
     // The sweep runs in the background right after the start; the wait allows for a loaded
-    // machine and ends as soon as the store agrees with the descriptors.
+    // machine and ends as soon as the store agrees with the descriptors and assets.
     let deadline = Instant::now() + Duration::from_secs(60);
+    let with_bytes = |assets: &[Value]| assets.iter().filter(|a| !a["bytes"].is_null()).count();
     let mut descriptors = read().await;
+    let mut stored_assets = assets().await;
     while Instant::now() < deadline
-        && (files_under(&objects_dir).len() != descriptors.len() || !files_under(&tmp_dir).is_empty())
+        && (files_under(&objects_dir).len() != descriptors.len() + with_bytes(&stored_assets)
+            || !files_under(&tmp_dir).is_empty())
     {
         tokio::time::sleep(Duration::from_millis(200)).await;
         descriptors = read().await;
+        stored_assets = assets().await;
     }
     let part_keys: Vec<&str> = descriptors.iter().map(|d| d["partKey"].as_str().unwrap()).collect();
     for done in &answered {
@@ -407,11 +517,38 @@ async fn killed_mid_upload_the_restarted_server_keeps_whole_files_and_no_strays(
         assert_eq!(bytes.len(), len, "{descriptor}");
         assert!(is_content(n, &bytes), "the bytes of {descriptor} differ");
     }
+    eprintln!("{} asset uploads answered before the kill", assets_answered.len());
+    for done in &assets_answered {
+        let stored = stored_assets.iter().find(|a| a["assetId"] == done["assetId"]);
+        assert!(stored.is_some_and(|a| a["bytes"] == done["bytes"]), "an answered asset upload was lost: {done}");
+    }
+    for asset in stored_assets.iter().filter(|a| !a["bytes"].is_null()) {
+        assert_eq!(asset["state"], "AWAITING_APPROVAL", "{asset}");
+        let response = client
+            .get(format!(
+                "{}/v0/media/spaces/{space_id}/assets/{}?part=base",
+                restarted.base,
+                asset["assetId"].as_str().unwrap()
+            ))
+            .header("X-License-Key", &key)
+            .bearer_auth(&session)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(response.status(), StatusCode::OK, "{asset}");
+        let bytes = response.bytes().await.expect("the whole body");
+        let (n, len) = parse_name(asset["filename"].as_str().unwrap());
+        assert_eq!((asset["bytes"].as_u64(), bytes.len()), (Some(len as u64), len), "{asset}");
+        assert!(is_content(n, &bytes), "the bytes of {asset} differ");
+    }
+    for asset in stored_assets.iter().filter(|a| a["bytes"].is_null()) {
+        assert_eq!(asset["state"], "AWAITING_UPLOAD", "an asset without bytes awaits its upload: {asset}");
+    }
     let objects = files_under(&objects_dir);
     assert_eq!(
         objects.len(),
-        descriptors.len(),
-        "objects without a descriptor remain after the sweep ({} answered uploads): {objects:?}",
+        descriptors.len() + with_bytes(&stored_assets),
+        "objects without a descriptor or asset remain after the sweep ({} answered uploads): {objects:?}",
         answered.len()
     );
     assert_eq!(files_under(&tmp_dir), Vec::<PathBuf>::new(), "temporary files remain after the sweep");

@@ -1,9 +1,11 @@
 //! Black-box tests: each test starts the real server and talks HTTP to it. One module per resource
 //! holds its tests; what they share (documents, route calls, the media backends) is in `support`.
 
+mod assets;
 mod auth;
 mod avatars;
 mod channels;
+mod comments;
 mod connections;
 mod conventions;
 mod data_dir;

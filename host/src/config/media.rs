@@ -14,6 +14,8 @@ pub struct MediaConfig {
     pub default_max_file_bytes: u64,
     /// Largest file accepted at all, whatever a field's `file.maxBytes` says.
     pub max_file_bytes: u64,
+    /// Largest published asset of a space (never above `max_file_bytes`).
+    pub max_asset_bytes: u64,
     /// Largest whole upload request, all parts together.
     pub max_request_bytes: u64,
     /// Most files in one upload request.
@@ -36,6 +38,7 @@ impl Default for MediaConfig {
             s3: S3Config::default(),
             default_max_file_bytes: 100 * 1024 * 1024,
             max_file_bytes: 1024 * 1024 * 1024,
+            max_asset_bytes: 100 * 1024 * 1024,
             max_request_bytes: 8 * 1024 * 1024 * 1024,
             max_files_per_request: 100,
             sweep_interval_seconds: 600,

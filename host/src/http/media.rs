@@ -1,4 +1,4 @@
-//! `/v0/media`: form attachments and avatars. Bodies stream in and out; see `crate::media`.
+//! `/v0/media`: form attachments, published assets of spaces and avatars. Bodies stream in and out; see `crate::media`.
 
 mod download;
 mod multipart;
@@ -26,6 +26,7 @@ pub fn router() -> Router<AppState> {
     Router::new()
         .route("/forms/{form_id}/attachments", post(upload_attachments))
         .route("/forms/{form_id}/attachments/{part_key}", get(download_attachment).delete(delete_attachment))
+        .route("/spaces/{space_id}/assets/{asset_id}", post(upload_asset).get(download_asset))
         .route("/users/me/avatar", post(upload_avatar).delete(delete_avatar))
         .route("/users/{db_hash}/{user_id}/avatar/{pic_id}", get(download_avatar))
         // Uploads are bounded per file and per request while they stream, not by the JSON limit.
@@ -172,6 +173,94 @@ pub async fn delete_attachment(
 ) -> ApiResult<StatusCode> {
     state.attachments.remove(&user, &form_id, &part_key, query.field_id.as_deref(), query.access()).await?;
     Ok(StatusCode::NO_CONTENT)
+}
+
+/// `{assetId, contentType, bytes, filename}`: an asset's stored bytes.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct AssetUploaded {
+    asset_id: String,
+    content_type: String,
+    bytes: i64,
+    filename: String,
+}
+
+/// The multipart body of an asset upload, for the OpenAPI document.
+#[derive(ToSchema)]
+#[allow(dead_code)]
+pub struct AssetUpload {
+    /// The asset's bytes; they must agree with the announced `contentType` and `filename`.
+    #[schema(value_type = String, format = Binary)]
+    file: Vec<u8>,
+}
+
+/// `part` of an asset download.
+#[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct AssetPartQuery {
+    /// `base` (the default): the uploaded bytes.
+    part: Option<String>,
+}
+
+/// Uploads an announced asset's bytes, once: only its proposer may, and the bytes must agree with
+/// the announced type. Moves the asset to AWAITING_APPROVAL.
+#[utoipa::path(post, path = "/v0/media/spaces/{spaceId}/assets/{assetId}", tag = "media",
+    params(("spaceId" = String, Path), ("assetId" = String, Path)),
+    request_body(content = AssetUpload, content_type = "multipart/form-data"),
+    security(("session" = [], "license" = [])),
+    responses((status = 201, body = AssetUploaded),
+        (status = 400, body = ErrorEnvelope, description = "VALIDATION_FAILED: no file part, an empty file, other parts"),
+        (status = 403, body = ErrorEnvelope, description = "FORBIDDEN: the caller did not propose the asset"),
+        (status = 404, body = ErrorEnvelope, description = "NOT_FOUND: no such space or asset, or one the caller may not see"),
+        (status = 409, body = ErrorEnvelope, description = "CONFLICT: the asset's bytes were uploaded already"),
+        (status = 413, body = ErrorEnvelope, description = "PAYLOAD_TOO_LARGE: larger than media.max_asset_bytes"),
+        (status = 415, body = ErrorEnvelope, description = "UNSUPPORTED_MEDIA_TYPE: the bytes disagree with the announced or declared type"),
+        (status = 503, body = ErrorEnvelope, description = "MEDIA_UNAVAILABLE, with Retry-After")))]
+pub async fn upload_asset(
+    State(state): State<AppState>,
+    AuthUser(user): AuthUser,
+    Path((space_id, asset_id)): Path<(String, String)>,
+    request: Request,
+) -> ApiResult<(StatusCode, Json<AssetUploaded>)> {
+    let mut source = MultipartSource::from_request(request, state.assets.request_cap())?;
+    let asset = state.assets.upload(&user, &space_id, &asset_id, &mut source).await?;
+    Ok((
+        StatusCode::CREATED,
+        Json(AssetUploaded {
+            asset_id: asset.asset_id,
+            content_type: asset.content_type,
+            bytes: asset.bytes.unwrap_or(0),
+            filename: asset.filename,
+        }),
+    ))
+}
+
+/// An asset's bytes; honours `Range`, `If-None-Match` and `If-Range` like attachment downloads.
+#[utoipa::path(get, path = "/v0/media/spaces/{spaceId}/assets/{assetId}", tag = "media",
+    params(("spaceId" = String, Path), ("assetId" = String, Path), AssetPartQuery),
+    security(("session" = [], "license" = [])),
+    responses((status = 200, description = "The bytes, with Content-Type, Content-Length, ETag and Content-Disposition"),
+        (status = 206, description = "A range of the bytes"),
+        (status = 304, description = "If-None-Match matched"),
+        (status = 400, body = ErrorEnvelope, description = "VALIDATION_FAILED: a part other than base"),
+        (status = 404, body = ErrorEnvelope, description = "NOT_FOUND: no such asset, one the caller may not see, or no bytes yet"),
+        (status = 416, body = ErrorEnvelope, description = "the range lies outside the file"),
+        (status = 503, body = ErrorEnvelope, description = "MEDIA_UNAVAILABLE")))]
+pub async fn download_asset(
+    State(state): State<AppState>,
+    AuthUser(user): AuthUser,
+    Path((space_id, asset_id)): Path<(String, String)>,
+    ApiQuery(query): ApiQuery<AssetPartQuery>,
+    headers: HeaderMap,
+) -> ApiResult<Response> {
+    let asset = state.assets.open(&user, &space_id, &asset_id, query.part.as_deref()).await?;
+    let download = Download {
+        content_type: &asset.content_type,
+        length: asset.bytes.unwrap_or(0).max(0) as u64,
+        etag: format!("\"{}\"", asset.asset_id.replace('-', "")),
+        filename: Some(&asset.filename),
+    };
+    download.respond(&headers, |range| state.assets.bytes(&asset, range)).await
 }
 
 /// The multipart body of an avatar upload, for the OpenAPI document.

@@ -6,7 +6,7 @@ use utoipa::{Modify, OpenApi};
 
 use super::channels::invites as channel_invites;
 use super::forms::{configurations, instances};
-use super::spaces::modules as space_modules;
+use super::spaces::{assets as space_assets, comments as space_comments, modules as space_modules};
 use super::workflows::{configurations as workflow_configurations, items as workflow_items};
 use super::{auth, channels, health, list, media, modules, spaces, users, views};
 use crate::domain::problems::Problem;
@@ -27,16 +27,22 @@ use crate::http::error::{ErrorBody, ErrorCode, ErrorEnvelope};
         workflow_configurations::replace_permissions, workflow_items::start_workflow, workflow_items::list_view_items,
         workflow_items::get_item, workflow_items::update_item, workflow_items::transition_item, workflow_items::item_history,
         spaces::create_space, spaces::list_spaces, spaces::get_general, spaces::update_general,
+        space_comments::post_comment, space_comments::list_comments,
+        space_assets::create_asset, space_assets::list_assets, space_assets::get_asset, space_assets::change_asset_state,
+        space_assets::awaiting_approval,
         channels::create_channel, channels::list_channels, channels::get_channel, channels::replace_spaces,
         channels::list_spaces, channels::list_members, channels::change_role, channels::remove_member,
         channel_invites::invite, channel_invites::pending_invites, channel_invites::respond, channel_invites::cancel_invite,
         modules::list_modules, space_modules::get_modules, space_modules::replace_modules, space_modules::module_route,
         media::upload_attachments, media::download_attachment, media::delete_attachment,
+        media::upload_asset, media::download_asset,
         media::upload_avatar, media::delete_avatar, media::download_avatar,
         health::healthz, health::readyz, openapi_json,
     ),
     components(schemas(ErrorEnvelope, ErrorBody, ErrorCode, Problem, views::Profile, views::UserSummary, views::AvatarRef,
-        list::ListEnvelope<views::UserSummary>, media::AttachmentDescriptor)),
+        list::ListEnvelope<views::UserSummary>, media::AttachmentDescriptor, views::CommentView,
+        list::ListEnvelope<views::CommentView>, space_assets::AssetView, list::ListEnvelope<space_assets::AssetView>,
+        space_assets::AssetPart, list::ListEnvelope<space_assets::AssetPart>)),
     modifiers(&SecuritySchemes),
     security(("license" = [])),
 )]

@@ -1,5 +1,8 @@
-//! `/v0/spaces`: spaces, their general settings, and (in `spaces/modules`) connected modules.
+//! `/v0/spaces`: spaces, their general settings, and (in submodules) connected modules, comments and
+//! published assets.
 
+pub mod assets;
+pub mod comments;
 pub mod modules;
 
 use axum::extract::{Path, State};
@@ -22,6 +25,13 @@ pub fn router() -> Router<AppState> {
     Router::new()
         .route("/", get(list_spaces).post(create_space))
         .route("/{space_id}/settings/general", get(get_general).patch(update_general))
+        .route("/{space_id}/comments", get(comments::list_comments).post(comments::post_comment))
+        .route(
+            "/{space_id}/assets",
+            get(assets::list_assets).post(assets::create_asset).patch(assets::change_asset_state),
+        )
+        .route("/{space_id}/assets/awaiting-approval", get(assets::awaiting_approval))
+        .route("/{space_id}/assets/{asset_id}", get(assets::get_asset))
         .route("/{space_id}/modules", get(modules::get_modules).put(modules::replace_modules))
         .route("/{space_id}/modules/{module_id}", any(modules::module_route))
         .route("/{space_id}/modules/{module_id}/{*rest}", any(modules::module_route))

@@ -95,3 +95,37 @@ impl UserSummary {
         self
     }
 }
+
+/// A comment, wherever it was made (a space, a channel).
+#[derive(Clone, Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct CommentView {
+    pub comment_id: String,
+    pub body: String,
+    pub author: UserSummary,
+    #[serde(with = "time::serde::rfc3339")]
+    #[schema(value_type = String, format = DateTime)]
+    pub created_at: OffsetDateTime,
+}
+
+impl CommentView {
+    /// The view of a stored comment, its author's avatar named in the deployment's shard.
+    pub fn new(comment: crate::services::comments::StoredComment, db_hash: &str) -> Self {
+        let avatar = comment.author_avatar_pic_id.map(|pic_id| AvatarRef {
+            db_hash: db_hash.to_owned(),
+            user_id: comment.author_id.clone(),
+            pic_id,
+        });
+        Self {
+            comment_id: comment.comment_id,
+            body: comment.body,
+            author: UserSummary {
+                user_id: comment.author_id,
+                handle: comment.author_handle,
+                display_name: comment.author_display_name,
+                avatar,
+            },
+            created_at: comment.created_at,
+        }
+    }
+}

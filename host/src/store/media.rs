@@ -124,7 +124,7 @@ async fn add_pending(conn: &mut sqlx::AnyConnection, storage_key: &str, noted_at
     Ok(())
 }
 
-async fn remove_pending(conn: &mut sqlx::AnyConnection, storage_key: &str) -> Result<(), sqlx::Error> {
+pub(super) async fn remove_pending(conn: &mut sqlx::AnyConnection, storage_key: &str) -> Result<(), sqlx::Error> {
     sqlx::query("delete from media_pending where storage_key = $1").bind(storage_key.to_owned()).execute(conn).await?;
     Ok(())
 }

@@ -31,6 +31,7 @@ const SQLITE: &[Embedded] = embed!("sqlite":
     5 "0005_media.sql",
     6 "0006_pin_failures.sql",
     7 "0007_module_kv_usage.sql",
+    8 "0008_space_collaboration.sql",
     9 "0009_channels.sql",
 );
 
@@ -42,6 +43,7 @@ const POSTGRES: &[Embedded] = embed!("postgres":
     5 "0005_media.sql",
     6 "0006_pin_failures.sql",
     7 "0007_module_kv_usage.sql",
+    8 "0008_space_collaboration.sql",
     9 "0009_channels.sql",
 );
 

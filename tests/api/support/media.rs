@@ -215,7 +215,23 @@ pub async fn assert_stored_objects(app: &TestApp, count: usize) {
 /// One part of an upload request, in the order sent.
 pub enum Upload {
     FieldId(String),
-    File { name: String, mime: Option<String>, bytes: Vec<u8> },
+    File {
+        name: String,
+        mime: Option<String>,
+        bytes: Vec<u8>,
+    },
+    /// A file in a part named `part` (avatars and assets take one named `file`).
+    Named {
+        part: String,
+        filename: String,
+        mime: Option<String>,
+        bytes: Vec<u8>,
+    },
+    /// A text part named `part`.
+    Text {
+        part: String,
+        value: String,
+    },
 }
 
 /// A file part.
@@ -231,15 +247,18 @@ pub fn pairs(files: Vec<(&str, Upload)>) -> Vec<Upload> {
 }
 
 pub fn multipart(parts: Vec<Upload>) -> Form {
+    let file = |filename: String, mime: Option<String>, bytes: Vec<u8>| {
+        let part = Part::bytes(bytes).file_name(filename);
+        match mime {
+            Some(mime) => part.mime_str(&mime).expect("a valid MIME type"),
+            None => part,
+        }
+    };
     parts.into_iter().fold(Form::new(), |form, part| match part {
         Upload::FieldId(id) => form.text("fieldIds", id),
-        Upload::File { name, mime, bytes } => {
-            let mut part = Part::bytes(bytes).file_name(name);
-            if let Some(mime) = mime {
-                part = part.mime_str(&mime).expect("a valid MIME type");
-            }
-            form.part("files", part)
-        }
+        Upload::File { name, mime, bytes } => form.part("files", file(name, mime, bytes)),
+        Upload::Named { part, filename, mime, bytes } => form.part(part, file(filename, mime, bytes)),
+        Upload::Text { part, value } => form.text(part, value),
     })
 }
 

@@ -1,0 +1,266 @@
+//! `/v0/spaces/{spaceId}/assets`: announcing published assets, the owner's decisions and reading
+//! them. Their bytes go up and come down through `/v0/media/spaces/...` (see `http::media`).
+
+use axum::Json;
+use axum::extract::{Path, State};
+use axum::http::StatusCode;
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+use time::OffsetDateTime;
+use utoipa::{IntoParams, ToSchema};
+
+use crate::domain::assets::parse_states;
+use crate::domain::problems::Problems;
+use crate::http::error::{ApiResult, ErrorEnvelope};
+use crate::http::extract::{ApiJson, ApiQuery, AuthUser};
+use crate::http::list::{ListEnvelope, Page, cursor_millis};
+use crate::services::assets::{BASE_PART, StoredAsset};
+use crate::services::licenses::Caller;
+use crate::state::AppState;
+
+/// Who proposed an asset.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Proposer {
+    user_id: String,
+    handle: String,
+}
+
+/// What the background analysis found. Its `description` is composed by the service from what the
+/// analysis steps found, not written by a person.
+#[derive(Serialize, Deserialize, Default, ToSchema)]
+#[serde(rename_all = "camelCase", default)]
+pub struct AssetAnalysis {
+    /// `QUEUED`, `RUNNING`, `SUCCEEDED` or `FAILED`.
+    state: String,
+    tags: Vec<String>,
+    description: Option<String>,
+    transcript: Option<String>,
+    /// Why the analysis failed, when it did.
+    error: Option<String>,
+}
+
+/// A published asset.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct AssetView {
+    asset_id: String,
+    space_id: String,
+    title: String,
+    filename: String,
+    /// The announced type; the uploaded bytes were checked against it.
+    content_type: String,
+    /// Null until the bytes are uploaded.
+    bytes: Option<i64>,
+    /// `AWAITING_UPLOAD`, `AWAITING_APPROVAL`, `APPROVED`, `REJECTED`, `ENABLED` or `DISABLED`.
+    state: String,
+    /// Null until analysis is first queued (the first move to APPROVED or ENABLED).
+    analysis: Option<AssetAnalysis>,
+    proposed_by: Proposer,
+    #[serde(with = "time::serde::rfc3339")]
+    #[schema(value_type = String, format = DateTime)]
+    created_at: OffsetDateTime,
+    #[serde(with = "time::serde::rfc3339")]
+    #[schema(value_type = String, format = DateTime)]
+    updated_at: OffsetDateTime,
+}
+
+impl From<StoredAsset> for AssetView {
+    fn from(asset: StoredAsset) -> Self {
+        let analysis = asset.analysis_state.map(|state| {
+            let found: AssetAnalysis =
+                asset.analysis.as_deref().and_then(|json| serde_json::from_str(json).ok()).unwrap_or_default();
+            AssetAnalysis { state, ..found }
+        });
+        Self {
+            asset_id: asset.asset_id,
+            space_id: asset.space_id,
+            title: asset.title,
+            filename: asset.filename,
+            content_type: asset.content_type,
+            bytes: asset.bytes,
+            state: asset.state,
+            analysis,
+            proposed_by: Proposer { user_id: asset.proposed_by, handle: asset.proposer_handle },
+            created_at: asset.created_at,
+            updated_at: asset.updated_at,
+        }
+    }
+}
+
+/// `{newPublishedAssetId}`: the answer to an announcement.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct AssetCreated {
+    new_published_asset_id: String,
+}
+
+/// The descriptor of an asset's uploaded part, as the owner's approval queue shows it.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct AssetPart {
+    asset_id: String,
+    /// Always `base`: the part the download route serves.
+    part: String,
+    content_type: String,
+    bytes: i64,
+    filename: String,
+    #[serde(with = "time::serde::rfc3339")]
+    #[schema(value_type = String, format = DateTime)]
+    created_at: OffsetDateTime,
+}
+
+impl From<StoredAsset> for AssetPart {
+    fn from(asset: StoredAsset) -> Self {
+        Self {
+            asset_id: asset.asset_id,
+            part: BASE_PART.to_owned(),
+            content_type: asset.content_type,
+            bytes: asset.bytes.unwrap_or(0),
+            filename: asset.filename,
+            created_at: asset.created_at,
+        }
+    }
+}
+
+/// An announcement; read as a map so every unknown property can be named. Documents the body.
+#[derive(Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+#[allow(dead_code)]
+pub struct NewAsset {
+    /// 1 to 200 characters.
+    title: String,
+    /// A file name without folders, at most 255 characters; downloads carry it.
+    filename: String,
+    /// A MIME type such as `image/png`; the uploaded bytes must agree with it.
+    content_type: String,
+}
+
+/// The owner's decision.
+#[derive(Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+#[allow(dead_code)]
+pub struct AssetStateChange {
+    asset_id: String,
+    /// The state to move to: from AWAITING_APPROVAL to APPROVED or REJECTED, from APPROVED to
+    /// ENABLED or DISABLED, between ENABLED and DISABLED.
+    state: String,
+}
+
+/// Paging and the `states` filter of the asset list.
+#[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct AssetQuery {
+    #[param(value_type = Option<u32>, minimum = 1, maximum = 200)]
+    limit: Option<String>,
+    cursor: Option<String>,
+    /// Comma-separated states, e.g. `APPROVED,ENABLED`.
+    states: Option<String>,
+}
+
+/// The page asked for, its problems added to `problems`.
+fn page_of(limit: Option<&str>, cursor: Option<&str>, problems: &mut Problems) -> (Page, Option<(i64, String)>) {
+    let page = Page::parse(limit, cursor, problems);
+    let after = page.after(problems);
+    (page, after)
+}
+
+fn asset_key(asset: &StoredAsset) -> (i64, String) {
+    (cursor_millis(asset.created_at), asset.asset_id.clone())
+}
+
+/// Announces an asset by its metadata (state AWAITING_UPLOAD); its bytes follow through the media
+/// route. Owner and members may; counts against `spaces.publishedAssets.perDay`.
+#[utoipa::path(post, path = "/v0/spaces/{spaceId}/assets", tag = "assets", params(("spaceId" = String, Path)),
+    request_body = NewAsset, security(("session" = [], "license" = [])),
+    responses((status = 201, body = AssetCreated),
+        (status = 400, body = ErrorEnvelope, description = "VALIDATION_FAILED with every problem"),
+        (status = 403, body = ErrorEnvelope, description = "ENTITLEMENT_LIMIT_EXCEEDED: spaces.publishedAssets.perDay"),
+        (status = 404, body = ErrorEnvelope, description = "NOT_FOUND: no such space, or the caller is not a member"),
+        (status = 409, body = ErrorEnvelope, description = "CONFLICT: the space has 1000 assets awaiting an upload or a decision")))]
+#[tracing::instrument(skip_all, fields(user_id = %user.user_id, space_id))]
+pub async fn create_asset(
+    State(state): State<AppState>,
+    AuthUser(user): AuthUser,
+    caller: Caller,
+    Path(space_id): Path<String>,
+    ApiJson(body): ApiJson<Map<String, Value>>,
+) -> ApiResult<(StatusCode, Json<AssetCreated>)> {
+    let asset = state.assets.create(&user, &caller, &space_id, &body).await?;
+    Ok((StatusCode::CREATED, Json(AssetCreated { new_published_asset_id: asset.asset_id })))
+}
+
+/// The space's assets the caller may see, newest first: the owner every asset, members the
+/// APPROVED and ENABLED ones and their own proposals.
+#[utoipa::path(get, path = "/v0/spaces/{spaceId}/assets", tag = "assets", params(("spaceId" = String, Path), AssetQuery),
+    security(("session" = [], "license" = [])),
+    responses((status = 200, body = ListEnvelope<AssetView>),
+        (status = 400, body = ErrorEnvelope, description = "VALIDATION_FAILED: limit, cursor or states"),
+        (status = 404, body = ErrorEnvelope, description = "NOT_FOUND: no such space, or the caller is not a member")))]
+#[tracing::instrument(skip_all, fields(user_id = %user.user_id, space_id))]
+pub async fn list_assets(
+    State(state): State<AppState>,
+    AuthUser(user): AuthUser,
+    Path(space_id): Path<String>,
+    ApiQuery(query): ApiQuery<AssetQuery>,
+) -> ApiResult<Json<ListEnvelope<AssetView>>> {
+    let mut problems = Problems::new();
+    let (page, after) = page_of(query.limit.as_deref(), query.cursor.as_deref(), &mut problems);
+    let states = query.states.as_deref().map(|raw| parse_states(raw, &mut problems)).unwrap_or_default();
+    problems.finish(())?;
+    let rows = state.assets.list(&user, &space_id, &states, after, page.fetch_limit()).await?;
+    Ok(Json(ListEnvelope::from_rows(rows, &page, asset_key, AssetView::from)))
+}
+
+/// One asset the caller may see.
+#[utoipa::path(get, path = "/v0/spaces/{spaceId}/assets/{assetId}", tag = "assets",
+    params(("spaceId" = String, Path), ("assetId" = String, Path)), security(("session" = [], "license" = [])),
+    responses((status = 200, body = AssetView),
+        (status = 404, body = ErrorEnvelope, description = "NOT_FOUND: no such space or asset, or one the caller may not see")))]
+#[tracing::instrument(skip_all, fields(user_id = %user.user_id, space_id, asset_id))]
+pub async fn get_asset(
+    State(state): State<AppState>,
+    AuthUser(user): AuthUser,
+    Path((space_id, asset_id)): Path<(String, String)>,
+) -> ApiResult<Json<AssetView>> {
+    Ok(Json(state.assets.get(&user, &space_id, &asset_id).await?.into()))
+}
+
+/// The owner's decision on an asset; only the moves the description of `state` lists.
+#[utoipa::path(patch, path = "/v0/spaces/{spaceId}/assets", tag = "assets", params(("spaceId" = String, Path)),
+    request_body = AssetStateChange, security(("session" = [], "license" = [])),
+    responses((status = 200, body = AssetView),
+        (status = 400, body = ErrorEnvelope, description = "VALIDATION_FAILED with every problem"),
+        (status = 403, body = ErrorEnvelope, description = "FORBIDDEN: a member who is not the owner"),
+        (status = 404, body = ErrorEnvelope, description = "NOT_FOUND: no such space or asset"),
+        (status = 409, body = ErrorEnvelope, description = "INVALID_TRANSITION: a move the life cycle does not allow")))]
+#[tracing::instrument(skip_all, fields(user_id = %user.user_id, space_id))]
+pub async fn change_asset_state(
+    State(state): State<AppState>,
+    AuthUser(user): AuthUser,
+    Path(space_id): Path<String>,
+    ApiJson(body): ApiJson<Map<String, Value>>,
+) -> ApiResult<Json<AssetView>> {
+    Ok(Json(state.assets.change_state(&user, &space_id, &body).await?.into()))
+}
+
+/// The owner's queue of assets awaiting approval, newest first, as part descriptors.
+#[utoipa::path(get, path = "/v0/spaces/{spaceId}/assets/awaiting-approval", tag = "assets",
+    params(("spaceId" = String, Path), crate::http::list::PageQuery), security(("session" = [], "license" = [])),
+    responses((status = 200, body = ListEnvelope<AssetPart>),
+        (status = 400, body = ErrorEnvelope, description = "VALIDATION_FAILED: limit or cursor"),
+        (status = 403, body = ErrorEnvelope, description = "FORBIDDEN: a member who is not the owner"),
+        (status = 404, body = ErrorEnvelope, description = "NOT_FOUND: no such space, or the caller is not a member")))]
+#[tracing::instrument(skip_all, fields(user_id = %user.user_id, space_id))]
+pub async fn awaiting_approval(
+    State(state): State<AppState>,
+    AuthUser(user): AuthUser,
+    Path(space_id): Path<String>,
+    ApiQuery(query): ApiQuery<crate::http::list::PageQuery>,
+) -> ApiResult<Json<ListEnvelope<AssetPart>>> {
+    let mut problems = Problems::new();
+    let (page, after) = page_of(query.limit.as_deref(), query.cursor.as_deref(), &mut problems);
+    problems.finish(())?;
+    let rows = state.assets.awaiting_approval(&user, &space_id, after, page.fetch_limit()).await?;
+    Ok(Json(ListEnvelope::from_rows(rows, &page, asset_key, AssetPart::from)))
+}

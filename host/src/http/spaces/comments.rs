@@ -1,0 +1,68 @@
+//! `/v0/spaces/{spaceId}/comments`: the space's owner and members comment and read.
+
+use axum::Json;
+use axum::extract::{Path, State};
+use axum::http::StatusCode;
+use serde::Deserialize;
+use serde_json::{Map, Value};
+use utoipa::ToSchema;
+
+use crate::domain::problems::Problems;
+use crate::http::error::{ApiResult, ErrorEnvelope};
+use crate::http::extract::{ApiJson, ApiQuery, AuthUser};
+use crate::http::list::{ListEnvelope, Page, PageQuery, cursor_millis};
+use crate::http::views::CommentView;
+use crate::state::AppState;
+
+/// A new comment. The handler reads the body as a map so it can name every unknown property; this
+/// type documents it.
+#[derive(Deserialize, ToSchema)]
+#[allow(dead_code)]
+pub struct NewComment {
+    /// 1 to 4000 characters, not blank; no control characters other than line breaks and tabs.
+    body: String,
+}
+
+/// Comments on the space; its owner and members may.
+#[utoipa::path(post, path = "/v0/spaces/{spaceId}/comments", tag = "spaces", params(("spaceId" = String, Path)),
+    request_body = NewComment, security(("session" = [], "license" = [])),
+    responses((status = 201, body = CommentView),
+        (status = 400, body = ErrorEnvelope, description = "VALIDATION_FAILED with every problem"),
+        (status = 404, body = ErrorEnvelope, description = "NOT_FOUND: no such space, or the caller is not a member")))]
+#[tracing::instrument(skip_all, fields(user_id = %user.user_id, space_id))]
+pub async fn post_comment(
+    State(state): State<AppState>,
+    AuthUser(user): AuthUser,
+    Path(space_id): Path<String>,
+    ApiJson(body): ApiJson<Map<String, Value>>,
+) -> ApiResult<(StatusCode, Json<CommentView>)> {
+    let comment = state.comments.post_in_space(&user, &space_id, &body).await?;
+    Ok((StatusCode::CREATED, Json(CommentView::new(comment, state.avatars.db_hash()))))
+}
+
+/// The space's comments, newest first.
+#[utoipa::path(get, path = "/v0/spaces/{spaceId}/comments", tag = "spaces", params(("spaceId" = String, Path), PageQuery),
+    security(("session" = [], "license" = [])),
+    responses((status = 200, body = ListEnvelope<CommentView>),
+        (status = 400, body = ErrorEnvelope, description = "VALIDATION_FAILED: limit or cursor"),
+        (status = 404, body = ErrorEnvelope, description = "NOT_FOUND: no such space, or the caller is not a member")))]
+#[tracing::instrument(skip_all, fields(user_id = %user.user_id, space_id))]
+pub async fn list_comments(
+    State(state): State<AppState>,
+    AuthUser(user): AuthUser,
+    Path(space_id): Path<String>,
+    ApiQuery(query): ApiQuery<PageQuery>,
+) -> ApiResult<Json<ListEnvelope<CommentView>>> {
+    let mut problems = Problems::new();
+    let page = Page::parse(query.limit.as_deref(), query.cursor.as_deref(), &mut problems);
+    let after: Option<(i64, String)> = page.after(&mut problems);
+    problems.finish(())?;
+    let rows = state.comments.list_in_space(&user, &space_id, after, page.fetch_limit()).await?;
+    let db_hash = state.avatars.db_hash();
+    Ok(Json(ListEnvelope::from_rows(
+        rows,
+        &page,
+        |c| (cursor_millis(c.created_at), c.comment_id.clone()),
+        |c| CommentView::new(c, db_hash),
+    )))
+}

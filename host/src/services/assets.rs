@@ -1,0 +1,323 @@
+//! Published assets of a space (conventions 4, 12, 13): metadata, the one upload of their bytes,
+//! the owner's decisions, reading them back, and the events and analysis the decisions start.
+//!
+//! Members propose (metadata, then bytes) and see published assets and their own proposals; the
+//! owner sees and decides everything. Strangers find no space at all.
+
+use std::borrow::Cow;
+use std::sync::Arc;
+
+use futures::StreamExt;
+use serde_json::{Map, Value, json};
+use time::OffsetDateTime;
+use trellis_modules::EventKind;
+
+use crate::domain::assets::{self, AssetState};
+use crate::domain::entitlement::Entitlement;
+use crate::domain::problems::Problems;
+use crate::domain::spaces::Role;
+use crate::error::{Error, ErrorCode, Result};
+use crate::jobs::module_events::ModuleEvents;
+use crate::media::objects::{MediaObjects, StageError};
+use crate::media::{ByteStream, Object, SniffOutcome, StorageKey, judge_type, read_head};
+use crate::quotas;
+use crate::services::attachments::{Part, PartSource};
+use crate::services::licenses::Caller;
+use crate::services::spaces::Spaces;
+use crate::store::{AssetFilter, NewAssetRow, SessionUser, Store};
+
+/// The record an asset use case answers with: handlers show these, and reach them only through the use case.
+pub use crate::store::StoredAsset;
+
+/// Assets of one space awaiting their upload or the owner's decision, at most: each is a row a
+/// member can make, so a space's backlog is bounded beside the per-key daily quota.
+pub const MAX_WAITING_PER_SPACE: i64 = 1_000;
+/// Room for the multipart framing around an asset's one file.
+const FRAMING_BYTES: u64 = 64 * 1024;
+
+pub struct Assets {
+    store: Store,
+    spaces: Arc<Spaces>,
+    objects: MediaObjects,
+    events: ModuleEvents,
+    max_bytes: u64,
+}
+
+/// The one part of an asset's bytes that exists.
+pub const BASE_PART: &str = "base";
+
+fn not_found() -> Error {
+    Error::not_found("asset")
+}
+
+impl Assets {
+    pub fn new(store: Store, spaces: Arc<Spaces>, objects: MediaObjects, events: ModuleEvents, max_bytes: u64) -> Self {
+        Self { store, spaces, objects, events, max_bytes }
+    }
+
+    /// The largest asset this deployment accepts, in bytes.
+    pub fn max_bytes(&self) -> u64 {
+        self.max_bytes
+    }
+
+    /// The most an upload request may carry: one file and its framing.
+    pub fn request_cap(&self) -> u64 {
+        self.max_bytes.saturating_add(FRAMING_BYTES)
+    }
+
+    /// Announces an asset from `{title, filename, contentType}` (state AWAITING_UPLOAD); owner and
+    /// members may. Takes one unit of `spaces.publishedAssets.perDay`.
+    #[tracing::instrument(skip_all, fields(user_id = %user.user_id, space_id))]
+    pub async fn create(
+        &self,
+        user: &SessionUser,
+        caller: &Caller,
+        space_id: &str,
+        body: &Map<String, Value>,
+    ) -> Result<StoredAsset> {
+        let (space_id, _) = self.spaces.member_role(user, space_id).await?;
+        let new = assets::parse_new(body)?;
+        if self.store.assets.waiting_proposals(&space_id).await? >= MAX_WAITING_PER_SPACE {
+            return Err(Error::Conflict(Cow::Owned(format!(
+                "the space has {MAX_WAITING_PER_SPACE} assets awaiting their upload or a decision; the owner must \
+                 decide some first"
+            ))));
+        }
+        quotas::take(&self.store, caller, Entitlement::PublishedAssets, 1).await?;
+        let asset_id = uuid::Uuid::new_v4().to_string();
+        let row = NewAssetRow {
+            asset_id: asset_id.clone(),
+            space_id: space_id.clone(),
+            proposed_by: user.user_id.clone(),
+            title: new.title,
+            filename: new.filename,
+            content_type: new.content_type,
+        };
+        if let Err(error) = self.store.assets.insert_asset(row, OffsetDateTime::now_utc()).await {
+            quotas::refund(&self.store, caller, Entitlement::PublishedAssets, 1).await?;
+            return Err(error.into());
+        }
+        self.store.assets.asset(&space_id, &asset_id).await?.ok_or_else(not_found)
+    }
+
+    /// The assets of a space the caller may see, newest first, only those in `states` when any are
+    /// given.
+    pub async fn list(
+        &self,
+        user: &SessionUser,
+        space_id: &str,
+        states: &[AssetState],
+        after: Option<(i64, String)>,
+        limit: i64,
+    ) -> Result<Vec<StoredAsset>> {
+        let (space_id, role) = self.spaces.member_role(user, space_id).await?;
+        let names: Vec<&'static str> = states.iter().map(|s| s.as_str()).collect();
+        let published: Vec<&'static str> = assets::published_states().iter().map(|s| s.as_str()).collect();
+        let member = (role != Role::Owner).then_some((user.user_id.as_str(), published.as_slice()));
+        let filter = AssetFilter { states: &names, member };
+        Ok(self.store.assets.assets(&space_id, &filter, after, limit).await?)
+    }
+
+    /// The owner's queue: assets awaiting approval, newest first.
+    pub async fn awaiting_approval(
+        &self,
+        user: &SessionUser,
+        space_id: &str,
+        after: Option<(i64, String)>,
+        limit: i64,
+    ) -> Result<Vec<StoredAsset>> {
+        let space_id = self.spaces.require_owner(user, space_id).await?;
+        let filter = AssetFilter { states: &[AssetState::AwaitingApproval.as_str()], member: None };
+        Ok(self.store.assets.assets(&space_id, &filter, after, limit).await?)
+    }
+
+    /// One asset the caller may see, with the caller's role in its space.
+    pub async fn get(&self, user: &SessionUser, space_id: &str, asset_id: &str) -> Result<StoredAsset> {
+        Ok(self.visible(user, space_id, asset_id).await?.0)
+    }
+
+    async fn visible(&self, user: &SessionUser, space_id: &str, asset_id: &str) -> Result<(StoredAsset, Role)> {
+        let (space_id, role) = self.spaces.member_role(user, space_id).await?;
+        let asset_id = uuid::Uuid::try_parse(asset_id).map_err(|_| not_found())?.to_string();
+        let asset = self.store.assets.asset(&space_id, &asset_id).await?.ok_or_else(not_found)?;
+        let state = state_of(&asset)?;
+        if !assets::visible_to(role, asset.proposed_by == user.user_id, state) {
+            return Err(not_found());
+        }
+        Ok((asset, role))
+    }
+
+    /// The owner's decision `{assetId, state}`: only the moves of conventions 12; anything else
+    /// is INVALID_TRANSITION. APPROVED or ENABLED queues the analysis the first time.
+    #[tracing::instrument(skip_all, fields(user_id = %user.user_id, space_id))]
+    pub async fn change_state(
+        &self,
+        user: &SessionUser,
+        space_id: &str,
+        body: &Map<String, Value>,
+    ) -> Result<StoredAsset> {
+        let space_id = self.spaces.require_owner(user, space_id).await?;
+        let (asset_id, next) = assets::parse_change(body)?;
+        let asset = self.store.assets.asset(&space_id, &asset_id).await?.ok_or_else(not_found)?;
+        let current = state_of(&asset)?;
+        if !current.may_move_to(next) {
+            return Err(Error::InvalidTransition(Cow::Owned(format!(
+                "an asset cannot move from {} to {}",
+                current.as_str(),
+                next.as_str()
+            ))));
+        }
+        let now = OffsetDateTime::now_utc();
+        let moved = self
+            .store
+            .assets
+            .move_state(&asset_id, current.as_str(), next.as_str(), next.starts_analysis(), now)
+            .await?;
+        if !moved {
+            return Err(Error::InvalidTransition(Cow::Borrowed("the asset changed state meanwhile; read it again")));
+        }
+        let asset = self.store.assets.asset(&space_id, &asset_id).await?.ok_or_else(not_found)?;
+        self.announce(&asset);
+        Ok(asset)
+    }
+
+    /// Stores the request's one `file` part as the asset's bytes: only its proposer may, only
+    /// once, and only bytes of the announced type. All or nothing.
+    #[tracing::instrument(skip_all, fields(user_id = %user.user_id, space_id, asset_id))]
+    pub async fn upload(
+        &self,
+        user: &SessionUser,
+        space_id: &str,
+        asset_id: &str,
+        source: &mut dyn PartSource,
+    ) -> Result<StoredAsset> {
+        let (asset, _) = self.visible(user, space_id, asset_id).await?;
+        if asset.proposed_by != user.user_id {
+            return Err(Error::Forbidden(Cow::Borrowed("only the member who proposed the asset uploads its bytes")));
+        }
+        if asset.storage_key.is_some() || state_of(&asset)? != AssetState::AwaitingUpload {
+            return Err(already_uploaded());
+        }
+        source.limit_to(self.request_cap())?;
+        let staged = self.objects.staging();
+        let mut problems = Problems::new();
+        let mut received: Option<(StorageKey, u64)> = None;
+        let mut parts = 0;
+        while let Some(part) = source.next_part().await? {
+            parts += 1;
+            if parts > 8 {
+                return Err(Error::invalid("", "TOO_MANY_PARTS", "an asset upload has one part, named file"));
+            }
+            match part {
+                Part::File { name, filename, content_type, body } if name == "file" => {
+                    if received.is_some() {
+                        problems.push("/file", "TOO_MANY_FILES", "send one file");
+                        continue;
+                    }
+                    let (head, rest) = read_head(body).await.map_err(|_| source.stream_failure())?;
+                    if head.is_empty() {
+                        problems.push("/file", "EMPTY_FILE", "is empty");
+                        continue;
+                    }
+                    check_type(&asset, content_type.as_deref(), &filename, &head)?;
+                    let body: ByteStream = Box::pin(futures::stream::once(async { Ok(head) }).chain(rest));
+                    match self.objects.stage(&staged, "assets", body, self.max_bytes).await {
+                        Ok(stored) => received = Some(stored),
+                        Err(StageError::TooLarge(limit)) => {
+                            let mut problems = Problems::new();
+                            problems.push("/file", "TOO_LARGE", format!("is larger than {limit} bytes"));
+                            return Err(Error::rejected(ErrorCode::PayloadTooLarge, problems));
+                        }
+                        Err(StageError::Body(_)) => return Err(source.stream_failure()),
+                        Err(StageError::Failed(error)) => return Err(error),
+                    }
+                }
+                Part::Text { name, .. } | Part::File { name, .. } => {
+                    problems.push(format!("/{name}"), "UNKNOWN_PART", "only a file part named file is accepted")
+                }
+            }
+        }
+        if received.is_none() && !problems.has_code("EMPTY_FILE") {
+            problems.push("/file", "REQUIRED", "a file part named file is required");
+        }
+        problems.finish(())?;
+        let Some((key, bytes)) = received else { return Err(Error::internal(anyhow::anyhow!("no file received"))) };
+        let bytes = i64::try_from(bytes).unwrap_or(i64::MAX);
+        let attached =
+            self.store.assets.attach_bytes(&asset.asset_id, key.as_str(), bytes, OffsetDateTime::now_utc()).await?;
+        if !attached {
+            return Err(already_uploaded());
+        }
+        staged.adopted();
+        let asset = self.store.assets.asset(&asset.space_id, &asset.asset_id).await?.ok_or_else(not_found)?;
+        self.announce(&asset);
+        Ok(asset)
+    }
+
+    /// An asset whose bytes the caller may read; only the `base` part exists.
+    pub async fn open(
+        &self,
+        user: &SessionUser,
+        space_id: &str,
+        asset_id: &str,
+        part: Option<&str>,
+    ) -> Result<StoredAsset> {
+        if let Some(part) = part.filter(|p| *p != BASE_PART) {
+            return Err(Error::invalid("part", "UNKNOWN_PART", format!("{part:?} is not a part; only base exists")));
+        }
+        let (asset, _) = self.visible(user, space_id, asset_id).await?;
+        if asset.storage_key.is_none() {
+            return Err(Error::NotFound(Cow::Borrowed("the asset's bytes have not been uploaded")));
+        }
+        Ok(asset)
+    }
+
+    pub async fn bytes(&self, asset: &StoredAsset, range: Option<std::ops::Range<u64>>) -> Result<Object> {
+        let key = asset.storage_key.as_deref().ok_or_else(not_found)?;
+        self.objects.read(key, range).await
+    }
+
+    /// Tells the space's modules that an asset changed state.
+    fn announce(&self, asset: &StoredAsset) {
+        let item = json!({
+            "assetId": asset.asset_id,
+            "spaceId": asset.space_id,
+            "title": asset.title,
+            "filename": asset.filename,
+            "contentType": asset.content_type,
+            "bytes": asset.bytes,
+            "state": asset.state,
+            "proposedBy": asset.proposed_by,
+        });
+        self.events.publish(&asset.space_id, EventKind::AssetStateChanged, &asset.asset_id, item.to_string());
+    }
+}
+
+fn state_of(asset: &StoredAsset) -> Result<AssetState> {
+    AssetState::parse(&asset.state)
+        .ok_or_else(|| Error::internal(anyhow::anyhow!("asset {} has an unknown state", asset.asset_id)))
+}
+
+fn already_uploaded() -> Error {
+    Error::Conflict(Cow::Borrowed("the asset's bytes were uploaded already"))
+}
+
+/// The bytes must agree with what the part declares and with the asset's announced type and name.
+fn check_type(asset: &StoredAsset, declared: Option<&str>, filename: &str, head: &[u8]) -> Result<()> {
+    let mismatch = |message: String| {
+        let mut problems = Problems::new();
+        problems.push("/file", "TYPE_MISMATCH", message);
+        Err(Error::rejected(ErrorCode::UnsupportedMediaType, problems))
+    };
+    if let SniffOutcome::Mismatch { claimed, sniffed } = judge_type(declared, filename, head) {
+        let found = sniffed.as_deref().unwrap_or("no known signature");
+        return mismatch(format!("claims {claimed} but its bytes show {found}"));
+    }
+    match judge_type(Some(&asset.content_type), &asset.filename, head) {
+        SniffOutcome::Agreed(_) => Ok(()),
+        SniffOutcome::Mismatch { claimed, sniffed } => {
+            let found = sniffed.as_deref().unwrap_or("no known signature");
+            mismatch(format!("the asset was announced as {claimed} but the bytes show {found}"))
+        }
+    }
+}

@@ -1,0 +1,80 @@
+//! Comments (conventions 12): one implementation for every place a comment is made. The use cases
+//! of a place check who may comment there and then call [`Comments::post`] and [`Comments::list`];
+//! the space's own are here, a channel's are the channels' use cases.
+
+use std::sync::Arc;
+
+use serde_json::{Map, Value};
+use time::OffsetDateTime;
+
+use crate::domain::comments::{self, Scope};
+use crate::error::Result;
+use crate::rate_limits::RateLimits;
+use crate::services::spaces::Spaces;
+use crate::store::{NewComment, SessionUser, Store};
+
+/// The record a comment use case answers with: handlers show these, and reach them only through the use case.
+pub use crate::store::StoredComment;
+
+pub struct Comments {
+    store: Store,
+    spaces: Arc<Spaces>,
+    limits: Arc<RateLimits>,
+}
+
+impl Comments {
+    pub fn new(store: Store, spaces: Arc<Spaces>, limits: Arc<RateLimits>) -> Self {
+        Self { store, spaces, limits }
+    }
+
+    /// Comments on a space from `{body}`: its owner and members may.
+    #[tracing::instrument(skip_all, fields(user_id = %user.user_id, space_id))]
+    pub async fn post_in_space(
+        &self,
+        user: &SessionUser,
+        space_id: &str,
+        body: &Map<String, Value>,
+    ) -> Result<StoredComment> {
+        let (space_id, _) = self.spaces.member_role(user, space_id).await?;
+        self.post(user, Scope::Space(&space_id), body).await
+    }
+
+    /// A space's comments, newest first, for its owner and members.
+    pub async fn list_in_space(
+        &self,
+        user: &SessionUser,
+        space_id: &str,
+        after: Option<(i64, String)>,
+        limit: i64,
+    ) -> Result<Vec<StoredComment>> {
+        let (space_id, _) = self.spaces.member_role(user, space_id).await?;
+        self.list(Scope::Space(&space_id), after, limit).await
+    }
+
+    /// Writes a comment by `author` from `{body}`; the caller has checked that the author may
+    /// comment in `scope`. A user's comments are paced (`rate_limits.comments_per_user`), so
+    /// nobody can fill the disk or a place's list.
+    pub async fn post(
+        &self,
+        author: &SessionUser,
+        scope: Scope<'_>,
+        body: &Map<String, Value>,
+    ) -> Result<StoredComment> {
+        let text = comments::parse_new(body)?;
+        self.limits.comment(&author.user_id)?;
+        let new = NewComment {
+            comment_id: uuid::Uuid::new_v4().to_string(),
+            scope: scope.kind(),
+            scope_id: scope.id().to_owned(),
+            author_id: author.user_id.clone(),
+            body: text,
+            created_at: OffsetDateTime::now_utc(),
+        };
+        Ok(self.store.comments.insert_comment(new).await?)
+    }
+
+    /// The comments of `scope`, newest first; the caller has checked that the reader may see them.
+    pub async fn list(&self, scope: Scope<'_>, after: Option<(i64, String)>, limit: i64) -> Result<Vec<StoredComment>> {
+        Ok(self.store.comments.comments(scope.kind(), scope.id(), after, limit).await?)
+    }
+}

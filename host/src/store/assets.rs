@@ -1,0 +1,264 @@
+//! Published assets of spaces: their metadata, their bytes' record and their state.
+//!
+//! Every change is conditional on the state the use case saw (`... where state = $n`), so two
+//! concurrent uploads or decisions cannot both apply: the second finds no row and is refused.
+
+use std::sync::Arc;
+
+use sqlx::Row;
+use sqlx::any::AnyRow;
+use time::OffsetDateTime;
+
+use super::{Db, StoreResult, from_millis, to_millis};
+
+/// A stored asset with its proposer's handle.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StoredAsset {
+    pub asset_id: String,
+    pub space_id: String,
+    pub proposed_by: String,
+    pub proposer_handle: String,
+    pub title: String,
+    pub filename: String,
+    pub content_type: String,
+    pub state: String,
+    /// Null until the upload commits.
+    pub bytes: Option<i64>,
+    pub storage_key: Option<String>,
+    /// `QUEUED`, `RUNNING`, `SUCCEEDED` or `FAILED`; null until analysis is first queued.
+    pub analysis_state: Option<String>,
+    /// The analysis result as JSON text.
+    pub analysis: Option<String>,
+    pub created_at: OffsetDateTime,
+    pub updated_at: OffsetDateTime,
+}
+
+/// The metadata a create writes.
+pub struct NewAssetRow {
+    pub asset_id: String,
+    pub space_id: String,
+    pub proposed_by: String,
+    pub title: String,
+    pub filename: String,
+    pub content_type: String,
+}
+
+/// Which assets a listing shows.
+pub struct AssetFilter<'a> {
+    /// Only these states (all when empty).
+    pub states: &'a [&'static str],
+    /// A member's view: only `published` states and the assets this user proposed. `None`: the
+    /// owner's view, every asset.
+    pub member: Option<(&'a str, &'a [&'static str])>,
+}
+
+const ASSET_COLUMNS: &str = "p.asset_id, p.space_id, p.proposed_by, u.handle, p.title, p.filename, p.content_type, \
+     p.state, p.bytes, p.storage_key, p.analysis_state, p.analysis, p.created_at, p.updated_at";
+
+fn asset_from_row(row: &AnyRow) -> Result<StoredAsset, sqlx::Error> {
+    Ok(StoredAsset {
+        asset_id: row.try_get("asset_id")?,
+        space_id: row.try_get("space_id")?,
+        proposed_by: row.try_get("proposed_by")?,
+        proposer_handle: row.try_get("handle")?,
+        title: row.try_get("title")?,
+        filename: row.try_get("filename")?,
+        content_type: row.try_get("content_type")?,
+        state: row.try_get("state")?,
+        bytes: row.try_get("bytes")?,
+        storage_key: row.try_get("storage_key")?,
+        analysis_state: row.try_get("analysis_state")?,
+        analysis: row.try_get("analysis")?,
+        created_at: from_millis(row.try_get("created_at")?),
+        updated_at: from_millis(row.try_get("updated_at")?),
+    })
+}
+
+/// `$first, $first+1, ...` for `count` values.
+fn placeholders(first: usize, count: usize) -> String {
+    (first..first + count).map(|n| format!("${n}")).collect::<Vec<_>>().join(", ")
+}
+
+/// The repository of published assets.
+#[derive(Clone, Debug)]
+pub struct AssetRepo {
+    db: Db,
+}
+
+impl AssetRepo {
+    pub fn new(db: Db) -> Self {
+        Self { db }
+    }
+
+    /// Writes an asset's metadata in state AWAITING_UPLOAD.
+    #[tracing::instrument(skip_all, fields(space_id = %new.space_id))]
+    pub async fn insert_asset(&self, new: NewAssetRow, now: OffsetDateTime) -> StoreResult<()> {
+        let new = Arc::new(new);
+        self.db
+            .write(move |conn| {
+                let new = new.clone();
+                Box::pin(async move {
+                    sqlx::query(
+                        "insert into published_asset (asset_id, space_id, proposed_by, title, filename, content_type, \
+                         state, created_at, updated_at) values ($1, $2, $3, $4, $5, $6, 'AWAITING_UPLOAD', $7, $7)",
+                    )
+                    .bind(new.asset_id.clone())
+                    .bind(new.space_id.clone())
+                    .bind(new.proposed_by.clone())
+                    .bind(new.title.clone())
+                    .bind(new.filename.clone())
+                    .bind(new.content_type.clone())
+                    .bind(to_millis(now))
+                    .execute(conn)
+                    .await?;
+                    Ok(())
+                })
+            })
+            .await
+    }
+
+    /// An asset of a space.
+    #[tracing::instrument(skip_all, fields(space_id, asset_id))]
+    pub async fn asset(&self, space_id: &str, asset_id: &str) -> StoreResult<Option<StoredAsset>> {
+        let row = sqlx::query(sqlx::AssertSqlSafe(format!(
+            "select {ASSET_COLUMNS} from published_asset p join app_user u on u.user_id = p.proposed_by \
+             where p.space_id = $1 and p.asset_id = $2"
+        )))
+        .bind(space_id.to_owned())
+        .bind(asset_id.to_owned())
+        .fetch_optional(&self.db.pool)
+        .await?;
+        Ok(row.as_ref().map(asset_from_row).transpose()?)
+    }
+
+    /// A space's assets the filter lets through, newest first, after the `(created_at, asset_id)`
+    /// key of the previous page.
+    #[tracing::instrument(skip_all, fields(space_id))]
+    pub async fn assets(
+        &self,
+        space_id: &str,
+        filter: &AssetFilter<'_>,
+        after: Option<(i64, String)>,
+        limit: i64,
+    ) -> StoreResult<Vec<StoredAsset>> {
+        // Every stored time is below i64::MAX, so the first page's key needs no id.
+        let (after_at, after_id) = after.unwrap_or((i64::MAX, String::new()));
+        let mut sql = format!(
+            "select {ASSET_COLUMNS} from published_asset p join app_user u on u.user_id = p.proposed_by \
+             where p.space_id = $1 and (p.created_at, p.asset_id) < ($2, $3)"
+        );
+        let mut next = 4;
+        if !filter.states.is_empty() {
+            sql.push_str(&format!(" and p.state in ({})", placeholders(next, filter.states.len())));
+            next += filter.states.len();
+        }
+        if let Some((_, published)) = filter.member {
+            sql.push_str(&format!(
+                " and (p.proposed_by = ${next} or p.state in ({}))",
+                placeholders(next + 1, published.len())
+            ));
+            next += 1 + published.len();
+        }
+        sql.push_str(&format!(" order by p.created_at desc, p.asset_id desc limit ${next}"));
+        let mut query = sqlx::query(sqlx::AssertSqlSafe(sql)).bind(space_id.to_owned()).bind(after_at).bind(after_id);
+        for state in filter.states {
+            query = query.bind(*state);
+        }
+        if let Some((user_id, published)) = filter.member {
+            query = query.bind(user_id.to_owned());
+            for state in published {
+                query = query.bind(*state);
+            }
+        }
+        let rows = query.bind(limit).fetch_all(&self.db.pool).await?;
+        Ok(rows.iter().map(asset_from_row).collect::<Result<_, _>>()?)
+    }
+
+    /// Records an asset's uploaded bytes and moves it from AWAITING_UPLOAD to AWAITING_APPROVAL, in
+    /// one transaction that also adopts the stored object. `false` (nothing written) when the
+    /// asset is gone or already has bytes.
+    #[tracing::instrument(skip_all, fields(asset_id))]
+    pub async fn attach_bytes(
+        &self,
+        asset_id: &str,
+        storage_key: &str,
+        bytes: i64,
+        now: OffsetDateTime,
+    ) -> StoreResult<bool> {
+        let work = Arc::new((asset_id.to_owned(), storage_key.to_owned()));
+        self.db
+            .write(move |conn| {
+                let work = work.clone();
+                Box::pin(async move {
+                    let (asset_id, storage_key) = &*work;
+                    let updated = sqlx::query(
+                        "update published_asset set storage_key = $2, bytes = $3, state = 'AWAITING_APPROVAL', \
+                         updated_at = $4 where asset_id = $1 and state = 'AWAITING_UPLOAD' and storage_key is null",
+                    )
+                    .bind(asset_id.clone())
+                    .bind(storage_key.clone())
+                    .bind(bytes)
+                    .bind(to_millis(now))
+                    .execute(&mut *conn)
+                    .await?
+                    .rows_affected();
+                    if updated == 0 {
+                        return Ok(false);
+                    }
+                    super::media::remove_pending(conn, storage_key).await?;
+                    Ok(true)
+                })
+            })
+            .await
+    }
+
+    /// Moves an asset from `from` to `to` unless it moved meanwhile (`false`, nothing written).
+    /// With `queue_analysis`, an asset whose analysis was never queued is marked QUEUED in the same
+    /// transaction, so its bytes are analysed once however often it is approved or enabled.
+    #[tracing::instrument(skip_all, fields(asset_id))]
+    pub async fn move_state(
+        &self,
+        asset_id: &str,
+        from: &'static str,
+        to: &'static str,
+        queue_analysis: bool,
+        now: OffsetDateTime,
+    ) -> StoreResult<bool> {
+        let asset_id = Arc::new(asset_id.to_owned());
+        self.db
+            .write(move |conn| {
+                let asset_id = asset_id.clone();
+                Box::pin(async move {
+                    let updated = sqlx::query(
+                        "update published_asset set state = $3, updated_at = $4, \
+                         analysis_state = case when $5 = 1 and analysis_state is null then 'QUEUED' \
+                           else analysis_state end \
+                         where asset_id = $1 and state = $2",
+                    )
+                    .bind((*asset_id).clone())
+                    .bind(from)
+                    .bind(to)
+                    .bind(to_millis(now))
+                    .bind(i64::from(queue_analysis))
+                    .execute(conn)
+                    .await?
+                    .rows_affected();
+                    Ok(updated == 1)
+                })
+            })
+            .await
+    }
+
+    /// How many of a space's assets await their upload or the owner's decision (a space holds a
+    /// bounded number of them).
+    pub async fn waiting_proposals(&self, space_id: &str) -> StoreResult<i64> {
+        let row = sqlx::query(
+            "select count(*) as n from published_asset where space_id = $1 \
+             and state in ('AWAITING_UPLOAD', 'AWAITING_APPROVAL')",
+        )
+        .bind(space_id.to_owned())
+        .fetch_one(&self.db.pool)
+        .await?;
+        Ok(row.try_get("n")?)
+    }
+}

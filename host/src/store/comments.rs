@@ -1,0 +1,118 @@
+//! Comments, wherever they are made: one table keyed by the kind of place (`scope`) and its id.
+
+use std::sync::Arc;
+
+use sqlx::Row;
+use sqlx::any::AnyRow;
+use time::OffsetDateTime;
+
+use super::{Db, StoreResult, from_millis, to_millis};
+
+/// A stored comment with what a reader sees of its author.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StoredComment {
+    pub comment_id: String,
+    pub body: String,
+    pub author_id: String,
+    pub author_handle: String,
+    pub author_display_name: String,
+    /// The author's current avatar, if any.
+    pub author_avatar_pic_id: Option<String>,
+    pub created_at: OffsetDateTime,
+}
+
+/// A comment to write.
+pub struct NewComment {
+    pub comment_id: String,
+    /// `space` or `channel`.
+    pub scope: &'static str,
+    pub scope_id: String,
+    pub author_id: String,
+    pub body: String,
+    pub created_at: OffsetDateTime,
+}
+
+const SELECT_COMMENTS: &str = "select c.comment_id, c.body, c.created_at, u.user_id, u.handle, u.display_name, \
+     a.pic_id from comment c join app_user u on u.user_id = c.author_id left join user_avatar a on a.user_id = c.author_id";
+
+fn comment_from_row(row: &AnyRow) -> Result<StoredComment, sqlx::Error> {
+    Ok(StoredComment {
+        comment_id: row.try_get("comment_id")?,
+        body: row.try_get("body")?,
+        author_id: row.try_get("user_id")?,
+        author_handle: row.try_get("handle")?,
+        author_display_name: row.try_get("display_name")?,
+        author_avatar_pic_id: row.try_get("pic_id")?,
+        created_at: from_millis(row.try_get("created_at")?),
+    })
+}
+
+/// The repository of comments.
+#[derive(Clone, Debug)]
+pub struct CommentRepo {
+    db: Db,
+}
+
+impl CommentRepo {
+    pub fn new(db: Db) -> Self {
+        Self { db }
+    }
+
+    /// Writes a comment and reads it back with its author, in one transaction (on SQLite it shares
+    /// a commit with other writes arriving at the same time).
+    #[tracing::instrument(skip_all, fields(scope = new.scope, scope_id = %new.scope_id))]
+    pub async fn insert_comment(&self, new: NewComment) -> StoreResult<StoredComment> {
+        let new = Arc::new(new);
+        self.db
+            .write(move |conn| {
+                let new = new.clone();
+                Box::pin(async move {
+                    sqlx::query(
+                        "insert into comment (comment_id, scope, scope_id, author_id, body, created_at) \
+                         values ($1, $2, $3, $4, $5, $6)",
+                    )
+                    .bind(new.comment_id.clone())
+                    .bind(new.scope)
+                    .bind(new.scope_id.clone())
+                    .bind(new.author_id.clone())
+                    .bind(new.body.clone())
+                    .bind(to_millis(new.created_at))
+                    .execute(&mut *conn)
+                    .await?;
+                    let row = sqlx::query(sqlx::AssertSqlSafe(format!("{SELECT_COMMENTS} where c.comment_id = $1")))
+                        .bind(new.comment_id.clone())
+                        .fetch_one(&mut *conn)
+                        .await?;
+                    Ok(comment_from_row(&row)?)
+                })
+            })
+            .await
+    }
+
+    /// A place's comments, newest first, after the `(created_at, comment_id)` key of the previous
+    /// page: the row-value comparison lets both engines seek the `comment_by_scope` index, so a deep
+    /// page costs what the first does.
+    #[tracing::instrument(skip_all, fields(scope, scope_id))]
+    pub async fn comments(
+        &self,
+        scope: &'static str,
+        scope_id: &str,
+        after: Option<(i64, String)>,
+        limit: i64,
+    ) -> StoreResult<Vec<StoredComment>> {
+        // Every stored time is below i64::MAX, so the first page's key needs no id.
+        let (after_at, after_id) = after.unwrap_or((i64::MAX, String::new()));
+        let rows = sqlx::query(sqlx::AssertSqlSafe(format!(
+            "{SELECT_COMMENTS} where c.scope = $1 and c.scope_id = $2 and (c.created_at, c.comment_id) < ($3, $4) \
+             order by c.created_at desc, c.comment_id desc limit $5"
+        )))
+        .bind(scope)
+        .bind(scope_id.to_owned())
+        .bind(after_at)
+        .bind(after_id)
+        .bind(limit)
+        .fetch_all(&self.db.pool)
+        .await?;
+        Ok(rows.iter().map(comment_from_row).collect::<Result<_, _>>()?)
+    }
+}
