@@ -79,7 +79,6 @@ impl AppState {
             Duration::from_secs(config.configuration_cache_seconds),
         ));
         let spaces = Arc::new(Spaces::new(store.clone(), Duration::from_secs(config.space_cache_seconds)));
-        let channels = Arc::new(Channels::new(store.clone()));
         let module_host = trellis_modules::ModuleHost::new(
             config.modules.runtime_for(config.data_dir()),
             &crate::bundled::modules(),
@@ -114,6 +113,7 @@ impl AppState {
         ));
         let avatars = Arc::new(Avatars::new(store.clone(), media.clone(), &config.media.shard));
         let comments = Arc::new(Comments::new(store.clone(), spaces.clone(), limits.clone()));
+        let channels = Arc::new(Channels::new(store.clone(), comments.clone()));
         let assets = Arc::new(Assets::new(
             store.clone(),
             spaces.clone(),

@@ -1,6 +1,7 @@
-//! `/v0/channels`: channels, their connected spaces and members, and (in `channels/invites`)
-//! invites and the invitee's inbox.
+//! `/v0/channels`: channels, their connected spaces and members, and (in submodules) invites with
+//! the invitee's inbox, and comments.
 
+pub mod comments;
 pub mod invites;
 
 use axum::extract::{Path, State};
@@ -32,6 +33,7 @@ pub fn router() -> Router<AppState> {
         .route("/{channel_id}/invites/{invite_id}", delete(invites::cancel_invite))
         .route("/{channel_id}/members", get(list_members))
         .route("/{channel_id}/members/{user_id}", patch(change_role).delete(remove_member))
+        .route("/{channel_id}/comments", get(comments::list_comments).post(comments::post_comment))
 }
 
 /// A channel as one of its members sees it.

@@ -4,7 +4,7 @@ use axum::Json;
 use utoipa::openapi::security::{ApiKey, ApiKeyValue, HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::{Modify, OpenApi};
 
-use super::channels::invites as channel_invites;
+use super::channels::{comments as channel_comments, invites as channel_invites};
 use super::forms::{configurations, instances};
 use super::spaces::{assets as space_assets, comments as space_comments, modules as space_modules};
 use super::workflows::{configurations as workflow_configurations, items as workflow_items};
@@ -33,6 +33,7 @@ use crate::http::error::{ErrorBody, ErrorCode, ErrorEnvelope};
         channels::create_channel, channels::list_channels, channels::get_channel, channels::replace_spaces,
         channels::list_spaces, channels::list_members, channels::change_role, channels::remove_member,
         channel_invites::invite, channel_invites::pending_invites, channel_invites::respond, channel_invites::cancel_invite,
+        channel_comments::post_comment, channel_comments::list_comments,
         modules::list_modules, space_modules::get_modules, space_modules::replace_modules, space_modules::module_route,
         media::upload_attachments, media::download_attachment, media::delete_attachment,
         media::upload_asset, media::download_asset,

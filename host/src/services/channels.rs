@@ -1,5 +1,6 @@
-//! Channels: creation, the caller's channels, the spaces connected to a channel, and members and
-//! their roles; invites are in `channels/invites.rs`.
+//! Channels: creation, the caller's channels, the spaces connected to a channel, members and
+//! their roles, and the channel's comments (through the one comment implementation,
+//! [`Comments`]); invites are in `channels/invites.rs`.
 //!
 //! A channel is visible to its members only: to anybody else every route of it answers
 //! NOT_FOUND, never FORBIDDEN, so ids cannot be probed. A member whose role does not allow an
@@ -10,13 +11,16 @@ mod invites;
 
 use std::borrow::Cow;
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use serde_json::{Map, Value};
 use time::OffsetDateTime;
 
 use crate::domain::channels::{self, MAX_OWNED_CHANNELS, MAX_SPACES, Role};
+use crate::domain::comments::Scope;
 use crate::domain::problems::Problems;
 use crate::error::{Error, Result};
+use crate::services::comments::{Comments, StoredComment};
 use crate::store::{NewChannelRow, SessionUser, Store};
 
 /// The records a channel use case answers with: handlers show these, and reach them only through
@@ -25,6 +29,7 @@ pub use crate::store::{ChannelMember, ConnectedSpace, InviteOutcome, MemberChann
 
 pub struct Channels {
     store: Store,
+    comments: Arc<Comments>,
 }
 
 fn not_found() -> Error {
@@ -40,8 +45,8 @@ fn owner_stays() -> Error {
 }
 
 impl Channels {
-    pub fn new(store: Store) -> Self {
-        Self { store }
+    pub fn new(store: Store, comments: Arc<Comments>) -> Self {
+        Self { store, comments }
     }
 
     /// Creates a channel from `{name, description?}`; the creator becomes its owner. A user owns
@@ -169,6 +174,30 @@ impl Channels {
             return Err(member_not_found());
         }
         self.store.channels.member(&channel_id, &member_id).await?.ok_or_else(member_not_found)
+    }
+
+    /// Comments in a channel from `{body}`: every member may (comments are paced per user).
+    #[tracing::instrument(skip_all, fields(user_id = %user.user_id, channel_id))]
+    pub async fn post_comment(
+        &self,
+        user: &SessionUser,
+        channel_id: &str,
+        body: &Map<String, Value>,
+    ) -> Result<StoredComment> {
+        let (channel_id, _) = self.member_role(user, channel_id).await?;
+        self.comments.post(user, Scope::Channel(&channel_id), body).await
+    }
+
+    /// A channel's comments, newest first; members read them.
+    pub async fn comments(
+        &self,
+        user: &SessionUser,
+        channel_id: &str,
+        after: Option<(i64, String)>,
+        limit: i64,
+    ) -> Result<Vec<StoredComment>> {
+        let (channel_id, _) = self.member_role(user, channel_id).await?;
+        self.comments.list(Scope::Channel(&channel_id), after, limit).await
     }
 
     /// A member leaves (`member_id` is the caller) or the owner removes a member. The owner

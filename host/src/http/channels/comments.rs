@@ -1,0 +1,59 @@
+//! `/v0/channels/{channelId}/comments`: the channel's members comment and read.
+
+use axum::Json;
+use axum::extract::{Path, State};
+use axum::http::StatusCode;
+use serde_json::{Map, Value};
+
+use crate::domain::problems::Problems;
+use crate::http::error::{ApiResult, ErrorEnvelope};
+use crate::http::extract::{ApiJson, ApiQuery, AuthUser};
+use crate::http::list::{ListEnvelope, Page, PageQuery, cursor_millis};
+use crate::http::spaces::comments::NewComment;
+use crate::http::views::CommentView;
+use crate::state::AppState;
+
+/// Comments in the channel; every member may.
+#[utoipa::path(post, path = "/v0/channels/{channelId}/comments", tag = "channels", params(("channelId" = String, Path)),
+    request_body = NewComment, security(("session" = [], "license" = [])),
+    responses((status = 201, body = CommentView),
+        (status = 400, body = ErrorEnvelope, description = "VALIDATION_FAILED with every problem"),
+        (status = 404, body = ErrorEnvelope, description = "NOT_FOUND: no such channel, or the caller is not a member"),
+        (status = 429, body = ErrorEnvelope, description = "RATE_LIMITED, with Retry-After: the caller comments faster than the deployment allows")))]
+#[tracing::instrument(skip_all, fields(user_id = %user.user_id, channel_id))]
+pub async fn post_comment(
+    State(state): State<AppState>,
+    AuthUser(user): AuthUser,
+    Path(channel_id): Path<String>,
+    ApiJson(body): ApiJson<Map<String, Value>>,
+) -> ApiResult<(StatusCode, Json<CommentView>)> {
+    let comment = state.channels.post_comment(&user, &channel_id, &body).await?;
+    Ok((StatusCode::CREATED, Json(CommentView::new(comment, state.avatars.db_hash()))))
+}
+
+/// The channel's comments, newest first; members read them.
+#[utoipa::path(get, path = "/v0/channels/{channelId}/comments", tag = "channels", params(("channelId" = String, Path), PageQuery),
+    security(("session" = [], "license" = [])),
+    responses((status = 200, body = ListEnvelope<CommentView>),
+        (status = 400, body = ErrorEnvelope, description = "VALIDATION_FAILED: query.limit, query.cursor"),
+        (status = 404, body = ErrorEnvelope, description = "NOT_FOUND: no such channel, or the caller is not a member")))]
+#[tracing::instrument(skip_all, fields(user_id = %user.user_id, channel_id))]
+pub async fn list_comments(
+    State(state): State<AppState>,
+    AuthUser(user): AuthUser,
+    Path(channel_id): Path<String>,
+    ApiQuery(query): ApiQuery<PageQuery>,
+) -> ApiResult<Json<ListEnvelope<CommentView>>> {
+    let mut problems = Problems::new();
+    let page = Page::parse(query.limit.as_deref(), query.cursor.as_deref(), &mut problems);
+    let after: Option<(i64, String)> = page.after(&mut problems);
+    problems.finish(())?;
+    let rows = state.channels.comments(&user, &channel_id, after, page.fetch_limit()).await?;
+    let db_hash = state.avatars.db_hash();
+    Ok(Json(ListEnvelope::from_rows(
+        rows,
+        &page,
+        |c| (cursor_millis(c.created_at), c.comment_id.clone()),
+        |c| CommentView::new(c, db_hash),
+    )))
+}
