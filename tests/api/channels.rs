@@ -1,6 +1,7 @@
 //! Channels (`/v0/channels`): creation, the caller's channels, connected spaces, members and
-//! their roles, and that a stranger finds nothing; invites are in `channels/invites.rs`.
+//! their roles, and that a stranger finds nothing; invites and comments are in the submodules.
 
+mod comments;
 mod invites;
 
 use reqwest::{Method, StatusCode};
@@ -425,6 +426,8 @@ async fn a_stranger_gets_not_found_on_every_route_of_a_channel_and_changes_nothi
         ("remove", remove(&app, &eve.token, &channel_id, &bob.user_id).await),
         ("remove through own", remove(&app, &eve.token, &eves_channel, &bob.user_id).await),
         ("leave", remove(&app, &eve.token, &channel_id, &eve.user_id).await),
+        ("comments", call(&app, Method::GET, &format!("{c}/comments"), &eve.token).await),
+        ("comment", send(&app, Method::POST, &format!("{c}/comments"), &eve.token, &json!({"body": "hi"})).await),
     ];
     // Assert
     for (what, answer) in answers {
@@ -437,4 +440,5 @@ async fn a_stranger_gets_not_found_on_every_route_of_a_channel_and_changes_nothi
     assert_eq!(roles, [("bob".to_owned(), "member".to_owned()), ("ann".to_owned(), "owner".to_owned())]);
     assert_eq!(list_ids(&app, &ann.token, &format!("{c}/spaces"), "spaceId").await, [space_id]);
     assert_eq!(crate::support::channels::inbox(&app, &cat.token).await, [pending]);
+    assert_eq!(get_ok(&app, &ann.token, &format!("{c}/comments")).await["items"], json!([]));
 }
