@@ -13,6 +13,7 @@ pub mod form_instances;
 pub mod licenses;
 pub mod modules;
 pub mod spaces;
+pub mod uploads;
 pub mod users;
 pub mod workflow_configurations;
 pub mod workflow_items;

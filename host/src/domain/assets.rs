@@ -3,7 +3,7 @@
 
 use serde_json::{Map, Value};
 
-use super::problems::Problems;
+use super::problems::{Problems, member_pointer};
 use super::spaces::Role;
 
 /// Longest title, in characters.
@@ -92,15 +92,14 @@ pub fn parse_new(body: &Map<String, Value>) -> Result<NewAsset, Problems> {
     let mut problems = Problems::new();
     let (mut title, mut filename, mut content_type) = (None, None, None);
     for (key, value) in body {
-        let path = format!("/{}", key.replace('~', "~0").replace('/', "~1"));
+        let path = member_pointer(key);
         match key.as_str() {
-            "title" => title = text(&mut problems, &path, value).and_then(|t| check_title(&mut problems, &path, t)),
+            "title" => title = problems.string(&path, value).and_then(|t| check_title(&mut problems, &path, t)),
             "filename" => {
-                filename = text(&mut problems, &path, value).and_then(|f| check_filename(&mut problems, &path, f))
+                filename = problems.string(&path, value).and_then(|f| check_filename(&mut problems, &path, f))
             }
             "contentType" => {
-                content_type =
-                    text(&mut problems, &path, value).and_then(|t| check_content_type(&mut problems, &path, t))
+                content_type = problems.string(&path, value).and_then(|t| check_content_type(&mut problems, &path, t))
             }
             "assetId" | "state" | "bytes" | "analysis" | "createdAt" | "updatedAt" | "proposedBy" => {
                 problems.push(path, "READ_ONLY", "cannot be set")
@@ -126,15 +125,15 @@ pub fn parse_change(body: &Map<String, Value>) -> Result<(String, AssetState), P
     let mut problems = Problems::new();
     let (mut asset_id, mut state) = (None, None);
     for (key, value) in body {
-        let path = format!("/{}", key.replace('~', "~0").replace('/', "~1"));
+        let path = member_pointer(key);
         match key.as_str() {
-            "assetId" => match text(&mut problems, &path, value) {
+            "assetId" => match problems.string(&path, value) {
                 Some(id) if uuid::Uuid::try_parse(id).is_ok() => asset_id = Some(id.to_ascii_lowercase()),
                 Some(_) => problems.push(path, "INVALID_UUID", "must be a UUID"),
                 None => {}
             },
             "state" => {
-                if let Some(text) = text(&mut problems, &path, value) {
+                if let Some(text) = problems.string(&path, value) {
                     match AssetState::parse(text) {
                         Some(next) => state = Some(next),
                         None => problems.push(path, "INVALID_STATE", format!("must be one of {}", state_names())),
@@ -170,20 +169,6 @@ pub fn parse_states(raw: &str, problems: &mut Problems) -> Vec<AssetState> {
 
 fn state_names() -> String {
     AssetState::ALL.map(AssetState::as_str).join(", ")
-}
-
-fn text<'a>(problems: &mut Problems, path: &str, value: &'a Value) -> Option<&'a str> {
-    match value {
-        Value::String(s) => Some(s),
-        Value::Null => {
-            problems.push(path, "REQUIRED", "is required");
-            None
-        }
-        _ => {
-            problems.push(path, "INVALID_TYPE", "must be a string");
-            None
-        }
-    }
 }
 
 fn check_title(problems: &mut Problems, path: &str, title: &str) -> Option<String> {

@@ -2,7 +2,7 @@
 
 use serde_json::{Map, Value};
 
-use super::problems::Problems;
+use super::problems::{Problems, member_pointer};
 
 /// Longest accepted comment, in characters.
 pub const MAX_BODY_CHARS: usize = 4000;
@@ -37,12 +37,10 @@ pub fn parse_new(request: &Map<String, Value>) -> Result<String, Problems> {
     let mut problems = Problems::new();
     let mut text = None;
     for (key, value) in request {
-        let path = format!("/{}", key.replace('~', "~0").replace('/', "~1"));
-        match (key.as_str(), value) {
-            ("body", Value::String(body)) => text = check_body(&mut problems, &path, body),
-            ("body", Value::Null) => problems.push(path, "REQUIRED", "is required"),
-            ("body", _) => problems.push(path, "INVALID_TYPE", "must be a string"),
-            ("commentId" | "author" | "createdAt", _) => problems.push(path, "READ_ONLY", "cannot be set"),
+        let path = member_pointer(key);
+        match key.as_str() {
+            "body" => text = problems.string(&path, value).and_then(|body| check_body(&mut problems, &path, body)),
+            "commentId" | "author" | "createdAt" => problems.push(path, "READ_ONLY", "cannot be set"),
             _ => problems.push(path, "UNKNOWN_FIELD", "is not a property of a comment"),
         }
     }

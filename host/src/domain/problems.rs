@@ -1,6 +1,12 @@
 //! A list of validation problems, gathered so a client sees all of them at once.
 
 use serde::Serialize;
+use serde_json::Value;
+
+/// The JSON Pointer of a member of the body's top-level object (RFC 6901: `~` and `/` escaped).
+pub fn member_pointer(key: &str) -> String {
+    format!("/{}", key.replace('~', "~0").replace('/', "~1"))
+}
 
 /// One broken rule: where (a JSON Pointer into the body, or a parameter name that the HTTP edge
 /// answers as `query.<name>`; the edge also writes `header.<name>`),
@@ -39,6 +45,21 @@ impl Problems {
     /// `Ok(value)` when nothing was found, else the problems.
     pub fn finish<T>(self, value: T) -> Result<T, Problems> {
         if self.0.is_empty() { Ok(value) } else { Err(self) }
+    }
+
+    /// A member that must hold a string: `null` is REQUIRED, any other non-string INVALID_TYPE.
+    pub fn string<'a>(&mut self, path: &str, value: &'a Value) -> Option<&'a str> {
+        match value {
+            Value::String(s) => Some(s),
+            Value::Null => {
+                self.push(path, "REQUIRED", "is required");
+                None
+            }
+            _ => {
+                self.push(path, "INVALID_TYPE", "must be a string");
+                None
+            }
+        }
     }
 
     /// Checks that a required string is present and non-blank; returns it trimmed.

@@ -6,7 +6,7 @@ use regex::Regex;
 use serde_json::{Map, Value};
 
 use super::account;
-use super::problems::Problems;
+use super::problems::{Problems, member_pointer};
 
 static NAME: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"^[a-z0-9-]{3,64}$").expect("valid regex"));
 
@@ -88,12 +88,12 @@ pub fn parse_change(body: &Map<String, Value>) -> Result<GeneralChange, Problems
 fn read_settings(body: &Map<String, Value>, problems: &mut Problems) -> GeneralChange {
     let mut change = GeneralChange::default();
     for (key, value) in body {
-        let path = format!("/{}", key.replace('~', "~0").replace('/', "~1"));
+        let path = member_pointer(key);
         match key.as_str() {
-            "name" => change.name = text(problems, &path, value).and_then(|v| check_name(problems, &path, v)),
+            "name" => change.name = problems.string(&path, value).and_then(|v| check_name(problems, &path, v)),
             "displayName" => {
                 change.display_name =
-                    text(problems, &path, value).and_then(|v| account::check_name(problems, &path, Some(v)))
+                    problems.string(&path, value).and_then(|v| account::check_name(problems, &path, Some(v)))
             }
             "summary" => change.summary = summary(problems, &path, value),
             key if READ_ONLY.contains(&key) => problems.push(path, "READ_ONLY", "cannot be changed"),
@@ -101,20 +101,6 @@ fn read_settings(body: &Map<String, Value>, problems: &mut Problems) -> GeneralC
         }
     }
     change
-}
-
-fn text<'a>(problems: &mut Problems, path: &str, value: &'a Value) -> Option<&'a str> {
-    match value {
-        Value::String(s) => Some(s),
-        Value::Null => {
-            problems.push(path, "REQUIRED", "is required");
-            None
-        }
-        _ => {
-            problems.push(path, "INVALID_TYPE", "must be a string");
-            None
-        }
-    }
 }
 
 /// A space name: a slug of 3 to 64 characters of a-z, 0-9 and `-`, unique per deployment.

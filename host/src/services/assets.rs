@@ -7,23 +7,21 @@
 use std::borrow::Cow;
 use std::sync::Arc;
 
-use futures::StreamExt;
 use serde_json::{Map, Value, json};
 use time::OffsetDateTime;
 use trellis_modules::EventKind;
 
 use crate::domain::assets::{self, AssetState};
 use crate::domain::entitlement::Entitlement;
-use crate::domain::problems::Problems;
 use crate::domain::spaces::Role;
-use crate::error::{Error, ErrorCode, Result};
+use crate::error::{Error, Result};
 use crate::jobs::module_events::ModuleEvents;
-use crate::media::objects::{MediaObjects, StageError};
-use crate::media::{ByteStream, Object, SniffOutcome, StorageKey, judge_type, read_head};
+use crate::media::objects::MediaObjects;
+use crate::media::{Object, SniffOutcome, judge_type};
 use crate::quotas;
-use crate::services::attachments::{Part, PartSource};
 use crate::services::licenses::Caller;
 use crate::services::spaces::Spaces;
+use crate::services::uploads::{PartSource, receive_file_part, wrong_type};
 use crate::store::{AssetFilter, NewAssetRow, SessionUser, Store};
 
 /// The record an asset use case answers with: handlers show these, and reach them only through the use case.
@@ -200,48 +198,9 @@ impl Assets {
         }
         source.limit_to(self.request_cap())?;
         let staged = self.objects.staging();
-        let mut problems = Problems::new();
-        let mut received: Option<(StorageKey, u64)> = None;
-        let mut parts = 0;
-        while let Some(part) = source.next_part().await? {
-            parts += 1;
-            if parts > 8 {
-                return Err(Error::invalid("", "TOO_MANY_PARTS", "an asset upload has one part, named file"));
-            }
-            match part {
-                Part::File { name, filename, content_type, body } if name == "file" => {
-                    if received.is_some() {
-                        problems.push("/file", "TOO_MANY_FILES", "send one file");
-                        continue;
-                    }
-                    let (head, rest) = read_head(body).await.map_err(|_| source.stream_failure())?;
-                    if head.is_empty() {
-                        problems.push("/file", "EMPTY_FILE", "is empty");
-                        continue;
-                    }
-                    check_type(&asset, content_type.as_deref(), &filename, &head)?;
-                    let body: ByteStream = Box::pin(futures::stream::once(async { Ok(head) }).chain(rest));
-                    match self.objects.stage(&staged, "assets", body, self.max_bytes).await {
-                        Ok(stored) => received = Some(stored),
-                        Err(StageError::TooLarge(limit)) => {
-                            let mut problems = Problems::new();
-                            problems.push("/file", "TOO_LARGE", format!("is larger than {limit} bytes"));
-                            return Err(Error::rejected(ErrorCode::PayloadTooLarge, problems));
-                        }
-                        Err(StageError::Body(_)) => return Err(source.stream_failure()),
-                        Err(StageError::Failed(error)) => return Err(error),
-                    }
-                }
-                Part::Text { name, .. } | Part::File { name, .. } => {
-                    problems.push(format!("/{name}"), "UNKNOWN_PART", "only a file part named file is accepted")
-                }
-            }
-        }
-        if received.is_none() && !problems.has_code("EMPTY_FILE") {
-            problems.push("/file", "REQUIRED", "a file part named file is required");
-        }
-        problems.finish(())?;
-        let Some((key, bytes)) = received else { return Err(Error::internal(anyhow::anyhow!("no file received"))) };
+        let judge = |declared: Option<&str>, filename: &str, head: &[u8]| check_type(&asset, declared, filename, head);
+        let file = receive_file_part(&self.objects, &staged, source, "assets", self.max_bytes, judge).await?;
+        let (key, bytes) = (file.key, file.bytes);
         let bytes = i64::try_from(bytes).unwrap_or(i64::MAX);
         let attached =
             self.store.assets.attach_bytes(&asset.asset_id, key.as_str(), bytes, OffsetDateTime::now_utc()).await?;
@@ -302,22 +261,19 @@ fn already_uploaded() -> Error {
     Error::Conflict(Cow::Borrowed("the asset's bytes were uploaded already"))
 }
 
-/// The bytes must agree with what the part declares and with the asset's announced type and name.
-fn check_type(asset: &StoredAsset, declared: Option<&str>, filename: &str, head: &[u8]) -> Result<()> {
-    let mismatch = |message: String| {
-        let mut problems = Problems::new();
-        problems.push("/file", "TYPE_MISMATCH", message);
-        Err(Error::rejected(ErrorCode::UnsupportedMediaType, problems))
-    };
+/// The bytes must agree with what the part declares and with the asset's announced type and name;
+/// the announced type is kept.
+fn check_type(asset: &StoredAsset, declared: Option<&str>, filename: &str, head: &[u8]) -> Result<String> {
     if let SniffOutcome::Mismatch { claimed, sniffed } = judge_type(declared, filename, head) {
         let found = sniffed.as_deref().unwrap_or("no known signature");
-        return mismatch(format!("claims {claimed} but its bytes show {found}"));
+        return Err(wrong_type("TYPE_MISMATCH", format!("claims {claimed} but its bytes show {found}")));
     }
     match judge_type(Some(&asset.content_type), &asset.filename, head) {
-        SniffOutcome::Agreed(_) => Ok(()),
+        SniffOutcome::Agreed(_) => Ok(asset.content_type.clone()),
         SniffOutcome::Mismatch { claimed, sniffed } => {
             let found = sniffed.as_deref().unwrap_or("no known signature");
-            mismatch(format!("the asset was announced as {claimed} but the bytes show {found}"))
+            let message = format!("the asset was announced as {claimed} but the bytes show {found}");
+            Err(wrong_type("TYPE_MISMATCH", message))
         }
     }
 }

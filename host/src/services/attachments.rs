@@ -19,30 +19,12 @@ use crate::media::{ByteStream, Object, SniffOutcome, judge_type, read_head};
 use crate::quotas;
 use crate::services::form_instances::{FormInstances, Instance};
 use crate::services::licenses::Caller;
+use crate::services::uploads::{Part, PartSource};
 use crate::services::workflow_items::{Access, WorkflowItems};
 use crate::store::{AttachRefusal, SessionUser, Store};
 
 /// The record an attachment use case answers with: handlers show these, and reach them only through the use case.
 pub use crate::store::StoredAttachment;
-
-/// One part of a multipart upload, in the order the client sent it. A part with a file name is a
-/// file; any other is text.
-pub enum Part {
-    Text { name: String, value: String },
-    File { name: String, filename: String, content_type: Option<String>, body: ByteStream },
-}
-
-/// The parts of an upload request, read one at a time (each file's bytes must be consumed or
-/// dropped before the next part).
-#[async_trait::async_trait]
-pub trait PartSource: Send {
-    async fn next_part(&mut self) -> Result<Option<Part>>;
-    /// What to answer when a file's byte stream failed (request too large, malformed body...).
-    fn stream_failure(&self) -> Error;
-    /// Lowers the cap of the whole request to what the target can accept; refuses at once a
-    /// request announced larger.
-    fn limit_to(&mut self, bytes: u64) -> Result<()>;
-}
 
 /// Parts beyond a `fieldIds` and a `files` part per file that a request may carry (to be reported).
 const MAX_STRAY_PARTS: usize = 8;

@@ -3,11 +3,10 @@
 use sha2::{Digest, Sha256};
 use time::OffsetDateTime;
 
-use super::attachments::{Part, PartSource};
-use crate::domain::problems::Problems;
-use crate::error::{Error, ErrorCode, Result};
-use crate::media::objects::{MediaObjects, StageError};
-use crate::media::{ByteStream, Object, SniffOutcome, StorageKey, judge_type, read_head};
+use super::uploads::{PartSource, receive_file_part, wrong_type};
+use crate::error::{Error, Result};
+use crate::media::objects::MediaObjects;
+use crate::media::{Object, SniffOutcome, StorageKey, judge_type};
 use crate::store::{SessionUser, Store};
 
 /// The record an avatar use case answers with: handlers show these, and reach them only through the use case.
@@ -39,55 +38,17 @@ impl Avatars {
     #[tracing::instrument(skip_all, fields(user_id = %user.user_id))]
     pub async fn upload(&self, user: &SessionUser, source: &mut dyn PartSource) -> Result<StoredAvatar> {
         let staged = self.objects.staging();
-        let mut problems = Problems::new();
-        let mut received: Option<(String, u64, String)> = None;
-        while let Some(part) = source.next_part().await? {
-            match part {
-                Part::File { name, filename, content_type, body } if name == "file" => {
-                    if received.is_some() {
-                        problems.push("/file", "TOO_MANY_FILES", "send one file");
-                        continue;
-                    }
-                    let (head, rest) = read_head(body).await.map_err(|_| source.stream_failure())?;
-                    let content_type = match judge_type(content_type.as_deref(), &filename, &head) {
-                        SniffOutcome::Agreed(t) if AVATAR_TYPES.contains(&t.as_str()) => t,
-                        _ => {
-                            let mut problems = Problems::new();
-                            problems.push("/file", "NOT_AN_IMAGE", "is not a PNG, JPEG, WebP or GIF image");
-                            return Err(Error::rejected(ErrorCode::UnsupportedMediaType, problems));
-                        }
-                    };
-                    let body: ByteStream =
-                        Box::pin(futures::StreamExt::chain(futures::stream::once(async { Ok(head) }), rest));
-                    match self.objects.stage(&staged, "avatars", body, AVATAR_MAX_BYTES).await {
-                        Ok((key, bytes)) => received = Some((key.as_str().to_owned(), bytes, content_type)),
-                        Err(StageError::TooLarge(limit)) => {
-                            let mut problems = Problems::new();
-                            problems.push("/file", "TOO_LARGE", format!("is larger than {limit} bytes"));
-                            return Err(Error::rejected(ErrorCode::PayloadTooLarge, problems));
-                        }
-                        Err(StageError::Body(_)) => return Err(source.stream_failure()),
-                        Err(StageError::Failed(error)) => return Err(error),
-                    }
-                }
-                Part::Text { name, .. } | Part::File { name, .. } => {
-                    problems.push(format!("/{name}"), "UNKNOWN_PART", "only a file part named file is accepted")
-                }
-            }
-        }
-        match &received {
-            None => problems.push("/file", "REQUIRED", "a file part named file is required"),
-            Some((_, 0, _)) => problems.push("/file", "EMPTY_FILE", "is empty"),
-            Some(_) => {}
-        }
-        problems.finish(())?;
-        let (storage_key, bytes, content_type) = received.unwrap_or_default();
+        let judge = |declared: Option<&str>, filename: &str, head: &[u8]| match judge_type(declared, filename, head) {
+            SniffOutcome::Agreed(t) if AVATAR_TYPES.contains(&t.as_str()) => Ok(t),
+            _ => Err(wrong_type("NOT_AN_IMAGE", "is not a PNG, JPEG, WebP or GIF image")),
+        };
+        let file = receive_file_part(&self.objects, &staged, source, "avatars", AVATAR_MAX_BYTES, judge).await?;
         let avatar = StoredAvatar {
             user_id: user.user_id.clone(),
             pic_id: uuid::Uuid::new_v4().simple().to_string(),
-            content_type,
-            bytes: bytes as i64,
-            storage_key,
+            content_type: file.content_type,
+            bytes: file.bytes as i64,
+            storage_key: file.key.as_str().to_owned(),
         };
         let replaced = self.store.media.replace_avatar(avatar.clone(), OffsetDateTime::now_utc()).await?;
         staged.adopted();

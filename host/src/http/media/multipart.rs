@@ -6,7 +6,7 @@ use futures::{StreamExt, TryStreamExt};
 
 use crate::http::error::{ApiResult, Error};
 use crate::media::{Tripwire, limited};
-use crate::services::attachments::{Part, PartSource};
+use crate::services::uploads::{Part, PartSource};
 
 /// Text parts are ids; anything longer is not one.
 const MAX_TEXT_PART: usize = 1024;

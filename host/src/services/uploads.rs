@@ -1,0 +1,106 @@
+//! What every upload use case reads: the parts of a multipart request, one at a time, and the
+//! receiving of a request's one file part (avatars, published assets). The HTTP edge implements
+//! [`PartSource`] over the request body.
+
+use futures::StreamExt;
+
+use crate::domain::problems::Problems;
+use crate::error::{Error, ErrorCode, Result};
+use crate::media::objects::{MediaObjects, StageError, StagedObjects};
+use crate::media::{ByteStream, StorageKey, read_head};
+
+/// One part of a multipart upload, in the order the client sent it. A part with a file name is a
+/// file; any other is text.
+pub enum Part {
+    Text { name: String, value: String },
+    File { name: String, filename: String, content_type: Option<String>, body: ByteStream },
+}
+
+/// The parts of an upload request, read one at a time (each file's bytes must be consumed or
+/// dropped before the next part).
+#[async_trait::async_trait]
+pub trait PartSource: Send {
+    async fn next_part(&mut self) -> Result<Option<Part>>;
+    /// What to answer when a file's byte stream failed (request too large, malformed body...).
+    fn stream_failure(&self) -> Error;
+    /// Lowers the cap of the whole request to what the target can accept; refuses at once a
+    /// request announced larger.
+    fn limit_to(&mut self, bytes: u64) -> Result<()>;
+}
+
+/// The name of the one part a single-file upload takes.
+pub const FILE_PART: &str = "file";
+/// Parts a single-file upload may carry: the file and a few stray ones to report.
+const MAX_PARTS: usize = 8;
+
+/// The file of a single-file upload, stored and not yet adopted by a row.
+pub struct ReceivedFile {
+    pub key: StorageKey,
+    pub bytes: u64,
+    /// The type `judge` settled on.
+    pub content_type: String,
+}
+
+/// Receives the one part named `file` of `source`, staged as an object of `kind` of at most `limit`
+/// bytes. `judge` sees the part's declared type, its file name and its first bytes before anything
+/// is stored and answers the type to keep (or refuses the file). A second file, an empty one, a
+/// missing one and any other part are problems at their places, all listed; a wrong type or too
+/// many bytes refuse at once.
+pub async fn receive_file_part(
+    objects: &MediaObjects,
+    staged: &StagedObjects,
+    source: &mut dyn PartSource,
+    kind: &'static str,
+    limit: u64,
+    judge: impl Fn(Option<&str>, &str, &[u8]) -> Result<String>,
+) -> Result<ReceivedFile> {
+    let mut problems = Problems::new();
+    let mut received = None;
+    let mut parts = 0;
+    while let Some(part) = source.next_part().await? {
+        parts += 1;
+        if parts > MAX_PARTS {
+            return Err(Error::invalid("", "TOO_MANY_PARTS", "send one part, named file"));
+        }
+        match part {
+            Part::File { name, filename, content_type, body } if name == FILE_PART => {
+                if received.is_some() {
+                    problems.push("/file", "TOO_MANY_FILES", "send one file");
+                    continue;
+                }
+                let (head, rest) = read_head(body).await.map_err(|_| source.stream_failure())?;
+                if head.is_empty() {
+                    problems.push("/file", "EMPTY_FILE", "is empty");
+                    continue;
+                }
+                let content_type = judge(content_type.as_deref(), &filename, &head)?;
+                let body: ByteStream = Box::pin(futures::stream::once(async { Ok(head) }).chain(rest));
+                match objects.stage(staged, kind, body, limit).await {
+                    Ok((key, bytes)) => received = Some(ReceivedFile { key, bytes, content_type }),
+                    Err(StageError::TooLarge(limit)) => {
+                        let mut problems = Problems::new();
+                        problems.push("/file", "TOO_LARGE", format!("is larger than {limit} bytes"));
+                        return Err(Error::rejected(ErrorCode::PayloadTooLarge, problems));
+                    }
+                    Err(StageError::Body(_)) => return Err(source.stream_failure()),
+                    Err(StageError::Failed(error)) => return Err(error),
+                }
+            }
+            Part::Text { name, .. } | Part::File { name, .. } => {
+                problems.push(format!("/{name}"), "UNKNOWN_PART", "only a file part named file is accepted")
+            }
+        }
+    }
+    if received.is_none() && !problems.has_code("EMPTY_FILE") {
+        problems.push("/file", "REQUIRED", "a file part named file is required");
+    }
+    problems.finish(())?;
+    received.ok_or_else(|| Error::internal(anyhow::anyhow!("no file was received")))
+}
+
+/// A refusal of the file's type: 415 with one problem at `/file`.
+pub fn wrong_type(code: &str, message: impl Into<String>) -> Error {
+    let mut problems = Problems::new();
+    problems.push("/file", code, message);
+    Error::rejected(ErrorCode::UnsupportedMediaType, problems)
+}
