@@ -4,6 +4,7 @@
 mod assets;
 mod auth;
 mod avatars;
+mod channel_spaces;
 mod channels;
 mod comments;
 mod connections;

@@ -13,14 +13,17 @@ static NAME: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"^[a-z0-9-]{3,64}$")
 /// Longest accepted summary, in characters.
 pub const MAX_SUMMARY_CHARS: usize = 1000;
 
-/// What a member may do in a space. The creator is the owner; everybody else is a member.
+/// What a user may do in a space. The creator is the owner; members joined it; a reader is a
+/// member of a channel the space is connected to, and reads what a member reads without writing.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Role {
     Owner,
     Member,
+    Reader,
 }
 
 impl Role {
+    /// A stored membership's role (readers are never stored: they read through a channel).
     pub fn parse(text: &str) -> Option<Self> {
         match text {
             "owner" => Some(Self::Owner),
@@ -33,7 +36,13 @@ impl Role {
         match self {
             Self::Owner => "owner",
             Self::Member => "member",
+            Self::Reader => "reader",
         }
+    }
+
+    /// Whether the role writes to the space (comments, assets, module routes, form instances).
+    pub fn may_write(self) -> bool {
+        self != Self::Reader
     }
 }
 

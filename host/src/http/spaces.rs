@@ -46,7 +46,8 @@ pub struct SpaceView {
     name: String,
     display_name: String,
     summary: String,
-    /// The caller's role: `owner` or `member`.
+    /// The caller's role: `owner`, `member`, or `reader` (a member of a channel the space is
+    /// connected to, who reads what members read and writes nothing).
     role: String,
     #[serde(with = "time::serde::rfc3339")]
     #[schema(value_type = String, format = DateTime)]

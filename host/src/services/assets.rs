@@ -73,7 +73,7 @@ impl Assets {
         space_id: &str,
         body: &Map<String, Value>,
     ) -> Result<StoredAsset> {
-        let (space_id, _) = self.spaces.member_role(user, space_id).await?;
+        let (space_id, _) = self.spaces.writer_role(user, space_id).await?;
         let new = assets::parse_new(body)?;
         if self.store.assets.waiting_proposals(&space_id).await? >= MAX_WAITING_PER_SPACE {
             return Err(Error::Conflict(Cow::Owned(format!(
@@ -189,8 +189,8 @@ impl Assets {
         asset_id: &str,
         source: &mut dyn PartSource,
     ) -> Result<StoredAsset> {
-        let (asset, _) = self.visible(user, space_id, asset_id).await?;
-        if asset.proposed_by != user.user_id {
+        let (asset, role) = self.visible(user, space_id, asset_id).await?;
+        if asset.proposed_by != user.user_id || !role.may_write() {
             return Err(Error::Forbidden(Cow::Borrowed("only the member who proposed the asset uploads its bytes")));
         }
         if asset.storage_key.is_some() || state_of(&asset)? != AssetState::AwaitingUpload {

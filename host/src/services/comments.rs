@@ -27,7 +27,7 @@ impl Comments {
         Self { store, spaces, limits }
     }
 
-    /// Comments on a space from `{body}`: its owner and members may.
+    /// Comments on a space from `{body}`: its owner and members may (readers through a channel may not).
     #[tracing::instrument(skip_all, fields(user_id = %user.user_id, space_id))]
     pub async fn post_in_space(
         &self,
@@ -35,11 +35,11 @@ impl Comments {
         space_id: &str,
         body: &Map<String, Value>,
     ) -> Result<StoredComment> {
-        let (space_id, _) = self.spaces.member_role(user, space_id).await?;
+        let (space_id, _) = self.spaces.writer_role(user, space_id).await?;
         self.post(user, Scope::Space(&space_id), body).await
     }
 
-    /// A space's comments, newest first, for its owner and members.
+    /// A space's comments, newest first, for whoever reads the space.
     pub async fn list_in_space(
         &self,
         user: &SessionUser,

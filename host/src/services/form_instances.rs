@@ -315,12 +315,13 @@ impl FormInstances {
         Ok(self.store.instances.instance_events(&instance.stored.form_id, after, limit).await?)
     }
 
-    /// A space must have the user as a member (any other space is unknown to them); a workflow
+    /// A space must have the user as a member (any other space, one read through a channel too,
+    /// is unknown to them); a workflow
     /// must exist and allow this form configuration.
     async fn check_references(&self, user: &SessionUser, checked: &CheckedPayload) -> Result<()> {
         let mut problems = Problems::new();
         if let Some(space_id) = checked.space_id()
-            && self.spaces.role_of(&space_id.to_string(), &user.user_id).await?.is_none()
+            && self.spaces.role_of(&space_id.to_string(), &user.user_id).await?.is_none_or(|role| !role.may_write())
         {
             problems.push(
                 "/payload/integrations/spaceId",

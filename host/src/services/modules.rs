@@ -163,7 +163,8 @@ impl Modules {
     }
 
     /// Passes a request to a connected module's routes. Non-members and modules not connected to
-    /// the space answer NOT_FOUND; a module that fails answers MODULE_FAILED.
+    /// the space answer NOT_FOUND, readers through a channel FORBIDDEN; a module that fails answers
+    /// MODULE_FAILED.
     #[tracing::instrument(skip_all, fields(user_id = %user.user_id, space_id, module_id))]
     pub async fn request(
         &self,
@@ -172,7 +173,8 @@ impl Modules {
         module_id: &str,
         request: RouteRequest<'_>,
     ) -> Result<ModuleResponse> {
-        let (space_id, role) = self.spaces.member_role(user, space_id).await?;
+        // A module route may write the module's state: readers through a channel are refused.
+        let (space_id, role) = self.spaces.writer_role(user, space_id).await?;
         let modules = self.spaces.connected_modules(&space_id).await?;
         let module = modules
             .iter()
@@ -190,7 +192,8 @@ impl Modules {
             caller_handle: user.handle.clone(),
             caller_role: match role {
                 Role::Owner => CallerRole::Owner,
-                Role::Member => CallerRole::Member,
+                // Readers were refused above.
+                Role::Member | Role::Reader => CallerRole::Member,
             },
         };
         self.host.handle_request(module_id, invocation, request).await.map_err(|failure| match failure {

@@ -73,35 +73,52 @@ impl Spaces {
         Ok(self.store.spaces.member_spaces(&user.user_id, after, limit).await?)
     }
 
-    /// The role of a user in a space, or `None` when the user is not a member (or the space does
-    /// not exist).
+    /// The role of a user in a space: a membership's, else `Reader` for a member of a channel the
+    /// space is connected to; `None` for anybody else (or when the space does not exist).
     pub async fn role_of(&self, space_id: &str, user_id: &str) -> Result<Option<Role>> {
         let Some(space_id) = canonical_id(space_id) else { return Ok(None) };
         let key = role_key(&space_id, user_id);
         if let Some(role) = self.roles.get(&key) {
             return Ok(Some(role));
         }
-        let role = self.store.spaces.space_role(&space_id, user_id).await?.as_deref().and_then(Role::parse);
+        let mut role = self.store.spaces.space_role(&space_id, user_id).await?.as_deref().and_then(Role::parse);
+        if role.is_none() && self.store.channels.reads_space_through_channel(&space_id, user_id).await? {
+            role = Some(Role::Reader);
+        }
         if let Some(role) = role {
             self.roles.insert(key, role);
         }
         Ok(role)
     }
 
-    /// The canonical space id and the caller's role; NOT_FOUND for anybody but a member.
+    /// The canonical space id and the caller's role; NOT_FOUND for anybody who cannot read the space.
     pub async fn member_role(&self, user: &SessionUser, space_id: &str) -> Result<(String, Role)> {
         let space_id = canonical_id(space_id).ok_or_else(not_found)?;
         let role = self.role_of(&space_id, &user.user_id).await?.ok_or_else(not_found)?;
         Ok((space_id, role))
     }
 
-    /// The canonical space id when the caller owns the space; a member gets FORBIDDEN, anybody
-    /// else NOT_FOUND.
+    /// The canonical space id when the caller owns the space; a member or reader gets FORBIDDEN,
+    /// anybody else NOT_FOUND.
     pub async fn require_owner(&self, user: &SessionUser, space_id: &str) -> Result<String> {
         match self.member_role(user, space_id).await? {
             (space_id, Role::Owner) => Ok(space_id),
-            (_, Role::Member) => Err(Error::Forbidden(Cow::Borrowed("only the space's owner may do this"))),
+            (_, Role::Member | Role::Reader) => {
+                Err(Error::Forbidden(Cow::Borrowed("only the space's owner may do this")))
+            }
         }
+    }
+
+    /// The canonical space id and the caller's role when the caller may write to the space (owner
+    /// or member); a reader gets FORBIDDEN, anybody else NOT_FOUND.
+    pub async fn writer_role(&self, user: &SessionUser, space_id: &str) -> Result<(String, Role)> {
+        let (space_id, role) = self.member_role(user, space_id).await?;
+        if !role.may_write() {
+            return Err(Error::Forbidden(Cow::Borrowed(
+                "reading a space through a channel gives no right to write to it; join the space",
+            )));
+        }
+        Ok((space_id, role))
     }
 
     /// A space as one of its members sees it.
