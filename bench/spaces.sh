@@ -8,7 +8,7 @@
 seconds="${1:-10}"
 # One benchmark user posts everything: lift the per-user comment pace and the daily asset quota.
 export TRELLIS_RATE_LIMITS__COMMENTS_PER_USER=4000000000
-SERVER_CONFIG=$(mktemp)
+SERVER_CONFIG=$(mktemp --suffix=.toml)
 printf '[plans.default]\n"spaces.publishedAssets.perDay" = 100000000\n' >"$SERVER_CONFIG"
 export SERVER_CONFIG
 source "$(dirname "$0")/common.sh"
@@ -21,8 +21,9 @@ echo '{"body": "A comment of ordinary length, about as long as people write them
 export BODY_FILE="$DATA/comment.json"
 comments="$BASE/v0/spaces/$space_id/comments"
 
+# Each thread stops after 50,000 answers; wrk still runs out its -d, so keep it short.
 echo "== fill: 100,000 comments"
-STOP_AFTER=50000 wrk -t2 -c32 -d600s -s bench/post_form.lua "${auth[@]}" "$comments" >/dev/null
+STOP_AFTER=50000 wrk -t2 -c32 -d45s -s bench/post_form.lua "${auth[@]}" "$comments" >/dev/null
 echo "== POST /v0/spaces/{id}/comments"
 wrk -t2 -c32 -d"${seconds}s" --latency -s bench/post_form.lua "${auth[@]}" "$comments"
 echo "== GET /v0/spaces/{id}/comments?limit=50 (first page)"

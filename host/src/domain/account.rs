@@ -14,6 +14,10 @@ use super::problems::Problems;
 pub struct SessionUser {
     pub user_id: String,
     pub handle: String,
+    /// As the session was read: what a new comment shows of its author without reading the
+    /// profile again (lists read it afresh).
+    pub display_name: String,
+    pub avatar_pic_id: Option<String>,
     pub operator: bool,
     pub expires_at: OffsetDateTime,
 }

@@ -68,13 +68,29 @@ impl Comments {
             scope_id: scope.id().to_owned(),
             author_id: author.user_id.clone(),
             body: text,
-            created_at: OffsetDateTime::now_utc(),
+            created_at: to_the_millisecond(OffsetDateTime::now_utc()),
         };
-        Ok(self.store.comments.insert_comment(new).await?)
+        // The author as the session shows them: one statement per comment on the single writer.
+        let comment = StoredComment {
+            comment_id: new.comment_id.clone(),
+            body: new.body.clone(),
+            author_id: author.user_id.clone(),
+            author_handle: author.handle.clone(),
+            author_display_name: author.display_name.clone(),
+            author_avatar_pic_id: author.avatar_pic_id.clone(),
+            created_at: new.created_at,
+        };
+        self.store.comments.insert_comment(new).await?;
+        Ok(comment)
     }
 
     /// The comments of `scope`, newest first; the caller has checked that the reader may see them.
     pub async fn list(&self, scope: Scope<'_>, after: Option<(i64, String)>, limit: i64) -> Result<Vec<StoredComment>> {
         Ok(self.store.comments.comments(scope.kind(), scope.id(), after, limit).await?)
     }
+}
+
+/// A time as the store keeps it, so the answer to a post equals the comment as lists show it.
+fn to_the_millisecond(at: OffsetDateTime) -> OffsetDateTime {
+    at.replace_nanosecond(at.nanosecond() / 1_000_000 * 1_000_000).unwrap_or(at)
 }

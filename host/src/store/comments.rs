@@ -32,9 +32,6 @@ pub struct NewComment {
     pub created_at: OffsetDateTime,
 }
 
-const SELECT_COMMENTS: &str = "select c.comment_id, c.body, c.created_at, u.user_id, u.handle, u.display_name, \
-     a.pic_id from comment c join app_user u on u.user_id = c.author_id left join user_avatar a on a.user_id = c.author_id";
-
 fn comment_from_row(row: &AnyRow) -> Result<StoredComment, sqlx::Error> {
     Ok(StoredComment {
         comment_id: row.try_get("comment_id")?,
@@ -58,10 +55,9 @@ impl CommentRepo {
         Self { db }
     }
 
-    /// Writes a comment and reads it back with its author, in one transaction (on SQLite it shares
-    /// a commit with other writes arriving at the same time).
+    /// Writes a comment. On SQLite it shares a commit with other writes arriving at the same time.
     #[tracing::instrument(skip_all, fields(scope = new.scope, scope_id = %new.scope_id))]
-    pub async fn insert_comment(&self, new: NewComment) -> StoreResult<StoredComment> {
+    pub async fn insert_comment(&self, new: NewComment) -> StoreResult<()> {
         let new = Arc::new(new);
         self.db
             .write(move |conn| {
@@ -77,13 +73,9 @@ impl CommentRepo {
                     .bind(new.author_id.clone())
                     .bind(new.body.clone())
                     .bind(to_millis(new.created_at))
-                    .execute(&mut *conn)
+                    .execute(conn)
                     .await?;
-                    let row = sqlx::query(sqlx::AssertSqlSafe(format!("{SELECT_COMMENTS} where c.comment_id = $1")))
-                        .bind(new.comment_id.clone())
-                        .fetch_one(&mut *conn)
-                        .await?;
-                    Ok(comment_from_row(&row)?)
+                    Ok(())
                 })
             })
             .await
@@ -102,10 +94,13 @@ impl CommentRepo {
     ) -> StoreResult<Vec<StoredComment>> {
         // Every stored time is below i64::MAX, so the first page's key needs no id.
         let (after_at, after_id) = after.unwrap_or((i64::MAX, String::new()));
-        let rows = sqlx::query(sqlx::AssertSqlSafe(format!(
-            "{SELECT_COMMENTS} where c.scope = $1 and c.scope_id = $2 and (c.created_at, c.comment_id) < ($3, $4) \
-             order by c.created_at desc, c.comment_id desc limit $5"
-        )))
+        let rows = sqlx::query(
+            "select c.comment_id, c.body, c.created_at, u.user_id, u.handle, u.display_name, a.pic_id \
+             from comment c join app_user u on u.user_id = c.author_id \
+             left join user_avatar a on a.user_id = c.author_id \
+             where c.scope = $1 and c.scope_id = $2 and (c.created_at, c.comment_id) < ($3, $4) \
+             order by c.created_at desc, c.comment_id desc limit $5",
+        )
         .bind(scope)
         .bind(scope_id.to_owned())
         .bind(after_at)

@@ -37,8 +37,9 @@ impl SessionRepo {
     #[tracing::instrument(skip_all)]
     pub async fn session_user(&self, token_digest: &str, now: OffsetDateTime) -> StoreResult<Option<SessionUser>> {
         let row = sqlx::query(
-            "select s.user_id, u.handle, u.operator, s.expires_at from session s \
-             join app_user u on u.user_id = s.user_id where s.token_digest = $1 and s.expires_at > $2",
+            "select s.user_id, u.handle, u.display_name, a.pic_id, u.operator, s.expires_at from session s \
+             join app_user u on u.user_id = s.user_id left join user_avatar a on a.user_id = s.user_id \
+             where s.token_digest = $1 and s.expires_at > $2",
         )
         .bind(token_digest.to_owned())
         .bind(to_millis(now))
@@ -48,6 +49,8 @@ impl SessionRepo {
         Ok(Some(SessionUser {
             user_id: row.try_get("user_id")?,
             handle: row.try_get("handle")?,
+            display_name: row.try_get("display_name")?,
+            avatar_pic_id: row.try_get("pic_id")?,
             operator: row.try_get::<i64, _>("operator")? != 0,
             expires_at: from_millis(row.try_get("expires_at")?),
         }))
