@@ -129,3 +129,17 @@ impl CommentView {
         }
     }
 }
+
+/// A page of comments as every comment list answers it, keyed by `(createdAt, commentId)`.
+pub fn comment_page(
+    rows: Vec<crate::services::comments::StoredComment>,
+    page: &crate::http::list::Page,
+    db_hash: &str,
+) -> crate::http::list::ListEnvelope<CommentView> {
+    crate::http::list::ListEnvelope::from_rows(
+        rows,
+        page,
+        |c| (crate::http::list::cursor_millis(c.created_at), c.comment_id.clone()),
+        |c| CommentView::new(c, db_hash),
+    )
+}

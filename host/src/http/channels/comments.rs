@@ -8,9 +8,9 @@ use serde_json::{Map, Value};
 use crate::domain::problems::Problems;
 use crate::http::error::{ApiResult, ErrorEnvelope};
 use crate::http::extract::{ApiJson, ApiQuery, AuthUser};
-use crate::http::list::{ListEnvelope, Page, PageQuery, cursor_millis};
+use crate::http::list::{ListEnvelope, Page, PageQuery};
 use crate::http::spaces::comments::NewComment;
-use crate::http::views::CommentView;
+use crate::http::views::{CommentView, comment_page};
 use crate::state::AppState;
 
 /// Comments in the channel; every member may.
@@ -49,11 +49,5 @@ pub async fn list_comments(
     let after: Option<(i64, String)> = page.after(&mut problems);
     problems.finish(())?;
     let rows = state.channels.comments(&user, &channel_id, after, page.fetch_limit()).await?;
-    let db_hash = state.avatars.db_hash();
-    Ok(Json(ListEnvelope::from_rows(
-        rows,
-        &page,
-        |c| (cursor_millis(c.created_at), c.comment_id.clone()),
-        |c| CommentView::new(c, db_hash),
-    )))
+    Ok(Json(comment_page(rows, &page, state.avatars.db_hash())))
 }

@@ -175,7 +175,7 @@ fn asset_key(asset: &StoredAsset) -> (i64, String) {
     request_body = NewAsset, security(("session" = [], "license" = [])),
     responses((status = 201, body = AssetCreated),
         (status = 400, body = ErrorEnvelope, description = "VALIDATION_FAILED with every problem"),
-        (status = 403, body = ErrorEnvelope, description = "ENTITLEMENT_LIMIT_EXCEEDED: spaces.publishedAssets.perDay"),
+        (status = 403, body = ErrorEnvelope, description = "ENTITLEMENT_LIMIT_EXCEEDED: spaces.publishedAssets.perDay; FORBIDDEN: the caller reads the space through a channel"),
         (status = 404, body = ErrorEnvelope, description = "NOT_FOUND: no such space, or the caller is not a member"),
         (status = 409, body = ErrorEnvelope, description = "CONFLICT: the space has 1000 assets awaiting an upload or a decision")))]
 #[tracing::instrument(skip_all, fields(user_id = %user.user_id, space_id))]

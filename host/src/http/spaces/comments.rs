@@ -10,8 +10,8 @@ use utoipa::ToSchema;
 use crate::domain::problems::Problems;
 use crate::http::error::{ApiResult, ErrorEnvelope};
 use crate::http::extract::{ApiJson, ApiQuery, AuthUser};
-use crate::http::list::{ListEnvelope, Page, PageQuery, cursor_millis};
-use crate::http::views::CommentView;
+use crate::http::list::{ListEnvelope, Page, PageQuery};
+use crate::http::views::{CommentView, comment_page};
 use crate::state::AppState;
 
 /// A new comment. The handler reads the body as a map so it can name every unknown property; this
@@ -23,12 +23,14 @@ pub struct NewComment {
     body: String,
 }
 
-/// Comments on the space; its owner and members may.
+/// Comments on the space; its owner and members may (not readers through a channel).
 #[utoipa::path(post, path = "/v0/spaces/{spaceId}/comments", tag = "spaces", params(("spaceId" = String, Path)),
     request_body = NewComment, security(("session" = [], "license" = [])),
     responses((status = 201, body = CommentView),
         (status = 400, body = ErrorEnvelope, description = "VALIDATION_FAILED with every problem"),
-        (status = 404, body = ErrorEnvelope, description = "NOT_FOUND: no such space, or the caller is not a member")))]
+        (status = 403, body = ErrorEnvelope, description = "FORBIDDEN: the caller reads the space through a channel and may not write"),
+        (status = 404, body = ErrorEnvelope, description = "NOT_FOUND: no such space, or the caller is not a member"),
+        (status = 429, body = ErrorEnvelope, description = "RATE_LIMITED, with Retry-After: the caller comments faster than the deployment allows")))]
 #[tracing::instrument(skip_all, fields(user_id = %user.user_id, space_id))]
 pub async fn post_comment(
     State(state): State<AppState>,
@@ -58,11 +60,5 @@ pub async fn list_comments(
     let after: Option<(i64, String)> = page.after(&mut problems);
     problems.finish(())?;
     let rows = state.comments.list_in_space(&user, &space_id, after, page.fetch_limit()).await?;
-    let db_hash = state.avatars.db_hash();
-    Ok(Json(ListEnvelope::from_rows(
-        rows,
-        &page,
-        |c| (cursor_millis(c.created_at), c.comment_id.clone()),
-        |c| CommentView::new(c, db_hash),
-    )))
+    Ok(Json(comment_page(rows, &page, state.avatars.db_hash())))
 }

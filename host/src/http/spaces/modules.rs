@@ -80,6 +80,7 @@ pub async fn replace_modules(
     params(("spaceId" = String, Path), ("moduleId" = String, Path), ("path" = String, Path, description = "the rest of the path; the module defines it")),
     security(("session" = [], "license" = [])),
     responses((status = 200, description = "the module's JSON answer (any status it chooses; also POST, PUT, PATCH, DELETE)"),
+        (status = 403, body = ErrorEnvelope, description = "FORBIDDEN: the caller reads the space through a channel (module routes may write)"),
         (status = 404, body = ErrorEnvelope, description = "NOT_FOUND: not a member, or the module is not connected to the space"),
         (status = 413, body = ErrorEnvelope, description = "PAYLOAD_TOO_LARGE"),
         (status = 429, body = ErrorEnvelope, description = "RATE_LIMITED, with Retry-After: the module or the space has as many calls running as it may, or the space has spent its guest time"),
