@@ -472,3 +472,26 @@ async fn connected_modules_receive_each_state_change_of_an_asset() {
         deliveries.iter().map(|d| (d.module_id.as_str(), d.event_kind.as_str(), d.state.as_str())).collect();
     assert_eq!(outcomes, [("word-count", "asset-state-changed", "DELIVERED"); 3]);
 }
+
+fn many_assets_a_day(config: &mut Config) {
+    config.plans.insert("default".into(), [("spaces.publishedAssets.perDay".to_owned(), 5_000)].into_iter().collect());
+}
+
+#[tokio::test]
+async fn a_space_holds_at_most_a_thousand_assets_awaiting_and_a_decision_makes_room() {
+    // Arrange: 1,000 announcements, the last one uploaded (awaiting approval)
+    let app = spawn_app_with(many_assets_a_day).await;
+    let (space_id, ann, bob, ..) = space_of_four(&app).await;
+    for n in 0..999 {
+        announced(&app, &bob.token, &space_id, &format!("{n}.png")).await;
+    }
+    let last = proposed(&app, &bob.token, &space_id, "last.png", 100).await;
+    // Act
+    let refused = announce(&app, &ann.token, &space_id, &png_metadata("one-more.png")).await;
+    moved_through(&app, &ann.token, &space_id, &last, &["APPROVED"]).await;
+    let after_decision = announce(&app, &ann.token, &space_id, &png_metadata("one-more.png")).await;
+    // Assert
+    let error = refused.error(StatusCode::CONFLICT, "CONFLICT");
+    assert!(error["message"].as_str().unwrap().contains("1000"), "{error}");
+    after_decision.expect(StatusCode::CREATED);
+}
