@@ -64,7 +64,7 @@ impl Assets {
     }
 
     /// Announces an asset from `{title, filename, contentType}` (state AWAITING_UPLOAD); owner and
-    /// members may. Takes one unit of `spaces.publishedAssets.perDay`.
+    /// members may. Takes one unit of `spaces.publishedAssets.perDay`. Answers the new asset's id.
     #[tracing::instrument(skip_all, fields(user_id = %user.user_id, space_id))]
     pub async fn create(
         &self,
@@ -72,7 +72,7 @@ impl Assets {
         caller: &Caller,
         space_id: &str,
         body: &Map<String, Value>,
-    ) -> Result<StoredAsset> {
+    ) -> Result<String> {
         let (space_id, _) = self.spaces.writer_role(user, space_id).await?;
         let new = assets::parse_new(body)?;
         if self.store.assets.waiting_proposals(&space_id).await? >= MAX_WAITING_PER_SPACE {
@@ -95,7 +95,7 @@ impl Assets {
             quotas::refund(&self.store, caller, Entitlement::PublishedAssets, 1).await?;
             return Err(error.into());
         }
-        self.store.assets.asset(&space_id, &asset_id).await?.ok_or_else(not_found)
+        Ok(asset_id)
     }
 
     /// The assets of a space the caller may see, newest first, only those in `states` when any are
@@ -200,15 +200,20 @@ impl Assets {
         let staged = self.objects.staging();
         let judge = |declared: Option<&str>, filename: &str, head: &[u8]| check_type(&asset, declared, filename, head);
         let file = receive_file_part(&self.objects, &staged, source, "assets", self.max_bytes, judge).await?;
-        let (key, bytes) = (file.key, file.bytes);
-        let bytes = i64::try_from(bytes).unwrap_or(i64::MAX);
-        let attached =
-            self.store.assets.attach_bytes(&asset.asset_id, key.as_str(), bytes, OffsetDateTime::now_utc()).await?;
-        if !attached {
+        let bytes = i64::try_from(file.bytes).unwrap_or(i64::MAX);
+        let now = OffsetDateTime::now_utc();
+        if !self.store.assets.attach_bytes(&asset.asset_id, file.key.as_str(), bytes, now).await? {
             return Err(already_uploaded());
         }
         staged.adopted();
-        let asset = self.store.assets.asset(&asset.space_id, &asset.asset_id).await?.ok_or_else(not_found)?;
+        // What attach_bytes wrote, without reading the row again.
+        let asset = StoredAsset {
+            state: AssetState::AwaitingApproval.as_str().to_owned(),
+            bytes: Some(bytes),
+            storage_key: Some(file.key.as_str().to_owned()),
+            updated_at: now,
+            ..asset
+        };
         self.announce(&asset);
         Ok(asset)
     }

@@ -186,8 +186,8 @@ pub async fn create_asset(
     Path(space_id): Path<String>,
     ApiJson(body): ApiJson<Map<String, Value>>,
 ) -> ApiResult<(StatusCode, Json<AssetCreated>)> {
-    let asset = state.assets.create(&user, &caller, &space_id, &body).await?;
-    Ok((StatusCode::CREATED, Json(AssetCreated { new_published_asset_id: asset.asset_id })))
+    let asset_id = state.assets.create(&user, &caller, &space_id, &body).await?;
+    Ok((StatusCode::CREATED, Json(AssetCreated { new_published_asset_id: asset_id })))
 }
 
 /// The space's assets the caller may see, newest first: the owner every asset, members the
