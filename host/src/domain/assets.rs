@@ -58,7 +58,7 @@ impl AssetState {
 
     /// Whether members see an asset in this state (besides their own proposals).
     pub fn is_published(self) -> bool {
-        matches!(self, Self::Approved | Self::Enabled)
+        PUBLISHED.contains(&self)
     }
 
     /// Whether arriving in this state starts the background analysis (once per asset's bytes).
@@ -73,10 +73,8 @@ pub fn visible_to(role: Role, proposed: bool, state: AssetState) -> bool {
     role == Role::Owner || proposed || state.is_published()
 }
 
-/// The states a member may see of other people's assets, for list filters.
-pub fn published_states() -> Vec<AssetState> {
-    AssetState::ALL.into_iter().filter(|s| s.is_published()).collect()
-}
+/// The states in which members see other people's assets.
+pub const PUBLISHED: [AssetState; 2] = [AssetState::Approved, AssetState::Enabled];
 
 /// The metadata of a new asset, checked.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -222,7 +222,7 @@ pub async fn upload_asset(
     Path((space_id, asset_id)): Path<(String, String)>,
     request: Request,
 ) -> ApiResult<(StatusCode, Json<AssetUploaded>)> {
-    let mut source = MultipartSource::from_request(request, state.assets.request_cap())?;
+    let mut source = MultipartSource::from_request(request, state.config.media.max_request_bytes)?;
     let asset = state.assets.upload(&user, &space_id, &asset_id, &mut source).await?;
     Ok((
         StatusCode::CREATED,

@@ -75,7 +75,7 @@ impl Assets {
     ) -> Result<String> {
         let (space_id, _) = self.spaces.writer_role(user, space_id).await?;
         let new = assets::parse_new(body)?;
-        if self.store.assets.waiting_proposals(&space_id).await? >= MAX_WAITING_PER_SPACE {
+        if self.store.assets.waiting_assets(&space_id).await? >= MAX_WAITING_PER_SPACE {
             return Err(Error::Conflict(Cow::Owned(format!(
                 "the space has {MAX_WAITING_PER_SPACE} assets awaiting their upload or a decision; the owner must \
                  decide some first"
@@ -110,7 +110,7 @@ impl Assets {
     ) -> Result<Vec<StoredAsset>> {
         let (space_id, role) = self.spaces.member_role(user, space_id).await?;
         let names: Vec<&'static str> = states.iter().map(|s| s.as_str()).collect();
-        let published: Vec<&'static str> = assets::published_states().iter().map(|s| s.as_str()).collect();
+        let published = assets::PUBLISHED.map(AssetState::as_str);
         let member = (role != Role::Owner).then_some((user.user_id.as_str(), published.as_slice()));
         let filter = AssetFilter { states: &names, member };
         Ok(self.store.assets.assets(&space_id, &filter, after, limit).await?)
@@ -196,6 +196,7 @@ impl Assets {
         if asset.storage_key.is_some() || state_of(&asset)? != AssetState::AwaitingUpload {
             return Err(already_uploaded());
         }
+        // The edge capped the request at the deployment's limit; an asset takes one file.
         source.limit_to(self.request_cap())?;
         let staged = self.objects.staging();
         let judge = |declared: Option<&str>, filename: &str, head: &[u8]| check_type(&asset, declared, filename, head);

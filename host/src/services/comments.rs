@@ -11,7 +11,7 @@ use crate::domain::comments::{self, Scope};
 use crate::error::Result;
 use crate::rate_limits::RateLimits;
 use crate::services::spaces::Spaces;
-use crate::store::{NewComment, SessionUser, Store};
+use crate::store::{NewComment, SessionUser, Store, from_millis, to_millis};
 
 /// The record a comment use case answers with: handlers show these, and reach them only through the use case.
 pub use crate::store::StoredComment;
@@ -68,7 +68,8 @@ impl Comments {
             scope_id: scope.id().to_owned(),
             author_id: author.user_id.clone(),
             body: text,
-            created_at: to_the_millisecond(OffsetDateTime::now_utc()),
+            // As the store keeps it (milliseconds), so the answer equals the comment as lists show it.
+            created_at: from_millis(to_millis(OffsetDateTime::now_utc())),
         };
         // The author as the session shows them: one statement per comment on the single writer.
         let comment = StoredComment {
@@ -88,9 +89,4 @@ impl Comments {
     pub async fn list(&self, scope: Scope<'_>, after: Option<(i64, String)>, limit: i64) -> Result<Vec<StoredComment>> {
         Ok(self.store.comments.comments(scope.kind(), scope.id(), after, limit).await?)
     }
-}
-
-/// A time as the store keeps it, so the answer to a post equals the comment as lists show it.
-fn to_the_millisecond(at: OffsetDateTime) -> OffsetDateTime {
-    at.replace_nanosecond(at.nanosecond() / 1_000_000 * 1_000_000).unwrap_or(at)
 }

@@ -251,7 +251,7 @@ impl AssetRepo {
 
     /// How many of a space's assets await their upload or the owner's decision (a space holds a
     /// bounded number of them).
-    pub async fn waiting_proposals(&self, space_id: &str) -> StoreResult<i64> {
+    pub async fn waiting_assets(&self, space_id: &str) -> StoreResult<i64> {
         let row = sqlx::query(
             "select count(*) as n from published_asset where space_id = $1 \
              and state in ('AWAITING_UPLOAD', 'AWAITING_APPROVAL')",
