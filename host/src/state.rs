@@ -18,6 +18,7 @@ use crate::services::comments::Comments;
 use crate::services::form_configurations::FormConfigurations;
 use crate::services::form_instances::FormInstances;
 use crate::services::licenses::Licenses;
+use crate::services::messages::Messages;
 use crate::services::modules::Modules;
 use crate::services::spaces::Spaces;
 use crate::services::users::Users;
@@ -46,6 +47,8 @@ pub struct AppState {
     pub media: MediaObjects,
     pub attachments: Arc<Attachments>,
     pub avatars: Arc<Avatars>,
+    /// Direct messages and the platform's notices (`Messages::notify`).
+    pub messages: Arc<Messages>,
 }
 
 impl AppState {
@@ -112,6 +115,7 @@ impl AppState {
             &config.media,
         ));
         let avatars = Arc::new(Avatars::new(store.clone(), media.clone(), &config.media.shard));
+        let messages = Arc::new(Messages::new(store.clone()));
         let comments = Arc::new(Comments::new(store.clone(), spaces.clone(), limits.clone()));
         let channels = Arc::new(Channels::new(store.clone(), comments.clone()));
         let assets = Arc::new(Assets::new(
@@ -140,6 +144,7 @@ impl AppState {
             media,
             attachments,
             avatars,
+            messages,
         })
     }
 }

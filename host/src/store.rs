@@ -20,6 +20,7 @@ mod forms;
 mod instances;
 mod licenses;
 mod media;
+mod messages;
 mod migrations;
 mod module_deliveries;
 mod module_kv;
@@ -49,6 +50,7 @@ pub use forms::{ConfigurationChange, ConfigurationFilter, NewConfiguration, Stor
 pub use instances::{InstanceContent, InstanceEvent, InstanceFilter, NewEvent, StoredInstance};
 pub use licenses::License;
 pub use media::{AttachRefusal, StoredAttachment, StoredAvatar};
+pub use messages::{Correspondent, NewMessageRow, StoredMessage, StoredThread};
 pub use module_deliveries::Delivery;
 pub use sessions::SessionUser;
 pub use spaces::{MemberSpace, NewSpaceRow, SpaceChange, SpaceModule, StoredSpace};
@@ -109,6 +111,7 @@ pub use forms::FormRepo;
 pub use instances::InstanceRepo;
 pub use licenses::LicenseRepo;
 pub use media::MediaRepo;
+pub use messages::MessageRepo;
 pub use module_deliveries::ModuleDeliveryRepo;
 pub use module_kv::{KvQuota, ModuleKv};
 pub use quotas::QuotaRepo;
@@ -149,6 +152,7 @@ pub struct Repositories {
     pub comments: CommentRepo,
     pub assets: AssetRepo,
     pub media: MediaRepo,
+    pub messages: MessageRepo,
     pub module_deliveries: ModuleDeliveryRepo,
     pub module_kv: ModuleKv,
 }
@@ -176,6 +180,7 @@ impl Store {
             comments: CommentRepo::new(db.clone()),
             assets: AssetRepo::new(db.clone()),
             media: MediaRepo::new(db.clone()),
+            messages: MessageRepo::new(db.clone()),
             module_deliveries: ModuleDeliveryRepo::new(db.clone()),
             module_kv: ModuleKv::new(db.clone()),
             db,

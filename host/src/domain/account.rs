@@ -31,14 +31,21 @@ pub const MAX_EMAIL_CHARS: usize = 254;
 /// Longest accepted password; argon2 hashes any length, this only bounds the work per request.
 pub const MAX_PASSWORD_CHARS: usize = 1024;
 
-/// A handle: `^[a-z0-9_]{3,30}$`, unique per deployment.
+/// Handles no account may take: `system` signs the platform's notices (`domain/messages.rs`).
+/// Kept short on purpose: each name here is one nobody can sign up with.
+pub const RESERVED_HANDLES: &[&str] = &["system"];
+
+/// A handle: `^[a-z0-9_]{3,30}$`, unique per deployment, not one of [`RESERVED_HANDLES`].
 pub fn check_handle(problems: &mut Problems, path: &str, handle: Option<&str>) -> Option<String> {
     let handle = problems.required(path, handle)?;
-    if HANDLE.is_match(handle) {
-        Some(handle.to_owned())
-    } else {
+    if !HANDLE.is_match(handle) {
         problems.push(path, "INVALID_HANDLE", "must be 3 to 30 characters of a-z, 0-9 and _");
         None
+    } else if RESERVED_HANDLES.contains(&handle) {
+        problems.push(path, "RESERVED_HANDLE", "is reserved for the platform");
+        None
+    } else {
+        Some(handle.to_owned())
     }
 }
 
@@ -204,6 +211,8 @@ mod tests {
             );
         }
         assert_eq!(problems_of(|p| assert!(check_handle(p, "/h", None).is_none())), ["REQUIRED"]);
+        assert_eq!(problems_of(|p| assert!(check_handle(p, "/h", Some("system")).is_none())), ["RESERVED_HANDLE"]);
+        assert!(problems_of(|p| assert!(check_handle(p, "/h", Some("systems")).is_some())).is_empty());
     }
 
     #[test]

@@ -33,6 +33,7 @@ const SQLITE: &[Embedded] = embed!("sqlite":
     7 "0007_module_kv_usage.sql",
     8 "0008_space_collaboration.sql",
     9 "0009_channels.sql",
+    10 "0010_messages.sql",
 );
 
 const POSTGRES: &[Embedded] = embed!("postgres":
@@ -45,6 +46,7 @@ const POSTGRES: &[Embedded] = embed!("postgres":
     7 "0007_module_kv_usage.sql",
     8 "0008_space_collaboration.sql",
     9 "0009_channels.sql",
+    10 "0010_messages.sql",
 );
 
 /// The engine's migrations, ready to run.
