@@ -8,6 +8,7 @@ pub mod forms;
 pub mod health;
 pub mod list;
 pub mod media;
+pub mod messages;
 pub mod middleware;
 pub mod modules;
 pub mod openapi;
@@ -41,6 +42,7 @@ pub fn router(state: AppState) -> Router {
         .nest("/spaces", spaces::router())
         .nest("/channels", channels::router())
         .nest("/modules", modules::router())
+        .nest("/messages", messages::router())
         .route_layer(axum::middleware::from_fn(middleware::refuse_nul))
         .route_layer(axum::middleware::from_fn_with_state(state.clone(), middleware::require_license))
         // The API description is public (conventions section 1): added after the license layer.

@@ -8,7 +8,7 @@ use super::channels::{comments as channel_comments, invites as channel_invites};
 use super::forms::{configurations, instances};
 use super::spaces::{assets as space_assets, comments as space_comments, modules as space_modules};
 use super::workflows::{configurations as workflow_configurations, items as workflow_items};
-use super::{auth, channels, health, list, media, modules, spaces, users, views};
+use super::{auth, channels, health, list, media, messages, modules, spaces, users, views};
 use crate::domain::problems::Problem;
 use crate::http::error::{ErrorBody, ErrorCode, ErrorEnvelope};
 
@@ -38,12 +38,16 @@ use crate::http::error::{ErrorBody, ErrorCode, ErrorEnvelope};
         media::upload_attachments, media::download_attachment, media::delete_attachment,
         media::upload_asset, media::download_asset,
         media::upload_avatar, media::delete_avatar, media::download_avatar,
+        messages::send_message, messages::unread, messages::list_threads, messages::list_messages, messages::get_message,
         health::healthz, health::readyz, openapi_json,
     ),
     components(schemas(ErrorEnvelope, ErrorBody, ErrorCode, Problem, views::Profile, views::UserSummary, views::AvatarRef,
         list::ListEnvelope<views::UserSummary>, media::AttachmentDescriptor, views::CommentView,
         list::ListEnvelope<views::CommentView>, space_assets::AssetView, list::ListEnvelope<space_assets::AssetView>,
-        space_assets::AssetPart, list::ListEnvelope<space_assets::AssetPart>)),
+        space_assets::AssetPart, list::ListEnvelope<space_assets::AssetPart>,
+        messages::NewMessage, messages::MessageSent, messages::UnreadCount, messages::CorrespondentView,
+        messages::ThreadView, list::ListEnvelope<messages::ThreadView>, messages::MessageView,
+        list::ListEnvelope<messages::MessageView>)),
     modifiers(&SecuritySchemes),
     security(("license" = [])),
 )]
