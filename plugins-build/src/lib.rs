@@ -9,7 +9,7 @@
 
 use std::path::PathBuf;
 
-/// Directory holding the built components: `trellis_tags.wasm`, `trellis_hostile.wasm`, `word_count.wasm`.
+/// Directory holding the built components: `trellis_tags.wasm`, `trellis_marketplace_default.wasm`, `trellis_hostile.wasm`, `trellis_rule_probe.wasm`, `word_count.wasm`.
 pub const DIR: &str = env!("TRELLIS_PLUGINS_DIR");
 
 /// The path of one built component, by file name (`word_count.wasm`).
