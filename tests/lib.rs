@@ -70,6 +70,9 @@ pub async fn spawn_app_with(customize: impl FnOnce(&mut Config)) -> TestApp {
     // production budgets (tens of milliseconds) would fail ordinary calls now and then.
     config.modules.runtime.request_deadline_ms = 2_000;
     config.modules.runtime.event_deadline_ms = 2_000;
+    config.modules.runtime.marketplace_deadline_ms = 2_000;
+    // A change ranks the marketplace again at once, so tests need not wait for the settle time.
+    config.marketplace.ranking_settle_ms = 20;
     // Generous guest bounds so tests that call modules often are not refused; the bound tests set their own.
     config.modules.runtime.max_calls_per_module = 1_000;
     config.modules.runtime.max_calls_per_space = 1_000;
@@ -334,6 +337,19 @@ impl TestApp {
             password: PASSWORD.to_owned(),
             token: session["sessionToken"].as_str().unwrap().to_owned(),
         }
+    }
+
+    /// Makes `user` a platform operator with `trellis admin grant-operator HANDLE` (the command's own
+    /// code, run against this server's database), then signs them in again: a session read before the
+    /// grant is trusted as it was for `session_cache_seconds`.
+    pub async fn grant_operator(&self, user: &TestUser) -> TestUser {
+        use clap::Parser;
+        let cli = trellis::cli::Cli::try_parse_from(["trellis", "admin", "grant-operator", &user.handle]).unwrap();
+        trellis::cli::run_admin(cli.command, self.config.clone()).await.expect("grant-operator succeeds");
+        let login = self.post_json("/v0/auth/login", json!({"login": user.handle, "password": user.password})).await;
+        assert_eq!(login.status(), StatusCode::OK);
+        let token = body(login).await["sessionToken"].as_str().unwrap().to_owned();
+        TestUser { token, ..user.clone() }
     }
 
     /// Issues another license key on `plan` through the library, as `trellis license issue` does.

@@ -1,6 +1,7 @@
 //! Deployment settings: defaults, then an optional TOML file, then `TRELLIS_*` environment
 //! variables (nested keys joined by `__`, e.g. `TRELLIS_DATABASE__URL`), then command-line flags.
 
+pub mod marketplace;
 pub mod media;
 pub mod modules;
 
@@ -34,6 +35,7 @@ pub struct Config {
     pub plans: BTreeMap<String, BTreeMap<String, u64>>,
     pub modules: ModulesConfig,
     pub media: media::MediaConfig,
+    pub marketplace: marketplace::MarketplaceConfig,
     pub log: LogConfig,
     /// Seconds a verified license key is trusted before it is looked up again. Bounds how long a
     /// key revoked from the command line (another process) keeps working.
@@ -65,6 +67,7 @@ impl Default for Config {
             plans: BTreeMap::new(),
             modules: ModulesConfig::default(),
             media: media::MediaConfig::default(),
+            marketplace: marketplace::MarketplaceConfig::default(),
             log: LogConfig::default(),
             license_cache_seconds: 5,
             session_cache_seconds: 5,

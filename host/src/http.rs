@@ -1,5 +1,6 @@
 //! The HTTP edge: one router per resource, nested under `/v0`, and the layers around them.
 
+pub mod admin;
 pub mod auth;
 pub mod channels;
 pub mod error;
@@ -7,6 +8,7 @@ pub mod extract;
 pub mod forms;
 pub mod health;
 pub mod list;
+pub mod marketplace;
 pub mod media;
 pub mod messages;
 pub mod middleware;
@@ -43,6 +45,8 @@ pub fn router(state: AppState) -> Router {
         .nest("/channels", channels::router())
         .nest("/modules", modules::router())
         .nest("/messages", messages::router())
+        .nest("/marketplace", marketplace::router())
+        .nest("/admin", admin::router())
         .route_layer(axum::middleware::from_fn(middleware::refuse_nul))
         .route_layer(axum::middleware::from_fn_with_state(state.clone(), middleware::require_license))
         // The API description is public (conventions section 1): added after the license layer.

@@ -7,6 +7,7 @@
 pub mod module_events;
 
 mod housekeeping;
+mod marketplace_ranking;
 mod media_sweep;
 mod wal_checkpoints;
 
@@ -26,6 +27,7 @@ pub fn start(state: &AppState) -> Jobs {
             tokio::spawn(housekeeping::run(state.clone())),
             tokio::spawn(wal_checkpoints::run(state.store.clone())),
             tokio::spawn(media_sweep::run(state.clone())),
+            tokio::spawn(marketplace_ranking::run(state.clone())),
         ],
     }
 }

@@ -11,6 +11,7 @@ pub mod comments;
 pub mod form_configurations;
 pub mod form_instances;
 pub mod licenses;
+pub mod marketplace;
 pub mod messages;
 pub mod modules;
 pub mod spaces;

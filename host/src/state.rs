@@ -18,6 +18,9 @@ use crate::services::comments::Comments;
 use crate::services::form_configurations::FormConfigurations;
 use crate::services::form_instances::FormInstances;
 use crate::services::licenses::Licenses;
+use crate::services::marketplace::Marketplace;
+use crate::services::marketplace::ranking::{Ranking, RankingSettings};
+use crate::services::marketplace::registrations::RegistrationLimits;
 use crate::services::messages::Messages;
 use crate::services::modules::Modules;
 use crate::services::spaces::Spaces;
@@ -41,6 +44,7 @@ pub struct AppState {
     pub channels: Arc<Channels>,
     pub comments: Arc<Comments>,
     pub assets: Arc<Assets>,
+    pub marketplace: Arc<Marketplace>,
     pub modules: Arc<Modules>,
     pub workflows: Arc<WorkflowConfigurations>,
     pub workflow_items: Arc<WorkflowItems>,
@@ -96,6 +100,8 @@ impl AppState {
             store.clone(),
             config.modules.runtime.max_queued_events_per_space,
         );
+        let messages = Arc::new(Messages::new(store.clone()));
+        let marketplace = Arc::new(marketplace(&config, &store, &spaces, &messages, &module_host)?);
         let modules = Arc::new(Modules::new(module_host, spaces.clone()));
         let form_instances = Arc::new(FormInstances::new(
             store.clone(),
@@ -115,7 +121,6 @@ impl AppState {
             &config.media,
         ));
         let avatars = Arc::new(Avatars::new(store.clone(), media.clone(), &config.media.shard));
-        let messages = Arc::new(Messages::new(store.clone()));
         let comments = Arc::new(Comments::new(store.clone(), spaces.clone(), limits.clone()));
         let channels = Arc::new(Channels::new(store.clone(), comments.clone()));
         let assets = Arc::new(Assets::new(
@@ -138,6 +143,7 @@ impl AppState {
             channels,
             comments,
             assets,
+            marketplace,
             modules,
             workflows,
             workflow_items,
@@ -147,4 +153,51 @@ impl AppState {
             messages,
         })
     }
+}
+
+/// The marketplace over the deployment's rule module, checked here so a deployment that names a
+/// module it does not run, or configures it against its schema, does not start.
+fn marketplace(
+    config: &Config,
+    store: &Store,
+    spaces: &Arc<Spaces>,
+    messages: &Arc<Messages>,
+    host: &trellis_modules::ModuleHost,
+) -> anyhow::Result<Marketplace> {
+    let settings = &config.marketplace;
+    let rule_module = match settings.rule_module.trim() {
+        "" => None,
+        id => {
+            match host.summary(id) {
+                Some(summary) if summary.kind == trellis_modules::ModuleKind::MarketplaceRule => {}
+                Some(summary) => anyhow::bail!(
+                    "marketplace.rule_module = {id:?} is a {} module, not a marketplace-rule module",
+                    summary.kind
+                ),
+                None => anyhow::bail!(
+                    "marketplace.rule_module = {id:?} is not enabled: add it to [modules] enable, or set \
+                     rule_module = \"\" to rank without a module"
+                ),
+            }
+            let rule_config = serde_json::Value::Object(settings.rule_config.clone());
+            host.validate_config(id, &rule_config)
+                .map_err(|error| anyhow::anyhow!("marketplace.rule_config does not fit module {id}: {error:?}"))?;
+            Some(id.to_owned())
+        }
+    };
+    let ranking = Arc::new(Ranking::new(
+        store.clone(),
+        host.clone(),
+        RankingSettings {
+            rule_module,
+            rule_config: serde_json::Value::Object(settings.rule_config.clone()).to_string(),
+            budget: Duration::from_millis(settings.ranking_budget_ms),
+            size: settings.trending_size.max(1),
+        },
+    ));
+    let limits = RegistrationLimits {
+        per_space: settings.max_pending_registrations_per_space,
+        per_user: settings.max_pending_registrations_per_user,
+    };
+    Ok(Marketplace::new(store.clone(), spaces.clone(), messages.clone(), host.clone(), ranking, limits))
 }

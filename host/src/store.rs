@@ -19,12 +19,14 @@ mod comments;
 mod forms;
 mod instances;
 mod licenses;
+mod marketplace;
 mod media;
 mod messages;
 mod migrations;
 mod module_deliveries;
 mod module_kv;
 mod quotas;
+mod registrations;
 mod sessions;
 mod spaces;
 mod users;
@@ -49,9 +51,11 @@ pub use comments::{NewComment, StoredComment};
 pub use forms::{ConfigurationChange, ConfigurationFilter, NewConfiguration, StoredConfiguration};
 pub use instances::{InstanceContent, InstanceEvent, InstanceFilter, NewEvent, StoredInstance};
 pub use licenses::License;
+pub use marketplace::{ListedSpace, ListingRow, ListingSignals, StoredListing};
 pub use media::{AttachRefusal, StoredAttachment, StoredAvatar};
 pub use messages::{Correspondent, NewMessageRow, StoredMessage, StoredThread};
 pub use module_deliveries::Delivery;
+pub use registrations::{NewRegistration, StoredRegistration};
 pub use sessions::SessionUser;
 pub use spaces::{MemberSpace, NewSpaceRow, SpaceChange, SpaceModule, StoredSpace};
 pub use users::{NewUser, User};
@@ -110,11 +114,13 @@ pub use comments::CommentRepo;
 pub use forms::FormRepo;
 pub use instances::InstanceRepo;
 pub use licenses::LicenseRepo;
+pub use marketplace::ListingRepo;
 pub use media::MediaRepo;
 pub use messages::MessageRepo;
 pub use module_deliveries::ModuleDeliveryRepo;
 pub use module_kv::{KvQuota, ModuleKv};
 pub use quotas::QuotaRepo;
+pub use registrations::RegistrationRepo;
 pub use sessions::SessionRepo;
 pub use spaces::SpaceRepo;
 pub use users::UserRepo;
@@ -151,6 +157,8 @@ pub struct Repositories {
     pub channels: ChannelRepo,
     pub comments: CommentRepo,
     pub assets: AssetRepo,
+    pub listings: ListingRepo,
+    pub registrations: RegistrationRepo,
     pub media: MediaRepo,
     pub messages: MessageRepo,
     pub module_deliveries: ModuleDeliveryRepo,
@@ -179,6 +187,8 @@ impl Store {
             channels: ChannelRepo::new(db.clone()),
             comments: CommentRepo::new(db.clone()),
             assets: AssetRepo::new(db.clone()),
+            listings: ListingRepo::new(db.clone()),
+            registrations: RegistrationRepo::new(db.clone()),
             media: MediaRepo::new(db.clone()),
             messages: MessageRepo::new(db.clone()),
             module_deliveries: ModuleDeliveryRepo::new(db.clone()),

@@ -19,6 +19,7 @@ mod form_instances;
 mod impossible_text;
 mod licenses;
 mod login_limits;
+mod marketplace;
 mod media;
 mod media_access;
 mod module_containment;

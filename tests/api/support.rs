@@ -4,6 +4,7 @@
 pub mod assets;
 pub mod channels;
 pub mod forms;
+pub mod marketplace;
 pub mod media;
 pub mod modules;
 pub mod spaces;

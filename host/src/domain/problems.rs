@@ -38,6 +38,16 @@ impl Problems {
         self.0.is_empty()
     }
 
+    /// Adds every problem of `other`.
+    pub fn extend(&mut self, other: Problems) {
+        self.0.extend(other.0);
+    }
+
+    /// How many problems were found so far (a checker compares before and after its part).
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
     pub fn into_vec(self) -> Vec<Problem> {
         self.0
     }

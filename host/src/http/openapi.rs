@@ -6,9 +6,11 @@ use utoipa::{Modify, OpenApi};
 
 use super::channels::{comments as channel_comments, invites as channel_invites};
 use super::forms::{configurations, instances};
-use super::spaces::{assets as space_assets, comments as space_comments, modules as space_modules};
+use super::spaces::{
+    assets as space_assets, comments as space_comments, marketplace as space_marketplace, modules as space_modules,
+};
 use super::workflows::{configurations as workflow_configurations, items as workflow_items};
-use super::{auth, channels, health, list, media, messages, modules, spaces, users, views};
+use super::{admin, auth, channels, health, list, marketplace, media, messages, modules, spaces, users, views};
 use crate::domain::problems::Problem;
 use crate::http::error::{ErrorBody, ErrorCode, ErrorEnvelope};
 
@@ -34,6 +36,9 @@ use crate::http::error::{ErrorBody, ErrorCode, ErrorEnvelope};
         channels::list_spaces, channels::list_members, channels::change_role, channels::remove_member,
         channel_invites::invite, channel_invites::pending_invites, channel_invites::respond, channel_invites::cancel_invite,
         channel_comments::post_comment, channel_comments::list_comments,
+        space_marketplace::get_settings, space_marketplace::put_settings, space_marketplace::list_pending,
+        space_marketplace::decide_pending, marketplace::trending, marketplace::get_listing, marketplace::register,
+        admin::listings, admin::decide,
         modules::list_modules, space_modules::get_modules, space_modules::replace_modules, space_modules::module_route,
         media::upload_attachments, media::download_attachment, media::delete_attachment,
         media::upload_asset, media::download_asset,
@@ -47,7 +52,10 @@ use crate::http::error::{ErrorBody, ErrorCode, ErrorEnvelope};
         space_assets::AssetPart, list::ListEnvelope<space_assets::AssetPart>,
         messages::NewMessage, messages::MessageSent, messages::UnreadCount, messages::CorrespondentView,
         messages::ThreadView, list::ListEnvelope<messages::ThreadView>, messages::MessageView,
-        list::ListEnvelope<messages::MessageView>)),
+        list::ListEnvelope<messages::MessageView>,
+        marketplace::TrendingView, list::ListEnvelope<marketplace::TrendingView>,
+        space_marketplace::PendingRegistrationView, list::ListEnvelope<space_marketplace::PendingRegistrationView>,
+        admin::ReviewedListingView, list::ListEnvelope<admin::ReviewedListingView>)),
     modifiers(&SecuritySchemes),
     security(("license" = [])),
 )]

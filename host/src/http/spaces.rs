@@ -3,6 +3,7 @@
 
 pub mod assets;
 pub mod comments;
+pub mod marketplace;
 pub mod modules;
 
 use axum::extract::{Path, State};
@@ -25,6 +26,8 @@ pub fn router() -> Router<AppState> {
     Router::new()
         .route("/", get(list_spaces).post(create_space))
         .route("/{space_id}/settings/general", get(get_general).patch(update_general))
+        .route("/{space_id}/settings/marketplace", get(marketplace::get_settings).put(marketplace::put_settings))
+        .route("/{space_id}/users/pending", get(marketplace::list_pending).post(marketplace::decide_pending))
         .route("/{space_id}/comments", get(comments::list_comments).post(comments::post_comment))
         .route(
             "/{space_id}/assets",

@@ -164,6 +164,12 @@ impl Spaces {
         Ok(())
     }
 
+    /// Drops what this server remembers of a user's role in a space, after a membership was written
+    /// elsewhere (an approved registration).
+    pub fn forget_role(&self, space_id: &str, user_id: &str) {
+        self.roles.remove(&role_key(space_id, user_id));
+    }
+
     /// The modules connected to a space, in the order the owner gave them.
     pub async fn connected_modules(&self, space_id: &str) -> Result<Arc<[SpaceModule]>> {
         if let Some(modules) = self.modules.get(space_id) {

@@ -34,6 +34,7 @@ const SQLITE: &[Embedded] = embed!("sqlite":
     8 "0008_space_collaboration.sql",
     9 "0009_channels.sql",
     10 "0010_messages.sql",
+    11 "0011_marketplace.sql",
 );
 
 const POSTGRES: &[Embedded] = embed!("postgres":
@@ -47,6 +48,7 @@ const POSTGRES: &[Embedded] = embed!("postgres":
     8 "0008_space_collaboration.sql",
     9 "0009_channels.sql",
     10 "0010_messages.sql",
+    11 "0011_marketplace.sql",
 );
 
 /// The engine's migrations, ready to run.

@@ -1,0 +1,138 @@
+//! `/v0/admin`: the platform operator's routes (conventions 6). An operator is a user granted the
+//! role with `trellis admin grant-operator HANDLE`; anybody else gets 403 (these are not another
+//! user's private resources, so nothing is hidden by a 404).
+
+use axum::extract::{Path, State};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+use time::OffsetDateTime;
+use utoipa::{IntoParams, ToSchema};
+
+use super::extract::{ApiJson, ApiQuery, AuthUser};
+use super::list::{ListEnvelope, Page, cursor_millis};
+use crate::domain::marketplace::parse_states;
+use crate::domain::problems::Problems;
+use crate::http::error::{ApiResult, ErrorEnvelope};
+use crate::services::marketplace::QueuedListing;
+use crate::state::AppState;
+
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/marketplace/listings", get(listings))
+        .route("/marketplace/listings/{space_id}/decision", post(decide))
+}
+
+/// A listing preparation as the operator reviews it.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ReviewedListingView {
+    space_id: String,
+    /// The space's unique name.
+    space_name: String,
+    owner_handle: String,
+    title: String,
+    summary: String,
+    categories: Vec<String>,
+    membership: String,
+    /// `DRAFT`, `SUBMITTED`, `APPROVED` or `REJECTED`.
+    state: String,
+    /// The reason of the last decision.
+    reason: Option<String>,
+    /// Whether the marketplace shows the space (with the text approved last).
+    listed: bool,
+    #[serde(with = "time::serde::rfc3339::option")]
+    #[schema(value_type = Option<String>, format = DateTime)]
+    submitted_at: Option<OffsetDateTime>,
+    #[serde(with = "time::serde::rfc3339")]
+    #[schema(value_type = String, format = DateTime)]
+    updated_at: OffsetDateTime,
+}
+
+impl From<QueuedListing> for ReviewedListingView {
+    fn from(queued: QueuedListing) -> Self {
+        let settings = queued.settings;
+        Self {
+            space_id: settings.space_id,
+            space_name: queued.space_name,
+            owner_handle: queued.owner_handle,
+            title: settings.text.title,
+            summary: settings.text.summary,
+            categories: settings.text.categories,
+            membership: settings.membership.as_str().to_owned(),
+            state: settings.state.as_str().to_owned(),
+            reason: settings.reason,
+            listed: settings.listed,
+            submitted_at: queued.submitted_at,
+            updated_at: settings.updated_at.unwrap_or(OffsetDateTime::UNIX_EPOCH),
+        }
+    }
+}
+
+/// Paging and the `states` filter of the operator's queue.
+#[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct QueueQuery {
+    #[param(value_type = Option<u32>, minimum = 1, maximum = 200)]
+    limit: Option<String>,
+    cursor: Option<String>,
+    /// Comma-separated states, e.g. `SUBMITTED`; all states when left out.
+    states: Option<String>,
+}
+
+/// Listing preparations, newest change first; `states=SUBMITTED` is the queue awaiting a decision.
+#[utoipa::path(get, path = "/v0/admin/marketplace/listings", tag = "admin", params(QueueQuery),
+    security(("session" = [], "license" = [])),
+    responses((status = 200, body = ListEnvelope<ReviewedListingView>),
+        (status = 400, body = ErrorEnvelope, description = "VALIDATION_FAILED: limit, cursor or states"),
+        (status = 401, body = ErrorEnvelope, description = "UNAUTHENTICATED"),
+        (status = 403, body = ErrorEnvelope, description = "FORBIDDEN: the caller is not a platform operator")))]
+pub async fn listings(
+    State(state): State<AppState>,
+    AuthUser(user): AuthUser,
+    ApiQuery(query): ApiQuery<QueueQuery>,
+) -> ApiResult<Json<ListEnvelope<ReviewedListingView>>> {
+    let mut problems = Problems::new();
+    let page = Page::parse(query.limit.as_deref(), query.cursor.as_deref(), &mut problems);
+    let after: Option<(i64, String)> = page.after(&mut problems);
+    let states = query.states.as_deref().map(|raw| parse_states(raw, &mut problems)).unwrap_or_default();
+    problems.finish(())?;
+    let rows = state.marketplace.queue(&user, &states, after, page.fetch_limit()).await?;
+    Ok(Json(ListEnvelope::from_rows(
+        rows,
+        &page,
+        |r| (cursor_millis(r.settings.updated_at.unwrap_or(OffsetDateTime::UNIX_EPOCH)), r.settings.space_id.clone()),
+        ReviewedListingView::from,
+    )))
+}
+
+/// The operator's decision. The handler reads the body as a map so it can name every unknown
+/// property; this type documents it.
+#[derive(Deserialize, ToSchema)]
+#[allow(dead_code)]
+pub struct ListingDecision {
+    /// `YES` lists the space with the submitted text; `NO` rejects it.
+    approved: String,
+    /// Required with `NO` (the owner reads it); up to 2,000 characters.
+    reason: Option<String>,
+}
+
+/// Decides a SUBMITTED listing; the owner is told by a message from `system`.
+#[utoipa::path(post, path = "/v0/admin/marketplace/listings/{spaceId}/decision", tag = "admin",
+    params(("spaceId" = String, Path)), request_body = ListingDecision, security(("session" = [], "license" = [])),
+    responses((status = 200, body = ReviewedListingView),
+        (status = 400, body = ErrorEnvelope, description = "VALIDATION_FAILED with every problem"),
+        (status = 401, body = ErrorEnvelope, description = "UNAUTHENTICATED"),
+        (status = 403, body = ErrorEnvelope, description = "FORBIDDEN: the caller is not a platform operator"),
+        (status = 404, body = ErrorEnvelope, description = "NOT_FOUND: the space has no listing"),
+        (status = 409, body = ErrorEnvelope, description = "INVALID_TRANSITION: the listing is not SUBMITTED")))]
+#[tracing::instrument(skip_all, fields(user_id = %user.user_id, space_id))]
+pub async fn decide(
+    State(state): State<AppState>,
+    AuthUser(user): AuthUser,
+    Path(space_id): Path<String>,
+    ApiJson(body): ApiJson<Map<String, Value>>,
+) -> ApiResult<Json<ReviewedListingView>> {
+    Ok(Json(state.marketplace.decide(&user, &space_id, &body).await?.into()))
+}

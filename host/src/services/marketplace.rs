@@ -1,0 +1,325 @@
+//! The marketplace (conventions 4, 6, 12 and 13): the owner's listing preparation, the operator's
+//! queue and decisions, the public listing, and, in the submodules, the trending ranking and the
+//! registrations.
+//!
+//! Listings are visible through the marketplace once the operator approved their text; to anybody
+//! else a space stays invisible (404), as everywhere.
+
+pub mod ranking;
+pub mod registrations;
+
+use std::borrow::Cow;
+use std::sync::Arc;
+
+use serde_json::{Map, Value};
+use time::OffsetDateTime;
+use trellis_modules::{ConfigError, ModuleHost};
+
+use crate::domain::marketplace::{self, ListingState, ListingText, Membership};
+use crate::domain::problems::Problems;
+use crate::error::{Error, Result};
+use crate::services::messages::Messages;
+use crate::services::spaces::{Spaces, canonical_id};
+use crate::store::{ListedSpace, ListingRow, SessionUser, Store, StoredListing};
+
+use ranking::Ranking;
+use registrations::RegistrationLimits;
+
+/// A space's marketplace settings as its owner reads them.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Settings {
+    pub space_id: String,
+    pub text: ListingText,
+    pub membership: Membership,
+    pub rules: Map<String, Value>,
+    pub state: ListingState,
+    /// The operator's reason of the last decision.
+    pub reason: Option<String>,
+    /// Whether the marketplace shows the space (it has an approved text).
+    pub listed: bool,
+    pub updated_at: Option<OffsetDateTime>,
+}
+
+/// A listing in the operator's queue.
+#[derive(Clone, Debug, PartialEq)]
+pub struct QueuedListing {
+    pub settings: Settings,
+    pub space_name: String,
+    pub owner_handle: String,
+    pub submitted_at: Option<OffsetDateTime>,
+}
+
+/// A listed space as anybody with a license reads it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PublicListing {
+    pub space_id: String,
+    pub text: ListingText,
+    pub membership: String,
+    pub members: i64,
+    pub assets: i64,
+    pub listed_at: OffsetDateTime,
+}
+
+impl PublicListing {
+    pub(crate) fn from_listed(listed: ListedSpace) -> Self {
+        PublicListing {
+            text: ListingText {
+                title: listed.title,
+                summary: listed.summary,
+                categories: serde_json::from_str(&listed.categories).unwrap_or_default(),
+            },
+            space_id: listed.space_id,
+            membership: listed.membership,
+            members: listed.members,
+            assets: listed.assets,
+            listed_at: listed.listed_at,
+        }
+    }
+}
+
+fn settings_of(listing: &StoredListing) -> Settings {
+    Settings {
+        space_id: listing.space_id.clone(),
+        text: ListingText {
+            title: listing.title.clone(),
+            summary: listing.summary.clone(),
+            categories: serde_json::from_str(&listing.categories).unwrap_or_default(),
+        },
+        membership: Membership::parse(&listing.membership).unwrap_or_default(),
+        rules: serde_json::from_str(&listing.rules).unwrap_or_default(),
+        state: ListingState::parse(&listing.state).unwrap_or(ListingState::Draft),
+        reason: listing.reason.clone(),
+        listed: listing.listed_at.is_some(),
+        updated_at: Some(listing.updated_at),
+    }
+}
+
+fn listing_not_found() -> Error {
+    Error::not_found("listing")
+}
+
+fn operator_only() -> Error {
+    Error::Forbidden(Cow::Borrowed("only a platform operator may do this"))
+}
+
+pub struct Marketplace {
+    store: Store,
+    spaces: Arc<Spaces>,
+    messages: Arc<Messages>,
+    host: ModuleHost,
+    /// The deployment's rule module, if any.
+    rule_module: Option<String>,
+    ranking: Arc<Ranking>,
+    limits: RegistrationLimits,
+}
+
+impl Marketplace {
+    pub fn new(
+        store: Store,
+        spaces: Arc<Spaces>,
+        messages: Arc<Messages>,
+        host: ModuleHost,
+        ranking: Arc<Ranking>,
+        limits: RegistrationLimits,
+    ) -> Self {
+        let rule_module = ranking.rule_module().map(str::to_owned);
+        Self { store, spaces, messages, host, rule_module, ranking, limits }
+    }
+
+    pub fn ranking(&self) -> &Arc<Ranking> {
+        &self.ranking
+    }
+
+    /// The marketplace settings of a space; owner only. A space whose owner never saved any
+    /// answers a DRAFT prefilled with the space's display name and summary.
+    pub async fn settings(&self, user: &SessionUser, space_id: &str) -> Result<Settings> {
+        let space_id = self.spaces.require_owner(user, space_id).await?;
+        match self.store.listings.listing(&space_id).await? {
+            Some(listing) => Ok(settings_of(&listing)),
+            None => self.fresh_settings(&space_id).await,
+        }
+    }
+
+    async fn fresh_settings(&self, space_id: &str) -> Result<Settings> {
+        let space = self.store.spaces.space(space_id).await?.ok_or_else(|| Error::not_found("space"))?;
+        Ok(Settings {
+            space_id: space_id.to_owned(),
+            text: ListingText { title: space.display_name, summary: space.summary, categories: Vec::new() },
+            membership: Membership::default(),
+            rules: Map::new(),
+            state: ListingState::Draft,
+            reason: None,
+            listed: false,
+            updated_at: None,
+        })
+    }
+
+    /// Saves `{title, summary, categories, membership, rules, submit}`; owner only. A change of the
+    /// text of an APPROVED listing goes back through approval (the approved text stays listed
+    /// meanwhile); the membership policy and the rules apply at once.
+    #[tracing::instrument(skip_all, fields(user_id = %user.user_id, space_id))]
+    pub async fn save_settings(
+        &self,
+        user: &SessionUser,
+        space_id: &str,
+        body: &Map<String, Value>,
+    ) -> Result<Settings> {
+        let space_id = self.spaces.require_owner(user, space_id).await?;
+        // The rules' problems are listed with the others.
+        let rule_problems = match body.get("rules") {
+            Some(Value::Object(rules)) => self.rule_problems(rules)?,
+            _ => Problems::new(),
+        };
+        let change = match marketplace::parse_settings(body) {
+            Ok(change) => rule_problems.finish(change)?,
+            Err(mut problems) => {
+                problems.extend(rule_problems);
+                return Err(problems.into());
+            }
+        };
+        let stored = self.store.listings.listing(&space_id).await?;
+        let before = match &stored {
+            Some(listing) => settings_of(listing),
+            None => self.fresh_settings(&space_id).await?,
+        };
+        let text = change.apply_to(&before.text);
+        let text_changed = text != before.text;
+        let state = before.state.after_save(text_changed, change.submit);
+        if state == ListingState::Submitted {
+            marketplace::check_submittable(&text)?;
+        }
+        let row = ListingRow {
+            space_id: space_id.clone(),
+            title: text.title.clone(),
+            summary: text.summary.clone(),
+            categories: serde_json::to_string(&text.categories).map_err(anyhow::Error::from)?,
+            membership: change.membership.unwrap_or(before.membership).as_str().to_owned(),
+            rules: Value::Object(change.rules.clone().unwrap_or(before.rules.clone())).to_string(),
+            state: state.as_str(),
+        };
+        let read_state = stored.as_ref().map(|_| before.state.as_str());
+        if !self.store.listings.save(row, read_state, OffsetDateTime::now_utc()).await? {
+            return Err(Error::Conflict(Cow::Borrowed("the listing changed meanwhile; read it and save again")));
+        }
+        let saved = self.store.listings.listing(&space_id).await?.ok_or_else(listing_not_found)?;
+        if saved.listed_at.is_some() {
+            // The membership policy shows in the listing.
+            self.ranking.changed();
+        }
+        Ok(settings_of(&saved))
+    }
+
+    /// What breaks the rule module's configuration schema in the owner's registration rules, at
+    /// `/rules/...`.
+    fn rule_problems(&self, rules: &Map<String, Value>) -> Result<Problems> {
+        let mut problems = Problems::new();
+        let Some(module_id) = &self.rule_module else {
+            if !rules.is_empty() {
+                problems.push("/rules", "NO_RULE_MODULE", "this deployment runs no marketplace rule module");
+            }
+            return Ok(problems);
+        };
+        match self.host.validate_config(module_id, &Value::Object(rules.clone())) {
+            Ok(()) => {}
+            Err(ConfigError::UnknownModule) => {
+                return Err(Error::Internal(anyhow::anyhow!("rule module {module_id} is gone")));
+            }
+            Err(ConfigError::Invalid(found)) => {
+                for problem in found {
+                    problems.push(format!("/rules{}", problem.path), "INVALID_RULES", problem.message);
+                }
+            }
+        }
+        Ok(problems)
+    }
+
+    /// Listings in `states` (all when empty), newest change first: the operator's queue.
+    pub async fn queue(
+        &self,
+        user: &SessionUser,
+        states: &[ListingState],
+        after: Option<(i64, String)>,
+        limit: i64,
+    ) -> Result<Vec<QueuedListing>> {
+        if !user.operator {
+            return Err(operator_only());
+        }
+        let states: Vec<&'static str> = states.iter().map(|s| s.as_str()).collect();
+        let rows = self.store.listings.listings(&states, after, limit).await?;
+        Ok(rows
+            .iter()
+            .map(|listing| QueuedListing {
+                settings: settings_of(listing),
+                space_name: listing.space_name.clone(),
+                owner_handle: listing.owner_handle.clone(),
+                submitted_at: listing.submitted_at,
+            })
+            .collect())
+    }
+
+    /// The operator decides a SUBMITTED listing with `{approved: "YES" | "NO", reason}`; the owner
+    /// is told by a message from `system`.
+    #[tracing::instrument(skip_all, fields(user_id = %user.user_id, space_id))]
+    pub async fn decide(&self, user: &SessionUser, space_id: &str, body: &Map<String, Value>) -> Result<QueuedListing> {
+        if !user.operator {
+            return Err(operator_only());
+        }
+        let (approved, reason) = marketplace::parse_decision(body)?;
+        let space_id = canonical_id(space_id).ok_or_else(listing_not_found)?;
+        let listing = self.store.listings.listing(&space_id).await?.ok_or_else(listing_not_found)?;
+        if listing.state != ListingState::Submitted.as_str() {
+            return Err(Error::InvalidTransition(Cow::Owned(format!(
+                "only a SUBMITTED listing can be decided; this one is {}",
+                listing.state
+            ))));
+        }
+        if !self.store.listings.decide(&space_id, approved, reason.clone(), OffsetDateTime::now_utc()).await? {
+            return Err(Error::InvalidTransition(Cow::Borrowed("the listing changed meanwhile; it is not SUBMITTED")));
+        }
+        let decided = self.store.listings.listing(&space_id).await?.ok_or_else(listing_not_found)?;
+        if approved {
+            self.ranking.changed();
+        }
+        self.tell_owner(&decided, approved, reason.as_deref()).await;
+        Ok(QueuedListing {
+            settings: settings_of(&decided),
+            space_name: decided.space_name.clone(),
+            owner_handle: decided.owner_handle.clone(),
+            submitted_at: decided.submitted_at,
+        })
+    }
+
+    async fn tell_owner(&self, listing: &StoredListing, approved: bool, reason: Option<&str>) {
+        let (subject, body) = if approved {
+            (
+                format!("Your marketplace listing \"{}\" is approved", listing.title),
+                format!(
+                    "The platform operator approved the marketplace listing of your space {}. It is listed as \"{}\".{}",
+                    listing.space_name,
+                    listing.title,
+                    reason.map(|r| format!("\n\nThe operator wrote: {r}")).unwrap_or_default()
+                ),
+            )
+        } else {
+            (
+                format!("Your marketplace listing \"{}\" was not approved", listing.title),
+                format!(
+                    "The platform operator did not approve the marketplace listing of your space {}.\n\nReason: {}\n\n\
+                     You can change the listing and submit it again.",
+                    listing.space_name,
+                    reason.unwrap_or("none given")
+                ),
+            )
+        };
+        if let Err(error) = self.messages.notify(&listing.owner_id, &subject, &body).await {
+            tracing::warn!(%error, space_id = %listing.space_id, "the owner could not be told of the listing decision");
+        }
+    }
+
+    /// A listed space, for anybody with a license; NOT_FOUND unless its listing was approved.
+    pub async fn listing(&self, space_id: &str) -> Result<PublicListing> {
+        let space_id = canonical_id(space_id).ok_or_else(listing_not_found)?;
+        let listed = self.store.listings.listed(&space_id).await?.ok_or_else(listing_not_found)?;
+        Ok(PublicListing::from_listed(listed))
+    }
+}

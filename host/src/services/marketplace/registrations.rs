@@ -1,0 +1,214 @@
+//! Registrations to join a listed space (conventions 4, 12 and 13). The space's membership policy
+//! decides first: OPEN lets the user in at once, CLOSED takes no registrations (403), APPROVAL asks
+//! the deployment's rule module with the owner's rules and otherwise leaves it to the owner. A rule
+//! may let a user in (the owner configured it) but never keeps one out: a rule's rejection is only a
+//! suggestion the owner sees, so the owner's decision stays final.
+
+use std::borrow::Cow;
+
+use serde_json::{Map, Value};
+use time::OffsetDateTime;
+use trellis_modules::{Decision, Invocation, Registration as RuleRegistration};
+
+use super::{Marketplace, listing_not_found};
+use crate::domain::marketplace::{self, Membership, RegistrationState};
+use crate::error::{Error, Result};
+use crate::services::spaces::canonical_id;
+use crate::store::{NewRegistration, SessionUser, StoredRegistration};
+
+/// What a registration answers: `{registrationId, state}`, and whether it was made now.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RegistrationAnswer {
+    /// `None` for the space's owner, who never registered.
+    pub registration_id: Option<String>,
+    pub state: RegistrationState,
+    pub created: bool,
+}
+
+/// A pending registration as the owner sees it.
+pub use crate::store::StoredRegistration as PendingRegistration;
+
+/// Bounds on what registrations may hold.
+#[derive(Clone, Copy, Debug)]
+pub struct RegistrationLimits {
+    pub per_space: i64,
+    pub per_user: i64,
+}
+
+impl Marketplace {
+    /// Registers the caller with a listed space from `{}` or `{note}`. A second registration while
+    /// one is pending answers the pending one; a member's answers their membership.
+    #[tracing::instrument(skip_all, fields(user_id = %user.user_id, space_id))]
+    pub async fn register(
+        &self,
+        user: &SessionUser,
+        space_id: &str,
+        body: &Map<String, Value>,
+    ) -> Result<RegistrationAnswer> {
+        let limits = self.limits;
+        let note = marketplace::parse_registration(body)?;
+        let space_id = canonical_id(space_id).ok_or_else(listing_not_found)?;
+        let listed = self.store.listings.listed(&space_id).await?.ok_or_else(listing_not_found)?;
+        if let Some(answer) = self.existing(&space_id, user).await? {
+            return Ok(answer);
+        }
+        let membership = Membership::parse(&listed.membership).unwrap_or_default();
+        if membership == Membership::Closed {
+            return Err(Error::Forbidden(Cow::Borrowed("this space takes no registrations (membership CLOSED)")));
+        }
+        if self.store.registrations.pending_of_user(&user.user_id).await? >= limits.per_user {
+            return Err(Error::Conflict(Cow::Owned(format!(
+                "you have {} registrations awaiting a decision, the most one may have",
+                limits.per_user
+            ))));
+        }
+        if self.store.registrations.pending_in_space(&space_id).await? >= limits.per_space {
+            return Err(Error::Conflict(Cow::Borrowed(
+                "this space has as many registrations awaiting its owner as it may hold; try again later",
+            )));
+        }
+        let (state, suggestion) = match membership {
+            Membership::Open => (RegistrationState::Approved, None),
+            _ => match self.rule_decision(&space_id, user, &note).await {
+                Some(Decision::Approve) => (RegistrationState::Approved, None),
+                Some(Decision::Reject) => (RegistrationState::Pending, Some("REJECT")),
+                Some(Decision::DeferToOwner) | None => (RegistrationState::Pending, None),
+            },
+        };
+        let registration_id = uuid::Uuid::new_v4().to_string();
+        let new = NewRegistration {
+            registration_id: registration_id.clone(),
+            space_id: space_id.clone(),
+            user_id: user.user_id.clone(),
+            note,
+            state: state.as_str(),
+            suggestion,
+        };
+        if !self.store.registrations.insert(new, OffsetDateTime::now_utc()).await? {
+            // A parallel registration of the same user won: answer it.
+            return self.existing(&space_id, user).await?.ok_or_else(|| {
+                Error::Conflict(Cow::Borrowed("a registration of yours was decided meanwhile; register again"))
+            });
+        }
+        self.ranking.changed();
+        if state == RegistrationState::Approved {
+            self.spaces.forget_role(&space_id, &user.user_id);
+            self.tell_registrant(&user.user_id, &listed.title, true).await;
+        }
+        Ok(RegistrationAnswer { registration_id: Some(registration_id), state, created: true })
+    }
+
+    /// The caller's pending registration, or their membership, if either exists.
+    async fn existing(&self, space_id: &str, user: &SessionUser) -> Result<Option<RegistrationAnswer>> {
+        if let Some(pending) = self.store.registrations.pending_of(space_id, &user.user_id).await? {
+            return Ok(Some(RegistrationAnswer {
+                registration_id: Some(pending.registration_id),
+                state: RegistrationState::Pending,
+                created: false,
+            }));
+        }
+        // Only a real membership counts: a reader through a channel may still register.
+        if self.store.spaces.space_role(space_id, &user.user_id).await?.is_some() {
+            let approved = self.store.registrations.approved_of(space_id, &user.user_id).await?;
+            return Ok(Some(RegistrationAnswer {
+                registration_id: approved.map(|r| r.registration_id),
+                state: RegistrationState::Approved,
+                created: false,
+            }));
+        }
+        Ok(None)
+    }
+
+    /// What the rule module says with the owner's rules; `None` without a module or when it fails
+    /// (the owner decides then).
+    async fn rule_decision(&self, space_id: &str, user: &SessionUser, note: &str) -> Option<Decision> {
+        let module_id = self.rule_module.as_ref()?;
+        let rules = match self.store.listings.listing(space_id).await {
+            Ok(Some(listing)) => listing.rules,
+            _ => return None,
+        };
+        let registration = RuleRegistration {
+            space_id: space_id.to_owned(),
+            user_id: user.user_id.clone(),
+            handle: user.handle.clone(),
+            note: note.to_owned(),
+            membership: Membership::Approval.as_str().to_owned(),
+        };
+        let invocation = Invocation { space_id: String::new(), config_json: rules };
+        match self.host.registration_decision(module_id, invocation, registration).await {
+            Ok(decision) => Some(decision),
+            Err(failure) => {
+                tracing::warn!(%failure, module_id, space_id, "the rule module could not decide a registration; the owner will");
+                None
+            }
+        }
+    }
+
+    /// A space's pending registrations, newest first; owner only.
+    pub async fn pending(
+        &self,
+        user: &SessionUser,
+        space_id: &str,
+        after: Option<(i64, String)>,
+        limit: i64,
+    ) -> Result<Vec<PendingRegistration>> {
+        let space_id = self.spaces.require_owner(user, space_id).await?;
+        Ok(self.store.registrations.pending(&space_id, after, limit).await?)
+    }
+
+    /// The owner decides a pending registration with `{registrationId, approved: "YES" | "NO"}`; an
+    /// approved user becomes a member. The user is told by a message from `system`.
+    #[tracing::instrument(skip_all, fields(user_id = %user.user_id, space_id))]
+    pub async fn decide_registration(
+        &self,
+        user: &SessionUser,
+        space_id: &str,
+        body: &Map<String, Value>,
+    ) -> Result<RegistrationAnswer> {
+        let space_id = self.spaces.require_owner(user, space_id).await?;
+        let (registration_id, approved) = marketplace::parse_owner_decision(body)?;
+        let registration: StoredRegistration = self
+            .store
+            .registrations
+            .registration(&space_id, &registration_id)
+            .await?
+            .ok_or_else(|| Error::not_found("registration"))?;
+        if registration.state != RegistrationState::Pending.as_str()
+            || !self
+                .store
+                .registrations
+                .decide(&space_id, &registration_id, approved, &user.user_id, OffsetDateTime::now_utc())
+                .await?
+        {
+            return Err(Error::InvalidTransition(Cow::Borrowed("only a PENDING registration can be decided")));
+        }
+        if approved {
+            self.spaces.forget_role(&space_id, &registration.user_id);
+            self.ranking.changed();
+        }
+        let title = match self.store.listings.listed(&space_id).await? {
+            Some(listed) => listed.title,
+            None => self.store.spaces.space(&space_id).await?.map(|s| s.display_name).unwrap_or_default(),
+        };
+        self.tell_registrant(&registration.user_id, &title, approved).await;
+        let state = if approved { RegistrationState::Approved } else { RegistrationState::Rejected };
+        Ok(RegistrationAnswer { registration_id: Some(registration_id), state, created: false })
+    }
+
+    async fn tell_registrant(&self, user_id: &str, title: &str, approved: bool) {
+        let (subject, body) = if approved {
+            (
+                format!("You are now a member of \"{title}\""),
+                format!("Your registration with \"{title}\" is approved: you are a member of the space now."),
+            )
+        } else {
+            (
+                format!("Your registration with \"{title}\" was declined"),
+                format!("The owner of \"{title}\" declined your registration."),
+            )
+        };
+        if let Err(error) = self.messages.notify(user_id, &subject, &body).await {
+            tracing::warn!(%error, user_id, "a registrant could not be told of the decision");
+        }
+    }
+}

@@ -1,0 +1,141 @@
+//! The trending ranking: computed in the background by the deployment's rule module, served from
+//! memory; a replaced module ranks differently, and one that traps or runs too long leaves the last
+//! good ranking in place.
+
+use std::time::Duration;
+
+use reqwest::{Method, StatusCode};
+use serde_json::json;
+use trellis_tests::{TestApp, TestUser, assert_error, body, spawn_app, spawn_app_with};
+
+use crate::support::marketplace::{entry, listed_space, rank_with_probe, ranked, registered, trending, trending_until};
+
+async fn comment(app: &TestApp, user: &TestUser, space_id: &str, text: &str) {
+    let response = app
+        .authed(Method::POST, &format!("/v0/spaces/{space_id}/comments"), &user.token)
+        .json(&json!({"body": text}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), StatusCode::CREATED);
+}
+
+/// Two listed spaces: `busy` with two members and a comment, `quiet` with its owner alone.
+async fn busy_and_quiet(app: &TestApp) -> (TestUser, String, String) {
+    let ann = app.sign_up("ann").await;
+    let bob = app.sign_up("bob").await;
+    let olga = app.grant_operator(&app.sign_up("olga").await).await;
+    let quiet = listed_space(app, &ann, &olga, "quiet", "OPEN").await;
+    let busy = listed_space(app, &ann, &olga, "busy", "OPEN").await;
+    registered(app, &bob, &busy, json!({}), StatusCode::CREATED).await;
+    comment(app, &bob, &busy, "lively").await;
+    (bob, busy, quiet)
+}
+
+#[tokio::test]
+async fn the_default_rule_ranks_the_busier_listing_first_without_a_session() {
+    // Arrange
+    let app = spawn_app().await;
+    let (_, busy, quiet) = busy_and_quiet(&app).await;
+    // Act: both listed, the busy one's second member counted.
+    let page = trending_until(&app, |page| {
+        entry(page, &busy).is_some_and(|l| l["members"] == 2) && entry(page, &quiet).is_some()
+    })
+    .await;
+    // Assert
+    assert_eq!(ranked(&page), [busy.clone(), quiet.clone()]);
+    assert_eq!((page["items"][0]["rank"].as_i64(), page["items"][1]["rank"].as_i64()), (Some(1), Some(2)));
+    assert_eq!(page["items"][0]["title"], "The busy");
+    let text = page.to_string();
+    assert!(!text.contains("@example.org") && !text.contains("\"handle\"") && !text.contains("userId"), "{text}");
+    // Paging and the ETag of the ranking.
+    let first = app.request(Method::GET, "/v0/marketplace/trending?limit=1").send().await.unwrap();
+    let etag = first.headers().get("etag").unwrap().to_str().unwrap().to_owned();
+    assert!(first.headers().get("last-modified").is_some());
+    let first = body(first).await;
+    assert_eq!(ranked(&first), [busy]);
+    let cursor = first["nextCursor"].as_str().unwrap();
+    let second = body(
+        app.request(Method::GET, &format!("/v0/marketplace/trending?limit=1&cursor={cursor}")).send().await.unwrap(),
+    )
+    .await;
+    assert_eq!(ranked(&second), [quiet]);
+    assert!(second["nextCursor"].is_null());
+    let unchanged =
+        app.request(Method::GET, "/v0/marketplace/trending").header("If-None-Match", &etag).send().await.unwrap();
+    assert_eq!(unchanged.status(), StatusCode::NOT_MODIFIED);
+    // A license is still needed.
+    let unlicensed = app.client.get(app.url("/v0/marketplace/trending")).send().await.unwrap();
+    assert_error(unlicensed, StatusCode::UNAUTHORIZED, "LICENSE_REQUIRED").await;
+    assert_error(
+        app.request(Method::GET, "/v0/marketplace/trending?limit=0").send().await.unwrap(),
+        StatusCode::BAD_REQUEST,
+        "VALIDATION_FAILED",
+    )
+    .await;
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn a_replaced_rule_module_ranks_differently() {
+    // Arrange: the test rule ranks the quietest listing first.
+    let app = spawn_app_with(|config| rank_with_probe(config, json!({}))).await;
+    let (_, busy, quiet) = busy_and_quiet(&app).await;
+    // Act
+    let page = trending_until(&app, |page| {
+        entry(page, &busy).is_some_and(|l| l["members"] == 2) && entry(page, &quiet).is_some()
+    })
+    .await;
+    // Assert
+    assert_eq!(ranked(&page), [quiet, busy]);
+    app.stop().await;
+}
+
+/// A rule module that fails once `busy` has two comments: the ranking made before stays.
+async fn the_last_good_ranking_stays(rule_config: serde_json::Value) {
+    // Arrange: a good ranking with both listings; busy has one comment.
+    let app = spawn_app_with(|config| rank_with_probe(config, rule_config)).await;
+    let (bob, busy, quiet) = busy_and_quiet(&app).await;
+    let good = trending_until(&app, |page| {
+        entry(page, &busy).is_some_and(|l| l["members"] == 2) && entry(page, &quiet).is_some()
+    })
+    .await;
+    let good_etag = trending(&app).await.headers().get("etag").unwrap().to_str().unwrap().to_owned();
+    // Act: a second comment makes the module fail; a registration asks for a new ranking.
+    comment(&app, &bob, &busy, "again").await;
+    let cat = app.sign_up("cat").await;
+    registered(&app, &cat, &quiet, json!({}), StatusCode::CREATED).await;
+    tokio::time::sleep(Duration::from_secs(3)).await;
+    // Assert: still the good ranking (quiet's new member not counted), answered at once.
+    let started = std::time::Instant::now();
+    let now = trending(&app).await;
+    assert!(started.elapsed() < Duration::from_secs(1), "a trending request never waits on the module");
+    assert_eq!(now.headers().get("etag").unwrap().to_str().unwrap(), good_etag);
+    let now = body(now).await;
+    assert_eq!(now, good);
+    assert_eq!(entry(&now, &quiet).unwrap()["members"], 1);
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn a_rule_module_that_traps_leaves_the_last_good_ranking() {
+    the_last_good_ranking_stays(json!({"trapAtComments": 2})).await;
+}
+
+#[tokio::test]
+async fn a_rule_module_that_runs_too_long_leaves_the_last_good_ranking() {
+    the_last_good_ranking_stays(json!({"spinAtComments": 2})).await;
+}
+
+#[tokio::test]
+async fn a_deployment_naming_a_rule_module_it_does_not_run_does_not_start() {
+    let mut config = trellis::config::Config::default();
+    let temp = tempfile::tempdir().unwrap();
+    config.data_dir = temp.path().to_path_buf();
+    config.marketplace.rule_module = "nowhere".into();
+    let error = match trellis::prepare(config).await {
+        Ok(_) => panic!("the server prepared with an unknown rule module"),
+        Err(error) => format!("{error:#}"),
+    };
+    assert!(error.contains("marketplace.rule_module") && error.contains("nowhere"), "{error}");
+}
