@@ -177,6 +177,13 @@ async fn only_the_owner_reads_and_changes_the_settings() {
     assert_error(put_settings(&app, &bob.token, &space_id, &change).await, StatusCode::FORBIDDEN, "FORBIDDEN").await;
     assert_error(app.get_authed(&settings_path(&space_id), &eve.token).await, StatusCode::NOT_FOUND, "NOT_FOUND").await;
     assert_error(put_settings(&app, &eve.token, &space_id, &change).await, StatusCode::NOT_FOUND, "NOT_FOUND").await;
+    // The same for the registrations awaiting the owner.
+    let pending = crate::support::marketplace::pending_path(&space_id);
+    assert_error(app.get_authed(&pending, &bob.token).await, StatusCode::FORBIDDEN, "FORBIDDEN").await;
+    assert_error(app.get_authed(&pending, &eve.token).await, StatusCode::NOT_FOUND, "NOT_FOUND").await;
+    let decision = json!({"registrationId": uuid::Uuid::new_v4(), "approved": "YES"});
+    let by_eve = app.authed(Method::POST, &pending, &eve.token).json(&decision).send().await.unwrap();
+    assert_error(by_eve, StatusCode::NOT_FOUND, "NOT_FOUND").await;
     let unknown = uuid::Uuid::new_v4();
     assert_error(
         app.get_authed(&settings_path(&unknown.to_string()), &ann.token).await,
@@ -238,5 +245,33 @@ async fn the_operators_queue_filters_by_state_and_pages() {
     )
     .await;
     assert_eq!(detail_paths(&bad), ["query.states"]);
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn the_openapi_document_describes_every_marketplace_route() {
+    // Arrange
+    let app = spawn_app().await;
+    // Act
+    let document = body(app.request(Method::GET, "/v0/openapi.json").send().await.unwrap()).await;
+    // Assert
+    for (method, path) in [
+        ("get", "/v0/spaces/{spaceId}/settings/marketplace"),
+        ("put", "/v0/spaces/{spaceId}/settings/marketplace"),
+        ("get", "/v0/spaces/{spaceId}/users/pending"),
+        ("post", "/v0/spaces/{spaceId}/users/pending"),
+        ("get", "/v0/marketplace/trending"),
+        ("get", "/v0/marketplace/listings/{spaceId}"),
+        ("post", "/v0/marketplace/listings/{spaceId}/registration"),
+        ("get", "/v0/admin/marketplace/listings"),
+        ("post", "/v0/admin/marketplace/listings/{spaceId}/decision"),
+    ] {
+        let operation = &document["paths"][path][method];
+        assert!(operation.is_object(), "{method} {path} is not documented");
+        assert!(
+            operation["responses"]["200"].is_object() || operation["responses"]["201"].is_object(),
+            "{method} {path}"
+        );
+    }
     app.stop().await;
 }
