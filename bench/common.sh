@@ -15,7 +15,7 @@ PORT="${PORT:-18181}"
 BASE="http://127.0.0.1:$PORT"
 DATA=$(mktemp -d)
 # SERVER_CONFIG names a configuration file for the server (e.g. one that enables a test module).
-TRELLIS_LOG__FILTER=warn "$SERVER_BIN" serve ${SERVER_CONFIG:+--config "$SERVER_CONFIG"} --data-dir "$DATA" \
+TRELLIS_LOG__FILTER="${TRELLIS_LOG__FILTER:-warn}" "$SERVER_BIN" serve ${SERVER_CONFIG:+--config "$SERVER_CONFIG"} --data-dir "$DATA" \
   --listen "127.0.0.1:$PORT" 2>"$DATA/server.log" &
 SERVER_PID=$!
 trap 'kill $SERVER_PID 2>/dev/null; wait $SERVER_PID 2>/dev/null; rm -rf "$DATA"' EXIT

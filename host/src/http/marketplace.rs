@@ -98,7 +98,9 @@ pub async fn trending(
     let after: Option<usize> = page.after(&mut problems);
     problems.finish(())?;
     let trending = state.marketplace.ranking().current();
-    let etag = format!("\"r{}\"", trending.generation);
+    // The ranking's time, not its generation alone: a restarted server counts generations anew.
+    let made = trending.ranked_at.map_or(0, |at| at.unix_timestamp_nanos());
+    let etag = format!("\"r{}-{made}\"", trending.generation);
     if headers.get(header::IF_NONE_MATCH).is_some_and(|v| v.as_bytes() == etag.as_bytes()) {
         return Ok((StatusCode::NOT_MODIFIED, [(header::ETAG, etag)]).into_response());
     }

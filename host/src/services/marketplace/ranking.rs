@@ -106,6 +106,7 @@ impl Ranking {
                 .then_with(|| y.listed.listed_at.cmp(&x.listed.listed_at))
                 .then_with(|| x.listed.space_id.cmp(&y.listed.space_id))
         });
+        let listings = scored.len();
         scored.truncate(self.settings.size);
         let items: Vec<Ranked> = scored
             .into_iter()
@@ -116,7 +117,7 @@ impl Ranking {
         let mut current = self.current.write().unwrap_or_else(|poison| poison.into_inner());
         let generation = current.generation + 1;
         *current = Arc::new(Trending { generation, ranked_at: Some(now), items });
-        tracing::debug!(count, elapsed_ms = started.elapsed().as_millis() as u64, "ranked the marketplace");
+        tracing::debug!(listings, kept = count, elapsed_ms = started.elapsed().as_millis() as u64, "ranked the marketplace");
         Ok(count)
     }
 

@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# The marketplace at 32 connections on the embedded default:
+#   GET /v0/marketplace/trending (license only, no session) with 10,000 listed spaces, ranked by the
+#   bundled rule module in the background; also how long one ranking of the 10,000 takes.
+# Usage: bench/marketplace.sh [seconds] [listings]
+seconds="${1:-10}"
+listings="${2:-10000}"
+# The ranking's own log line says how long it took.
+export TRELLIS_LOG__FILTER="warn,trellis::services::marketplace::ranking=debug"
+source "$(dirname "$0")/common.sh"
+
+echo "== granting the operator role and listing $listings spaces"
+"$SERVER_BIN" admin grant-operator bench --data-dir "$DATA" 2>/dev/null
+python3 - "$BASE" "$KEY" "$listings" <<'PY'
+import http.client, json, sys, threading, urllib.parse
+base, key, wanted = sys.argv[1], sys.argv[2], int(sys.argv[3])
+url = urllib.parse.urlparse(base)
+
+def call(conn, method, path, body, token, expect):
+    headers = {"X-License-Key": key, "Content-Type": "application/json"}
+    if token:
+        headers["Authorization"] = f"Bearer {token}"
+    conn.request(method, path, json.dumps(body), headers)
+    response = conn.getresponse()
+    answer = json.loads(response.read() or b"null")
+    assert response.status == expect, (method, path, response.status, answer)
+    return answer
+
+conn = http.client.HTTPConnection(url.hostname, url.port)
+# A fresh session: the role was granted after the first one was read.
+token = call(conn, "POST", "/v0/auth/login", {"login": "bench", "password": "bench password 1"}, None, 200)["sessionToken"]
+
+def worker(first, count):
+    conn = http.client.HTTPConnection(url.hostname, url.port)
+    for n in range(first, first + count):
+        space = call(conn, "POST", "/v0/spaces", {"name": f"listed-{n}", "displayName": f"Listed {n}"}, token, 201)
+        sid = space["spaceId"]
+        settings = {"title": f"Listing {n}", "summary": "A space listed for the benchmark.",
+                    "categories": ["bench"], "membership": "OPEN", "submit": True}
+        call(conn, "PUT", f"/v0/spaces/{sid}/settings/marketplace", settings, token, 200)
+        call(conn, "POST", f"/v0/admin/marketplace/listings/{sid}/decision", {"approved": "YES"}, token, 200)
+
+threads = [threading.Thread(target=worker, args=(i * (wanted // 4), wanted // 4)) for i in range(4)]
+for t in threads: t.start()
+for t in threads: t.join()
+PY
+# The last approval asks for a ranking; wait until one has seen every listing.
+for _ in $(seq 1 600); do
+  grep -q "listings=$listings" "$DATA/server.log" 2>/dev/null && break
+  sleep 0.5
+done
+echo "== one ranking of $listings listings (from the server's log)"
+grep "ranked the marketplace" "$DATA/server.log" | tail -n 1 | sed 's/\x1b\[[0-9;]*m//g'
+echo "== GET /v0/marketplace/trending (first page of 50, no session)"
+wrk -t2 -c32 -d"${seconds}s" --latency -H "X-License-Key: $KEY" "$BASE/v0/marketplace/trending"
+echo "== GET /v0/marketplace/trending?limit=50&cursor=... (rank 500 on)"
+cursor=$(printf '500' | base64 | tr '+/' '-_' | tr -d '=')
+wrk -t2 -c32 -d"${seconds}s" --latency -H "X-License-Key: $KEY" "$BASE/v0/marketplace/trending?limit=50&cursor=$cursor"
