@@ -254,3 +254,25 @@ async fn a_space_the_caller_is_not_a_member_of_is_refused_as_unknown() {
     }
     assert_eq!(list_ids(&app, &ann.token, "/v0/forms", "formId").await, [form_id]);
 }
+
+#[tokio::test]
+async fn a_user_owns_at_most_a_thousand_spaces() {
+    // Arrange: 1,000 spaces, twenty requests at a time.
+    let app = spawn_app().await;
+    let ann = app.sign_up("ann").await;
+    let bob = app.sign_up("bob").await;
+    for chunk in (0..1000).collect::<Vec<_>>().chunks(20) {
+        let bodies: Vec<_> = chunk.iter().map(|n| json!({"name": format!("space-{n}"), "displayName": "S"})).collect();
+        let created = futures::future::join_all(bodies.iter().map(|b| post_space(&app, &ann.token, b))).await;
+        assert!(created.iter().all(|r| r.status() == StatusCode::CREATED));
+    }
+    // Act
+    let refused = post_space(&app, &ann.token, &json!({"name": "one-more", "displayName": "S"})).await;
+    let others = post_space(&app, &bob.token, &json!({"name": "bobs", "displayName": "S"})).await;
+    // Assert: refused with nothing written; another user is not affected.
+    assert_error(refused, StatusCode::CONFLICT, "CONFLICT").await;
+    assert_eq!(others.status(), StatusCode::CREATED);
+    let taken = post_space(&app, &bob.token, &json!({"name": "one-more", "displayName": "S"})).await;
+    assert_eq!(taken.status(), StatusCode::CREATED, "the refused name was not taken");
+    app.stop().await;
+}

@@ -10,6 +10,9 @@ use super::problems::{Problems, member_pointer};
 
 static NAME: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"^[a-z0-9-]{3,64}$").expect("valid regex"));
 
+/// Spaces one user may own (beyond: CONFLICT); a bound on what one account can make the server keep.
+pub const MAX_OWNED_SPACES: i64 = 1_000;
+
 /// Longest accepted summary, in characters.
 pub const MAX_SUMMARY_CHARS: usize = 1000;
 

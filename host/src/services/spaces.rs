@@ -51,7 +51,8 @@ impl Spaces {
         Self { store, roles: Cache::new(cache_ttl, CACHED_ROLES), modules: Cache::new(cache_ttl, CACHED_SPACES) }
     }
 
-    /// Creates a space from `{name, displayName, summary?}`; the creator becomes its owner.
+    /// Creates a space from `{name, displayName, summary?}`; the creator becomes its owner. A user
+    /// owns at most [`spaces::MAX_OWNED_SPACES`] spaces (beyond: CONFLICT).
     #[tracing::instrument(skip_all, fields(user_id = %user.user_id))]
     pub async fn create(&self, user: &SessionUser, body: &Map<String, Value>) -> Result<MemberSpace> {
         let new = spaces::parse_new(body)?;
@@ -63,7 +64,15 @@ impl Spaces {
             display_name: &new.display_name,
             summary: &new.summary,
         };
-        let space = self.store.spaces.insert_space(&row, OffsetDateTime::now_utc()).await.on_conflict(NAME_TAKEN)?;
+        let space = self
+            .store
+            .spaces
+            .insert_space(&row, spaces::MAX_OWNED_SPACES, OffsetDateTime::now_utc())
+            .await
+            .on_conflict(NAME_TAKEN)?
+            .ok_or_else(|| {
+                Error::Conflict(Cow::Owned(format!("a user may own at most {} spaces", spaces::MAX_OWNED_SPACES)))
+            })?;
         self.roles.insert(role_key(&space_id, &user.user_id), Role::Owner);
         Ok(MemberSpace { space, role: Role::Owner.as_str().to_owned() })
     }

@@ -73,8 +73,22 @@ impl SpaceRepo {
 
     /// Inserts a space and its owner's membership in one transaction; a taken name is `Conflict`.
     #[tracing::instrument(skip_all, fields(space_id = new.space_id))]
-    pub async fn insert_space(&self, new: &NewSpaceRow<'_>, now: OffsetDateTime) -> StoreResult<StoredSpace> {
+    /// Writes a space and its owner's membership; `None` (nothing written) when the owner already
+    /// owns `max_owned` spaces. The count and the insert share the write transaction.
+    pub async fn insert_space(
+        &self,
+        new: &NewSpaceRow<'_>,
+        max_owned: i64,
+        now: OffsetDateTime,
+    ) -> StoreResult<Option<StoredSpace>> {
         let mut tx = self.db.writer.begin().await?;
+        let owned: i64 = sqlx::query_scalar("select count(*) from space_member where user_id = $1 and role = 'owner'")
+            .bind(new.owner_id.to_owned())
+            .fetch_one(&mut *tx)
+            .await?;
+        if owned >= max_owned {
+            return Ok(None);
+        }
         let row = sqlx::query(
             "insert into space (space_id, owner_id, name, display_name, summary, created_at, updated_at) \
              values ($1, $2, $3, $4, $5, $6, $6) \
@@ -95,7 +109,7 @@ impl SpaceRepo {
             .execute(&mut *tx)
             .await?;
         tx.commit().await?;
-        Ok(space_from_row(&row)?)
+        Ok(Some(space_from_row(&row)?))
     }
 
     #[tracing::instrument(skip_all, fields(space_id))]

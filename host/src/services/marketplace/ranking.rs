@@ -117,7 +117,12 @@ impl Ranking {
         let mut current = self.current.write().unwrap_or_else(|poison| poison.into_inner());
         let generation = current.generation + 1;
         *current = Arc::new(Trending { generation, ranked_at: Some(now), items });
-        tracing::debug!(listings, kept = count, elapsed_ms = started.elapsed().as_millis() as u64, "ranked the marketplace");
+        tracing::debug!(
+            listings,
+            kept = count,
+            elapsed_ms = started.elapsed().as_millis() as u64,
+            "ranked the marketplace"
+        );
         Ok(count)
     }
 
