@@ -21,7 +21,7 @@ async fn the_catalogue_lists_the_enabled_modules_with_their_schemas() {
     let catalogue = get_ok(&app, &ann.token, "/v0/modules").await;
     // Assert
     let modules = catalogue["items"].as_array().unwrap();
-    assert_eq!(modules.len(), 1, "{catalogue}");
+    assert_eq!(modules.len(), 2, "{catalogue}");
     assert_eq!(catalogue["nextCursor"], Value::Null, "{catalogue}");
     let tags = &modules[0];
     assert_eq!((tags["id"].as_str(), tags["kind"].as_str()), (Some("tags"), Some("space")));
@@ -29,6 +29,10 @@ async fn the_catalogue_lists_the_enabled_modules_with_their_schemas() {
     assert!(tags["version"].as_str().is_some_and(|v| v.split('.').count() == 3), "{tags}");
     assert_eq!(tags["configSchema"]["type"], "object");
     assert!(tags["permissions"].as_array().unwrap().contains(&json!("key-value")), "{tags}");
+    // The bundled marketplace rule, with the schema of the owners' registration rules.
+    let rule = &modules[1];
+    assert_eq!((rule["id"].as_str(), rule["kind"].as_str()), (Some("marketplace-default"), Some("marketplace-rule")));
+    assert!(rule["configSchema"]["properties"]["approveHandles"].is_object(), "{rule}");
     let anonymous = app.request(Method::GET, "/v0/modules").send().await.unwrap();
     assert_error(anonymous, StatusCode::UNAUTHORIZED, "UNAUTHENTICATED").await;
 }
@@ -41,12 +45,13 @@ async fn the_catalogue_pages_like_every_list_route() {
     // Act
     let first = get_ok(&app, &ann.token, "/v0/modules?limit=1").await;
     let cursor = first["nextCursor"].as_str().expect("a second page").to_owned();
-    let second = get_ok(&app, &ann.token, &format!("/v0/modules?limit=1&cursor={cursor}")).await;
+    let second = get_ok(&app, &ann.token, &format!("/v0/modules?limit=2&cursor={cursor}")).await;
     let bad_limit = app.authed(Method::GET, "/v0/modules?limit=0", &ann.token).send().await.unwrap();
     // Assert
     assert_eq!(first["items"][0]["id"], "tags", "{first}");
-    assert_eq!(second["items"][0]["id"], "word-count", "{second}");
-    assert_eq!(second["items"].as_array().unwrap().len(), 1);
+    assert_eq!(second["items"][0]["id"], "marketplace-default", "{second}");
+    assert_eq!(second["items"][1]["id"], "word-count", "{second}");
+    assert_eq!(second["items"].as_array().unwrap().len(), 2);
     assert_eq!(second["nextCursor"], Value::Null);
     let refused = assert_error(bad_limit, StatusCode::BAD_REQUEST, "VALIDATION_FAILED").await;
     assert_eq!(problems(&refused), expected(&[("query.limit", "OUT_OF_RANGE")]));
