@@ -165,9 +165,22 @@ fn marketplace(
     host: &trellis_modules::ModuleHost,
 ) -> anyhow::Result<Marketplace> {
     let settings = &config.marketplace;
-    let rule_module = match settings.rule_module.trim() {
-        "" => None,
-        id => {
+    let bundled = crate::bundled::MARKETPLACE_DEFAULT;
+    let named = match settings.rule_module.as_deref().map(str::trim) {
+        Some("") => None,
+        Some(id) => Some(id),
+        None if host.summary(bundled).is_some() => Some(bundled),
+        None => {
+            tracing::warn!(
+                "[modules] enable leaves out {bundled}: the marketplace ranks by members and registrations go to \
+                 the owners; name a rule module in marketplace.rule_module, or set it to \"\" to say so"
+            );
+            None
+        }
+    };
+    let rule_module = match named {
+        None => None,
+        Some(id) => {
             match host.summary(id) {
                 Some(summary) if summary.kind == trellis_modules::ModuleKind::MarketplaceRule => {}
                 Some(summary) => anyhow::bail!(

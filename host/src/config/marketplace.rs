@@ -9,9 +9,10 @@ use serde_json::{Map, Value};
 #[serde(default, deny_unknown_fields)]
 pub struct MarketplaceConfig {
     /// The enabled `marketplace-rule` module that scores listings for trending and may decide
-    /// registrations (`marketplace-default`, bundled). Empty: no module; trending lists the most
-    /// members first and registrations go to the owner.
-    pub rule_module: String,
+    /// registrations. Left out: the bundled `marketplace-default` when `[modules] enable` has it,
+    /// else none (a warning at start). Empty: no module; trending lists the most members first and
+    /// registrations go to the owner. Naming a module that is not enabled stops the start.
+    pub rule_module: Option<String>,
     /// The deployment's configuration of the rule module (checked against its schema at start).
     pub rule_config: Map<String, Value>,
     /// Seconds between two rankings when nothing changes; a relevant change ranks sooner.
@@ -32,7 +33,7 @@ pub struct MarketplaceConfig {
 impl Default for MarketplaceConfig {
     fn default() -> Self {
         Self {
-            rule_module: crate::bundled::MARKETPLACE_DEFAULT.to_owned(),
+            rule_module: None,
             rule_config: Map::new(),
             ranking_interval_seconds: 60,
             ranking_settle_ms: 2_000,

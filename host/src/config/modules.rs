@@ -85,10 +85,16 @@ mod tests {
     }
 
     #[test]
-    fn an_empty_table_enables_tags_and_unknown_keys_are_refused() {
+    fn an_empty_table_enables_the_bundled_modules_and_unknown_keys_are_refused() {
         let config: ModulesConfig = serde_json::from_value(json!({})).unwrap();
         assert!(config.web.authentication.password_reset.enabled);
-        assert_eq!(config.runtime.enable, [trellis_modules::EnabledModule::bundled("tags")]);
+        assert_eq!(
+            config.runtime.enable,
+            [
+                trellis_modules::EnabledModule::bundled("tags"),
+                trellis_modules::EnabledModule::bundled("marketplace-default")
+            ]
+        );
         assert_eq!(ModulesConfig::default().runtime.enable, config.runtime.enable);
         let none: ModulesConfig = serde_json::from_value(json!({"enable": []})).unwrap();
         assert!(none.runtime.enable.is_empty(), "an explicit empty list enables nothing");

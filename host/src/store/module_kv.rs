@@ -265,7 +265,7 @@ mod tests {
                 display_name: "S",
                 summary: "",
             };
-            store.spaces.insert_space(&new, 1, now).await.unwrap().unwrap();
+            store.spaces.insert_space(&new, 2, now).await.unwrap().unwrap();
         }
         let kv = store.module_kv.clone();
         let scope = |space: &str| KvScope { space_id: space.into(), module_id: "m".into() };

@@ -132,10 +132,28 @@ async fn a_deployment_naming_a_rule_module_it_does_not_run_does_not_start() {
     let mut config = trellis::config::Config::default();
     let temp = tempfile::tempdir().unwrap();
     config.data_dir = temp.path().to_path_buf();
-    config.marketplace.rule_module = "nowhere".into();
+    config.marketplace.rule_module = Some("nowhere".into());
     let error = match trellis::prepare(config).await {
         Ok(_) => panic!("the server prepared with an unknown rule module"),
         Err(error) => format!("{error:#}"),
     };
     assert!(error.contains("marketplace.rule_module") && error.contains("nowhere"), "{error}");
+}
+
+#[tokio::test]
+async fn a_deployment_without_the_bundled_rule_starts_and_ranks_by_members() {
+    // Arrange: an older configuration that enables Tags alone.
+    let app = spawn_app_with(|config| {
+        config.modules.runtime.enable = vec![trellis_modules::EnabledModule::bundled("tags")];
+    })
+    .await;
+    // Act
+    let (_, busy, quiet) = busy_and_quiet(&app).await;
+    // Assert
+    let page = trending_until(&app, |page| {
+        entry(page, &busy).is_some_and(|l| l["members"] == 2) && entry(page, &quiet).is_some()
+    })
+    .await;
+    assert_eq!(ranked(&page), [busy, quiet]);
+    app.stop().await;
 }

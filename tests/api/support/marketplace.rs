@@ -111,7 +111,7 @@ pub fn entry<'a>(page: &'a Value, space_id: &str) -> Option<&'a Value> {
 pub fn rank_with_probe(config: &mut Config, rule_config: Value) {
     let path = PathBuf::from(trellis_plugins_build::DIR).join("trellis_rule_probe.wasm");
     config.modules.runtime.enable.push(EnabledModule::file(path, vec![], vec![]));
-    config.marketplace.rule_module = "rule-probe".into();
+    config.marketplace.rule_module = Some("rule-probe".into());
     config.marketplace.rule_config = rule_config.as_object().cloned().unwrap_or_default();
 }
 
