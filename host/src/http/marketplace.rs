@@ -80,7 +80,8 @@ impl From<&Ranked> for TrendingView {
 
 /// The trending listings, best first, as the last good ranking put them (rankings run in the
 /// background: at start, on a schedule and soon after relevant changes). `ETag` names the ranking
-/// and `Last-Modified` says when it was made; a cursor pages within the ranking it came from.
+/// and `Last-Modified` says when it was made; a cursor continues at the next place of the ranking in
+/// place (compare the `ETag`s of two pages to learn whether the ranking changed between them).
 #[utoipa::path(get, path = "/v0/marketplace/trending", tag = "marketplace", params(PageQuery),
     security(("license" = [])),
     responses((status = 200, body = ListEnvelope<TrendingView>,
