@@ -21,6 +21,7 @@ mod licenses;
 mod login_limits;
 mod media;
 mod media_access;
+mod messages;
 mod module_containment;
 mod modules;
 mod multipart_limits;

@@ -5,6 +5,7 @@ pub mod assets;
 pub mod channels;
 pub mod forms;
 pub mod media;
+pub mod messages;
 pub mod modules;
 pub mod spaces;
 pub mod workflow;
