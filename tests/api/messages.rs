@@ -10,7 +10,7 @@ use trellis_tests::{assert_error, body, spawn_app, spawn_app_with};
 use crate::support::forms::{expected, next_millisecond, problems, refused};
 use crate::support::messages::{
     all_pages, message_path, notify, read, replied, send, sent, shown, system, texts, thread, thread_path, threads,
-    unread,
+    unread, with_avatar,
 };
 
 #[tokio::test]
@@ -267,6 +267,25 @@ async fn a_reply_names_the_threads_other_participant_or_nobody() {
     assert_eq!(to_ann.status(), StatusCode::CREATED);
     assert_eq!(texts(&read(&app, &ann.token, &thread_path(&thread_id)).await, "body"), ["Hi ann", "Hi bob"]);
     assert_eq!(threads(&app, &bob).await.len(), 1, "a reply starts no thread");
+}
+
+#[tokio::test]
+async fn a_participant_with_an_avatar_shows_it_as_their_profile_does() {
+    // Arrange
+    let app = spawn_app().await;
+    let ann = app.sign_up("ann").await;
+    let bob = app.sign_up("bob").await;
+    let avatar = with_avatar(&app, &ann).await;
+    let (thread_id, message_id) = sent(&app, &ann, "bob", "Look", "New picture").await;
+    // Act
+    let listed = thread(&app, &bob, &thread_id).await;
+    let fetched = read(&app, &bob.token, &message_path(&thread_id, &message_id)).await;
+    // Assert
+    let mut expected_ann = shown(&ann);
+    expected_ann["avatar"] = avatar;
+    assert_eq!(listed["participant"], expected_ann);
+    assert_eq!(fetched["from"], expected_ann);
+    assert_eq!(fetched["to"], shown(&bob));
 }
 
 fn two_messages_a_day(config: &mut Config) {

@@ -105,3 +105,14 @@ pub async fn notify(app: &TestApp, user_id: &str, subject: &str, text: &str) -> 
     store.close().await;
     outcome
 }
+
+/// Gives `user` a PNG avatar and answers it as their profile shows it.
+pub async fn with_avatar(app: &TestApp, user: &TestUser) -> Value {
+    let part = reqwest::multipart::Part::bytes(crate::support::media::png(500)).file_name("me.png");
+    let form = reqwest::multipart::Form::new().part("file", part.mime_str("image/png").unwrap());
+    let uploaded = app.authed(Method::POST, "/v0/media/users/me/avatar", &user.token).multipart(form).send().await;
+    assert_eq!(uploaded.expect("request sent").status(), StatusCode::CREATED);
+    let avatar = read(app, &user.token, "/v0/users/me").await["avatar"].clone();
+    assert!(avatar["picId"].is_string(), "{avatar}");
+    avatar
+}
