@@ -22,6 +22,7 @@ mod login_limits;
 mod marketplace;
 mod media;
 mod media_access;
+mod messages;
 mod module_containment;
 mod modules;
 mod multipart_limits;

@@ -6,6 +6,7 @@ pub mod channels;
 pub mod forms;
 pub mod marketplace;
 pub mod media;
+pub mod messages;
 pub mod modules;
 pub mod spaces;
 pub mod workflow;

@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Direct messages at 32 connections on the embedded default:
+#   POST /v0/messages (each a new thread from the benchmark user to a second user);
+#   POST /v0/messages with a threadId (replies, all in one thread);
+#   GET /v0/messages/unread, polled by the recipient of everything sent before;
+#   GET /v0/messages/threads?limit=50, the recipient's first page.
+# Usage: bench/messages.sh [seconds]
+seconds="${1:-10}"
+# One benchmark user sends everything: lift the plan's daily messaging quota.
+SERVER_CONFIG=$(mktemp --suffix=.toml)
+printf '[plans.default]\n"messaging.perDay" = 100000000\n' >"$SERVER_CONFIG"
+export SERVER_CONFIG
+source "$(dirname "$0")/common.sh"
+trap 'kill $SERVER_PID 2>/dev/null; wait $SERVER_PID 2>/dev/null; rm -rf "$DATA" "$SERVER_CONFIG"' EXIT
+
+# The recipient: a second account, signed up like the first.
+signup_token=$(json -d '{"email":"peer@example.org","handle":"peer","fullName":"Peer User","displayName":"Peer"}' \
+  "$BASE/v0/auth/sign-up/start" | field '["signupToken"]')
+pin=$(grep -l '^To: peer@example.org' "$DATA"/outbox/*.eml | xargs cat | tr -d '\r' | grep -oE '^ +[0-9]{6}$' | tr -d ' ' | tail -n 1)
+json -d "{\"signupToken\":\"$signup_token\",\"pin\":\"$pin\"}" "$BASE/v0/auth/sign-up/verify-pin" >/dev/null
+PEER_TOKEN=$(json -d "{\"signupToken\":\"$signup_token\",\"password\":\"bench password 1\"}" \
+  "$BASE/v0/auth/sign-up/complete" | field '["sessionToken"]')
+
+echo '{"to": "peer", "subject": "A question about the garden", "body": "A message of ordinary length, about as long as people write them to each other."}' >"$DATA/message.json"
+export BODY_FILE="$DATA/message.json"
+sender=(-H "X-License-Key: $KEY" -H "Authorization: Bearer $TOKEN")
+recipient=(-H "X-License-Key: $KEY" -H "Authorization: Bearer $PEER_TOKEN")
+
+echo "== POST /v0/messages"
+wrk -t2 -c32 -d"${seconds}s" --latency -s bench/post_form.lua "${sender[@]}" "$BASE/v0/messages"
+thread_id=$(curl -sf "${recipient[@]}" "$BASE/v0/messages/threads?limit=1" | field '["items"][0]["threadId"]')
+echo "{\"threadId\": \"$thread_id\", \"body\": \"A reply of ordinary length, about as long as people write them to each other.\"}" >"$DATA/reply.json"
+echo "== POST /v0/messages (replies in one thread)"
+BODY_FILE="$DATA/reply.json" wrk -t2 -c32 -d"${seconds}s" --latency -s bench/post_form.lua "${sender[@]}" "$BASE/v0/messages"
+echo "unread for the recipient: $(curl -sf "${recipient[@]}" "$BASE/v0/messages/unread")"
+echo "== GET /v0/messages/unread"
+wrk -t2 -c32 -d5s "${recipient[@]}" "$BASE/v0/messages/unread" >/dev/null
+wrk -t2 -c32 -d"${seconds}s" --latency "${recipient[@]}" "$BASE/v0/messages/unread"
+echo "== GET /v0/messages/threads?limit=50"
+wrk -t2 -c32 -d"${seconds}s" --latency "${recipient[@]}" "$BASE/v0/messages/threads?limit=50"
