@@ -12,4 +12,5 @@ pub mod messages;
 pub mod problems;
 pub mod secret;
 pub mod spaces;
+pub mod text;
 pub mod workflows;

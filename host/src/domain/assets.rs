@@ -5,6 +5,7 @@ use serde_json::{Map, Value};
 
 use super::problems::{Problems, member_pointer};
 use super::spaces::Role;
+use super::text::{self, Blank};
 
 /// Longest title, in characters.
 pub const MAX_TITLE_CHARS: usize = 200;
@@ -170,17 +171,7 @@ fn state_names() -> String {
 }
 
 fn check_title(problems: &mut Problems, path: &str, title: &str) -> Option<String> {
-    let title = title.trim();
-    if title.is_empty() {
-        problems.push(path, "BLANK", "must not be blank");
-    } else if title.chars().count() > MAX_TITLE_CHARS {
-        problems.push(path, "TOO_LONG", format!("must be at most {MAX_TITLE_CHARS} characters"));
-    } else if title.chars().any(char::is_control) {
-        problems.push(path, "INVALID_CHARACTERS", "must not contain control characters");
-    } else {
-        return Some(title.to_owned());
-    }
-    None
+    text::line(problems, path, title, MAX_TITLE_CHARS, Blank::Refused)
 }
 
 /// A plain file name: no folders, no control characters, not `.` or `..`. Refused rather than

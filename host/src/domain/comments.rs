@@ -3,6 +3,7 @@
 use serde_json::{Map, Value};
 
 use super::problems::{Problems, member_pointer};
+use super::text::{self, Blank};
 
 /// Longest accepted comment, in characters.
 pub const MAX_BODY_CHARS: usize = 4000;
@@ -54,19 +55,7 @@ pub fn parse_new(request: &Map<String, Value>) -> Result<String, Problems> {
 }
 
 fn check_body(problems: &mut Problems, path: &str, body: &str) -> Option<String> {
-    let body = body.trim();
-    if body.is_empty() {
-        problems.push(path, "BLANK", "must not be blank");
-        None
-    } else if body.chars().count() > MAX_BODY_CHARS {
-        problems.push(path, "TOO_LONG", format!("must be at most {MAX_BODY_CHARS} characters"));
-        None
-    } else if body.chars().any(|c| c.is_control() && !matches!(c, '\n' | '\r' | '\t')) {
-        problems.push(path, "INVALID_CHARACTERS", "must not contain control characters other than line breaks");
-        None
-    } else {
-        Some(body.to_owned())
-    }
+    text::block(problems, path, body, MAX_BODY_CHARS, Blank::Refused)
 }
 
 #[cfg(test)]

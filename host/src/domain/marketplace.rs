@@ -9,6 +9,7 @@
 use serde_json::{Map, Value};
 
 use super::problems::{Problems, member_pointer};
+use super::text::{self, Blank};
 
 /// Longest listing title, in characters.
 pub const MAX_TITLE_CHARS: usize = 100;
@@ -172,8 +173,9 @@ pub fn parse_settings(body: &Map<String, Value>) -> Result<SettingsChange, Probl
         let path = member_pointer(key);
         match key.as_str() {
             "title" => {
-                change.title =
-                    problems.string(&path, value).and_then(|t| one_line(&mut problems, &path, t, MAX_TITLE_CHARS))
+                change.title = problems
+                    .string(&path, value)
+                    .and_then(|t| text::line(&mut problems, &path, t, MAX_TITLE_CHARS, Blank::Allowed))
             }
             "summary" => change.summary = problems.string(&path, value).and_then(|s| summary(&mut problems, &path, s)),
             "categories" => change.categories = categories(&mut problems, &path, value),
@@ -231,7 +233,7 @@ pub fn parse_decision(body: &Map<String, Value>) -> Result<(bool, Option<String>
                 _ => {
                     reason = problems
                         .string(&path, value)
-                        .and_then(|r| text_block(&mut problems, &path, r, MAX_REASON_CHARS))
+                        .and_then(|r| text::block(&mut problems, &path, r, MAX_REASON_CHARS, Blank::Allowed))
                 }
             },
             _ => problems.push(path, "UNKNOWN_FIELD", "only approved and reason may be sent"),
@@ -256,8 +258,9 @@ pub fn parse_registration(body: &Map<String, Value>) -> Result<String, Problems>
         match (key.as_str(), value) {
             ("note", Value::Null) => {}
             ("note", _) => {
-                if let Some(text) =
-                    problems.string(&path, value).and_then(|n| text_block(&mut problems, &path, n, MAX_NOTE_CHARS))
+                if let Some(text) = problems
+                    .string(&path, value)
+                    .and_then(|n| text::block(&mut problems, &path, n, MAX_NOTE_CHARS, Blank::Allowed))
                 {
                     note = text;
                 }
@@ -315,34 +318,8 @@ fn yes_no(problems: &mut Problems, body: &Map<String, Value>, key: &str) -> Opti
     }
 }
 
-/// A single line: trimmed, at most `max` characters, no control characters (may be empty).
-fn one_line(problems: &mut Problems, path: &str, text: &str, max: usize) -> Option<String> {
-    let text = text.trim();
-    if text.chars().count() > max {
-        problems.push(path, "TOO_LONG", format!("must be at most {max} characters"));
-    } else if text.chars().any(char::is_control) {
-        problems.push(path, "INVALID_CHARACTERS", "must not contain control characters");
-    } else {
-        return Some(text.to_owned());
-    }
-    None
-}
-
-/// Free text: trimmed, at most `max` characters, line breaks and tabs but no other control characters.
-fn text_block(problems: &mut Problems, path: &str, text: &str, max: usize) -> Option<String> {
-    let text = text.trim();
-    if text.chars().count() > max {
-        problems.push(path, "TOO_LONG", format!("must be at most {max} characters"));
-    } else if text.chars().any(|c| c.is_control() && !matches!(c, '\n' | '\r' | '\t')) {
-        problems.push(path, "INVALID_CHARACTERS", "must not contain control characters other than line breaks");
-    } else {
-        return Some(text.to_owned());
-    }
-    None
-}
-
 fn summary(problems: &mut Problems, path: &str, text: &str) -> Option<String> {
-    text_block(problems, path, text, MAX_SUMMARY_CHARS)
+    text::block(problems, path, text, MAX_SUMMARY_CHARS, Blank::Allowed)
 }
 
 /// Up to [`MAX_CATEGORIES`] distinct non-blank one-line names; stored as given (trimmed), compared
@@ -361,14 +338,13 @@ fn categories(problems: &mut Problems, path: &str, value: &Value) -> Option<Vec<
     let mut out = Vec::new();
     for (i, item) in items.iter().enumerate() {
         let item_path = format!("{path}/{i}");
-        let Some(name) =
-            problems.string(&item_path, item).and_then(|c| one_line(problems, &item_path, c, MAX_CATEGORY_CHARS))
+        let Some(name) = problems
+            .string(&item_path, item)
+            .and_then(|c| text::line(problems, &item_path, c, MAX_CATEGORY_CHARS, Blank::Refused))
         else {
             continue;
         };
-        if name.is_empty() {
-            problems.push(item_path, "BLANK", "must not be blank");
-        } else if seen.contains(&name.to_lowercase()) {
+        if seen.contains(&name.to_lowercase()) {
             problems.push(item_path, "DUPLICATE", "is listed twice");
         } else {
             seen.push(name.to_lowercase());

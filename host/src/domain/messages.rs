@@ -9,6 +9,7 @@ use serde_json::{Map, Value};
 
 use super::account;
 use super::problems::{Problems, member_pointer};
+use super::text::{self, Blank};
 
 /// The handle the platform's notices come from. No account has it (sign-up refuses it).
 pub const SYSTEM_HANDLE: &str = "system";
@@ -99,39 +100,11 @@ fn check_recipient(problems: &mut Problems, path: &str, to: &str) -> Option<Stri
 }
 
 fn check_subject(problems: &mut Problems, path: &str, subject: &str) -> Option<String> {
-    let subject = subject.trim();
-    if subject.is_empty() {
-        problems.push(path, "BLANK", "must not be blank");
-        None
-    } else if subject.chars().count() > MAX_SUBJECT_CHARS {
-        problems.push(path, "TOO_LONG", format!("must be at most {MAX_SUBJECT_CHARS} characters"));
-        None
-    } else if subject.chars().any(char::is_control) {
-        problems.push(path, "INVALID_CHARACTERS", "must not contain control characters, line breaks included");
-        None
-    } else {
-        Some(subject.to_owned())
-    }
+    text::line(problems, path, subject, MAX_SUBJECT_CHARS, Blank::Refused)
 }
 
 fn check_body(problems: &mut Problems, path: &str, body: &str) -> Option<String> {
-    let body = body.trim();
-    if body.is_empty() {
-        problems.push(path, "BLANK", "must not be blank");
-        None
-    } else if body.chars().count() > MAX_BODY_CHARS {
-        problems.push(path, "TOO_LONG", format!("must be at most {MAX_BODY_CHARS} characters"));
-        None
-    } else if body.chars().any(|c| c.is_control() && !matches!(c, '\n' | '\r' | '\t')) {
-        problems.push(
-            path,
-            "INVALID_CHARACTERS",
-            "must not contain control characters other than line breaks and tabs",
-        );
-        None
-    } else {
-        Some(body.to_owned())
-    }
+    text::block(problems, path, body, MAX_BODY_CHARS, Blank::Refused)
 }
 
 #[cfg(test)]
