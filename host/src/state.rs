@@ -193,8 +193,15 @@ fn marketplace(
                 ),
             }
             let rule_config = serde_json::Value::Object(settings.rule_config.clone());
-            host.validate_config(id, &rule_config)
-                .map_err(|error| anyhow::anyhow!("marketplace.rule_config does not fit module {id}: {error:?}"))?;
+            if let Err(error) = host.validate_config(id, &rule_config) {
+                let why = match error {
+                    trellis_modules::ConfigError::Invalid(problems) => {
+                        problems.iter().map(|p| format!("{}: {}", p.path, p.message)).collect::<Vec<_>>().join("; ")
+                    }
+                    other => other.to_string(),
+                };
+                anyhow::bail!("marketplace.rule_config does not fit module {id}'s schema: {why}");
+            }
             Some(id.to_owned())
         }
     };

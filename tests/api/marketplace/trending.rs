@@ -128,7 +128,7 @@ async fn a_rule_module_that_runs_too_long_leaves_the_last_good_ranking() {
 }
 
 #[tokio::test]
-async fn a_deployment_naming_a_rule_module_it_does_not_run_does_not_start() {
+async fn a_deployment_naming_a_rule_module_it_does_not_run_or_misconfiguring_it_does_not_start() {
     let mut config = trellis::config::Config::default();
     let temp = tempfile::tempdir().unwrap();
     config.data_dir = temp.path().to_path_buf();
@@ -138,6 +138,15 @@ async fn a_deployment_naming_a_rule_module_it_does_not_run_does_not_start() {
         Err(error) => format!("{error:#}"),
     };
     assert!(error.contains("marketplace.rule_module") && error.contains("nowhere"), "{error}");
+    // A configuration that breaks the module's schema is named with its problem.
+    let mut config = trellis::config::Config::default();
+    config.data_dir = temp.path().join("second");
+    config.marketplace.rule_config = json!({"gravity": 9}).as_object().cloned().unwrap();
+    let error = match trellis::prepare(config).await {
+        Ok(_) => panic!("the server prepared with a rule configuration its module refuses"),
+        Err(error) => format!("{error:#}"),
+    };
+    assert!(error.contains("marketplace.rule_config") && error.contains("/gravity"), "{error}");
 }
 
 #[tokio::test]
