@@ -6,6 +6,8 @@ use std::time::Duration;
 
 use reqwest::{Method, StatusCode};
 use serde_json::json;
+use trellis::config::Config;
+use trellis::config::marketplace::MarketplaceConfig;
 use trellis_tests::{TestApp, TestUser, assert_error, body, spawn_app, spawn_app_with};
 
 use crate::support::marketplace::{entry, listed_space, rank_with_probe, ranked, registered, trending, trending_until};
@@ -129,23 +131,22 @@ async fn a_rule_module_that_runs_too_long_leaves_the_last_good_ranking() {
 
 #[tokio::test]
 async fn a_deployment_naming_a_rule_module_it_does_not_run_or_misconfiguring_it_does_not_start() {
-    let mut config = trellis::config::Config::default();
     let temp = tempfile::tempdir().unwrap();
-    config.data_dir = temp.path().to_path_buf();
-    config.marketplace.rule_module = Some("nowhere".into());
-    let error = match trellis::prepare(config).await {
-        Ok(_) => panic!("the server prepared with an unknown rule module"),
-        Err(error) => format!("{error:#}"),
+    let refusal = |data: &str, marketplace: MarketplaceConfig| {
+        let config = Config { data_dir: temp.path().join(data), marketplace, ..Config::default() };
+        async move {
+            match trellis::prepare(config).await {
+                Ok(_) => panic!("the server prepared with a rule module it cannot use"),
+                Err(error) => format!("{error:#}"),
+            }
+        }
     };
+    let unknown = MarketplaceConfig { rule_module: Some("nowhere".into()), ..MarketplaceConfig::default() };
+    let error = refusal("first", unknown).await;
     assert!(error.contains("marketplace.rule_module") && error.contains("nowhere"), "{error}");
     // A configuration that breaks the module's schema is named with its problem.
-    let mut config = trellis::config::Config::default();
-    config.data_dir = temp.path().join("second");
-    config.marketplace.rule_config = json!({"gravity": 9}).as_object().cloned().unwrap();
-    let error = match trellis::prepare(config).await {
-        Ok(_) => panic!("the server prepared with a rule configuration its module refuses"),
-        Err(error) => format!("{error:#}"),
-    };
+    let steep = json!({"gravity": 9}).as_object().cloned().unwrap();
+    let error = refusal("second", MarketplaceConfig { rule_config: steep, ..MarketplaceConfig::default() }).await;
     assert!(error.contains("marketplace.rule_config") && error.contains("/gravity"), "{error}");
 }
 
