@@ -341,6 +341,12 @@ fn create_sqlite_parent(url: &str) -> anyhow::Result<()> {
     crate::private_files::private_file(path).with_context(|| format!("creating {}", path.display()))
 }
 
+/// `$first, $first+1, ...` for `count` values bound in order: an `in (...)` list of a filter; only
+/// placeholders are generated, never values.
+fn placeholders(first: usize, count: usize) -> String {
+    (first..first + count).map(|n| format!("${n}")).collect::<Vec<_>>().join(", ")
+}
+
 /// Milliseconds since the epoch, the unit every time column uses.
 pub fn to_millis(at: time::OffsetDateTime) -> i64 {
     (at.unix_timestamp_nanos() / 1_000_000) as i64

@@ -94,6 +94,15 @@ fn settings_of(listing: &StoredListing) -> Settings {
     }
 }
 
+fn queued(listing: &StoredListing) -> QueuedListing {
+    QueuedListing {
+        settings: settings_of(listing),
+        space_name: listing.space_name.clone(),
+        owner_handle: listing.owner_handle.clone(),
+        submitted_at: listing.submitted_at,
+    }
+}
+
 fn listing_not_found() -> Error {
     Error::not_found("listing")
 }
@@ -246,15 +255,7 @@ impl Marketplace {
         }
         let states: Vec<&'static str> = states.iter().map(|s| s.as_str()).collect();
         let rows = self.store.listings.listings(&states, after, limit).await?;
-        Ok(rows
-            .iter()
-            .map(|listing| QueuedListing {
-                settings: settings_of(listing),
-                space_name: listing.space_name.clone(),
-                owner_handle: listing.owner_handle.clone(),
-                submitted_at: listing.submitted_at,
-            })
-            .collect())
+        Ok(rows.iter().map(queued).collect())
     }
 
     /// The operator decides a SUBMITTED listing with `{approved: "YES" | "NO", reason}`; the owner
@@ -281,12 +282,7 @@ impl Marketplace {
             self.ranking.changed();
         }
         self.tell_owner(&decided, approved, reason.as_deref()).await;
-        Ok(QueuedListing {
-            settings: settings_of(&decided),
-            space_name: decided.space_name.clone(),
-            owner_handle: decided.owner_handle.clone(),
-            submitted_at: decided.submitted_at,
-        })
+        Ok(queued(&decided))
     }
 
     async fn tell_owner(&self, listing: &StoredListing, approved: bool, reason: Option<&str>) {

@@ -9,7 +9,7 @@ use sqlx::Row;
 use sqlx::any::AnyRow;
 use time::OffsetDateTime;
 
-use super::{Db, StoreResult, from_millis, to_millis};
+use super::{Db, StoreResult, from_millis, placeholders, to_millis};
 
 /// A stored asset with its proposer's handle.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -72,11 +72,6 @@ fn asset_from_row(row: &AnyRow) -> Result<StoredAsset, sqlx::Error> {
         created_at: from_millis(row.try_get("created_at")?),
         updated_at: from_millis(row.try_get("updated_at")?),
     })
-}
-
-/// `$first, $first+1, ...` for `count` values.
-fn placeholders(first: usize, count: usize) -> String {
-    (first..first + count).map(|n| format!("${n}")).collect::<Vec<_>>().join(", ")
 }
 
 /// The repository of published assets.

@@ -10,7 +10,7 @@ use sqlx::{AnyConnection, Row};
 use time::OffsetDateTime;
 
 pub use self::invites::{InviteOutcome, InviteWrite, NewInvitee, StoredInvite};
-use super::{Db, Engine, StoreResult, from_millis, to_millis};
+use super::{Db, Engine, StoreResult, from_millis, placeholders, to_millis};
 
 /// A stored channel.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -90,11 +90,6 @@ fn member_from_row(row: &AnyRow) -> Result<ChannelMember, sqlx::Error> {
         role: row.try_get("role")?,
         joined_at: from_millis(row.try_get("joined_at")?),
     })
-}
-
-/// `$first, $first+1, ...` for `count` values bound in order; only placeholders are generated.
-fn placeholders(first: usize, count: usize) -> String {
-    (first..first + count).map(|n| format!("${n}")).collect::<Vec<_>>().join(", ")
 }
 
 /// On PostgreSQL, locks the row `select_for_update` names until the transaction ends, so a count

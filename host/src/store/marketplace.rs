@@ -10,7 +10,7 @@ use sqlx::Row;
 use sqlx::any::AnyRow;
 use time::OffsetDateTime;
 
-use super::{Db, StoreResult, from_millis, to_millis};
+use super::{Db, StoreResult, from_millis, placeholders, to_millis};
 
 /// A listing as its owner and the operator see it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -28,6 +28,8 @@ pub struct StoredListing {
     pub rules: String,
     pub state: String,
     pub reason: Option<String>,
+    /// The title the marketplace shows (approved last); `None` until the first approval.
+    pub listed_title: Option<String>,
     pub submitted_at: Option<OffsetDateTime>,
     pub decided_at: Option<OffsetDateTime>,
     pub listed_at: Option<OffsetDateTime>,
@@ -68,7 +70,7 @@ pub struct ListingRow {
 }
 
 const LISTING_COLUMNS: &str = "l.space_id, s.name as space_name, s.owner_id, u.handle as owner_handle, l.title, \
-     l.summary, l.categories, l.membership, l.rules, l.state, l.reason, l.submitted_at, l.decided_at, l.listed_at, \
+     l.summary, l.categories, l.membership, l.rules, l.state, l.reason, l.listed_title, l.submitted_at, l.decided_at, l.listed_at, \
      l.updated_at";
 const LISTING_FROM: &str =
     "from listing l join space s on s.space_id = l.space_id join app_user u on u.user_id = s.owner_id";
@@ -89,6 +91,7 @@ fn listing_from_row(row: &AnyRow) -> Result<StoredListing, sqlx::Error> {
         rules: row.try_get("rules")?,
         state: row.try_get("state")?,
         reason: row.try_get("reason")?,
+        listed_title: row.try_get("listed_title")?,
         submitted_at: at("submitted_at")?,
         decided_at: at("decided_at")?,
         listed_at: at("listed_at")?,
@@ -115,10 +118,6 @@ fn listed_from_row(row: &AnyRow) -> Result<ListedSpace, sqlx::Error> {
         assets: row.try_get("assets")?,
         listed_at: from_millis(row.try_get("listed_at")?),
     })
-}
-
-fn placeholders(first: usize, count: usize) -> String {
-    (first..first + count).map(|n| format!("${n}")).collect::<Vec<_>>().join(", ")
 }
 
 /// The repository of marketplace listings.

@@ -6,7 +6,7 @@ use time::OffsetDateTime;
 
 use super::audit::{self, AuditEntry, NewEntry, Trail};
 use super::instances::{INSTANCE_COLUMNS, instance_from_row};
-use super::{Db, StoreError, StoreResult, StoredInstance, from_millis, to_millis};
+use super::{Db, StoreError, StoreResult, StoredInstance, from_millis, placeholders, to_millis};
 
 /// Where an item stands in its workflow.
 #[derive(Clone, Debug)]
@@ -260,8 +260,6 @@ impl WorkflowItemRepo {
             return Ok(Vec::new());
         }
         let (after_at, after_id) = after.unwrap_or((i64::MAX, "\u{10FFFF}".to_owned()));
-        // Only placeholders are generated here; every value is bound.
-        let placeholders: Vec<String> = (0..workbasket_ids.len()).map(|i| format!("${}", i + 5)).collect();
         let sql = format!(
             "select i.item_id, i.item_type, i.workflow_configuration_id, i.workbasket_id, i.revision, i.started_by, \
                i.created_at, i.updated_at, f.configuration_id, f.answers \
@@ -269,7 +267,7 @@ impl WorkflowItemRepo {
              where i.workflow_configuration_id = $1 and (i.created_at < $2 or (i.created_at = $2 and i.item_id < $3)) \
                and i.workbasket_id in ({}) \
              order by i.created_at desc, i.item_id desc limit $4",
-            placeholders.join(", ")
+            placeholders(5, workbasket_ids.len())
         );
         let mut query = sqlx::query(sqlx::AssertSqlSafe(sql))
             .bind(workflow_configuration_id.to_owned())

@@ -48,11 +48,13 @@ impl Marketplace {
         let limits = self.limits;
         let note = marketplace::parse_registration(body)?;
         let space_id = canonical_id(space_id).ok_or_else(listing_not_found)?;
-        let listed = self.store.listings.listed(&space_id).await?.ok_or_else(listing_not_found)?;
+        // One read gives what a registration needs: listed or not, the policy, the owner's rules.
+        let listing = self.store.listings.listing(&space_id).await?.ok_or_else(listing_not_found)?;
+        let title = listing.listed_title.clone().ok_or_else(listing_not_found)?;
         if let Some(answer) = self.existing(&space_id, user).await? {
             return Ok(answer);
         }
-        let membership = Membership::parse(&listed.membership).unwrap_or_default();
+        let membership = Membership::parse(&listing.membership).unwrap_or_default();
         if membership == Membership::Closed {
             return Err(Error::Forbidden(Cow::Borrowed("this space takes no registrations (membership CLOSED)")));
         }
@@ -69,7 +71,7 @@ impl Marketplace {
         }
         let (state, suggestion) = match membership {
             Membership::Open => (RegistrationState::Approved, None),
-            _ => match self.rule_decision(&space_id, user, &note).await {
+            _ => match self.rule_decision(&space_id, &listing.rules, user, &note).await {
                 Some(Decision::Approve) => (RegistrationState::Approved, None),
                 Some(Decision::Reject) => (RegistrationState::Pending, Some("REJECT")),
                 Some(Decision::DeferToOwner) | None => (RegistrationState::Pending, None),
@@ -93,7 +95,7 @@ impl Marketplace {
         self.ranking.changed();
         if state == RegistrationState::Approved {
             self.spaces.forget_role(&space_id, &user.user_id);
-            self.tell_registrant(&user.user_id, &listed.title, true).await;
+            self.tell_registrant(&user.user_id, &title, true).await;
         }
         Ok(RegistrationAnswer { registration_id: Some(registration_id), state, created: true })
     }
@@ -121,12 +123,8 @@ impl Marketplace {
 
     /// What the rule module says with the owner's rules; `None` without a module or when it fails
     /// (the owner decides then).
-    async fn rule_decision(&self, space_id: &str, user: &SessionUser, note: &str) -> Option<Decision> {
+    async fn rule_decision(&self, space_id: &str, rules: &str, user: &SessionUser, note: &str) -> Option<Decision> {
         let module_id = self.rule_module.as_ref()?;
-        let rules = match self.store.listings.listing(space_id).await {
-            Ok(Some(listing)) => listing.rules,
-            _ => return None,
-        };
         let registration = RuleRegistration {
             space_id: space_id.to_owned(),
             user_id: user.user_id.clone(),
@@ -134,7 +132,7 @@ impl Marketplace {
             note: note.to_owned(),
             membership: Membership::Approval.as_str().to_owned(),
         };
-        let invocation = Invocation { space_id: String::new(), config_json: rules };
+        let invocation = Invocation { space_id: String::new(), config_json: rules.to_owned() };
         match self.host.registration_decision(module_id, invocation, registration).await {
             Ok(decision) => Some(decision),
             Err(failure) => {
@@ -186,8 +184,8 @@ impl Marketplace {
             self.spaces.forget_role(&space_id, &registration.user_id);
             self.ranking.changed();
         }
-        let title = match self.store.listings.listed(&space_id).await? {
-            Some(listed) => listed.title,
+        let title = match self.store.listings.listing(&space_id).await?.and_then(|l| l.listed_title) {
+            Some(title) => title,
             None => self.store.spaces.space(&space_id).await?.map(|s| s.display_name).unwrap_or_default(),
         };
         self.tell_registrant(&registration.user_id, &title, approved).await;
