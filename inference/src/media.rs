@@ -1,0 +1,1 @@
+//! What an asset is, its frames and its sound.

@@ -1,0 +1,1 @@
+//! English transcription with Whisper tiny.en through whisper.cpp.
