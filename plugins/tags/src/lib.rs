@@ -1,4 +1,5 @@
-//! The Tags module (`tags`): tags space items from their form's `metadata.tags` and through its routes, and
+//! The Tags module (`tags`): tags space items from their form's `metadata.tags`, from the background analysis of
+//! published assets (the analysis's tags join those members gave) and through its routes, and
 //! answers tag counts and the items per tag. Configuration and normalisation are in [`config`], the
 //! key-value layout in [`store`].
 //!
@@ -20,7 +21,7 @@ pub mod store;
 use serde::Deserialize;
 use serde_json::{Value, json};
 use trellis_plugin_sdk::{
-    Context, Detail, Event, Manifest, Method, Permission, Request, Response, Result, SpaceModule, item, log,
+    Context, Detail, Event, EventKind, Manifest, Method, Permission, Request, Response, Result, SpaceModule, item, log,
 };
 
 use crate::config::Config;
@@ -42,6 +43,9 @@ impl SpaceModule for Tags {
     }
 
     fn on_event(ctx: &Context, event: &Event) -> Result<()> {
+        if event.kind() == EventKind::AssetStateChanged {
+            return tag_analysed_asset(ctx, event);
+        }
         if !event.is_form_instance() {
             return Ok(());
         }
@@ -159,3 +163,26 @@ fn remove_tag(ctx: &Context, item: &str, request: &Request) -> Result<Response> 
 
 #[cfg(test)]
 mod tests;
+
+/// An asset whose background analysis succeeded gets the analysis's tags added to the ones members
+/// gave it (normalised, filtered by the vocabulary and capped like any others). Other asset changes
+/// carry no `analysis.tags` and change nothing.
+fn tag_analysed_asset(ctx: &Context, event: &Event) -> Result<()> {
+    let Some(asset) = item::current_json::<Value>()? else {
+        return Ok(());
+    };
+    let analysis = asset.pointer("/analysis");
+    if analysis.and_then(|a| a.get("state")).and_then(Value::as_str) != Some("SUCCEEDED") {
+        return Ok(());
+    }
+    let Some(found) = analysis.and_then(|a| a.get("tags")).and_then(Value::as_array) else {
+        return Ok(());
+    };
+    if !store::item_id_fits(event.item_id()) {
+        return Ok(());
+    }
+    let config: Config = ctx.config()?;
+    let existing = store::item_tags(event.item_id())?;
+    let merged = config.tags_from(existing.iter().map(String::as_str).chain(found.iter().filter_map(Value::as_str)));
+    store::set_item_tags(event.item_id(), &merged)
+}

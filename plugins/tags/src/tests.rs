@@ -71,6 +71,7 @@ fn events_without_a_form_item_change_nothing() {
     let ctx = space(json!({}));
     Tags::on_event(&ctx, &created("i1")).unwrap();
     host.set_item(&instance_with_tags(json!("a")));
+    // An asset event about a form-like item with no analysis tags nothing either.
     Tags::on_event(&ctx, &Event::new(EventKind::AssetStateChanged, "asset-1")).unwrap();
     assert!(host.kv_keys().is_empty());
 }
@@ -194,4 +195,24 @@ fn unknown_routes_and_methods_are_404() {
     for request in [Request::get("/"), Request::get("/nope"), Request::put("/counts"), Request::get("/items/i1")] {
         assert_eq!(call(&ctx, request).0, 404);
     }
+}
+
+#[test]
+fn an_analysed_asset_gets_the_analysis_tags_beside_members_tags() {
+    let host = TestHost::new();
+    let ctx = space(json!({"maxPerItem": 3}));
+    host.set_item(&json!({"assetId": "a1", "state": "APPROVED"}));
+    Tags::on_event(&ctx, &Event::new(EventKind::AssetStateChanged, "a1")).unwrap();
+    assert!(host.kv_keys().is_empty(), "an asset change without analysis tags nothing");
+    call(&ctx, Request::post("/items/a1/tags").with_json(&json!({"tags": ["Mine"]})));
+
+    let analysed =
+        json!({"assetId": "a1", "analysis": {"state": "SUCCEEDED", "tags": ["Kite", "bald eagle", "sky", "x"]}});
+    host.set_item(&analysed);
+    Tags::on_event(&ctx, &Event::new(EventKind::AssetStateChanged, "a1")).unwrap();
+
+    assert_eq!(call(&ctx, Request::get("/items/a1/tags")).1["tags"], json!(["mine", "kite", "bald eagle"]));
+    host.set_item(&json!({"assetId": "a2", "analysis": {"state": "FAILED", "tags": ["kite"]}}));
+    Tags::on_event(&ctx, &Event::new(EventKind::AssetStateChanged, "a2")).unwrap();
+    assert_eq!(call(&ctx, Request::get("/items/a2/tags")).1["tags"], json!([]));
 }
