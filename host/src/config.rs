@@ -1,6 +1,7 @@
 //! Deployment settings: defaults, then an optional TOML file, then `TRELLIS_*` environment
 //! variables (nested keys joined by `__`, e.g. `TRELLIS_DATABASE__URL`), then command-line flags.
 
+pub mod jobs;
 pub mod marketplace;
 pub mod media;
 pub mod modules;
@@ -36,6 +37,7 @@ pub struct Config {
     pub modules: ModulesConfig,
     pub media: media::MediaConfig,
     pub marketplace: marketplace::MarketplaceConfig,
+    pub jobs: jobs::JobsConfig,
     pub log: LogConfig,
     /// Seconds a verified license key is trusted before it is looked up again. Bounds how long a
     /// key revoked from the command line (another process) keeps working.
@@ -68,6 +70,7 @@ impl Default for Config {
             modules: ModulesConfig::default(),
             media: media::MediaConfig::default(),
             marketplace: marketplace::MarketplaceConfig::default(),
+            jobs: jobs::JobsConfig::default(),
             log: LogConfig::default(),
             license_cache_seconds: 5,
             session_cache_seconds: 5,

@@ -7,6 +7,7 @@ pub mod comments;
 pub mod document;
 pub mod entitlement;
 pub mod forms;
+pub mod jobs;
 pub mod marketplace;
 pub mod messages;
 pub mod problems;

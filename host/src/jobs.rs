@@ -3,8 +3,11 @@
 //!
 //! A new kind of background work (the analysis queue, a marketplace ranking) is a file here, and
 //! [`start`] runs it beside the others; it calls use cases in `services/`, never HTTP handlers.
+//! Work that must survive a restart is a job on the durable queue ([`queue`]): a
+//! [`queue::JobHandler`] whose workers [`start`] spawns.
 
 pub mod module_events;
+pub mod queue;
 
 mod housekeeping;
 mod marketplace_ranking;
@@ -20,16 +23,16 @@ pub struct Jobs {
     tasks: Vec<JoinHandle<()>>,
 }
 
-/// Starts every periodic job. Event delivery runs on demand (see [`module_events`]).
+/// Starts every periodic job and the queue's workers.
 pub fn start(state: &AppState) -> Jobs {
-    Jobs {
-        tasks: vec![
-            tokio::spawn(housekeeping::run(state.clone())),
-            tokio::spawn(wal_checkpoints::run(state.store.clone())),
-            tokio::spawn(media_sweep::run(state.clone())),
-            tokio::spawn(marketplace_ranking::run(state.clone())),
-        ],
-    }
+    let mut tasks = vec![
+        tokio::spawn(housekeeping::run(state.clone())),
+        tokio::spawn(wal_checkpoints::run(state.store.clone())),
+        tokio::spawn(media_sweep::run(state.clone())),
+        tokio::spawn(marketplace_ranking::run(state.clone())),
+    ];
+    tasks.extend(queue::spawn_workers(&state.queue, state.events.delivery(), state.config.jobs.event_workers));
+    Jobs { tasks }
 }
 
 impl Jobs {

@@ -5,6 +5,7 @@ use std::time::Duration;
 
 use crate::config::Config;
 use crate::jobs::module_events::ModuleEvents;
+use crate::jobs::queue::JobQueue;
 use crate::mail::Mailer;
 use crate::media::objects::MediaObjects;
 use crate::password_work::PasswordWork;
@@ -53,6 +54,10 @@ pub struct AppState {
     pub avatars: Arc<Avatars>,
     /// Direct messages and the platform's notices (`Messages::notify`).
     pub messages: Arc<Messages>,
+    /// The durable background job queue; `jobs::start` runs its workers.
+    pub queue: JobQueue,
+    /// Space events for modules, queued on `queue`.
+    pub events: ModuleEvents,
 }
 
 impl AppState {
@@ -94,10 +99,12 @@ impl AppState {
                 max_bytes: i64::try_from(config.modules.runtime.kv_max_bytes_per_space).unwrap_or(i64::MAX),
             })),
         )?;
+        let queue = JobQueue::new(store.clone(), &config.jobs);
         let events = ModuleEvents::new(
             module_host.clone(),
             spaces.clone(),
             store.clone(),
+            queue.clone(),
             config.modules.runtime.max_queued_events_per_space,
         );
         let messages = Arc::new(Messages::new(store.clone()));
@@ -127,7 +134,8 @@ impl AppState {
             store.clone(),
             spaces.clone(),
             media.clone(),
-            events,
+            events.clone(),
+            queue.clone(),
             config.media.max_asset_bytes.min(config.media.max_file_bytes),
         ));
         Ok(Self {
@@ -151,6 +159,8 @@ impl AppState {
             attachments,
             avatars,
             messages,
+            queue,
+            events,
         })
     }
 }

@@ -18,6 +18,7 @@ mod channels;
 mod comments;
 mod forms;
 mod instances;
+mod jobs;
 mod licenses;
 mod marketplace;
 mod media;
@@ -50,6 +51,7 @@ pub use channels::{
 pub use comments::{NewComment, StoredComment};
 pub use forms::{ConfigurationChange, ConfigurationFilter, NewConfiguration, StoredConfiguration};
 pub use instances::{InstanceContent, InstanceEvent, InstanceFilter, NewEvent, StoredInstance};
+pub use jobs::{Claim, ClaimedRow, JobDepth, NewJobRow, StoredJob};
 pub use licenses::License;
 pub use marketplace::{ListedSpace, ListingRow, ListingSignals, StoredListing};
 pub use media::{AttachRefusal, StoredAttachment, StoredAvatar};
@@ -113,6 +115,7 @@ pub use channels::ChannelRepo;
 pub use comments::CommentRepo;
 pub use forms::FormRepo;
 pub use instances::InstanceRepo;
+pub use jobs::JobRepo;
 pub use licenses::LicenseRepo;
 pub use marketplace::ListingRepo;
 pub use media::MediaRepo;
@@ -163,6 +166,7 @@ pub struct Repositories {
     pub messages: MessageRepo,
     pub module_deliveries: ModuleDeliveryRepo,
     pub module_kv: ModuleKv,
+    pub jobs: JobRepo,
 }
 
 impl Store {
@@ -193,6 +197,7 @@ impl Store {
             messages: MessageRepo::new(db.clone()),
             module_deliveries: ModuleDeliveryRepo::new(db.clone()),
             module_kv: ModuleKv::new(db.clone()),
+            jobs: JobRepo::new(db.clone()),
             db,
         }))
     }

@@ -1,4 +1,5 @@
-//! Drops expired sessions, PIN challenges and PIN failures, and forgets recovered rate-limit keys.
+//! Drops expired sessions, PIN challenges and PIN failures and long-finished jobs, and forgets
+//! recovered rate-limit keys.
 
 use std::time::Duration;
 
@@ -18,6 +19,12 @@ pub async fn run(state: AppState) {
         let forgotten = now - crate::services::accounts::PIN_FAILURE_WINDOW;
         if let Err(error) = state.store.challenges.delete_pin_failures_before(forgotten).await {
             tracing::warn!(error = %error, "removing old PIN failures failed");
+        }
+        let finished = now - state.config.jobs.keep_finished();
+        match state.store.jobs.delete_finished_before(finished).await {
+            Ok(0) => {}
+            Ok(deleted) => tracing::info!(deleted, "removed finished jobs"),
+            Err(error) => tracing::warn!(error = %error, "removing finished jobs failed"),
         }
     }
 }

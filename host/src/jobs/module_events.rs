@@ -1,29 +1,31 @@
-//! Delivering space events (a form instance created or changed in a space) to the modules connected
-//! to that space, in the background, recording each outcome in `module_delivery`.
+//! Delivering space events (a form instance created or changed in a space, an asset's state
+//! changed) to the modules connected to that space, in the background, recording each outcome in
+//! `module_delivery`.
 //!
-//! Each space has one queue, drained by one task, so a space's modules see its events in the order
-//! they happened and never two at once (modules' key-value stores have no transactions). A task
-//! ends after a quiet spell and the next event starts a new one. Failures are logged and recorded;
-//! they never reach the request that caused the event. A space's queue holds at most
-//! `modules.max_queued_events_per_space` events; beyond that new events of the space are dropped,
-//! logged and counted, so a flood of changes cannot grow memory without bound.
+//! An event is a `module-event` job on the durable queue (`jobs/queue.rs`) whose order key is its
+//! space, so a space's modules see its events in the order they happened and never two at once
+//! (modules' key-value stores have no transactions), and events queued when the server stops
+//! are delivered after it starts again. A module failing on an event is recorded, not retried:
+//! the module saw the event. A database error retries the job, so delivery is at least once.
+//! Failures never reach the request that caused the event. A space holds at most
+//! `modules.max_queued_events_per_space` unfinished events; beyond that new events of the space
+//! are dropped, logged and counted, so a flood of changes cannot grow the table without bound.
 
-use std::collections::HashMap;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
-use std::time::Duration;
 
+use serde_json::{Value, json};
 use time::OffsetDateTime;
-use tokio::sync::mpsc;
 use trellis_modules::{EventKind, Invocation, ModuleEvent, ModuleHost};
 
+use crate::jobs::queue::{ClaimedJob, JobFailure, JobHandler, JobQueue, NewJob};
 use crate::services::spaces::Spaces;
 use crate::store::{Delivery, Store};
 
-/// How long a space's delivery task waits for another event before it ends.
-const IDLE: Duration = Duration::from_secs(30);
+/// The job kind of a space event.
+pub const KIND: &str = "module-event";
 
-/// Hands events to the per-space delivery tasks. Cheap to clone.
+/// Queues space events. Cheap to clone.
 #[derive(Clone)]
 pub struct ModuleEvents {
     shared: Arc<Shared>,
@@ -35,18 +37,11 @@ struct Shared {
     any_enabled: bool,
     spaces: Arc<Spaces>,
     store: Store,
-    queues: Mutex<HashMap<String, mpsc::Sender<Job>>>,
-    /// Events a space's queue holds at most.
+    queue: JobQueue,
+    /// Unfinished events a space holds at most.
     capacity: usize,
-    /// Events dropped because their space's queue was full, since start.
+    /// Events dropped because their space held `capacity` unfinished ones, since start.
     dropped: AtomicU64,
-}
-
-/// One event to deliver to every module connected to the space.
-struct Job {
-    kind: EventKind,
-    item_id: String,
-    item_json: String,
 }
 
 /// The name an event kind is recorded under.
@@ -58,95 +53,122 @@ pub fn kind_name(kind: EventKind) -> &'static str {
     }
 }
 
+fn kind_of(name: &str) -> Option<EventKind> {
+    [EventKind::FormInstanceCreated, EventKind::FormInstanceUpdated, EventKind::AssetStateChanged]
+        .into_iter()
+        .find(|kind| kind_name(*kind) == name)
+}
+
 impl ModuleEvents {
-    pub fn new(host: ModuleHost, spaces: Arc<Spaces>, store: Store, capacity: usize) -> Self {
+    pub fn new(host: ModuleHost, spaces: Arc<Spaces>, store: Store, queue: JobQueue, capacity: usize) -> Self {
         let any_enabled = !host.catalogue().is_empty();
-        let queues = Mutex::new(HashMap::new());
         let capacity = capacity.max(1);
         Self {
-            shared: Arc::new(Shared { host, any_enabled, spaces, store, queues, capacity, dropped: AtomicU64::new(0) }),
+            shared: Arc::new(Shared { host, any_enabled, spaces, store, queue, capacity, dropped: AtomicU64::new(0) }),
         }
     }
 
-    /// Events dropped because their space's queue was full, since start.
+    /// Events dropped because their space held its bound of unfinished ones, since start.
     pub fn dropped(&self) -> u64 {
         self.shared.dropped.load(Ordering::Relaxed)
     }
 
-    /// Queues an event of `space_id` about `item_id` (described by `item_json`) and returns at once.
-    /// Must be called inside the tokio runtime.
-    pub fn publish(&self, space_id: &str, kind: EventKind, item_id: &str, item_json: String) {
-        if !self.shared.any_enabled {
+    /// Queues an event of `space_id` about `item_id` (described by `item`) for the space's modules.
+    /// A space without connected modules queues nothing; a failure is logged, never returned.
+    pub async fn publish(&self, space_id: &str, kind: EventKind, item_id: &str, item: Value) {
+        let shared = &self.shared;
+        if !shared.any_enabled || shared.spaces.connected_modules(space_id).await.is_ok_and(|m| m.is_empty()) {
             return;
         }
-        let job = Job { kind, item_id: item_id.to_owned(), item_json };
-        let mut queues = self.shared.queues.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-        let job = match queues.get(space_id) {
-            Some(queue) => match queue.try_send(job) {
-                Ok(()) => return,
-                Err(mpsc::error::TrySendError::Full(job)) => {
-                    let dropped = self.shared.dropped.fetch_add(1, Ordering::Relaxed) + 1;
-                    tracing::warn!(space_id, item_id = %job.item_id, dropped, "the space's event queue is full; event dropped");
-                    return;
-                }
-                Err(mpsc::error::TrySendError::Closed(job)) => job,
-            },
-            None => job,
+        let job = NewJob {
+            kind: KIND,
+            dedupe_key: None,
+            order_key: Some(space_id.to_owned()),
+            payload: json!({"spaceId": space_id, "kind": kind_name(kind), "itemId": item_id, "item": item}),
         };
-        let (queue, jobs) = mpsc::channel(self.shared.capacity);
-        let _ = queue.try_send(job);
-        queues.insert(space_id.to_owned(), queue);
-        tokio::spawn(drain(self.shared.clone(), space_id.to_owned(), jobs));
-    }
-}
-
-async fn drain(shared: Arc<Shared>, space_id: String, mut jobs: mpsc::Receiver<Job>) {
-    loop {
-        match tokio::time::timeout(IDLE, jobs.recv()).await {
-            Ok(Some(job)) => shared.deliver(&space_id, job).await,
-            Ok(None) => return,
-            Err(_) => {
-                // Publishers send while holding the lock, so an empty queue seen under it stays empty.
-                let mut queues = shared.queues.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-                if jobs.is_empty() {
-                    queues.remove(&space_id);
-                    return;
-                }
+        match shared.queue.enqueue_bounded(job, shared.capacity).await {
+            Ok(true) => {}
+            Ok(false) => {
+                let dropped = shared.dropped.fetch_add(1, Ordering::Relaxed) + 1;
+                tracing::warn!(space_id, item_id, dropped, "the space's event queue is full; event dropped");
             }
+            Err(error) => tracing::warn!(space_id, item_id, %error, "queueing a space event failed; event dropped"),
         }
     }
+
+    /// The handler that delivers queued events, for the job workers.
+    pub fn delivery(&self) -> Arc<dyn JobHandler> {
+        Arc::new(Deliver(self.shared.clone()))
+    }
 }
 
-impl Shared {
-    async fn deliver(&self, space_id: &str, job: Job) {
-        let modules = match self.spaces.connected_modules(space_id).await {
-            Ok(modules) => modules,
-            Err(error) => {
-                tracing::warn!(space_id, error = %error, "reading the connected modules failed; event dropped");
-                return;
-            }
-        };
+/// Delivers one `module-event` job to every module connected to its space.
+struct Deliver(Arc<Shared>);
+
+/// What a `module-event` job carries.
+struct Event {
+    space_id: String,
+    kind: EventKind,
+    item_id: String,
+    item_json: String,
+}
+
+fn event_of(payload: &Value) -> Option<Event> {
+    Some(Event {
+        space_id: payload["spaceId"].as_str()?.to_owned(),
+        kind: kind_of(payload["kind"].as_str()?)?,
+        item_id: payload["itemId"].as_str()?.to_owned(),
+        item_json: payload.get("item")?.to_string(),
+    })
+}
+
+#[async_trait::async_trait]
+impl JobHandler for Deliver {
+    fn kind(&self) -> &'static str {
+        KIND
+    }
+
+    async fn run(&self, job: &ClaimedJob) -> Result<(), JobFailure> {
+        let shared = &self.0;
+        let event = event_of(&job.payload).ok_or_else(|| JobFailure::Permanent("not a space event".to_owned()))?;
+        let space_id = event.space_id.as_str();
+        let modules = shared
+            .spaces
+            .connected_modules(space_id)
+            .await
+            .map_err(|error| JobFailure::Retry(format!("reading the space's connected modules failed: {error}")))?;
         for module in modules.iter() {
             let invocation = Invocation { space_id: space_id.to_owned(), config_json: module.config.clone() };
-            let event =
-                ModuleEvent { kind: job.kind, item_id: job.item_id.clone(), item_json: Some(job.item_json.clone()) };
-            let outcome = self.host.dispatch_event(&module.module_id, invocation, event).await;
+            let delivered = ModuleEvent {
+                kind: event.kind,
+                item_id: event.item_id.clone(),
+                item_json: Some(event.item_json.clone()),
+            };
+            let outcome = shared.host.dispatch_event(&module.module_id, invocation, delivered).await;
             let error = outcome.err().map(|failure| {
-                tracing::warn!(space_id, module_id = %module.module_id, item_id = %job.item_id, %failure, "event delivery failed");
+                tracing::warn!(space_id, module_id = %module.module_id, item_id = %event.item_id, %failure, "event delivery failed");
                 failure.to_string()
             });
             let delivery = Delivery {
                 space_id: space_id.to_owned(),
                 module_id: module.module_id.clone(),
-                event_kind: kind_name(job.kind).to_owned(),
-                item_id: job.item_id.clone(),
+                event_kind: kind_name(event.kind).to_owned(),
+                item_id: event.item_id.clone(),
                 state: if error.is_none() { "DELIVERED" } else { "FAILED" }.to_owned(),
                 error,
                 created_at: OffsetDateTime::now_utc(),
             };
-            if let Err(error) = self.store.module_deliveries.insert_module_delivery(delivery).await {
-                tracing::warn!(space_id, module_id = %module.module_id, error = %error, "recording a delivery failed");
-            }
+            shared
+                .store
+                .module_deliveries
+                .insert_module_delivery(delivery)
+                .await
+                .map_err(|error| JobFailure::Retry(format!("recording a delivery failed: {error}")))?;
         }
+        Ok(())
+    }
+
+    async fn failed(&self, job: &ClaimedJob, error: &str) {
+        tracing::warn!(job_id = job.id, error, "a space event was given up; its modules did not all see it");
     }
 }

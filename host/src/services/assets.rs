@@ -16,6 +16,7 @@ use crate::domain::entitlement::Entitlement;
 use crate::domain::spaces::Role;
 use crate::error::{Error, Result};
 use crate::jobs::module_events::ModuleEvents;
+use crate::jobs::queue::JobQueue;
 use crate::media::objects::MediaObjects;
 use crate::media::{Object, SniffOutcome, judge_type};
 use crate::quotas;
@@ -38,6 +39,8 @@ pub struct Assets {
     spaces: Arc<Spaces>,
     objects: MediaObjects,
     events: ModuleEvents,
+    /// Woken when a decision queued the asset's analysis job.
+    queue: JobQueue,
     max_bytes: u64,
 }
 
@@ -49,8 +52,15 @@ fn not_found() -> Error {
 }
 
 impl Assets {
-    pub fn new(store: Store, spaces: Arc<Spaces>, objects: MediaObjects, events: ModuleEvents, max_bytes: u64) -> Self {
-        Self { store, spaces, objects, events, max_bytes }
+    pub fn new(
+        store: Store,
+        spaces: Arc<Spaces>,
+        objects: MediaObjects,
+        events: ModuleEvents,
+        queue: JobQueue,
+        max_bytes: u64,
+    ) -> Self {
+        Self { store, spaces, objects, events, queue, max_bytes }
     }
 
     /// The largest asset this deployment accepts, in bytes.
@@ -174,8 +184,12 @@ impl Assets {
         if !moved {
             return Err(Error::InvalidTransition(Cow::Borrowed("the asset changed state meanwhile; read it again")));
         }
+        if next.starts_analysis() {
+            // The move may have queued the analysis job in its own commit.
+            self.queue.wake();
+        }
         let asset = self.store.assets.asset(&space_id, &asset_id).await?.ok_or_else(not_found)?;
-        self.announce(&asset);
+        self.announce(&asset).await;
         Ok(asset)
     }
 
@@ -215,7 +229,7 @@ impl Assets {
             updated_at: now,
             ..asset
         };
-        self.announce(&asset);
+        self.announce(&asset).await;
         Ok(asset)
     }
 
@@ -243,7 +257,7 @@ impl Assets {
     }
 
     /// Tells the space's modules that an asset changed state.
-    fn announce(&self, asset: &StoredAsset) {
+    async fn announce(&self, asset: &StoredAsset) {
         let item = json!({
             "assetId": asset.asset_id,
             "spaceId": asset.space_id,
@@ -254,7 +268,7 @@ impl Assets {
             "state": asset.state,
             "proposedBy": asset.proposed_by,
         });
-        self.events.publish(&asset.space_id, EventKind::AssetStateChanged, &asset.asset_id, item.to_string());
+        self.events.publish(&asset.space_id, EventKind::AssetStateChanged, &asset.asset_id, item).await;
     }
 }
 

@@ -141,7 +141,7 @@ impl FormInstances {
             )
             .await?;
         let instance = Instance { stored, configuration, attachments: None };
-        self.announce(EventKind::FormInstanceCreated, &instance);
+        self.announce(EventKind::FormInstanceCreated, &instance).await;
         Ok(instance)
     }
 
@@ -195,7 +195,7 @@ impl FormInstances {
             .await
             .on_conflict("the form changed meanwhile; read it and try again")?;
         let instance = Instance { stored, configuration: current.configuration, attachments: None };
-        self.announce(EventKind::FormInstanceUpdated, &instance);
+        self.announce(EventKind::FormInstanceUpdated, &instance).await;
         Ok(instance)
     }
 
@@ -248,14 +248,14 @@ impl FormInstances {
             .await
             .on_conflict("the form changed meanwhile; read it and try again")?;
         let updated = Instance { stored: updated, configuration: instance.configuration.clone(), attachments: None };
-        self.announce(EventKind::FormInstanceUpdated, &updated);
+        self.announce(EventKind::FormInstanceUpdated, &updated).await;
         Ok(updated)
     }
 
-    /// Tells the modules of the instance's space (if any) about a committed change, in the
-    /// background: `{formId, configurationId, state, payload: {language, fields, metadata,
-    /// integrations}}`.
-    fn announce(&self, kind: EventKind, instance: &Instance) {
+    /// Tells the modules of the instance's space (if any) about a committed change: queues the
+    /// event, delivered in the background: `{formId, configurationId, state, payload: {language,
+    /// fields, metadata, integrations}}`.
+    async fn announce(&self, kind: EventKind, instance: &Instance) {
         let Some(space_id) = instance.stored.space_id.as_deref() else { return };
         let stored = &instance.stored;
         let item = serde_json::json!({
@@ -269,7 +269,7 @@ impl FormInstances {
                 "integrations": instance.integrations(),
             },
         });
-        self.events.publish(space_id, kind, &stored.form_id, item.to_string());
+        self.events.publish(space_id, kind, &stored.form_id, item).await;
     }
 
     /// Pairs a stored instance with its (cached) configuration.

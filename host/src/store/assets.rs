@@ -208,8 +208,9 @@ impl AssetRepo {
     }
 
     /// Moves an asset from `from` to `to` unless it moved meanwhile (`false`, nothing written).
-    /// With `queue_analysis`, an asset whose analysis was never queued is marked QUEUED in the same
-    /// transaction, so its bytes are analysed once however often it is approved or enabled.
+    /// With `queue_analysis`, an asset whose analysis was never queued is marked QUEUED and its
+    /// `analysis` job queued in the same transaction, so its bytes are analysed once however often
+    /// it is approved or enabled, and a crash cannot keep the mark and lose the job.
     #[tracing::instrument(skip_all, fields(asset_id))]
     pub async fn move_state(
         &self,
@@ -224,6 +225,18 @@ impl AssetRepo {
             .write(move |conn| {
                 let asset_id = asset_id.clone();
                 Box::pin(async move {
+                    // The first queueing is the one that finds no analysis state; the row lock of
+                    // the update below keeps a concurrent move from seeing the same.
+                    let first_analysis = queue_analysis
+                        && sqlx::query(
+                            "select 1 as one from published_asset where asset_id = $1 and state = $2 \
+                             and analysis_state is null",
+                        )
+                        .bind((*asset_id).clone())
+                        .bind(from)
+                        .fetch_optional(&mut *conn)
+                        .await?
+                        .is_some();
                     let updated = sqlx::query(
                         "update published_asset set state = $3, updated_at = $4, \
                          analysis_state = case when $5 = 1 and analysis_state is null then 'QUEUED' \
@@ -235,9 +248,12 @@ impl AssetRepo {
                     .bind(to)
                     .bind(to_millis(now))
                     .bind(i64::from(queue_analysis))
-                    .execute(conn)
+                    .execute(&mut *conn)
                     .await?
                     .rows_affected();
+                    if updated == 1 && first_analysis {
+                        super::jobs::insert_in(conn, &analysis_job(&asset_id), now).await?;
+                    }
                     Ok(updated == 1)
                 })
             })
@@ -255,5 +271,15 @@ impl AssetRepo {
         .fetch_one(&self.db.pool)
         .await?;
         Ok(row.try_get("n")?)
+    }
+}
+
+/// The job that analyses an asset's bytes; its dedupe key makes a second one a no-op.
+fn analysis_job(asset_id: &str) -> super::NewJobRow {
+    super::NewJobRow {
+        kind: "analysis".to_owned(),
+        dedupe_key: Some(format!("analysis:{asset_id}")),
+        order_key: None,
+        payload: serde_json::json!({ "assetId": asset_id }).to_string(),
     }
 }

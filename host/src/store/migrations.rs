@@ -35,6 +35,7 @@ const SQLITE: &[Embedded] = embed!("sqlite":
     9 "0009_channels.sql",
     10 "0010_messages.sql",
     11 "0011_marketplace.sql",
+    12 "0012_jobs.sql",
 );
 
 const POSTGRES: &[Embedded] = embed!("postgres":
@@ -49,6 +50,7 @@ const POSTGRES: &[Embedded] = embed!("postgres":
     9 "0009_channels.sql",
     10 "0010_messages.sql",
     11 "0011_marketplace.sql",
+    12 "0012_jobs.sql",
 );
 
 /// The engine's migrations, ready to run.
