@@ -24,13 +24,11 @@ pub const MAX_READ: u32 = 1 << 20;
 
 #[cfg(target_arch = "wasm32")]
 mod imp {
-    use crate::wit::imports::trellis::module::asset_read as host;
-
     pub(super) fn size() -> u64 {
-        host::size()
+        (crate::shared::required("asset::size").asset_size)()
     }
     pub(super) fn read(offset: u64, length: u32) -> Vec<u8> {
-        host::read(offset, length)
+        (crate::shared::required("asset::read").asset_read)(offset, length)
     }
 }
 
