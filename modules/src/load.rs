@@ -107,9 +107,19 @@ pub(crate) fn link_grants(
             (WitVersion::V0_1, Grant::ItemRead) => bindings::item_read::add_to_linker::<_, H>(linker, get)?,
             (WitVersion::V0_1, Grant::AssetRead) => bindings::asset_read::add_to_linker::<_, H>(linker, get)?,
             (WitVersion::V0_1, Grant::OutboundHttp) => bindings::outbound_http::add_to_linker::<_, H>(linker, get)?,
-            (WitVersion::V0_2, Grant::Logging) => v0_2_0::logging::add_to_linker::<_, H>(linker, get)?,
-            (WitVersion::V0_2, Grant::AssetRead) => v0_2_0::asset_read::add_to_linker::<_, H>(linker, get)?,
-            (WitVersion::V0_2, Grant::OutboundHttp) => v0_2_0::outbound_http::add_to_linker::<_, H>(linker, get)?,
+            // Under both names: a 0.2.0 step may import these at 0.1.x too (see `WitVersion::accepts`).
+            (WitVersion::V0_2, Grant::Logging) => {
+                v0_2_0::logging::add_to_linker::<_, H>(linker, get)?;
+                bindings::logging::add_to_linker::<_, H>(linker, get)?;
+            }
+            (WitVersion::V0_2, Grant::AssetRead) => {
+                v0_2_0::asset_read::add_to_linker::<_, H>(linker, get)?;
+                bindings::asset_read::add_to_linker::<_, H>(linker, get)?;
+            }
+            (WitVersion::V0_2, Grant::OutboundHttp) => {
+                v0_2_0::outbound_http::add_to_linker::<_, H>(linker, get)?;
+                bindings::outbound_http::add_to_linker::<_, H>(linker, get)?;
+            }
             (WitVersion::V0_2, Grant::MediaDecode) => v0_2_0::media::add_to_linker::<_, H>(linker, get)?,
             (WitVersion::V0_2, Grant::Vision) => v0_2_0::vision::add_to_linker::<_, H>(linker, get)?,
             (WitVersion::V0_2, Grant::Speech) => v0_2_0::speech::add_to_linker::<_, H>(linker, get)?,

@@ -24,11 +24,13 @@ pub const MAX_READ: u32 = 1 << 20;
 
 #[cfg(target_arch = "wasm32")]
 mod imp {
+    use crate::wit::imports::trellis::module::asset_read as host;
+
     pub(super) fn size() -> u64 {
-        (crate::shared::required("asset::size").asset_size)()
+        host::size()
     }
     pub(super) fn read(offset: u64, length: u32) -> Vec<u8> {
-        (crate::shared::required("asset::read").asset_read)(offset, length)
+        host::read(offset, length)
     }
 }
 

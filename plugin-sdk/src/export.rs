@@ -21,18 +21,6 @@ pub struct MarketplaceExport<M>(PhantomData<M>);
 /// Exports `M` as an analysis step.
 pub struct AnalysisExport<M>(PhantomData<M>);
 
-/// Makes `log`, `http` and `asset` use WIT 0.1.0's imports (see `shared.rs`); nothing to do natively.
-fn use_v0_1() {
-    #[cfg(target_arch = "wasm32")]
-    crate::shared::install(&crate::shared::v0_1::IMPORTS);
-}
-
-/// Makes `log`, `http` and `asset` use WIT 0.2.0's imports.
-fn use_v0_2() {
-    #[cfg(target_arch = "wasm32")]
-    crate::shared::install(&crate::shared::v0_2::IMPORTS);
-}
-
 impl<M: SpaceModule> module_info::Guest for SpaceExport<M> {
     fn manifest() -> WitManifest {
         M::manifest().into_wit(ModuleKind::Space)
@@ -41,12 +29,10 @@ impl<M: SpaceModule> module_info::Guest for SpaceExport<M> {
 
 impl<M: SpaceModule> space_hooks::Guest for SpaceExport<M> {
     fn on_event(ctx: WitContext, event: space_hooks::Event) -> Result<(), String> {
-        use_v0_1();
         M::on_event(&ctx.into(), &event.into()).map_err(|error| error.to_string())
     }
 
     fn handle_request(ctx: WitContext, request: space_hooks::Request) -> Result<space_hooks::Response, String> {
-        use_v0_1();
         let response = M::handle_request(&ctx.into(), &request.into()).map_err(|error| error.to_string())?;
         let (status, body) = response.into_parts();
         Ok(space_hooks::Response { status, body })
@@ -61,7 +47,6 @@ impl<M: MarketplaceRule> module_info::Guest for MarketplaceExport<M> {
 
 impl<M: MarketplaceRule> marketplace_hooks::Guest for MarketplaceExport<M> {
     fn trending_score(ctx: WitContext, stats: marketplace_hooks::ListingStats) -> Result<f64, String> {
-        use_v0_1();
         M::trending_score(&ctx.into(), &stats.into()).map_err(|error| error.to_string())
     }
 
@@ -69,7 +54,6 @@ impl<M: MarketplaceRule> marketplace_hooks::Guest for MarketplaceExport<M> {
         ctx: WitContext,
         registration: marketplace_hooks::Registration,
     ) -> Result<marketplace_hooks::Decision, String> {
-        use_v0_1();
         M::registration_decision(&ctx.into(), &registration.into()).map(Into::into).map_err(|error| error.to_string())
     }
 }
@@ -85,7 +69,6 @@ impl<M: AnalysisStep> analysis_hooks::Guest for AnalysisExport<M> {
         ctx: types_v0_2::Context,
         asset: analysis_hooks::AssetInfo,
     ) -> Result<analysis_hooks::AnalysisResult, String> {
-        use_v0_2();
         M::analyze(&ctx.into(), &asset.into()).map(Into::into).map_err(|error| error.to_string())
     }
 }

@@ -107,9 +107,20 @@ pub fn fetch(request: OutgoingRequest) -> Result<IncomingResponse, HttpError> {
 #[cfg(target_arch = "wasm32")]
 mod imp {
     use super::{IncomingResponse, OutgoingRequest};
+    use crate::wit::imports::trellis::module::outbound_http as host;
 
     pub(super) fn fetch(request: OutgoingRequest) -> Result<IncomingResponse, String> {
-        (crate::shared::required("http::fetch").fetch)(request)
+        let request = host::OutgoingRequest {
+            method: request.method,
+            url: request.url,
+            headers: request.headers,
+            body: request.body,
+        };
+        host::fetch(&request).map(|response| IncomingResponse {
+            status: response.status,
+            headers: response.headers,
+            body: response.body,
+        })
     }
 }
 

@@ -135,8 +135,6 @@ pub mod marketplace;
 pub mod media;
 mod request;
 mod response;
-#[cfg(target_arch = "wasm32")]
-mod shared;
 mod space;
 pub mod speech;
 #[cfg(not(target_arch = "wasm32"))]

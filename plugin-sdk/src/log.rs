@@ -60,12 +60,17 @@ pub fn error(message: impl AsRef<str>) {
 #[cfg(target_arch = "wasm32")]
 mod imp {
     use super::Level;
+    use crate::wit::imports::trellis::module::logging as host;
 
     pub(super) fn log(level: Level, message: &str) {
-        // Before the first hook there is no host to log to (the manifest is read with no imports).
-        if let Some(imports) = crate::shared::current() {
-            (imports.log)(level, message)
-        }
+        let level = match level {
+            Level::Trace => host::Level::Trace,
+            Level::Debug => host::Level::Debug,
+            Level::Info => host::Level::Info,
+            Level::Warn => host::Level::Warn,
+            Level::Error => host::Level::Error,
+        };
+        host::log(level, message)
     }
 }
 

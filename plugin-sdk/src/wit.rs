@@ -7,8 +7,9 @@
 //! one part per kind with that kind's hooks. An `export_*!` macro invokes `info`'s `export!` and its kind's,
 //! and each `export!` brings the custom section describing its exports; so a component exports exactly what
 //! its kind's world does, and imports what its code uses. Space modules and marketplace rules are written
-//! against `../wit/v0.1.0`; analysis steps against `../wit/v0.2.0` (`analysis_imports`, `analysis_info`,
-//! `analysis`), so the types and names are the contract's own. Paths are absolute (`::trellis_plugin_sdk`)
+//! against `../wit/v0.1.0`; analysis steps export `../wit/v0.2.0` (`analysis_info`, `analysis`) and import its
+//! inference capabilities (`analysis_imports`), while the interfaces every kind shares (logging, outbound
+//! HTTP, asset reads) stay at 0.1.0, unchanged in 0.2.0 and accepted there by the host. Paths are absolute (`::trellis_plugin_sdk`)
 //! because the export glue expands inside the module's crate.
 #![allow(unsafe_code, missing_docs, clippy::all)]
 
@@ -72,9 +73,6 @@ pub mod analysis_imports {
             package trellis:sdk;
             world analysis-imports {
                 import trellis:module/types@0.2.0;
-                import trellis:module/logging@0.2.0;
-                import trellis:module/outbound-http@0.2.0;
-                import trellis:module/asset-read@0.2.0;
                 import trellis:module/media@0.2.0;
                 import trellis:module/vision@0.2.0;
                 import trellis:module/speech@0.2.0;

@@ -86,6 +86,14 @@ impl WitVersion {
         }
     }
 
+    /// Whether a component targeting this version may import `grant`'s interface at version `imported`. The
+    /// interfaces 0.2.0 carries over unchanged (logging, asset-read, outbound-http) are also taken at 0.1.x:
+    /// the SDK's shared `log`, `asset` and `http` import those in every kind of module.
+    fn accepts(self, imported: WitVersion, grant: Grant) -> bool {
+        imported == self
+            || (self == Self::V0_2 && matches!(grant, Grant::Logging | Grant::AssetRead | Grant::OutboundHttp))
+    }
+
     /// The host capabilities a module of `kind` may import at this version.
     pub(crate) fn importable(self, kind: ModuleKind) -> Vec<Grant> {
         let since_v0_2 = [Grant::MediaDecode, Grant::Vision, Grant::Speech];
@@ -190,12 +198,12 @@ impl ImportReport {
         for (name, _) in component.component_type().imports(engine) {
             report.all.push(name.to_owned());
             if let Some((interface, imported)) = trellis_interface(name) {
-                // A component speaks one version: a 0.2.0 step importing `logging@0.1.0` is refused.
-                match grant_of(interface, imported).filter(|_| imported == version) {
+                let grant = grant_of(interface, imported).filter(|grant| version.accepts(imported, *grant));
+                match grant {
                     Some(grant) if importable.contains(&grant) => {
                         report.host.push(HostImport { interface: name.to_owned(), permission: grant_label(grant) });
                     }
-                    None if interface == "types" && imported == version => {}
+                    None if interface == "types" => {}
                     _ => report.unsupported.push(name.to_owned()),
                 }
                 continue;
@@ -264,6 +272,14 @@ mod tests {
         assert_eq!(trellis_interface("trellis:module/media@0.2.1"), Some(("media", WitVersion::V0_2)));
         assert_eq!(trellis_interface("trellis:module/key-value@0.3.0"), None);
         assert_eq!(trellis_interface("other:module/key-value@0.1.0"), None);
+    }
+
+    #[test]
+    fn a_0_2_step_may_import_the_unchanged_interfaces_at_0_1() {
+        assert!(WitVersion::V0_2.accepts(WitVersion::V0_1, Grant::Logging));
+        assert!(WitVersion::V0_2.accepts(WitVersion::V0_2, Grant::Logging));
+        assert!(!WitVersion::V0_1.accepts(WitVersion::V0_2, Grant::Logging));
+        assert!(!WitVersion::V0_2.accepts(WitVersion::V0_1, Grant::KeyValue));
     }
 
     #[test]
