@@ -1,7 +1,15 @@
-//! What an analysis step sees of an asset, and what it answers.
+//! What an analysis step sees of an asset (its bytes, and the host's inference capabilities over it in
+//! `media.rs`), and what it answers: findings, each with the model that gave it.
+
+mod media;
 
 use async_trait::async_trait;
 use serde::Serialize;
+
+pub use media::{
+    Colour, Face, Faces, Label, Labels, MAX_FACES, MAX_FRAMES, MAX_LABELS, MAX_MODEL_BYTES, MAX_SEGMENTS, MediaAnalysis,
+    MediaInfo, MediaKind, PictureFacts, Segment, Transcript,
+};
 
 /// Most bytes one `asset-read.read` call returns.
 pub const MAX_ASSET_READ_BYTES: u32 = 1024 * 1024;
@@ -10,7 +18,9 @@ pub const MAX_ASSET_READ_BYTES: u32 = 1024 * 1024;
 pub const MAX_TAGS: usize = 64;
 /// Longest tag, in characters.
 pub const MAX_TAG_CHARS: usize = 100;
-/// Longest description, in bytes.
+/// Most sentences of a description.
+pub const MAX_SENTENCES: usize = 32;
+/// Longest description (all its sentences together), in bytes.
 pub const MAX_DESCRIPTION_BYTES: usize = 16 * 1024;
 /// Longest transcript, in bytes.
 pub const MAX_TRANSCRIPT_BYTES: usize = 1024 * 1024;
@@ -41,140 +51,6 @@ impl AssetSource for BytesAsset {
     }
 }
 
-/// The host's inference capabilities over the asset under analysis (WIT 0.2.0 `media`, `vision` and
-/// `speech`), one object per analysis of one asset. The host crate implements it over its models; this crate
-/// links it only for steps granted the matching permission, and bounds what it hands to guests.
-/// Errors are messages for the step (and, when the step passes them on, for the asset's `analysis.error`).
-#[async_trait]
-pub trait MediaAnalysis: Send + Sync + 'static {
-    /// What the asset is.
-    async fn probe(&self) -> Result<MediaInfo, String>;
-    /// Decodes up to `count` frames spread over the asset; answers how many there are (`0..n`).
-    async fn frames(&self, count: u32) -> Result<u32, String>;
-    /// At most `limit` labels of frame `frame`, best first.
-    async fn classify(&self, frame: u32, limit: u32) -> Result<Labels, String>;
-    /// The faces in frame `frame`.
-    async fn detect_faces(&self, frame: u32) -> Result<Faces, String>;
-    /// Size, orientation, colours and brightness of frame `frame`.
-    async fn facts(&self, frame: u32) -> Result<PictureFacts, String>;
-    /// An English transcript of the asset's sound.
-    async fn transcribe(&self) -> Result<Transcript, String>;
-}
-
-/// What kind of media an asset is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum MediaKind {
-    /// A still picture.
-    Image,
-    /// Sound only.
-    Audio,
-    /// Moving pictures.
-    Video,
-    /// Anything else.
-    Other,
-}
-
-/// What `media.probe` answers.
-#[derive(Debug, Clone, PartialEq)]
-pub struct MediaInfo {
-    /// Image, audio, video or other.
-    pub kind: MediaKind,
-    /// Pixels (images, video), else 0.
-    pub width: u32,
-    /// Pixels (images, video), else 0.
-    pub height: u32,
-    /// Milliseconds (audio, video), else 0.
-    pub duration_ms: u64,
-    /// Whether there is sound to transcribe.
-    pub has_sound: bool,
-}
-
-/// A label of a whole picture.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Label {
-    /// Plain English name.
-    pub name: String,
-    /// Probability, 0..1.
-    pub score: f32,
-}
-
-/// Labels and the model that gave them.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Labels {
-    /// Best first.
-    pub labels: Vec<Label>,
-    /// Model name and version.
-    pub model: String,
-}
-
-/// A face, in pixels of its frame.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Face {
-    /// Left edge.
-    pub x: u32,
-    /// Top edge.
-    pub y: u32,
-    /// Width.
-    pub width: u32,
-    /// Height.
-    pub height: u32,
-    /// The detector's confidence.
-    pub score: f32,
-}
-
-/// Faces and the model that found them.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Faces {
-    /// The faces found.
-    pub faces: Vec<Face>,
-    /// Model name and version.
-    pub model: String,
-}
-
-/// A named colour and its share of a frame.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Colour {
-    /// Plain English name.
-    pub name: String,
-    /// Share of pixels, 0..1.
-    pub share: f32,
-}
-
-/// Facts about a frame that need no model.
-#[derive(Debug, Clone, PartialEq)]
-pub struct PictureFacts {
-    /// Pixels.
-    pub width: u32,
-    /// Pixels.
-    pub height: u32,
-    /// `landscape`, `portrait` or `square`.
-    pub orientation: String,
-    /// Main colours, largest share first (at most 5).
-    pub colours: Vec<Colour>,
-    /// Mean brightness, 0..1.
-    pub brightness: f32,
-}
-
-/// A stretch of speech.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Segment {
-    /// Start, in milliseconds from the start of the asset.
-    pub start_ms: u64,
-    /// End, in milliseconds.
-    pub end_ms: u64,
-    /// What was said.
-    pub text: String,
-}
-
-/// A transcript and the model that made it.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Transcript {
-    /// In order.
-    pub segments: Vec<Segment>,
-    /// Model name and version.
-    pub model: String,
-}
-
 /// The asset an analysis step is asked about.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct AssetInfo {
@@ -188,32 +64,70 @@ pub struct AssetInfo {
     pub bytes: u64,
 }
 
-/// What an analysis step found.
+/// A tag, a sentence or a transcript, and the model (name and version) it came from when a model gave it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Finding {
+    /// The tag, the sentence or the transcript's text.
+    pub text: String,
+    /// The model that gave it, e.g. `efficientnet-lite0 (imagenet-1k)`; `None` when no model was involved.
+    pub model: Option<String>,
+}
+
+impl Finding {
+    /// A finding no model gave.
+    pub fn plain(text: impl Into<String>) -> Self {
+        Self { text: text.into(), model: None }
+    }
+}
+
+/// What an analysis step found.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct AnalysisResult {
     /// Tags for the asset.
-    pub tags: Vec<String>,
-    /// A description, when the step wrote one.
-    pub description: Option<String>,
-    /// A transcript, when the step made one.
-    pub transcript: Option<String>,
+    pub tags: Vec<Finding>,
+    /// The sentences of its English description, in order.
+    pub sentences: Vec<Finding>,
+    /// A transcript of its speech, when the step made one.
+    pub transcript: Option<Finding>,
 }
 
 impl AnalysisResult {
+    /// A WIT 0.1.0 step's answer in today's shape: tags and transcript with no model, the description as one
+    /// sentence (none when it is blank).
+    pub(crate) fn from_v0_1(tags: Vec<String>, description: Option<String>, transcript: Option<String>) -> Self {
+        Self {
+            tags: tags.into_iter().map(Finding::plain).collect(),
+            sentences: description.filter(|d| !d.trim().is_empty()).map(Finding::plain).into_iter().collect(),
+            transcript: transcript.map(Finding::plain),
+        }
+    }
+
     /// Why this answer cannot be used, if it cannot.
     pub(crate) fn problem(&self) -> Option<String> {
         if self.tags.len() > MAX_TAGS {
             return Some(format!("{} tags, at most {MAX_TAGS} allowed", self.tags.len()));
         }
-        if let Some(tag) = self.tags.iter().find(|t| t.trim().is_empty() || t.chars().count() > MAX_TAG_CHARS) {
-            return Some(format!("tag {tag:?} is empty or longer than {MAX_TAG_CHARS} characters"));
+        if let Some(tag) = self.tags.iter().find(|t| t.text.trim().is_empty() || t.text.chars().count() > MAX_TAG_CHARS)
+        {
+            return Some(format!("tag {:?} is empty or longer than {MAX_TAG_CHARS} characters", tag.text));
         }
-        if self.description.as_ref().is_some_and(|d| d.len() > MAX_DESCRIPTION_BYTES) {
+        if self.sentences.len() > MAX_SENTENCES {
+            return Some(format!("{} sentences, at most {MAX_SENTENCES} allowed", self.sentences.len()));
+        }
+        if self.sentences.iter().any(|s| s.text.trim().is_empty()) {
+            return Some("a sentence is empty".to_owned());
+        }
+        if self.sentences.iter().map(|s| s.text.len()).sum::<usize>() > MAX_DESCRIPTION_BYTES {
             return Some(format!("description is longer than {MAX_DESCRIPTION_BYTES} bytes"));
         }
-        if self.transcript.as_ref().is_some_and(|t| t.len() > MAX_TRANSCRIPT_BYTES) {
+        if self.transcript.as_ref().is_some_and(|t| t.text.len() > MAX_TRANSCRIPT_BYTES) {
             return Some(format!("transcript is longer than {MAX_TRANSCRIPT_BYTES} bytes"));
+        }
+        let findings = self.tags.iter().chain(&self.sentences).chain(&self.transcript);
+        if let Some(model) = findings.filter_map(|f| f.model.as_deref()).find(|m| m.len() > MAX_MODEL_BYTES) {
+            return Some(format!("model {model:.40?}... is longer than {MAX_MODEL_BYTES} bytes"));
         }
         None
     }
@@ -232,14 +146,43 @@ mod tests {
         assert_eq!(asset.read(100, 1).await.unwrap(), b"");
     }
 
+    fn tagged(tags: &[&str]) -> AnalysisResult {
+        AnalysisResult { tags: tags.iter().map(|t| Finding::plain(*t)).collect(), ..Default::default() }
+    }
+
     #[test]
     fn oversized_or_empty_tags_are_refused() {
-        let ok = AnalysisResult { tags: vec!["cat".into()], description: None, transcript: None };
-        let empty = AnalysisResult { tags: vec![" ".into()], ..ok.clone() };
-        let many = AnalysisResult { tags: vec!["t".into(); MAX_TAGS + 1], ..ok.clone() };
+        assert_eq!(tagged(&["cat"]).problem(), None);
+        assert!(tagged(&[" "]).problem().is_some());
+        assert!(tagged(&["t"; MAX_TAGS + 1]).problem().is_some());
+    }
+
+    #[test]
+    fn empty_sentences_long_descriptions_and_long_models_are_refused() {
+        let sentence = |text: &str| Finding { text: text.into(), model: Some("m 1".into()) };
+        let ok = AnalysisResult { sentences: vec![sentence("It is a cat.")], ..tagged(&["cat"]) };
+        let empty = AnalysisResult { sentences: vec![sentence("  ")], ..ok.clone() };
+        let long = AnalysisResult { sentences: vec![sentence(&"a".repeat(MAX_DESCRIPTION_BYTES + 1))], ..ok.clone() };
+        let model = AnalysisResult {
+            tags: vec![Finding { text: "cat".into(), model: Some("m".repeat(MAX_MODEL_BYTES + 1)) }],
+            ..ok.clone()
+        };
 
         assert_eq!(ok.problem(), None);
         assert!(empty.problem().is_some());
-        assert!(many.problem().is_some());
+        assert!(long.problem().is_some());
+        assert!(model.problem().is_some());
+    }
+
+    #[test]
+    fn a_v0_1_answer_becomes_findings_without_a_model() {
+        let adapted =
+            AnalysisResult::from_v0_1(vec!["cat".into()], Some("A cat on a mat.".into()), Some("meow".into()));
+        let blank = AnalysisResult::from_v0_1(Vec::new(), Some(" ".into()), None);
+
+        assert_eq!(adapted.tags, [Finding::plain("cat")]);
+        assert_eq!(adapted.sentences, [Finding::plain("A cat on a mat.")]);
+        assert_eq!(adapted.transcript, Some(Finding::plain("meow")));
+        assert!(blank.sentences.is_empty());
     }
 }

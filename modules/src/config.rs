@@ -21,8 +21,15 @@ pub struct ModulesConfig {
     pub event_deadline_ms: u64,
     /// Budget of one marketplace call (trending score, registration decision), in milliseconds.
     pub marketplace_deadline_ms: u64,
-    /// Budget of one analysis step, in milliseconds.
+    /// Budget of one analysis step's own code, in milliseconds. Time inside the inference capabilities
+    /// (media, vision, speech) does not count: the two bounds below cover it.
     pub analysis_deadline_ms: u64,
+    /// Upper bound of one inference capability call of an analysis step, in milliseconds; a call that
+    /// takes longer answers the step with an error.
+    pub analysis_capability_timeout_ms: u64,
+    /// Upper bound of all inference capability calls of one analysis step together, in milliseconds; past
+    /// it the step ends as over its deadline.
+    pub analysis_capability_budget_ms: u64,
     /// Linear memory one instance may grow to, in bytes.
     pub memory_limit_bytes: u64,
     /// Instances alive at once across all modules; further invocations wait for a slot.
@@ -68,6 +75,8 @@ impl Default for ModulesConfig {
             event_deadline_ms: 200,
             marketplace_deadline_ms: 50,
             analysis_deadline_ms: 30_000,
+            analysis_capability_timeout_ms: 600_000,
+            analysis_capability_budget_ms: 1_800_000,
             memory_limit_bytes: 32 * 1024 * 1024,
             max_instances: 256,
             http_timeout_ms: 10_000,
@@ -198,6 +207,12 @@ pub enum Grant {
     AssetRead,
     /// Outbound HTTP to the hosts in `allow_hosts`.
     OutboundHttp,
+    /// Decode the asset under analysis (WIT 0.2.0 `media`).
+    MediaDecode,
+    /// Labels, faces and facts of decoded frames (WIT 0.2.0 `vision`).
+    Vision,
+    /// Transcription of the asset's speech (WIT 0.2.0 `speech`).
+    Speech,
 }
 
 #[cfg(test)]
@@ -219,6 +234,16 @@ mod tests {
                 vec!["api.example.com".into()]
             )
         );
+    }
+
+    #[test]
+    fn inference_grants_parse_in_kebab_case() {
+        let entry: EnabledModule = serde_json::from_value(serde_json::json!({
+            "path": "/x/step.wasm", "grants": ["media-decode", "vision", "speech"]
+        }))
+        .unwrap();
+
+        assert_eq!(entry.grants, [Grant::MediaDecode, Grant::Vision, Grant::Speech]);
     }
 
     #[test]
@@ -244,6 +269,7 @@ mod tests {
         assert_eq!(config.request_deadline(), Duration::from_millis(50));
         assert_eq!(config.event_deadline(), Duration::from_millis(200));
         assert_eq!(config.analysis_deadline(), Duration::from_secs(30));
+        assert_eq!(config.analysis_capability_timeout_ms, 600_000);
         assert_eq!(config.memory_limit_bytes, 32 << 20);
     }
 }

@@ -99,6 +99,7 @@ impl ModuleHost {
                 module = %id,
                 version = %module.manifest.version,
                 kind = module.manifest.kind.as_str(),
+                wit = module.version.as_str(),
                 code = ?module.code.origin,
                 ms = module.code.duration.as_secs_f64() * 1e3,
                 "module loaded"
@@ -178,6 +179,11 @@ mod tests {
 
     fn send<T: Send>(_: T) {}
 
+    #[allow(clippy::unimplemented)]
+    fn media() -> Arc<dyn crate::analysis::MediaAnalysis> {
+        unimplemented!("only the future's type is checked")
+    }
+
     /// The host crate keeps the host in axum state and awaits its calls inside handlers.
     #[allow(dead_code)]
     fn host_and_its_futures_are_send_and_sync(
@@ -190,6 +196,6 @@ mod tests {
         shared::<ModuleHost>();
         send(host.handle_request("m", Invocation::default(), request));
         send(host.dispatch_event("m", Invocation::default(), event));
-        send(host.analyze("m", Invocation::default(), asset, Arc::new(BytesAsset::default())));
+        send(host.analyze("m", Invocation::default(), asset, Arc::new(BytesAsset::default()), media()));
     }
 }

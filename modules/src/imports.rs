@@ -1,15 +1,22 @@
 //! The host side of the imports a module may be granted, one file per interface: key-value, logging,
-//! item-read, asset-read and outbound HTTP.
+//! item-read, asset-read and outbound HTTP (WIT 0.1.0, and their 0.2.0 names in `since_v0_2_0.rs`), and
+//! the inference capabilities of WIT 0.2.0, media, vision and speech, over the invocation's
+//! [`MediaAnalysis`](crate::analysis::MediaAnalysis) (`capability.rs` holds what they share).
 //!
 //! Each import is linked only when granted, and checks the grant again here, so a linking mistake cannot
 //! widen what a module reaches. A failure of the host itself (database error, time out) ends the invocation
 //! with a trap and a note in the store saying it was the host's fault.
 
 pub(crate) mod asset_read;
+pub(crate) mod capability;
 pub(crate) mod item_read;
 pub(crate) mod key_value;
 pub(crate) mod logging;
+pub(crate) mod media;
 pub(crate) mod outbound_http;
+pub(crate) mod since_v0_2_0;
+pub(crate) mod speech;
+pub(crate) mod vision;
 
 use tokio::time::error::Elapsed;
 

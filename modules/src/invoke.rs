@@ -2,7 +2,9 @@
 //! a store with its deadline and memory cap (`state.rs`), the bounded call, and the verdict (`failure.rs`).
 
 pub(crate) mod admission;
+pub(crate) mod analysis;
 pub(crate) mod calls;
+pub(crate) mod clock;
 pub(crate) mod engine;
 pub(crate) mod failure;
 pub(crate) mod guests;
@@ -14,6 +16,7 @@ use std::time::{Duration, Instant};
 
 use wasmtime::{Store, UpdateDeadline};
 
+use crate::invoke::clock::GuestClock;
 use crate::invoke::failure::{DeadlineExceeded, ModuleFailure};
 use crate::invoke::state::{Capabilities, HostVerdict, StoreState};
 use crate::load::LoadedModule;
@@ -22,16 +25,19 @@ use crate::load::LoadedModule;
 /// first, so the outer timeout only catches a guest parked in a host call that ignores the deadline (a WASI
 /// sleep, say).
 const OUTER_GRACE: Duration = Duration::from_millis(5);
+/// How often the outer timeout looks again while the guest's clock stands still (a capability call).
+const PAUSED_RECHECK: Duration = Duration::from_millis(50);
 
 /// Sets the memory cap and the deadline of a fresh store.
 ///
 /// The deadline is wall-clock and checked at every epoch tick: until it passes, the guest yields to tokio once
-/// per tick (so a long analysis step does not hold a worker thread); once it passes, the guest traps.
+/// per tick (so a long analysis step does not hold a worker thread); once it passes, the guest traps. Time
+/// in capability calls does not count (see `clock.rs`): the deadline read here has moved on by it.
 pub(crate) fn configure_store(store: &mut Store<StoreState>) {
     store.limiter(|state| &mut state.limiter);
     store.set_epoch_deadline(1);
     store.epoch_deadline_callback(|mut ctx| {
-        if Instant::now() < ctx.data().deadline {
+        if Instant::now() < ctx.data().clock.deadline() {
             return Ok(UpdateDeadline::Yield(1));
         }
         ctx.data_mut().verdict.get_or_insert(HostVerdict::Deadline);
@@ -51,14 +57,25 @@ pub(crate) fn new_store(
     store
 }
 
-/// Runs `call` (instantiate + one export) under the store's budget, also for time spent inside host calls.
+/// Runs `call` (instantiate + one export) under the store's budget, also for time spent inside host calls
+/// other than capability calls, which stop the clock and are bounded by the host itself.
 pub(crate) async fn bounded<T>(
-    budget: Duration,
+    clock: Arc<GuestClock>,
     call: impl Future<Output = wasmtime::Result<T>>,
 ) -> wasmtime::Result<T> {
-    match tokio::time::timeout(budget + OUTER_GRACE, call).await {
-        Ok(outcome) => outcome,
-        Err(_) => Err(DeadlineExceeded.into()),
+    let mut call = std::pin::pin!(call);
+    loop {
+        let mut until = clock.deadline() + OUTER_GRACE;
+        if clock.is_paused() {
+            until = until.max(Instant::now() + PAUSED_RECHECK);
+        }
+        match tokio::time::timeout_at(until.into(), &mut call).await {
+            Ok(outcome) => return outcome,
+            Err(_) if !clock.is_paused() && clock.deadline() + OUTER_GRACE <= Instant::now() => {
+                return Err(DeadlineExceeded.into());
+            }
+            Err(_) => continue,
+        }
     }
 }
 

@@ -1,7 +1,7 @@
 //! The Trellis module host: runs sandboxed WebAssembly components (modules) with wasmtime's component model.
 //!
 //! Independent of HTTP and of the database: the host crate gives it a [`KeyValueBackend`] (and, for analysis,
-//! an [`AssetSource`]) and calls [`ModuleHost`]. It knows no particular module: the binary that embeds modules
+//! an [`AssetSource`] and the [`MediaAnalysis`] capabilities) and calls [`ModuleHost`]. It knows no particular module: the binary that embeds modules
 //! hands their bytes over as [`BundledModule`]s, and a deployment enables them by id. One pooled `Engine` with epoch deadlines runs every module;
 //! each module is compiled once (or loaded from the on-disk cache) into an `InstancePre`, and every invocation
 //! gets a fresh store and instance with a memory cap and a wall-clock budget. A trap, a deadline, a memory cap
@@ -24,7 +24,12 @@ mod imports;
 mod invoke;
 mod load;
 
-pub use analysis::{AnalysisResult, AssetInfo, AssetSource, BytesAsset, MAX_ASSET_READ_BYTES};
+pub use analysis::{
+    AnalysisResult, AssetInfo, AssetSource, BytesAsset, Colour, Face, Faces, Finding, Label, Labels,
+    MAX_ASSET_READ_BYTES, MAX_DESCRIPTION_BYTES, MAX_FACES, MAX_FRAMES, MAX_LABELS, MAX_MODEL_BYTES, MAX_SEGMENTS,
+    MAX_SENTENCES, MAX_TAG_CHARS, MAX_TAGS, MAX_TRANSCRIPT_BYTES, MediaAnalysis, MediaInfo, MediaKind, PictureFacts,
+    Segment, Transcript,
+};
 pub use api::{
     CallerRole, ConfigError, ConfigProblem, Decision, EventKind, Invocation, ListingStats, MAX_RESPONSE_BODY_BYTES,
     Method, ModuleEvent, ModuleRequest, ModuleResponse, ModuleSummary, Registration,
@@ -39,4 +44,4 @@ pub use invoke::failure::{FailureCounts, FailureKind, ModuleFailure};
 pub use load::cache::{CodeLoad, CodeOrigin};
 pub use load::inspect::{CheckReport, check, inspect};
 pub use load::manifest::{Manifest, ModuleKind, Permission};
-pub use load::wit_check::{HostImport, ImportReport};
+pub use load::wit_check::{HostImport, ImportReport, WitVersion};

@@ -15,17 +15,17 @@ use wasmtime::component::{Component, HasSelf, Linker};
 use wasmtime::{Engine, Store};
 
 use crate::api::ModuleSummary;
-use crate::bindings::{self, analysis, marketplace, space};
+use crate::bindings::{self, analysis, marketplace, space, v0_2_0};
 use crate::config::{BundledModule, EnabledModule, Grant, ModulesConfig, Source};
 use crate::imports::key_value::KeyValueBackend;
 use crate::imports::logging::LogBudget;
 use crate::imports::outbound_http::HttpAccess;
 use crate::invoke::configure_store;
 use crate::invoke::failure::FailureCounters;
-use crate::invoke::state::{Capabilities, StoreState};
+use crate::invoke::state::{Capabilities, InferenceAccess, StoreState};
 use crate::load::cache::CodeLoad;
 use crate::load::manifest::{Manifest, ModuleKind, Permission, grant_label};
-use crate::load::wit_check::{ImportReport, world_of};
+use crate::load::wit_check::{ImportReport, WitVersion, world_of};
 
 /// Time a module gets to answer `manifest()`.
 const MANIFEST_BUDGET: Duration = Duration::from_secs(1);
@@ -33,11 +33,28 @@ const MANIFEST_BUDGET: Duration = Duration::from_secs(1);
 pub(crate) enum Prepared {
     Space(space::SpaceModulePre<StoreState>),
     Marketplace(marketplace::MarketplaceRulePre<StoreState>),
-    Analysis(analysis::AnalysisStepPre<StoreState>),
+    /// A WIT 0.1.0 analysis step, whose answer is adapted to 0.2.0's.
+    AnalysisV0_1(analysis::AnalysisStepPre<StoreState>),
+    Analysis(v0_2_0::analysis::AnalysisStepPre<StoreState>),
+}
+
+impl Prepared {
+    fn new(pre: wasmtime::component::InstancePre<StoreState>, kind: ModuleKind, version: WitVersion) -> anyhow::Result<Self> {
+        Ok(match (kind, version) {
+            (ModuleKind::Space, _) => Self::Space(space::SpaceModulePre::new(pre)?),
+            (ModuleKind::MarketplaceRule, _) => Self::Marketplace(marketplace::MarketplaceRulePre::new(pre)?),
+            (ModuleKind::AnalysisStep, WitVersion::V0_1) => Self::AnalysisV0_1(analysis::AnalysisStepPre::new(pre)?),
+            (ModuleKind::AnalysisStep, WitVersion::V0_2) => {
+                Self::Analysis(v0_2_0::analysis::AnalysisStepPre::new(pre)?)
+            }
+        })
+    }
 }
 
 pub(crate) struct LoadedModule {
     pub manifest: Manifest,
+    /// The WIT version the component targets.
+    pub version: WitVersion,
     pub summary: ModuleSummary,
     pub validator: jsonschema::Validator,
     pub prepared: Prepared,
@@ -64,18 +81,49 @@ pub(crate) fn wasi_linker(engine: &Engine) -> anyhow::Result<Linker<StoreState>>
     let mut linker = Linker::new(engine);
     wasmtime_wasi::p2::add_to_linker_async(&mut linker)?;
     bindings::types::add_to_linker::<_, HasSelf<StoreState>>(&mut linker, |s| s)?;
+    v0_2_0::types::add_to_linker::<_, HasSelf<StoreState>>(&mut linker, |s| s)?;
     Ok(linker)
 }
 
-/// Adds the host imports for `grants` (each only if the world has it).
-pub(crate) fn link_grants(linker: &mut Linker<StoreState>, kind: ModuleKind, grants: &[Grant]) -> anyhow::Result<()> {
-    for grant in grants.iter().filter(|g| kind.importable().contains(g)) {
-        match grant {
-            Grant::KeyValue => bindings::key_value::add_to_linker::<_, HasSelf<StoreState>>(linker, |s| s)?,
-            Grant::Logging => bindings::logging::add_to_linker::<_, HasSelf<StoreState>>(linker, |s| s)?,
-            Grant::ItemRead => bindings::item_read::add_to_linker::<_, HasSelf<StoreState>>(linker, |s| s)?,
-            Grant::AssetRead => bindings::asset_read::add_to_linker::<_, HasSelf<StoreState>>(linker, |s| s)?,
-            Grant::OutboundHttp => bindings::outbound_http::add_to_linker::<_, HasSelf<StoreState>>(linker, |s| s)?,
+/// The data every import is implemented on.
+fn get(state: &mut StoreState) -> &mut StoreState {
+    state
+}
+
+/// Adds the host imports for `grants` (each only if the world of that version has it), under the names of
+/// the version the component targets.
+pub(crate) fn link_grants(
+    linker: &mut Linker<StoreState>,
+    kind: ModuleKind,
+    version: WitVersion,
+    grants: &[Grant],
+) -> anyhow::Result<()> {
+    let importable = version.importable(kind);
+    for grant in grants.iter().filter(|g| importable.contains(g)) {
+        type H = HasSelf<StoreState>;
+        match (version, grant) {
+            (WitVersion::V0_1, Grant::KeyValue) => bindings::key_value::add_to_linker::<_, H>(linker, get)?,
+            (WitVersion::V0_1, Grant::Logging) => bindings::logging::add_to_linker::<_, H>(linker, get)?,
+            (WitVersion::V0_1, Grant::ItemRead) => bindings::item_read::add_to_linker::<_, H>(linker, get)?,
+            (WitVersion::V0_1, Grant::AssetRead) => bindings::asset_read::add_to_linker::<_, H>(linker, get)?,
+            (WitVersion::V0_1, Grant::OutboundHttp) => bindings::outbound_http::add_to_linker::<_, H>(linker, get)?,
+            // Under both names: a 0.2.0 step may import these at 0.1.x too (see `WitVersion::accepts`).
+            (WitVersion::V0_2, Grant::Logging) => {
+                v0_2_0::logging::add_to_linker::<_, H>(linker, get)?;
+                bindings::logging::add_to_linker::<_, H>(linker, get)?;
+            }
+            (WitVersion::V0_2, Grant::AssetRead) => {
+                v0_2_0::asset_read::add_to_linker::<_, H>(linker, get)?;
+                bindings::asset_read::add_to_linker::<_, H>(linker, get)?;
+            }
+            (WitVersion::V0_2, Grant::OutboundHttp) => {
+                v0_2_0::outbound_http::add_to_linker::<_, H>(linker, get)?;
+                bindings::outbound_http::add_to_linker::<_, H>(linker, get)?;
+            }
+            (WitVersion::V0_2, Grant::MediaDecode) => v0_2_0::media::add_to_linker::<_, H>(linker, get)?,
+            (WitVersion::V0_2, Grant::Vision) => v0_2_0::vision::add_to_linker::<_, H>(linker, get)?,
+            (WitVersion::V0_2, Grant::Speech) => v0_2_0::speech::add_to_linker::<_, H>(linker, get)?,
+            (version, grant) => anyhow::bail!("WIT {version} has no {grant:?} import"),
         }
     }
     Ok(())
@@ -98,7 +146,7 @@ impl Loader<'_> {
         };
         let cache_dir = self.settings.cache_dir.as_deref();
         let (component, code) = cache::load_component(self.engine, &bytes, cache_dir).context("cannot compile")?;
-        let kind = world_of(self.engine, &component).map_err(anyhow::Error::msg)?;
+        let (kind, version) = world_of(self.engine, &component).map_err(anyhow::Error::msg)?;
         let manifest = read_manifest(self.engine, &self.wasi, &component, self.memory_limit).await?;
         let problems = manifest.problems();
         anyhow::ensure!(problems.is_empty(), "invalid manifest: {}", problems.join("; "));
@@ -116,26 +164,23 @@ impl Loader<'_> {
             Source::Bundled(_) => (manifest.asked(), manifest.asked_hosts().unwrap_or_default().to_vec()),
             Source::File(_) => file_grants(&manifest, &entry.grants, &entry.allow_hosts),
         };
-        let imports = ImportReport::of(self.engine, &component, kind);
+        let imports = ImportReport::of(self.engine, &component, kind, version);
         imports.ensure_allowed(&manifest, &grants)?;
 
         let mut linker = self.wasi.clone();
-        link_grants(&mut linker, kind, &grants)?;
+        link_grants(&mut linker, kind, version, &grants)?;
         let pre = linker
             .instantiate_pre(&component)
             .map_err(anyhow::Error::from)
-            .context("component does not fit the host's WIT")?;
-        let prepared = match kind {
-            ModuleKind::Space => Prepared::Space(space::SpaceModulePre::new(pre)?),
-            ModuleKind::MarketplaceRule => Prepared::Marketplace(marketplace::MarketplaceRulePre::new(pre)?),
-            ModuleKind::AnalysisStep => Prepared::Analysis(analysis::AnalysisStepPre::new(pre)?),
-        };
+            .with_context(|| format!("component does not fit the host's WIT {version}"))?;
+        let prepared = Prepared::new(pre, kind, version)?;
 
         let validator = manifest.compile_schema().map_err(anyhow::Error::msg)?;
         let caps = self.capabilities(&manifest.id, &grants, hosts);
         let summary = summary(&manifest, &grants, &caps);
         Ok(LoadedModule {
             manifest,
+            version,
             summary,
             validator,
             prepared,
@@ -155,6 +200,13 @@ impl Loader<'_> {
             item_read: has(Grant::ItemRead),
             asset_read: has(Grant::AssetRead),
             http: has(Grant::OutboundHttp).then(|| HttpAccess::new(self.http.clone(), hosts, self.settings)),
+            inference: InferenceAccess {
+                media_decode: has(Grant::MediaDecode),
+                vision: has(Grant::Vision),
+                speech: has(Grant::Speech),
+                call_timeout: Duration::from_millis(self.settings.analysis_capability_timeout_ms),
+                invocation_budget: Duration::from_millis(self.settings.analysis_capability_budget_ms),
+            },
         }
     }
 }
@@ -210,18 +262,36 @@ pub(crate) async fn read_manifest(
         .await
         .map_err(anyhow::Error::from)
         .context("cannot instantiate")?;
-    let interface = instance
-        .get_export_index(&mut store, None, bindings::names::MODULE_INFO)
-        .with_context(|| format!("component does not export {}", bindings::names::MODULE_INFO))?;
-    let func = instance
-        .get_export_index(&mut store, Some(&interface), "manifest")
-        .context("module-info has no `manifest` function")?;
+    // The manifest's type differs between versions (0.2.0 has more permissions); try the newest first.
+    let infos = [(v0_2_0::names::MODULE_INFO, WitVersion::V0_2), (bindings::names::MODULE_INFO, WitVersion::V0_1)];
+    for (name, version) in infos {
+        let Some(interface) = instance.get_export_index(&mut store, None, name) else { continue };
+        let func = instance
+            .get_export_index(&mut store, Some(&interface), "manifest")
+            .context("module-info has no `manifest` function")?;
+        return match version {
+            WitVersion::V0_2 => call_manifest::<v0_2_0::types::Manifest>(&mut store, &instance, &func).await,
+            WitVersion::V0_1 => call_manifest::<bindings::types::Manifest>(&mut store, &instance, &func).await,
+        };
+    }
+    anyhow::bail!("component exports neither {} nor {}", v0_2_0::names::MODULE_INFO, bindings::names::MODULE_INFO)
+}
+
+async fn call_manifest<M>(
+    store: &mut Store<StoreState>,
+    instance: &wasmtime::component::Instance,
+    func: &wasmtime::component::ComponentExportIndex,
+) -> anyhow::Result<Manifest>
+where
+    M: wasmtime::component::ComponentType + wasmtime::component::Lift + Send + Sync + 'static,
+    Manifest: From<M>,
+{
     let manifest = instance
-        .get_typed_func::<(), (bindings::types::Manifest,)>(&mut store, &func)
+        .get_typed_func::<(), (M,)>(&mut *store, func)
         .map_err(anyhow::Error::from)
         .context("module-info.manifest has the wrong type")?;
     let (manifest,) = manifest
-        .call_async(&mut store, ())
+        .call_async(&mut *store, ())
         .await
         .map_err(anyhow::Error::from)
         .context("module-info.manifest failed")?;

@@ -6,6 +6,8 @@ use std::marker::PhantomData;
 use crate::analysis::AnalysisStep;
 use crate::marketplace::MarketplaceRule;
 use crate::wit::analysis::exports::trellis::module::analysis_hooks;
+use crate::wit::analysis_imports::trellis::module::types as types_v0_2;
+use crate::wit::analysis_info::exports::trellis::module::module_info as module_info_v0_2;
 use crate::wit::imports::trellis::module::types::{Context as WitContext, Manifest as WitManifest};
 use crate::wit::info::exports::trellis::module::module_info;
 use crate::wit::marketplace::exports::trellis::module::marketplace_hooks;
@@ -56,14 +58,17 @@ impl<M: MarketplaceRule> marketplace_hooks::Guest for MarketplaceExport<M> {
     }
 }
 
-impl<M: AnalysisStep> module_info::Guest for AnalysisExport<M> {
-    fn manifest() -> WitManifest {
-        M::manifest().into_wit(ModuleKind::AnalysisStep)
+impl<M: AnalysisStep> module_info_v0_2::Guest for AnalysisExport<M> {
+    fn manifest() -> types_v0_2::Manifest {
+        M::manifest().into_wit_v0_2()
     }
 }
 
 impl<M: AnalysisStep> analysis_hooks::Guest for AnalysisExport<M> {
-    fn analyze(ctx: WitContext, asset: analysis_hooks::AssetInfo) -> Result<analysis_hooks::AnalysisResult, String> {
+    fn analyze(
+        ctx: types_v0_2::Context,
+        asset: analysis_hooks::AssetInfo,
+    ) -> Result<analysis_hooks::AnalysisResult, String> {
         M::analyze(&ctx.into(), &asset.into()).map(Into::into).map_err(|error| error.to_string())
     }
 }
@@ -108,8 +113,10 @@ macro_rules! export_marketplace_rule {
     };
 }
 
-/// Exports an [`AnalysisStep`] as this crate's component (`module-info` and `analysis-hooks`):
-/// `trellis_plugin_sdk::export_analysis_step!(MyStep);` once, at the crate root.
+/// Exports an [`AnalysisStep`] as this crate's component: `trellis_plugin_sdk::export_analysis_step!(MyStep);`
+/// once, at the crate root. The component targets WIT 0.2.0's `analysis-step` world: it exports
+/// `trellis:module/module-info@0.2.0` and `trellis:module/analysis-hooks@0.2.0`, and imports the 0.2.0
+/// interfaces its code calls.
 #[macro_export]
 macro_rules! export_analysis_step {
     ($module:ty) => {
@@ -120,7 +127,7 @@ macro_rules! export_analysis_step {
         #[cfg(target_arch = "wasm32")]
         const _: () = {
             type TrellisExport = $crate::__private::AnalysisExport<$module>;
-    $crate::wit::info::export!(TrellisExport with_types_in $crate::wit::info);
+    $crate::wit::analysis_info::export!(TrellisExport with_types_in $crate::wit::analysis_info);
     $crate::wit::analysis::export!(TrellisExport with_types_in $crate::wit::analysis);
         };
     };
@@ -131,6 +138,7 @@ mod tests {
     use super::*;
     use crate::wit::imports::trellis::module::types::{ModuleKind as WitKind, Permission as WitPermission};
     use crate::{Context, Event, Manifest, Permission, Request, Response};
+    use crate::analysis::AnalysisStep;
 
     struct Echo;
 
@@ -186,6 +194,57 @@ mod tests {
             body,
             serde_json::json!({"caller": "ada", "owner": true, "path": "/x", "query": "a=1", "space": "s1"})
         );
+    }
+
+    struct Kites;
+
+    impl AnalysisStep for Kites {
+        fn manifest() -> Manifest {
+            Manifest::new("kites", "Kites", "1.0.0").permission(Permission::Vision).permission(Permission::Logging)
+        }
+
+        fn analyze(
+            ctx: &Context,
+            asset: &crate::analysis::AssetInfo,
+        ) -> crate::Result<crate::analysis::AnalysisResult> {
+            use crate::analysis::Finding;
+            Ok(crate::analysis::AnalysisResult {
+                tags: vec![Finding::from_model("kite", "m 1")],
+                sentences: vec![Finding::new(format!("{} in {}.", asset.filename, ctx.space_id()))],
+                transcript: None,
+            })
+        }
+    }
+
+    #[test]
+    fn analysis_export_speaks_wit_0_2_with_findings() {
+        // Arrange
+        let ctx = types_v0_2::Context { space_id: "s1".into(), config: "{}".into() };
+        let asset = analysis_hooks::AssetInfo {
+            asset_id: "a1".into(),
+            filename: "kite.jpg".into(),
+            content_type: "image/jpeg".into(),
+            bytes: 3,
+        };
+
+        // Act
+        let manifest = <AnalysisExport<Kites> as module_info_v0_2::Guest>::manifest();
+        let result = <AnalysisExport<Kites> as analysis_hooks::Guest>::analyze(ctx, asset).unwrap();
+
+        // Assert
+        assert!(matches!(manifest.kind, types_v0_2::ModuleKind::AnalysisStep));
+        assert!(matches!(
+            manifest.permissions[..],
+            [types_v0_2::Permission::Vision, types_v0_2::Permission::Logging]
+        ));
+        assert_eq!(result.tags[0].model.as_deref(), Some("m 1"));
+        assert_eq!(result.sentences[0].text, "kite.jpg in s1.");
+    }
+
+    #[test]
+    fn a_space_manifest_leaves_out_the_inference_permissions() {
+        let manifest = Manifest::new("echo", "Echo", "1.0.0").permission(Permission::Vision);
+        assert!(manifest.into_wit(ModuleKind::Space).permissions.is_empty());
     }
 
     #[test]

@@ -1,12 +1,13 @@
 //! Write Trellis modules in Rust.
 //!
 //! A module is a WebAssembly component (`wasm32-wasip2`, crate type `cdylib`) that implements one of the
-//! worlds of the `trellis:module@0.1.0` WIT package: a [`SpaceModule`] (events and routes of the spaces it is
-//! connected to), a [`MarketplaceRule`](marketplace::MarketplaceRule) or an
-//! [`AnalysisStep`](analysis::AnalysisStep). Implement the trait, export it with the matching macro
-//! ([`export_space_module!`], [`export_marketplace_rule!`], [`export_analysis_step!`]), and reach the host
-//! through the capability modules, each of which needs its [`Permission`] in the [`Manifest`]:
-//! [`kv`], [`log`], [`item`], [`http`], [`asset`].
+//! worlds of the `trellis:module` WIT package: a [`SpaceModule`] (events and routes of the spaces it is
+//! connected to) or a [`MarketplaceRule`](marketplace::MarketplaceRule), both at WIT 0.1.0, or an
+//! [`AnalysisStep`](analysis::AnalysisStep) at WIT 0.2.0. Implement the trait, export it with the matching
+//! macro ([`export_space_module!`], [`export_marketplace_rule!`], [`export_analysis_step!`]), and reach the
+//! host through the capability modules, each of which needs its [`Permission`] in the [`Manifest`]:
+//! [`kv`], [`log`], [`item`], [`http`], [`asset`], and for analysis steps the inference capabilities
+//! [`media`], [`vision`] and [`speech`].
 //!
 //! On native targets those capability functions talk to [`testing::TestHost`], an in-memory host, so the
 //! module's logic is tested with plain `cargo test --target host-tuple`, and built with `cargo build --release`
@@ -121,6 +122,7 @@ extern crate self as trellis_plugin_sdk;
 
 pub mod analysis;
 pub mod asset;
+mod capability;
 mod context;
 mod error;
 mod export;
@@ -130,14 +132,18 @@ pub mod kv;
 pub mod log;
 mod manifest;
 pub mod marketplace;
+pub mod media;
 mod request;
 mod response;
 mod space;
+pub mod speech;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod testing;
+pub mod vision;
 #[doc(hidden)]
 pub mod wit;
 
+pub use capability::CapabilityError;
 pub use context::Context;
 pub use error::{Error, Result};
 pub use manifest::{Manifest, ModuleKind, Permission};

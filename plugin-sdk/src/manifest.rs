@@ -1,3 +1,4 @@
+use crate::wit::analysis_imports::trellis::module::types as wit2;
 use crate::wit::imports::trellis::module::types as wit;
 
 /// Which world a module implements. Not part of [`Manifest`]: the `export_*!` macro fills it in from the trait
@@ -26,6 +27,12 @@ pub enum Permission {
     AssetRead,
     /// [`http`](crate::http): outbound HTTP to these exact host names.
     OutboundHttp(Vec<String>),
+    /// [`media`](crate::media): decode the asset under analysis (analysis steps only).
+    MediaDecode,
+    /// [`vision`](crate::vision): labels, faces and facts of decoded frames (analysis steps only).
+    Vision,
+    /// [`speech`](crate::speech): transcribe the asset's speech (analysis steps only).
+    Speech,
 }
 
 /// What a module says about itself: the host reads it from the component before running anything else.
@@ -90,7 +97,8 @@ impl Manifest {
     }
 
     /// Checks what the host will check when it loads the module: the id's form, a non-empty version, and a
-    /// schema that is a JSON object. Meant for a module's unit tests.
+    /// schema that is a JSON object. Meant for a module's unit tests. (Whether each permission exists for the
+    /// module's kind is checked by the host, which knows the kind from the export.)
     pub fn check(&self) -> crate::Result<()> {
         let id_ok = (1..=64).contains(&self.id.len())
             && self.id.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-');
@@ -137,6 +145,8 @@ impl Manifest {
         &self.permissions
     }
 
+    /// The manifest in WIT 0.1.0's terms (space modules and marketplace rules). The inference permissions do
+    /// not exist there and are left out: such a module cannot call them either.
     pub(crate) fn into_wit(self, kind: ModuleKind) -> wit::Manifest {
         wit::Manifest {
             id: self.id,
@@ -149,19 +159,46 @@ impl Manifest {
             },
             description: self.description,
             config_schema: self.config_schema,
-            permissions: self.permissions.into_iter().map(Permission::into_wit).collect(),
+            permissions: self.permissions.into_iter().filter_map(Permission::into_wit).collect(),
+        }
+    }
+
+    /// The manifest in WIT 0.2.0's terms (analysis steps).
+    pub(crate) fn into_wit_v0_2(self) -> wit2::Manifest {
+        wit2::Manifest {
+            id: self.id,
+            name: self.name,
+            version: self.version,
+            kind: wit2::ModuleKind::AnalysisStep,
+            description: self.description,
+            config_schema: self.config_schema,
+            permissions: self.permissions.into_iter().map(Permission::into_wit_v0_2).collect(),
         }
     }
 }
 
 impl Permission {
-    fn into_wit(self) -> wit::Permission {
-        match self {
+    fn into_wit(self) -> Option<wit::Permission> {
+        Some(match self {
             Permission::KeyValue => wit::Permission::KeyValue,
             Permission::Logging => wit::Permission::Logging,
             Permission::ItemRead => wit::Permission::ItemRead,
             Permission::AssetRead => wit::Permission::AssetRead,
             Permission::OutboundHttp(hosts) => wit::Permission::OutboundHttp(hosts),
+            Permission::MediaDecode | Permission::Vision | Permission::Speech => return None,
+        })
+    }
+
+    fn into_wit_v0_2(self) -> wit2::Permission {
+        match self {
+            Permission::KeyValue => wit2::Permission::KeyValue,
+            Permission::Logging => wit2::Permission::Logging,
+            Permission::ItemRead => wit2::Permission::ItemRead,
+            Permission::AssetRead => wit2::Permission::AssetRead,
+            Permission::OutboundHttp(hosts) => wit2::Permission::OutboundHttp(hosts),
+            Permission::MediaDecode => wit2::Permission::MediaDecode,
+            Permission::Vision => wit2::Permission::Vision,
+            Permission::Speech => wit2::Permission::Speech,
         }
     }
 }

@@ -1,6 +1,7 @@
 //! The test kit: on native targets the capability functions ([`kv`](crate::kv), [`log`](crate::log),
-//! [`item`](crate::item), [`http`](crate::http), [`asset`](crate::asset)) talk to an in-memory host installed on
-//! the current thread, so a module's logic runs under plain `cargo test`, without wasm.
+//! [`item`](crate::item), [`http`](crate::http), [`asset`](crate::asset), and an analysis step's
+//! [`media`](crate::media), [`vision`](crate::vision), [`speech`](crate::speech)) talk to an in-memory host
+//! installed on the current thread, so a module's logic runs under plain `cargo test`, without wasm.
 //!
 //! ```
 //! use trellis_plugin_sdk::{kv, log, testing::TestHost};
@@ -22,6 +23,8 @@ use serde::de::DeserializeOwned;
 
 use crate::http::{IncomingResponse, OutgoingRequest};
 use crate::log::Level;
+
+mod inference;
 
 // The same limits as the real host, so a module that passes here does not fail there for size.
 const MAX_KEY_BYTES: usize = 512;
@@ -56,6 +59,7 @@ pub(crate) struct HostState {
     kv_write_failure: Option<String>,
     http_stubs: HashMap<String, IncomingResponse>,
     http_requests: Vec<OutgoingRequest>,
+    pub(crate) inference: inference::InferenceState,
 }
 
 impl HostState {

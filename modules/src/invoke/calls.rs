@@ -1,18 +1,15 @@
 //! The invocations: each takes an instance slot, builds a fresh store and instance from the module's
 //! `InstancePre`, makes one call under the kind's budget, checks the answer, and drops the instance.
 
-use std::sync::Arc;
 use std::time::Duration;
 
 use tokio::sync::SemaphorePermit;
 use wasmtime::Store;
 
-use crate::analysis::{AnalysisResult, AssetInfo, AssetSource};
 use crate::api::{
     CallerRole, Decision, EventKind, Invocation, ListingStats, Method, ModuleEvent, ModuleRequest, ModuleResponse,
     Registration,
 };
-use crate::bindings::analysis::exports::trellis::module::analysis_hooks as ah;
 use crate::bindings::marketplace::exports::trellis::module::marketplace_hooks as mh;
 use crate::bindings::space::exports::trellis::module::space_hooks as sh;
 use crate::bindings::types::Context;
@@ -40,6 +37,7 @@ impl ModuleHost {
         let module = call.module;
         let Prepared::Space(pre) = &module.prepared else { unreachable!("a space module has a space world") };
         let (store, ctx) = (&mut call.store, &call.ctx);
+        let clock = store.data().clock.clone();
         let request = sh::Request {
             method: match request.method {
                 Method::Get => sh::Method::Get,
@@ -62,7 +60,7 @@ impl ModuleHost {
             let instance = pre.instantiate_async(&mut *store).await?;
             instance.trellis_module_space_hooks().call_handle_request(&mut *store, ctx, &request).await
         };
-        let outcome = bounded(call.budget, invoke).await;
+        let outcome = bounded(clock, invoke).await;
         match settle(module, &call.store, outcome)? {
             Ok(response) => {
                 if !(200..=599).contains(&response.status) {
@@ -91,6 +89,7 @@ impl ModuleHost {
         let module = call.module;
         let Prepared::Space(pre) = &module.prepared else { unreachable!("a space module has a space world") };
         let (store, ctx) = (&mut call.store, &call.ctx);
+        let clock = store.data().clock.clone();
         store.data_mut().item = event.item_json;
         let event = sh::Event {
             kind: match event.kind {
@@ -104,7 +103,7 @@ impl ModuleHost {
             let instance = pre.instantiate_async(&mut *store).await?;
             instance.trellis_module_space_hooks().call_on_event(&mut *store, ctx, &event).await
         };
-        let outcome = bounded(call.budget, invoke).await;
+        let outcome = bounded(clock, invoke).await;
         settle(module, &call.store, outcome)?.map_err(|message| record(module, ModuleFailure::module_error(message)))
     }
 
@@ -123,6 +122,7 @@ impl ModuleHost {
         let module = call.module;
         let Prepared::Marketplace(pre) = &module.prepared else { unreachable!("a rule has the marketplace world") };
         let (store, ctx) = (&mut call.store, &call.ctx);
+        let clock = store.data().clock.clone();
         let stats = mh::ListingStats {
             space_id: stats.space_id,
             members: stats.members,
@@ -135,7 +135,7 @@ impl ModuleHost {
             let instance = pre.instantiate_async(&mut *store).await?;
             instance.trellis_module_marketplace_hooks().call_trending_score(&mut *store, ctx, &stats).await
         };
-        let outcome = bounded(call.budget, invoke).await;
+        let outcome = bounded(clock, invoke).await;
         match settle(module, &call.store, outcome)? {
             Ok(score) if score.is_finite() && score >= 0.0 => Ok(score),
             Ok(score) => Err(record(module, ModuleFailure::InvalidAnswer(format!("score {score} is not >= 0")))),
@@ -157,6 +157,7 @@ impl ModuleHost {
         let module = call.module;
         let Prepared::Marketplace(pre) = &module.prepared else { unreachable!("a rule has the marketplace world") };
         let (store, ctx) = (&mut call.store, &call.ctx);
+        let clock = store.data().clock.clone();
         let registration = mh::Registration {
             space_id: registration.space_id,
             user_id: registration.user_id,
@@ -169,7 +170,7 @@ impl ModuleHost {
             let hooks = instance.trellis_module_marketplace_hooks();
             hooks.call_registration_decision(&mut *store, ctx, &registration).await
         };
-        let outcome = bounded(call.budget, invoke).await;
+        let outcome = bounded(clock, invoke).await;
         match settle(module, &call.store, outcome)? {
             Ok(mh::Decision::Approve) => Ok(Decision::Approve),
             Ok(mh::Decision::Reject) => Ok(Decision::Reject),
@@ -177,62 +178,21 @@ impl ModuleHost {
             Err(message) => Err(record(module, ModuleFailure::module_error(message))),
         }
     }
-
-    /// Runs an analysis step over an asset (budget: `analysis_deadline_ms`).
-    pub(crate) async fn analyze_here(
-        &self,
-        module_id: &str,
-        invocation: Invocation,
-        asset: AssetInfo,
-        source: Arc<dyn AssetSource>,
-    ) -> Result<AnalysisResult, ModuleFailure> {
-        let inner = &*self.inner;
-        let mut call = inner
-            .begin(module_id, ModuleKind::AnalysisStep, inner.settings.analysis_deadline(), invocation, None)
-            .await?;
-        let module = call.module;
-        let Prepared::Analysis(pre) = &module.prepared else { unreachable!("a step has the analysis world") };
-        let (store, ctx) = (&mut call.store, &call.ctx);
-        store.data_mut().asset = Some(source);
-        let asset = ah::AssetInfo {
-            asset_id: asset.asset_id,
-            filename: asset.filename,
-            content_type: asset.content_type,
-            bytes: asset.bytes,
-        };
-        let invoke = async {
-            let instance = pre.instantiate_async(&mut *store).await?;
-            instance.trellis_module_analysis_hooks().call_analyze(&mut *store, ctx, &asset).await
-        };
-        let outcome = bounded(call.budget, invoke).await;
-        match settle(module, &call.store, outcome)? {
-            Ok(found) => {
-                let found =
-                    AnalysisResult { tags: found.tags, description: found.description, transcript: found.transcript };
-                match found.problem() {
-                    None => Ok(found),
-                    Some(why) => Err(record(module, ModuleFailure::InvalidAnswer(why))),
-                }
-            }
-            Err(message) => Err(record(module, ModuleFailure::module_error(message))),
-        }
-    }
 }
 
 /// What every invocation starts from: the module, a slot of the instance pool, the WIT context, and a
 /// fresh store with the kind's budget and the memory cap.
-struct Call<'h> {
-    module: &'h LoadedModule,
-    budget: Duration,
-    ctx: Context,
-    store: Store<StoreState>,
+pub(crate) struct Call<'h> {
+    pub module: &'h LoadedModule,
+    pub ctx: Context,
+    pub store: Store<StoreState>,
     _slot: SemaphorePermit<'h>,
     /// Leaves the admission counts, and charges the space, when the call ends.
     _ticket: Option<Ticket>,
 }
 
 impl Inner {
-    async fn begin(
+    pub(crate) async fn begin(
         &self,
         module_id: &str,
         kind: ModuleKind,
@@ -244,6 +204,6 @@ impl Inner {
         let slot = self.slot().await?;
         let store = new_store(&self.engine, &module.caps, invocation.space_id.clone(), budget, self.memory_limit);
         let ctx = Context { space_id: invocation.space_id, config: invocation.config_json };
-        Ok(Call { module, budget, ctx, store, _slot: slot, _ticket: ticket })
+        Ok(Call { module, ctx, store, _slot: slot, _ticket: ticket })
     }
 }

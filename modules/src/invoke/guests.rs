@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use tokio::runtime::{Builder, Runtime};
 
-use crate::analysis::{AnalysisResult, AssetInfo, AssetSource};
+use crate::analysis::{AnalysisResult, AssetInfo, AssetSource, MediaAnalysis};
 use crate::api::{Decision, Invocation, ListingStats, ModuleEvent, ModuleRequest, ModuleResponse, Registration};
 use crate::host::ModuleHost;
 use crate::invoke::failure::ModuleFailure;
@@ -105,15 +105,23 @@ impl ModuleHost {
         .await
     }
 
-    /// Runs an analysis step over an asset (budget: `analysis_deadline_ms`).
+    /// Runs an analysis step over an asset: its bytes come from `source`, and the inference capabilities it
+    /// was granted (media, vision, speech) from `media`. The step's own code gets `analysis_deadline_ms`;
+    /// time inside `media` is bounded by `analysis_capability_timeout_ms` per call and
+    /// `analysis_capability_budget_ms` in all instead. A WIT 0.1.0 step's answer is adapted (its description
+    /// becomes one sentence; no finding has a model).
     pub async fn analyze(
         &self,
         module_id: &str,
         invocation: Invocation,
         asset: AssetInfo,
         source: Arc<dyn AssetSource>,
+        media: Arc<dyn MediaAnalysis>,
     ) -> Result<AnalysisResult, ModuleFailure> {
         let id = module_id.to_owned();
-        self.on_guest_threads(move |host| async move { host.analyze_here(&id, invocation, asset, source).await }).await
+        self.on_guest_threads(move |host| async move {
+            host.analyze_here(&id, invocation, asset, source, media).await
+        })
+        .await
     }
 }

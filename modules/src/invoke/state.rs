@@ -8,10 +8,11 @@ use wasmtime::ResourceLimiter;
 use wasmtime::component::ResourceTable;
 use wasmtime_wasi::{WasiCtx, WasiCtxBuilder, WasiCtxView, WasiView};
 
-use crate::analysis::AssetSource;
+use crate::analysis::{AssetSource, MediaAnalysis};
 use crate::imports::key_value::{KeyValueBackend, KvScope};
 use crate::imports::logging::LogBudget;
 use crate::imports::outbound_http::HttpAccess;
+use crate::invoke::clock::GuestClock;
 
 /// Log lines one invocation may emit; the rest are dropped so a module cannot flood the host's logs.
 const LOG_LINES_PER_INVOCATION: u32 = 100;
@@ -26,6 +27,20 @@ pub(crate) struct Capabilities {
     pub item_read: bool,
     pub asset_read: bool,
     pub http: Option<HttpAccess>,
+    /// The inference capabilities (`media-decode`, `vision`, `speech`) and their bounds.
+    pub inference: InferenceAccess,
+}
+
+/// Which inference capabilities a module was granted, and how long the host lets them run.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct InferenceAccess {
+    pub media_decode: bool,
+    pub vision: bool,
+    pub speech: bool,
+    /// Upper bound of one capability call.
+    pub call_timeout: Duration,
+    /// Upper bound of all capability calls of one invocation together.
+    pub invocation_budget: Duration,
 }
 
 impl Capabilities {
@@ -39,6 +54,7 @@ impl Capabilities {
             item_read: false,
             asset_read: false,
             http: None,
+            inference: InferenceAccess::default(),
         }
     }
 }
@@ -58,7 +74,9 @@ pub(crate) struct StoreState {
     pub scope: KvScope,
     pub item: Option<String>,
     pub asset: Option<Arc<dyn AssetSource>>,
-    pub deadline: Instant,
+    /// The inference capabilities over the asset under analysis.
+    pub media: Option<Arc<dyn MediaAnalysis>>,
+    pub clock: Arc<GuestClock>,
     pub verdict: Option<HostVerdict>,
     pub logs_left: u32,
 }
@@ -74,7 +92,8 @@ impl StoreState {
             scope,
             item: None,
             asset: None,
-            deadline: Instant::now() + budget,
+            media: None,
+            clock: GuestClock::new(budget),
             verdict: None,
             logs_left: LOG_LINES_PER_INVOCATION,
         }
@@ -82,7 +101,7 @@ impl StoreState {
 
     /// Time left in the budget, or a trap (noted as a deadline) when none is left.
     pub fn remaining(&mut self) -> wasmtime::Result<Duration> {
-        let left = self.deadline.saturating_duration_since(Instant::now());
+        let left = self.clock.deadline().saturating_duration_since(Instant::now());
         if left.is_zero() {
             return Err(self.fail(HostVerdict::Deadline));
         }

@@ -7,12 +7,11 @@ use anyhow::Context as _;
 use serde::Serialize;
 use wasmtime::component::Component;
 
-use crate::bindings::{analysis, marketplace, names, space};
 use crate::config::ModulesConfig;
 use crate::invoke::engine;
 use crate::load::manifest::{Manifest, ModuleKind};
-use crate::load::wit_check::{ImportReport, world_of};
-use crate::load::{link_grants, read_manifest, wasi_linker};
+use crate::load::wit_check::{ImportReport, WitVersion, world_of};
+use crate::load::{Prepared, link_grants, read_manifest, wasi_linker};
 
 /// Whether a component fits this host's WIT, and every reason it does not.
 #[derive(Debug, Clone, Serialize)]
@@ -20,8 +19,11 @@ use crate::load::{link_grants, read_manifest, wasi_linker};
 pub struct CheckReport {
     /// True when the host could load the module (given the permissions its manifest asks for).
     pub fits: bool,
-    /// The host's WIT package.
+    /// The WIT package (with its version) the component targets, or every package this host serves when
+    /// that cannot be told.
     pub package: &'static str,
+    /// The WIT version the component targets (`0.1.0`, `0.2.0`), from the hooks it exports.
+    pub wit_version: Option<WitVersion>,
     /// The world the component implements, from its exports.
     pub world: Option<String>,
     /// The manifest, when it could be read.
@@ -55,15 +57,21 @@ pub fn check(path: &Path) -> anyhow::Result<CheckReport> {
         let component = Component::new(&engine, &bytes).map_err(|err| not_a_component(path, err))?;
         let mut report = CheckReport {
             fits: false,
-            package: names::PACKAGE,
+            package: SERVED,
+            wit_version: None,
             world: None,
             manifest: None,
             imports: ImportReport::default(),
             undeclared_imports: Vec::new(),
             problems: Vec::new(),
         };
-        let kind = world_of(&engine, &component).map_err(|problem| report.problems.push(problem)).ok();
-        report.world = kind.map(|kind| kind.world().to_owned());
+        let world = world_of(&engine, &component).map_err(|problem| report.problems.push(problem)).ok();
+        if let Some((kind, version)) = world {
+            report.world = Some(kind.world().to_owned());
+            report.wit_version = Some(version);
+            report.package = version.package();
+        }
+        let kind = world.map(|(kind, _)| kind);
         let wasi = wasi_linker(&engine)?;
         match read_manifest(&engine, &wasi, &component, default_memory_limit()).await {
             Ok(manifest) => {
@@ -79,12 +87,12 @@ pub fn check(path: &Path) -> anyhow::Result<CheckReport> {
             }
             Err(err) => report.problems.push(format!("cannot read the manifest: {err:#}")),
         }
-        if let Some(kind) = kind {
-            report.imports = ImportReport::of(&engine, &component, kind);
+        if let Some((kind, version)) = world {
+            report.imports = ImportReport::of(&engine, &component, kind, version);
             if let Some(manifest) = &report.manifest {
                 report.undeclared_imports = report.imports.undeclared(manifest);
             }
-            if let Err(err) = type_check(&wasi, &component, kind) {
+            if let Err(err) = type_check(&wasi, &component, kind, version) {
                 report.problems.push(format!("does not fit world {}: {err:#}", kind.world()));
             }
         }
@@ -99,17 +107,16 @@ fn type_check(
     wasi: &wasmtime::component::Linker<crate::invoke::state::StoreState>,
     component: &Component,
     kind: ModuleKind,
+    version: WitVersion,
 ) -> anyhow::Result<()> {
     let mut linker = wasi.clone();
-    link_grants(&mut linker, kind, kind.importable())?;
+    link_grants(&mut linker, kind, version, &version.importable(kind))?;
     let pre = linker.instantiate_pre(component)?;
-    match kind {
-        ModuleKind::Space => drop(space::SpaceModulePre::new(pre)?),
-        ModuleKind::MarketplaceRule => drop(marketplace::MarketplaceRulePre::new(pre)?),
-        ModuleKind::AnalysisStep => drop(analysis::AnalysisStepPre::new(pre)?),
-    }
-    Ok(())
+    Prepared::new(pre, kind, version).map(drop)
 }
+
+/// What `package` says before the component's version is known.
+const SERVED: &str = "trellis:module@0.1.0 or trellis:module@0.2.0";
 
 fn not_a_component(path: &Path, err: wasmtime::Error) -> anyhow::Error {
     anyhow::anyhow!("{} is not a WebAssembly component this host can compile: {err:#}", path.display())

@@ -6,6 +6,7 @@ use regex::Regex;
 use serde::{Serialize, Serializer};
 
 use crate::bindings::types as wit;
+use crate::bindings::v0_2_0::types as wit2;
 use crate::config::Grant;
 
 /// Which world a module implements.
@@ -44,7 +45,14 @@ impl ModuleKind {
         match self {
             Self::Space => &[Grant::KeyValue, Grant::Logging, Grant::ItemRead, Grant::OutboundHttp],
             Self::MarketplaceRule => &[Grant::KeyValue, Grant::Logging],
-            Self::AnalysisStep => &[Grant::Logging, Grant::AssetRead, Grant::OutboundHttp],
+            Self::AnalysisStep => &[
+                Grant::Logging,
+                Grant::AssetRead,
+                Grant::OutboundHttp,
+                Grant::MediaDecode,
+                Grant::Vision,
+                Grant::Speech,
+            ],
         }
     }
 }
@@ -69,6 +77,12 @@ pub enum Permission {
     AssetRead,
     /// Outbound HTTP to these host names only.
     OutboundHttp(Vec<String>),
+    /// Decode the asset under analysis (since WIT 0.2.0).
+    MediaDecode,
+    /// Labels, faces and facts of decoded frames (since WIT 0.2.0).
+    Vision,
+    /// Transcription of the asset's speech (since WIT 0.2.0).
+    Speech,
 }
 
 impl Permission {
@@ -80,6 +94,9 @@ impl Permission {
             Self::ItemRead => Grant::ItemRead,
             Self::AssetRead => Grant::AssetRead,
             Self::OutboundHttp(_) => Grant::OutboundHttp,
+            Self::MediaDecode => Grant::MediaDecode,
+            Self::Vision => Grant::Vision,
+            Self::Speech => Grant::Speech,
         }
     }
 
@@ -101,6 +118,9 @@ pub(crate) fn grant_label(grant: Grant) -> &'static str {
         Grant::ItemRead => "item-read",
         Grant::AssetRead => "asset-read",
         Grant::OutboundHttp => "outbound-http",
+        Grant::MediaDecode => "media-decode",
+        Grant::Vision => "vision",
+        Grant::Speech => "speech",
     }
 }
 
@@ -231,6 +251,37 @@ impl From<wit::Manifest> for Manifest {
                     wit::Permission::ItemRead => Permission::ItemRead,
                     wit::Permission::AssetRead => Permission::AssetRead,
                     wit::Permission::OutboundHttp(hosts) => Permission::OutboundHttp(hosts),
+                })
+                .collect(),
+        }
+    }
+}
+
+impl From<wit2::Manifest> for Manifest {
+    fn from(m: wit2::Manifest) -> Self {
+        Self {
+            id: m.id,
+            name: m.name,
+            version: m.version,
+            kind: match m.kind {
+                wit2::ModuleKind::Space => ModuleKind::Space,
+                wit2::ModuleKind::MarketplaceRule => ModuleKind::MarketplaceRule,
+                wit2::ModuleKind::AnalysisStep => ModuleKind::AnalysisStep,
+            },
+            description: m.description,
+            config_schema: m.config_schema,
+            permissions: m
+                .permissions
+                .into_iter()
+                .map(|p| match p {
+                    wit2::Permission::KeyValue => Permission::KeyValue,
+                    wit2::Permission::Logging => Permission::Logging,
+                    wit2::Permission::ItemRead => Permission::ItemRead,
+                    wit2::Permission::AssetRead => Permission::AssetRead,
+                    wit2::Permission::OutboundHttp(hosts) => Permission::OutboundHttp(hosts),
+                    wit2::Permission::MediaDecode => Permission::MediaDecode,
+                    wit2::Permission::Vision => Permission::Vision,
+                    wit2::Permission::Speech => Permission::Speech,
                 })
                 .collect(),
         }

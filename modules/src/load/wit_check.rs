@@ -5,7 +5,7 @@ use serde::Serialize;
 use wasmtime::Engine;
 use wasmtime::component::Component;
 
-use crate::bindings::names;
+use crate::bindings::{names, v0_2_0};
 use crate::config::Grant;
 use crate::load::manifest::{Manifest, ModuleKind, grant_label};
 
@@ -48,54 +48,126 @@ fn split_version(name: &str) -> (&str, Option<semver::Version>) {
     }
 }
 
-/// Whether `version` is compatible with this host's package version (0.1.x).
-fn ours(version: &Option<semver::Version>) -> bool {
-    version.as_ref().is_some_and(|v| v.major == 0 && v.minor == 1)
+/// The version of the WIT package a component targets. Space modules and marketplace rules exist only at
+/// 0.1; analysis steps at 0.1 (adapted) and 0.2.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+pub enum WitVersion {
+    /// `trellis:module@0.1.x`.
+    #[serde(rename = "0.1.0")]
+    V0_1,
+    /// `trellis:module@0.2.x`.
+    #[serde(rename = "0.2.0")]
+    V0_2,
 }
 
-fn trellis_interface(name: &str) -> Option<&str> {
+impl WitVersion {
+    /// The version as written in WIT: `0.1.0` or `0.2.0`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::V0_1 => "0.1.0",
+            Self::V0_2 => "0.2.0",
+        }
+    }
+
+    /// The package name with its version.
+    pub fn package(self) -> &'static str {
+        match self {
+            Self::V0_1 => names::PACKAGE,
+            Self::V0_2 => v0_2_0::names::PACKAGE,
+        }
+    }
+
+    /// The version `name` (`ns:pkg/iface@0.2.3`) is compatible with, if it is one of ours.
+    fn of(version: &Option<semver::Version>) -> Option<Self> {
+        match version.as_ref().map(|v| (v.major, v.minor)) {
+            Some((0, 1)) => Some(Self::V0_1),
+            Some((0, 2)) => Some(Self::V0_2),
+            _ => None,
+        }
+    }
+
+    /// Whether a component targeting this version may import `grant`'s interface at version `imported`. The
+    /// interfaces 0.2.0 carries over unchanged (logging, asset-read, outbound-http) are also taken at 0.1.x:
+    /// the SDK's shared `log`, `asset` and `http` import those in every kind of module.
+    fn accepts(self, imported: WitVersion, grant: Grant) -> bool {
+        imported == self
+            || (self == Self::V0_2 && matches!(grant, Grant::Logging | Grant::AssetRead | Grant::OutboundHttp))
+    }
+
+    /// The host capabilities a module of `kind` may import at this version.
+    pub(crate) fn importable(self, kind: ModuleKind) -> Vec<Grant> {
+        let since_v0_2 = [Grant::MediaDecode, Grant::Vision, Grant::Speech];
+        kind.importable().iter().copied().filter(|g| self == Self::V0_2 || !since_v0_2.contains(g)).collect()
+    }
+}
+
+impl std::fmt::Display for WitVersion {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// `iface` of `trellis:module/iface@version`, with the version it is compatible with.
+fn trellis_interface(name: &str) -> Option<(&str, WitVersion)> {
     let (base, version) = split_version(name);
-    base.strip_prefix("trellis:module/").filter(|_| ours(&version))
+    Some((base.strip_prefix("trellis:module/")?, WitVersion::of(&version)?))
 }
 
-fn grant_of(interface: &str) -> Option<Grant> {
-    Some(match interface {
-        "key-value" => Grant::KeyValue,
-        "logging" => Grant::Logging,
-        "item-read" => Grant::ItemRead,
-        "asset-read" => Grant::AssetRead,
-        "outbound-http" => Grant::OutboundHttp,
+fn grant_of(interface: &str, version: WitVersion) -> Option<Grant> {
+    Some(match (interface, version) {
+        ("key-value", _) => Grant::KeyValue,
+        ("logging", _) => Grant::Logging,
+        ("item-read", _) => Grant::ItemRead,
+        ("asset-read", _) => Grant::AssetRead,
+        ("outbound-http", _) => Grant::OutboundHttp,
+        ("media", WitVersion::V0_2) => Grant::MediaDecode,
+        ("vision", WitVersion::V0_2) => Grant::Vision,
+        ("speech", WitVersion::V0_2) => Grant::Speech,
         _ => return None,
     })
 }
 
-/// The world a component implements, from the hooks interface it exports.
-pub(crate) fn world_of(engine: &Engine, component: &Component) -> Result<ModuleKind, String> {
+/// The world a component implements and the WIT version it targets, from the hooks interface it exports.
+pub(crate) fn world_of(engine: &Engine, component: &Component) -> Result<(ModuleKind, WitVersion), String> {
     let exports: Vec<String> = component.component_type().exports(engine).map(|(name, _)| name.to_owned()).collect();
-    let exported = |iface: &str| exports.iter().any(|name| trellis_interface(name) == Some(iface));
-    let kinds: Vec<ModuleKind> = [
-        ("space-hooks", ModuleKind::Space),
-        ("marketplace-hooks", ModuleKind::MarketplaceRule),
-        ("analysis-hooks", ModuleKind::AnalysisStep),
-    ]
-    .into_iter()
-    .filter(|(iface, _)| exported(iface))
-    .map(|(_, kind)| kind)
-    .collect();
-    if !exported("module-info") {
-        return Err(format!("component does not export {} (exports: {})", names::MODULE_INFO, exports.join(", ")));
+    let exported: Vec<(&str, WitVersion)> = exports.iter().filter_map(|name| trellis_interface(name)).collect();
+    let worlds: Vec<(ModuleKind, WitVersion)> = exported
+        .iter()
+        .filter_map(|(iface, version)| {
+            let kind = match *iface {
+                "space-hooks" => ModuleKind::Space,
+                "marketplace-hooks" => ModuleKind::MarketplaceRule,
+                "analysis-hooks" => ModuleKind::AnalysisStep,
+                _ => return None,
+            };
+            Some((kind, *version))
+        })
+        .collect();
+    let (kind, version) = match worlds.as_slice() {
+        [world] => *world,
+        [] => {
+            return Err(format!(
+                "component exports none of {}, {}, {} or {} (exports: {})",
+                names::SPACE_HOOKS,
+                names::MARKETPLACE_HOOKS,
+                v0_2_0::names::ANALYSIS_HOOKS,
+                names::ANALYSIS_HOOKS,
+                exports.join(", ")
+            ));
+        }
+        _ => return Err("component exports the hooks of more than one world".to_owned()),
+    };
+    if !exported.contains(&("module-info", version)) {
+        let info = match version {
+            WitVersion::V0_1 => names::MODULE_INFO,
+            WitVersion::V0_2 => v0_2_0::names::MODULE_INFO,
+        };
+        return Err(format!("component does not export {info} (exports: {})", exports.join(", ")));
     }
-    match kinds.as_slice() {
-        [kind] => Ok(*kind),
-        [] => Err(format!(
-            "component exports none of {}, {} or {} (exports: {})",
-            names::SPACE_HOOKS,
-            names::MARKETPLACE_HOOKS,
-            names::ANALYSIS_HOOKS,
-            exports.join(", ")
-        )),
-        _ => Err("component exports the hooks of more than one world".to_owned()),
+    if version == WitVersion::V0_2 && kind != ModuleKind::AnalysisStep {
+        return Err(format!("WIT 0.2.0 has no {} world yet; build it against 0.1.0", kind.world()));
     }
+    Ok((kind, version))
 }
 
 /// An imported host interface and the permission it needs.
@@ -120,13 +192,15 @@ pub struct ImportReport {
 }
 
 impl ImportReport {
-    pub(crate) fn of(engine: &Engine, component: &Component, kind: ModuleKind) -> Self {
+    pub(crate) fn of(engine: &Engine, component: &Component, kind: ModuleKind, version: WitVersion) -> Self {
         let mut report = Self::default();
+        let importable = version.importable(kind);
         for (name, _) in component.component_type().imports(engine) {
             report.all.push(name.to_owned());
-            if let Some(interface) = trellis_interface(name) {
-                match grant_of(interface) {
-                    Some(grant) if kind.importable().contains(&grant) => {
+            if let Some((interface, imported)) = trellis_interface(name) {
+                let grant = grant_of(interface, imported).filter(|grant| version.accepts(imported, *grant));
+                match grant {
+                    Some(grant) if importable.contains(&grant) => {
                         report.host.push(HostImport { interface: name.to_owned(), permission: grant_label(grant) });
                     }
                     None if interface == "types" => {}
@@ -144,9 +218,10 @@ impl ImportReport {
     }
 
     fn grants(&self) -> impl Iterator<Item = (&str, Grant)> {
-        self.host
-            .iter()
-            .filter_map(|host| Some((host.interface.as_str(), grant_of(trellis_interface(&host.interface)?)?)))
+        self.host.iter().filter_map(|host| {
+            let (interface, version) = trellis_interface(&host.interface)?;
+            Some((host.interface.as_str(), grant_of(interface, version)?))
+        })
     }
 
     /// Host interfaces imported without the manifest asking for their permission.
@@ -191,10 +266,27 @@ mod tests {
     use super::*;
 
     #[test]
-    fn trellis_interfaces_match_any_0_1_version() {
-        assert_eq!(trellis_interface("trellis:module/key-value@0.1.0"), Some("key-value"));
-        assert_eq!(trellis_interface("trellis:module/key-value@0.1.7"), Some("key-value"));
-        assert_eq!(trellis_interface("trellis:module/key-value@0.2.0"), None);
+    fn trellis_interfaces_match_any_patch_of_a_supported_version() {
+        assert_eq!(trellis_interface("trellis:module/key-value@0.1.0"), Some(("key-value", WitVersion::V0_1)));
+        assert_eq!(trellis_interface("trellis:module/key-value@0.1.7"), Some(("key-value", WitVersion::V0_1)));
+        assert_eq!(trellis_interface("trellis:module/media@0.2.1"), Some(("media", WitVersion::V0_2)));
+        assert_eq!(trellis_interface("trellis:module/key-value@0.3.0"), None);
         assert_eq!(trellis_interface("other:module/key-value@0.1.0"), None);
+    }
+
+    #[test]
+    fn a_0_2_step_may_import_the_unchanged_interfaces_at_0_1() {
+        assert!(WitVersion::V0_2.accepts(WitVersion::V0_1, Grant::Logging));
+        assert!(WitVersion::V0_2.accepts(WitVersion::V0_2, Grant::Logging));
+        assert!(!WitVersion::V0_1.accepts(WitVersion::V0_2, Grant::Logging));
+        assert!(!WitVersion::V0_2.accepts(WitVersion::V0_1, Grant::KeyValue));
+    }
+
+    #[test]
+    fn inference_interfaces_exist_only_since_0_2() {
+        assert_eq!(grant_of("vision", WitVersion::V0_2), Some(Grant::Vision));
+        assert_eq!(grant_of("vision", WitVersion::V0_1), None);
+        assert!(!WitVersion::V0_1.importable(ModuleKind::AnalysisStep).contains(&Grant::Speech));
+        assert!(WitVersion::V0_2.importable(ModuleKind::AnalysisStep).contains(&Grant::Speech));
     }
 }

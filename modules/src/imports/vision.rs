@@ -1,0 +1,97 @@
+//! The `vision` import (WIT 0.2.0, permission `vision`): labels, faces and facts of a decoded frame, each
+//! answer bounded before the guest sees it.
+
+use crate::analysis::{Faces, Labels, MAX_FACES, MAX_LABELS, MAX_MODEL_BYTES, PictureFacts};
+use crate::bindings::v0_2_0::vision;
+use crate::imports::capability::{MAX_NAME_BYTES, clip, unit};
+use crate::invoke::state::StoreState;
+
+/// Most colours of a frame handed to a guest.
+const MAX_COLOURS: usize = 5;
+
+impl vision::Host for StoreState {
+    async fn classify(&mut self, frame: u32, limit: u32) -> wasmtime::Result<Result<vision::Labels, String>> {
+        let limit = limit.min(MAX_LABELS);
+        let answer =
+            self.capability("vision.classify", |a| a.vision, |m| async move { m.classify(frame, limit).await }).await?;
+        Ok(answer.map(|found| labels(found, limit as usize)))
+    }
+
+    async fn detect_faces(&mut self, frame: u32) -> wasmtime::Result<Result<vision::Faces, String>> {
+        let answer =
+            self.capability("vision.detect-faces", |a| a.vision, |m| async move { m.detect_faces(frame).await }).await?;
+        Ok(answer.map(faces))
+    }
+
+    async fn facts(&mut self, frame: u32) -> wasmtime::Result<Result<vision::PictureFacts, String>> {
+        let answer = self.capability("vision.facts", |a| a.vision, |m| async move { m.facts(frame).await }).await?;
+        Ok(answer.map(facts))
+    }
+}
+
+fn labels(found: Labels, limit: usize) -> vision::Labels {
+    vision::Labels {
+        labels: found
+            .labels
+            .into_iter()
+            .take(limit)
+            .map(|label| vision::Label { name: clip(label.name, MAX_NAME_BYTES), score: unit(label.score) })
+            .collect(),
+        model: clip(found.model, MAX_MODEL_BYTES),
+    }
+}
+
+fn faces(found: Faces) -> vision::Faces {
+    vision::Faces {
+        faces: found
+            .faces
+            .into_iter()
+            .take(MAX_FACES)
+            .map(|f| vision::Face { x: f.x, y: f.y, width: f.width, height: f.height, score: unit(f.score) })
+            .collect(),
+        model: clip(found.model, MAX_MODEL_BYTES),
+    }
+}
+
+fn facts(found: PictureFacts) -> vision::PictureFacts {
+    vision::PictureFacts {
+        width: found.width,
+        height: found.height,
+        orientation: clip(found.orientation, MAX_NAME_BYTES),
+        colours: found
+            .colours
+            .into_iter()
+            .take(MAX_COLOURS)
+            .map(|c| vision::Colour { name: clip(c.name, MAX_NAME_BYTES), share: unit(c.share) })
+            .collect(),
+        brightness: unit(found.brightness),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analysis::{Face, Label};
+
+    #[test]
+    fn labels_are_cut_to_the_limit_and_scores_to_probabilities() {
+        let found = Labels {
+            labels: (0..30).map(|i| Label { name: format!("l{i}"), score: if i == 0 { 7.0 } else { f32::NAN } }).collect(),
+            model: "m".repeat(MAX_MODEL_BYTES * 2),
+        };
+
+        let bounded = labels(found, 3);
+
+        assert_eq!(bounded.labels.len(), 3);
+        assert_eq!(bounded.labels[0].score, 1.0);
+        assert_eq!(bounded.labels[1].score, 0.0);
+        assert_eq!(bounded.model.len(), MAX_MODEL_BYTES);
+    }
+
+    #[test]
+    fn faces_are_capped() {
+        let face = Face { x: 1, y: 2, width: 3, height: 4, score: 0.9 };
+        let bounded = faces(Faces { faces: vec![face; MAX_FACES + 5], model: "rustface".into() });
+        assert_eq!(bounded.faces.len(), MAX_FACES);
+    }
+}
