@@ -1,8 +1,10 @@
 //! Speech transcription speed: one minute of speech (espeak-ng reading a text) through Whisper tiny.en.
 //!
 //! `cargo bench -p trellis-inference --bench speech` (needs the models installed, see scripts/setup, and
-//! espeak-ng). Prints the real-time factor once, then criterion's figures for 2 threads. The target is
-//! under 10 s per minute of speech on 2 cores.
+//! espeak-ng). Prints the time and CPU time once for 1 and 2 threads, then criterion's figures for 2
+//! threads (`SPEECH_BENCH_ONLY=once` stops after the first part). The target is under 10 s per minute of
+//! speech on 2 cores. ggml's threads spin while they wait for each other, so on a busy machine 2 threads
+//! can take far longer than 1.
 
 use std::path::PathBuf;
 use std::process::Command;
@@ -41,20 +43,34 @@ fn models_dir() -> PathBuf {
     )
 }
 
+/// User and system CPU seconds of this process so far (Linux `/proc/self/stat`, 100 ticks a second).
+fn cpu_seconds() -> f64 {
+    let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
+    let after_name = stat.rsplit(") ").next().unwrap_or_default();
+    let fields: Vec<&str> = after_name.split(' ').collect();
+    let ticks = |i: usize| fields.get(i).and_then(|f| f.parse::<f64>().ok()).unwrap_or(0.0);
+    // utime and stime are fields 14 and 15 of the line, 12 and 13 after the name.
+    (ticks(11) + ticks(12)) / 100.0
+}
+
 fn main() {
     let speech = Speech::load(&models_dir()).expect("models installed (scripts/setup)");
     let samples = minute_of_speech();
     let seconds = samples.len() as f64 / f64::from(SAMPLE_RATE);
     for threads in [1, 2] {
-        let started = Instant::now();
+        let (started, cpu) = (Instant::now(), cpu_seconds());
         let segments = speech.transcribe(&samples, threads).expect("transcribe");
-        let took = started.elapsed().as_secs_f64();
+        let (took, cpu) = (started.elapsed().as_secs_f64(), cpu_seconds() - cpu);
         let text: Vec<&str> = segments.iter().map(|s| s.text.as_str()).collect();
         println!(
-            "{seconds:.1} s of speech in {took:.2} s with {threads} thread(s) ({:.2} s per minute), word accuracy {:.3}",
+            "{seconds:.1} s of speech in {took:.2} s ({cpu:.2} s CPU) with {threads} thread(s): {:.2} s per minute, \
+             word accuracy {:.3}",
             took * 60.0 / seconds,
             word_accuracy(TEXT, &text.join(" "))
         );
+    }
+    if std::env::var("SPEECH_BENCH_ONLY").is_ok_and(|v| v == "once") {
+        return;
     }
     let mut c = Criterion::default().sample_size(10).measurement_time(Duration::from_secs(30)).configure_from_args();
     c.bench_function("transcribe one minute of speech, 2 threads", |b| {

@@ -78,7 +78,8 @@ impl Speech {
     ///
     /// Its time is bounded by the length of the sound (cut by [`crate::media::sound`]'s `max_seconds`),
     /// not by a deadline: whisper-rs 0.16's safe abort callback passes whisper.cpp a pointer of the
-    /// wrong type, and this crate uses no `unsafe`. Over one core, about 12 s of CPU per minute of sound.
+    /// wrong type, and this crate uses no `unsafe`. Over one core, about 13 s of CPU per minute of sound.
+    /// ggml's threads spin while they wait for each other: on a busy machine ask for 1 thread.
     pub fn transcribe(&self, samples: &[f32], threads: u32) -> Result<Vec<Segment>, InferenceError> {
         if samples.len() > MAX_SECONDS as usize * SAMPLE_RATE as usize {
             return Err(InferenceError::TooLarge(format!("more than {MAX_SECONDS} s of sound to transcribe")));
