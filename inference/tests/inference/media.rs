@@ -1,0 +1,124 @@
+use std::time::Duration;
+
+use trellis_inference::media::{self, MAX_FRAMES};
+use trellis_inference::speech::word_accuracy;
+use trellis_inference::{InferenceError, MediaKind};
+
+use crate::support::{SENTENCE, run, speech, spoken_wav, text_of, video_with};
+
+const TIMEOUT: Duration = Duration::from_secs(60);
+
+#[test]
+fn a_wav_probes_as_audio_with_its_duration() {
+    let dir = tempfile::tempdir().unwrap();
+    let wav = spoken_wav(dir.path(), "a.wav", "One two three four five.");
+    let info = media::probe(&wav, "application/octet-stream", TIMEOUT).unwrap();
+    assert_eq!((info.kind, info.has_sound, info.width), (MediaKind::Audio, true, 0));
+    assert!((1000..5000).contains(&info.duration_ms), "{info:?}");
+}
+
+#[test]
+fn a_picture_probes_by_its_header() {
+    let dir = tempfile::tempdir().unwrap();
+    let png = dir.path().join("p.png");
+    run(
+        "ffmpeg",
+        &[
+            "-nostdin",
+            "-v",
+            "error",
+            "-f",
+            "lavfi",
+            "-i",
+            "testsrc=size=64x48",
+            "-frames:v",
+            "1",
+            png.to_str().unwrap(),
+        ],
+    );
+    let info = media::probe(&png, "", TIMEOUT).unwrap();
+    assert_eq!((info.kind, info.width, info.height, info.has_sound), (MediaKind::Image, 64, 48, false));
+}
+
+#[test]
+fn an_mp4_is_video_with_sound_gives_frames_and_its_soundtrack_transcribes() {
+    // Arrange
+    assert!(media::ffmpeg_available(), "ffmpeg is needed (scripts/setup installs it)");
+    let dir = tempfile::tempdir().unwrap();
+    let wav = spoken_wav(dir.path(), "s.wav", SENTENCE);
+    let spoken_ms = media::probe(&wav, "audio/wav", TIMEOUT).unwrap().duration_ms;
+    let mp4 = video_with(dir.path(), &wav);
+    // Act
+    let info = media::probe(&mp4, "video/mp4", TIMEOUT).unwrap();
+    let frames = media::video_frames(&mp4, &info, 4, 160, TIMEOUT).unwrap();
+    let sound = media::sound(&mp4, &info, 600, TIMEOUT).unwrap();
+    let text = text_of(&speech().transcribe(&sound, 2).unwrap());
+    // Assert
+    assert_eq!((info.kind, info.width, info.height, info.has_sound), (MediaKind::Video, 320, 240, true));
+    assert!(info.duration_ms > 3000, "{info:?}");
+    assert_eq!(frames.len(), 4);
+    for f in &frames {
+        assert_eq!(f.dimensions(), (160, 120));
+        let distinct: std::collections::HashSet<_> = f.pixels().map(|p| p.0).collect();
+        assert!(distinct.len() > 20, "a test pattern frame has many colours");
+    }
+    assert_ne!(frames[0], frames[3], "frames are spread over the video");
+    assert!((sound.len() as u64 * 1000 / 16_000).abs_diff(spoken_ms) < 500, "{} samples", sound.len());
+    let accuracy = word_accuracy(SENTENCE, &text);
+    assert!(accuracy >= 0.9, "{accuracy:.3}: {text}");
+}
+
+#[test]
+fn frames_and_sound_stay_within_their_caps() {
+    let dir = tempfile::tempdir().unwrap();
+    let mp4 = video_with(dir.path(), &spoken_wav(dir.path(), "s.wav", SENTENCE));
+    let info = media::probe(&mp4, "video/mp4", TIMEOUT).unwrap();
+    let frames = media::video_frames(&mp4, &info, 1000, 100_000, TIMEOUT).unwrap();
+    assert!(frames.len() <= MAX_FRAMES as usize);
+    assert_eq!(frames[0].dimensions(), (320, 240), "never enlarged");
+    assert_eq!(media::sound(&mp4, &info, 1, TIMEOUT).unwrap().len(), 16_000);
+}
+
+#[test]
+fn garbage_bytes_are_unreadable() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("garbage.mp4");
+    let bytes: Vec<u8> = (0..50_000u32).map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8).collect();
+    std::fs::write(&path, bytes).unwrap();
+    let err = media::probe(&path, "video/mp4", TIMEOUT).unwrap_err();
+    assert!(matches!(err, InferenceError::Unreadable(_)), "{err}");
+    std::fs::write(&path, b"").unwrap();
+    assert!(matches!(media::probe(&path, "", TIMEOUT), Err(InferenceError::Unreadable(_))));
+}
+
+#[test]
+fn a_playlist_naming_other_files_is_not_followed() {
+    // Arrange: an HLS playlist and an ffconcat list that point at a readable local WAV.
+    let dir = tempfile::tempdir().unwrap();
+    let wav = spoken_wav(dir.path(), "secret.wav", "secret words");
+    let hls = dir.path().join("list.m3u8");
+    std::fs::write(
+        &hls,
+        format!("#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXTINF:10,\nfile:{}\n#EXT-X-ENDLIST\n", wav.display()),
+    )
+    .unwrap();
+    let concat = dir.path().join("list.txt");
+    std::fs::write(&concat, format!("ffconcat version 1.0\nfile '{}'\n", wav.display())).unwrap();
+    // Act / Assert
+    for list in [hls, concat] {
+        let err = media::probe(&list, "audio/mpegurl", TIMEOUT).unwrap_err();
+        assert!(matches!(err, InferenceError::Unreadable(_)), "{}: {err}", list.display());
+    }
+}
+
+#[test]
+fn ffmpeg_is_killed_at_its_deadline() {
+    let dir = tempfile::tempdir().unwrap();
+    let mp4 = video_with(dir.path(), &spoken_wav(dir.path(), "s.wav", SENTENCE));
+    let info = media::probe(&mp4, "video/mp4", TIMEOUT).unwrap();
+    let started = std::time::Instant::now();
+    let err = media::video_frames(&mp4, &info, 8, 320, Duration::from_millis(1)).unwrap_err();
+    assert!(err.to_string().contains("took longer than 1 ms"), "{err}");
+    assert!(media::sound(&mp4, &info, 60, Duration::from_millis(1)).unwrap_err().to_string().contains("took longer"));
+    assert!(started.elapsed() < Duration::from_secs(5));
+}
