@@ -17,7 +17,7 @@ fn main() -> anyhow::Result<()> {
     println!("label model: {} (loaded in {} ms)", model.label_model(), started.elapsed().as_millis());
     println!("face model: {}", vision::FACE_MODEL);
     let dir = cache("TRELLIS_FIXTURES", "fixtures");
-    let mut photos: Vec<PathBuf> = std::fs::read_dir(&dir)?.filter_map(|e| e.ok().map(|e| e.path())).collect();
+    let mut photos: Vec<PathBuf> = std::fs::read_dir(&dir)?.filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.is_file()).collect();
     photos.sort();
     println!("| photo | size | top-3 labels | faces | colours | decode / labels / faces / facts ms |");
     println!("|---|---|---|---|---|---|");

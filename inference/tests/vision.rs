@@ -1,4 +1,5 @@
-//! Vision against the real model and real photos (Debian darknet's sample photos, see `scripts/fixtures`).
+//! Vision against the real model and real photos (Debian's darknet and scikit-image sample photos, see
+//! `scripts/fixtures`).
 //!
 //! The models directory is `TRELLIS_MODELS_DIR` (default `~/.cache/trellis/models`); CI installs the models
 //! first. The photos are in `TRELLIS_FIXTURES` (default `~/.cache/trellis/fixtures`).
@@ -84,19 +85,32 @@ fn the_label_model_names_itself() {
 
 #[test]
 fn faces_are_found_on_a_photo_of_a_person() {
-    let picture = photo("person.jpg");
+    // Arrange: NASA's portrait of Eileen Collins (scikit-image's astronaut.png).
+    let picture = photo("astronaut.png");
+    // Act
     let faces = vision::detect_faces(&picture);
-    assert!(!faces.is_empty(), "no face on person.jpg");
-    for f in &faces {
-        assert!(f.x + f.width <= picture.width() && f.y + f.height <= picture.height(), "{f:?}");
-    }
+    // Assert
+    assert_eq!(faces.len(), 1, "{faces:?}");
+    let face = &faces[0];
+    assert!(face.x + face.width <= picture.width() && face.y + face.height <= picture.height(), "{face:?}");
+    // Her face is in the upper middle of the picture.
+    assert!((100..300).contains(&(face.x + face.width / 2)) && face.y + face.height / 2 < 250, "{face:?}");
 }
 
 #[test]
 fn no_faces_on_photos_without_people() {
-    for name in ["eagle.jpg", "giraffe.jpg", "horses.jpg"] {
+    for name in ["eagle.jpg", "giraffe.jpg", "horses.jpg", "rocket.jpg", "coffee.png", "chelsea.png"] {
         assert_eq!(vision::detect_faces(&photo(name)), vec![], "{name}");
     }
+}
+
+#[test]
+fn duplicate_class_names_become_one_label() {
+    let labels = top("rocket.jpg", 5);
+    let mut names: Vec<&str> = labels.iter().map(|l| l.name.as_str()).collect();
+    names.sort_unstable();
+    names.dedup();
+    assert_eq!(names.len(), labels.len(), "{labels:?}");
 }
 
 #[test]

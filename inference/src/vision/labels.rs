@@ -77,7 +77,17 @@ impl Vision {
         let sum: f32 = exp.iter().sum();
         let mut ranked: Vec<(usize, f32)> = exp.into_iter().map(|e| e / sum).enumerate().collect();
         ranked.sort_by(|a, b| b.1.total_cmp(&a.1));
-        Ok(ranked.into_iter().take(limit).map(|(i, score)| Label { name: self.names[i].clone(), score }).collect())
+        // A few ImageNet classes share a plain name (two kinds of `missile`): one label, their summed probability.
+        let mut labels: Vec<Label> = Vec::with_capacity(limit);
+        for (i, score) in ranked {
+            if let Some(same) = labels.iter_mut().find(|l| l.name == self.names[i]) {
+                same.score += score;
+            } else if labels.len() < limit {
+                labels.push(Label { name: self.names[i].clone(), score });
+            }
+        }
+        labels.sort_by(|a, b| b.score.total_cmp(&a.score));
+        Ok(labels)
     }
 }
 
