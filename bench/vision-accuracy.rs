@@ -17,7 +17,8 @@ fn main() -> anyhow::Result<()> {
     println!("label model: {} (loaded in {} ms)", model.label_model(), started.elapsed().as_millis());
     println!("face model: {}", vision::FACE_MODEL);
     let dir = cache("TRELLIS_FIXTURES", "fixtures");
-    let mut photos: Vec<PathBuf> = std::fs::read_dir(&dir)?.filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.is_file()).collect();
+    let mut photos: Vec<PathBuf> =
+        std::fs::read_dir(&dir)?.filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.is_file()).collect();
     photos.sort();
     println!("| photo | size | top-3 labels | faces | colours | decode / labels / faces / facts ms |");
     println!("|---|---|---|---|---|---|");
@@ -36,7 +37,8 @@ fn main() -> anyhow::Result<()> {
         let facts = vision::facts(&image);
         let describe = t.elapsed();
         let labels: Vec<String> = labels.iter().map(|l| format!("{} {:.2}", l.name, l.score)).collect();
-        let colours: Vec<String> = facts.colours.iter().map(|c| format!("{} {:.0}%", c.name, c.share * 100.0)).collect();
+        let colours: Vec<String> =
+            facts.colours.iter().map(|c| format!("{} {:.0}%", c.name, c.share * 100.0)).collect();
         println!(
             "| {} | {}×{} {} | {} | {} | {} | {} / {} / {} / {} |",
             path.file_name().unwrap_or_default().to_string_lossy(),

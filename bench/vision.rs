@@ -22,7 +22,8 @@ fn cache(var: &str, leaf: &str) -> PathBuf {
 fn bench(c: &mut Criterion) {
     let photo = cache("TRELLIS_FIXTURES", "fixtures").join("kite.jpg");
     let bytes = std::fs::read(&photo).unwrap_or_else(|e| panic!("{}: {e}: run scripts/fixtures", photo.display()));
-    let model = Vision::load(&cache("TRELLIS_MODELS_DIR", "models")).expect("the label model: run `trellis models install`");
+    let model =
+        Vision::load(&cache("TRELLIS_MODELS_DIR", "models")).expect("the label model: run `trellis models install`");
     let image = vision::decode_image(&bytes, MAX_PIXELS, MAX_SIDE).unwrap();
     eprintln!("photo: {} ({}×{})", photo.display(), image.width(), image.height());
 

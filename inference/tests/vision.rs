@@ -137,7 +137,11 @@ fn a_models_dir_without_the_files_is_not_installed() {
 
 #[test]
 fn convert_refuses_garbage_with_an_error() {
-    for garbage in [&b""[..], b"PK\x03\x04", &[0x80, 0x02, 0x8a, 0x0a, 0x6c, 0xfc, 0x9c, 0x46, 0xf9, 0x20, 0x6a, 0xa8, 0x50, 0x19, b'.']] {
+    for garbage in [
+        &b""[..],
+        b"PK\x03\x04",
+        &[0x80, 0x02, 0x8a, 0x0a, 0x6c, 0xfc, 0x9c, 0x46, 0xf9, 0x20, 0x6a, 0xa8, 0x50, 0x19, b'.'],
+    ] {
         assert!(vision::convert_efficientnet(garbage).is_err());
     }
     let dir = std::env::temp_dir().join(format!("trellis-bad-install-{}", std::process::id()));

@@ -59,7 +59,8 @@ impl<'a> Builder<'a> {
 
     fn network(mut self) -> anyhow::Result<pb::GraphProto> {
         let mut x = self.conv_bn(INPUT, "_conv_stem", "_bn0", 2, true)?;
-        let found = (0..).take_while(|i| self.weights.contains_key(&format!("_blocks.{i}._depthwise_conv.weight"))).count();
+        let found =
+            (0..).take_while(|i| self.weights.contains_key(&format!("_blocks.{i}._depthwise_conv.weight"))).count();
         ensure!(found == BLOCKS, "expected {BLOCKS} blocks, found {found}");
         for i in 0..BLOCKS {
             x = self.block(&x, i)?;
@@ -217,7 +218,8 @@ fn ints_attr(name: &str, values: &[usize]) -> pb::AttributeProto {
 
 fn value_info(name: &str, shape: &[usize]) -> pb::ValueInfoProto {
     use pb::tensor_shape_proto::{Dimension, dimension::Value};
-    let dim = shape.iter().map(|d| Dimension { value: Some(Value::DimValue(*d as i64)), ..Default::default() }).collect();
+    let dim =
+        shape.iter().map(|d| Dimension { value: Some(Value::DimValue(*d as i64)), ..Default::default() }).collect();
     pb::ValueInfoProto {
         name: name.to_owned(),
         r#type: Some(pb::TypeProto {

@@ -135,7 +135,8 @@ mod tests {
     #[test]
     fn a_half_blue_half_white_picture_has_those_two_colours_in_halves() {
         // Arrange
-        let picture = RgbImage::from_fn(400, 400, |x, _| if x < 200 { Rgb([20, 60, 220]) } else { Rgb([255, 255, 255]) });
+        let picture =
+            RgbImage::from_fn(400, 400, |x, _| if x < 200 { Rgb([20, 60, 220]) } else { Rgb([255, 255, 255]) });
         // Act
         let facts = facts(&picture);
         // Assert
@@ -170,7 +171,8 @@ mod tests {
 
     #[test]
     fn at_most_five_colours_and_black_is_dark() {
-        let stripes = [[0, 0, 0], [255, 255, 255], [220, 30, 30], [30, 160, 40], [20, 60, 220], [250, 220, 20], [130, 40, 170]];
+        let stripes =
+            [[0, 0, 0], [255, 255, 255], [220, 30, 30], [30, 160, 40], [20, 60, 220], [250, 220, 20], [130, 40, 170]];
         let picture = RgbImage::from_fn(700, 100, |x, _| Rgb(stripes[(x / 100) as usize]));
         assert_eq!(facts(&picture).colours.len(), 5);
         assert!(facts(&RgbImage::new(50, 50)).brightness < 0.01);

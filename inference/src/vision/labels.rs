@@ -64,7 +64,8 @@ impl Vision {
             return Err(InferenceError::Unreadable("the image has no pixels".into()));
         }
         let input = preprocess(image);
-        let outputs = self.plan.run(tvec!(input.into())).map_err(|e| InferenceError::Failed(format!("label model: {e}")))?;
+        let outputs =
+            self.plan.run(tvec!(input.into())).map_err(|e| InferenceError::Failed(format!("label model: {e}")))?;
         let logits = outputs[0]
             .to_plain_array_view::<f32>()
             .map_err(|e| InferenceError::Failed(format!("label model output: {e}")))?;

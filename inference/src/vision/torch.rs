@@ -165,7 +165,8 @@ struct Reader<'a> {
 
 impl<'a> Reader<'a> {
     fn take(&mut self, n: usize) -> anyhow::Result<&'a [u8]> {
-        let end = self.pos.checked_add(n).filter(|end| *end <= self.bytes.len()).ok_or_else(|| anyhow!("truncated file"))?;
+        let end =
+            self.pos.checked_add(n).filter(|end| *end <= self.bytes.len()).ok_or_else(|| anyhow!("truncated file"))?;
         let out = &self.bytes[self.pos..end];
         self.pos = end;
         Ok(out)
@@ -338,7 +339,9 @@ fn list_mut(stack: &mut [Value]) -> anyhow::Result<&mut Vec<Value>> {
 fn persistent(pid: Value) -> anyhow::Result<Value> {
     let Value::Tuple(items) = pid else { bail!("persistent id is not a tuple") };
     match items.as_slice() {
-        [Value::Str(tag), Value::Global(module, class), Value::Str(key), ..] if tag == "storage" && module == "torch" => {
+        [Value::Str(tag), Value::Global(module, class), Value::Str(key), ..]
+            if tag == "storage" && module == "torch" =>
+        {
             let kind = match class.as_str() {
                 "FloatStorage" => StorageKind::Float,
                 "LongStorage" => StorageKind::Long,
@@ -399,7 +402,8 @@ mod tests {
         // Storage [0 1 2 3 4 5] seen as a 3×2 tensor with strides (1, 3): the transpose of a 2×3 matrix.
         let storage: Vec<u8> = (0..6).flat_map(|v| (v as f32).to_le_bytes()).collect();
         let kind = StorageKind::Float;
-        let view = TensorRef { storage: Storage { kind, key: "0".into() }, offset: 0, shape: vec![3, 2], stride: vec![1, 3] };
+        let view =
+            TensorRef { storage: Storage { kind, key: "0".into() }, offset: 0, shape: vec![3, 2], stride: vec![1, 3] };
         assert_eq!(view.read(&storage).unwrap().data, vec![0.0, 3.0, 1.0, 4.0, 2.0, 5.0]);
         let past = TensorRef { stride: vec![1, 4], ..view };
         assert!(past.read(&storage).is_err());
