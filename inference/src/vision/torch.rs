@@ -18,6 +18,10 @@ const MAGIC: u128 = 0x1950a86a20f9469cfc6c;
 /// Bounds for hostile input: stack depth and memo size far above what a state dict needs.
 const MAX_STACK: usize = 100_000;
 const MAX_MEMO: usize = 1_000_000;
+/// Values nest at most this deep (a state dict needs 4), which also keeps recursion over values shallow.
+const MAX_DEPTH: usize = 32;
+/// Values copied through the memo, counted in nodes: bounds the memory a self-referencing pickle can make.
+const COPY_BUDGET: usize = 1_000_000;
 /// A dimension count no real weight reaches.
 const MAX_RANK: usize = 8;
 
@@ -201,6 +205,11 @@ impl<'a> Reader<'a> {
 fn run(input: &mut Reader<'_>) -> anyhow::Result<Value> {
     let mut stack: Vec<Value> = Vec::new();
     let mut memo: HashMap<u32, Value> = HashMap::new();
+    let mut budget = COPY_BUDGET;
+    let mut copy = |value: &Value| -> anyhow::Result<Value> {
+        budget = budget.checked_sub(value.weight()).ok_or_else(|| anyhow!("pickle too large"))?;
+        Ok(value.clone())
+    };
     loop {
         ensure!(stack.len() <= MAX_STACK && memo.len() <= MAX_MEMO, "pickle too large");
         let op = input.byte()?;
@@ -238,40 +247,45 @@ fn run(input: &mut Reader<'_>) -> anyhow::Result<Value> {
             }
             b'q' => {
                 let key = input.byte()?.into();
-                memo.insert(key, top(&stack)?.clone());
+                memo.insert(key, copy(top(&stack)?)?);
             }
             b'r' => {
                 let key = input.u32()?;
-                memo.insert(key, top(&stack)?.clone());
+                memo.insert(key, copy(top(&stack)?)?);
             }
             b'h' => {
                 let key = u32::from(input.byte()?);
-                stack.push(memo.get(&key).cloned().ok_or_else(|| anyhow!("unknown memo {key}"))?);
+                stack.push(copy(memo.get(&key).ok_or_else(|| anyhow!("unknown memo {key}"))?)?);
             }
             b'j' => {
                 let key = input.u32()?;
-                stack.push(memo.get(&key).cloned().ok_or_else(|| anyhow!("unknown memo {key}"))?);
+                stack.push(copy(memo.get(&key).ok_or_else(|| anyhow!("unknown memo {key}"))?)?);
             }
             b')' => stack.push(Value::Tuple(Vec::new())),
             b'}' => stack.push(Value::Dict(Vec::new())),
             b']' => stack.push(Value::List(Vec::new())),
             b't' => {
                 let items = pop_to_mark(&mut stack)?;
+                shallow(&items)?;
                 stack.push(Value::Tuple(items));
             }
             0x85..=0x87 => {
                 let n = usize::from(op - 0x84);
                 ensure!(stack.len() >= n, "stack underflow");
                 let items = stack.split_off(stack.len() - n);
+                shallow(&items)?;
                 stack.push(Value::Tuple(items));
             }
             b's' => {
                 let value = pop(&mut stack)?;
                 let key = pop(&mut stack)?;
+                shallow(&[&key, &value])?;
                 dict_mut(&mut stack)?.push((key, value));
             }
             b'u' => {
-                let mut items = pop_to_mark(&mut stack)?.into_iter();
+                let items = pop_to_mark(&mut stack)?;
+                shallow(&items)?;
+                let mut items = items.into_iter();
                 let dict = dict_mut(&mut stack)?;
                 while let (Some(k), Some(v)) = (items.next(), items.next()) {
                     dict.push((k, v));
@@ -279,10 +293,12 @@ fn run(input: &mut Reader<'_>) -> anyhow::Result<Value> {
             }
             b'a' => {
                 let value = pop(&mut stack)?;
+                shallow(&[&value])?;
                 list_mut(&mut stack)?.push(value);
             }
             b'e' => {
                 let items = pop_to_mark(&mut stack)?;
+                shallow(&items)?;
                 list_mut(&mut stack)?.extend(items);
             }
             b'Q' => {
@@ -301,6 +317,32 @@ fn run(input: &mut Reader<'_>) -> anyhow::Result<Value> {
             other => bail!("unsupported pickle opcode 0x{other:02x}"),
         }
     }
+}
+
+impl Value {
+    /// Nesting depth; every value built here is at most [`MAX_DEPTH`] deep, so this recursion is shallow.
+    fn depth(&self) -> usize {
+        match self {
+            Value::Tuple(items) | Value::List(items) => 1 + items.iter().map(Value::depth).max().unwrap_or(0),
+            Value::Dict(entries) => 1 + entries.iter().map(|(k, v)| k.depth().max(v.depth())).max().unwrap_or(0),
+            _ => 0,
+        }
+    }
+
+    /// Nodes, the cost of copying the value.
+    fn weight(&self) -> usize {
+        match self {
+            Value::Tuple(items) | Value::List(items) => 1 + items.iter().map(Value::weight).sum::<usize>(),
+            Value::Dict(entries) => 1 + entries.iter().map(|(k, v)| k.weight() + v.weight()).sum::<usize>(),
+            _ => 1,
+        }
+    }
+}
+
+/// Refuses to put values into a container when that would nest deeper than [`MAX_DEPTH`].
+fn shallow<V: std::borrow::Borrow<Value>>(items: &[V]) -> anyhow::Result<()> {
+    ensure!(items.iter().all(|v| v.borrow().depth() < MAX_DEPTH), "pickle nests too deep");
+    Ok(())
 }
 
 fn top(stack: &[Value]) -> anyhow::Result<&Value> {
@@ -395,6 +437,22 @@ mod tests {
         for bytes in [&b""[..], b"\x80\x02", b"PK\x03\x04 zip", &[0x80, 0x02, 0x8a, 0x0a, 1, 2, 3], &[0xff; 64]] {
             assert!(read_state_dict(bytes).is_err());
         }
+    }
+
+    #[test]
+    fn a_pickle_that_nests_or_copies_without_end_is_refused() {
+        // PROTO 2, EMPTY_TUPLE, then TUPLE1 a thousand times: too deep.
+        let mut deep = b"\x80\x02)".to_vec();
+        deep.extend(std::iter::repeat_n(0x85, 1000));
+        deep.push(b'.');
+        assert!(run(&mut Reader { bytes: &deep, pos: 0 }).unwrap_err().to_string().contains("too deep"));
+        // A list that doubles itself through the memo 30 times: 2^30 nodes.
+        let mut doubling = b"\x80\x02]q\x00".to_vec();
+        for _ in 0..30 {
+            doubling.extend_from_slice(b"h\x00h\x00\x86q\x00");
+        }
+        doubling.push(b'.');
+        assert!(run(&mut Reader { bytes: &doubling, pos: 0 }).unwrap_err().to_string().contains("too large"));
     }
 
     #[test]
