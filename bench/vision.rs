@@ -9,7 +9,7 @@ use std::path::PathBuf;
 use criterion::{Criterion, criterion_group, criterion_main};
 use trellis_inference::vision::{self, Vision};
 
-/// The bounds the server decodes with (see SECURITY.md): 50 megapixels, long side 2048.
+/// Decoding bounds for the bench: refuse above 50 megapixels, scale the long side down to 2048.
 const MAX_PIXELS: u64 = 50_000_000;
 const MAX_SIDE: u32 = 2048;
 

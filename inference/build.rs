@@ -12,11 +12,20 @@ fn main() {
     let manifest =
         PathBuf::from(env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR")).join("Cargo.toml");
     let cargo = env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-    let output = Command::new(cargo)
-        .args(["metadata", "--offline", "--format-version", "1", "--manifest-path"])
-        .arg(&manifest)
-        .output()
-        .expect("running cargo metadata");
+    // Offline first (every source is normally downloaded by now); a partial download of the workspace's
+    // dependencies (e.g. `cargo build -p trellis-inference` on an empty cache) needs the registry once.
+    let metadata = |offline: bool| {
+        let mut command = Command::new(&cargo);
+        command.args(["metadata", "--format-version", "1", "--manifest-path"]).arg(&manifest);
+        if offline {
+            command.arg("--offline");
+        }
+        command.output().expect("running cargo metadata")
+    };
+    let mut output = metadata(true);
+    if !output.status.success() {
+        output = metadata(false);
+    }
     assert!(output.status.success(), "cargo metadata failed: {}", String::from_utf8_lossy(&output.stderr));
     let metadata: serde_json::Value = serde_json::from_slice(&output.stdout).expect("cargo metadata's JSON");
     let rustface = metadata["packages"]
