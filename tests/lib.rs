@@ -71,6 +71,9 @@ pub async fn spawn_app_with(customize: impl FnOnce(&mut Config)) -> TestApp {
     config.modules.runtime.request_deadline_ms = 2_000;
     config.modules.runtime.event_deadline_ms = 2_000;
     config.modules.runtime.marketplace_deadline_ms = 2_000;
+    // This server analyses nothing (another would, in a deployment), so asset tests see QUEUED stay
+    // QUEUED; the analysis tests set workers and the shared models.
+    config.analysis.workers = 0;
     // A change ranks the marketplace again at once, so tests need not wait for the settle time.
     config.marketplace.ranking_settle_ms = 20;
     // Generous guest bounds so tests that call modules often are not refused; the bound tests set their own.

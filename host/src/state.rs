@@ -11,6 +11,8 @@ use crate::media::objects::MediaObjects;
 use crate::password_work::PasswordWork;
 use crate::rate_limits::RateLimits;
 use crate::services::accounts::Accounts;
+use crate::services::analysis::inference::{Inference, InferenceLimits};
+use crate::services::analysis::{Analysis, DeploymentStep};
 use crate::services::assets::Assets;
 use crate::services::attachments::Attachments;
 use crate::services::avatars::Avatars;
@@ -58,6 +60,8 @@ pub struct AppState {
     pub queue: JobQueue,
     /// Space events for modules, queued on `queue`.
     pub events: ModuleEvents,
+    /// The background analysis of published assets (run by the `analysis` jobs).
+    pub analysis: Arc<Analysis>,
 }
 
 impl AppState {
@@ -109,6 +113,7 @@ impl AppState {
         );
         let messages = Arc::new(Messages::new(store.clone()));
         let marketplace = Arc::new(marketplace(&config, &store, &spaces, &messages, &module_host)?);
+        let analysis_host = module_host.clone();
         let modules = Arc::new(Modules::new(module_host, spaces.clone()));
         let form_instances = Arc::new(FormInstances::new(
             store.clone(),
@@ -130,6 +135,7 @@ impl AppState {
         let avatars = Arc::new(Avatars::new(store.clone(), media.clone(), &config.media.shard));
         let comments = Arc::new(Comments::new(store.clone(), spaces.clone(), limits.clone()));
         let channels = Arc::new(Channels::new(store.clone(), comments.clone()));
+        let analysis = Arc::new(analysis(&config, &store, &spaces, &analysis_host, &media, &events)?);
         let assets = Arc::new(Assets::new(
             store.clone(),
             spaces.clone(),
@@ -161,6 +167,7 @@ impl AppState {
             messages,
             queue,
             events,
+            analysis,
         })
     }
 }
@@ -230,4 +237,75 @@ fn marketplace(
         per_user: settings.max_pending_registrations_per_user,
     };
     Ok(Marketplace::new(store.clone(), spaces.clone(), messages.clone(), host.clone(), ranking, limits))
+}
+
+/// The analysis use case over the deployment's steps, checked here like the marketplace's rule:
+/// a step that is not enabled, not an analysis step, or configured against its schema stops the start.
+fn analysis(
+    config: &Config,
+    store: &Store,
+    spaces: &Arc<Spaces>,
+    host: &trellis_modules::ModuleHost,
+    media: &MediaObjects,
+    events: &ModuleEvents,
+) -> anyhow::Result<Analysis> {
+    let settings = &config.analysis;
+    let bundled = crate::bundled::ANALYSIS_DEFAULT;
+    let ids: Vec<String> = match &settings.steps {
+        Some(ids) => ids.iter().map(|id| id.trim().to_owned()).collect(),
+        None if host.summary(bundled).is_some() => vec![bundled.to_owned()],
+        None => {
+            tracing::warn!(
+                "[modules] enable leaves out {bundled} and analysis.steps is not set: assets are analysed only by \
+                 the analysis steps their spaces connect"
+            );
+            Vec::new()
+        }
+    };
+    let mut steps = Vec::new();
+    for id in ids {
+        match host.summary(&id) {
+            Some(summary) if summary.kind == trellis_modules::ModuleKind::AnalysisStep => {}
+            Some(summary) => {
+                anyhow::bail!("analysis.steps names {id:?}, a {} module, not an analysis-step module", summary.kind)
+            }
+            None => anyhow::bail!("analysis.steps names {id:?}, which is not enabled: add it to [modules] enable"),
+        }
+        let step_config = serde_json::Value::Object(settings.step_config.get(&id).cloned().unwrap_or_default());
+        if let Err(error) = host.validate_config(&id, &step_config) {
+            let why = match error {
+                trellis_modules::ConfigError::Invalid(problems) => {
+                    problems.iter().map(|p| format!("{}: {}", p.path, p.message)).collect::<Vec<_>>().join("; ")
+                }
+                other => other.to_string(),
+            };
+            anyhow::bail!("analysis.step_config.{id} does not fit the module's schema: {why}");
+        }
+        steps.push(DeploymentStep { module_id: id, config: step_config.to_string() });
+    }
+    if let Some(unused) = settings.step_config.keys().find(|id| !steps.iter().any(|s| &s.module_id == *id)) {
+        anyhow::bail!("analysis.step_config.{unused} configures a module that analysis.steps does not name");
+    }
+    let models_dir = config.analysis.models_dir(config.data_dir());
+    if !trellis_inference::install::installed(&models_dir) {
+        tracing::warn!(
+            models_dir = %models_dir.display(),
+            "models not installed: analysis will fail until `trellis models install` runs"
+        );
+    }
+    let inference =
+        Arc::new(Inference::new(models_dir, settings.inference_threads, InferenceLimits::from_config(settings)));
+    let scratch_dir = config.data_dir().join("scratch").join("analysis");
+    // Scratch files of analyses a crash interrupted; their jobs run again and make new ones.
+    let _ = std::fs::remove_dir_all(&scratch_dir);
+    Ok(Analysis::new(
+        store.clone(),
+        spaces.clone(),
+        host.clone(),
+        media.clone(),
+        events.clone(),
+        inference,
+        steps,
+        scratch_dir,
+    ))
 }

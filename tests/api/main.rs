@@ -1,6 +1,7 @@
 //! Black-box tests: each test starts the real server and talks HTTP to it. One module per resource
 //! holds its tests; what they share (documents, route calls, the media backends) is in `support`.
 
+mod analysis;
 mod assets;
 mod auth;
 mod avatars;

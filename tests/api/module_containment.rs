@@ -125,7 +125,7 @@ async fn a_third_party_module_built_with_the_sdk_runs_in_the_host() {
     created_form(&app, &ann.token, &tagged_payload(&space_id, "")).await;
     // Assert
     let ids: Vec<&str> = catalogue["items"].as_array().unwrap().iter().filter_map(|m| m["id"].as_str()).collect();
-    assert_eq!(ids, ["tags", "marketplace-default", "word-count"]);
+    assert_eq!(ids, ["tags", "marketplace-default", "analysis-default", "word-count"]);
     let stats = format!("/v0/spaces/{space_id}/modules/word-count/stats");
     let stats = wait_until(&app, &ann.token, &stats, |b| b["items"] == 1).await;
     assert!(stats["words"].as_u64().is_some_and(|w| w > 10), "{stats}");

@@ -21,7 +21,7 @@ async fn the_catalogue_lists_the_enabled_modules_with_their_schemas() {
     let catalogue = get_ok(&app, &ann.token, "/v0/modules").await;
     // Assert
     let modules = catalogue["items"].as_array().unwrap();
-    assert_eq!(modules.len(), 2, "{catalogue}");
+    assert_eq!(modules.len(), 3, "{catalogue}");
     assert_eq!(catalogue["nextCursor"], Value::Null, "{catalogue}");
     let tags = &modules[0];
     assert_eq!((tags["id"].as_str(), tags["kind"].as_str()), (Some("tags"), Some("space")));
@@ -33,6 +33,12 @@ async fn the_catalogue_lists_the_enabled_modules_with_their_schemas() {
     let rule = &modules[1];
     assert_eq!((rule["id"].as_str(), rule["kind"].as_str()), (Some("marketplace-default"), Some("marketplace-rule")));
     assert!(rule["configSchema"]["properties"]["approveHandles"].is_object(), "{rule}");
+    // The bundled analysis step, asking for the inference capabilities.
+    let step = &modules[2];
+    assert_eq!((step["id"].as_str(), step["kind"].as_str()), (Some("analysis-default"), Some("analysis-step")));
+    for capability in ["media-decode", "vision", "speech"] {
+        assert!(step["permissions"].as_array().unwrap().contains(&json!(capability)), "{step}");
+    }
     let anonymous = app.request(Method::GET, "/v0/modules").send().await.unwrap();
     assert_error(anonymous, StatusCode::UNAUTHORIZED, "UNAUTHENTICATED").await;
 }
@@ -50,9 +56,12 @@ async fn the_catalogue_pages_like_every_list_route() {
     // Assert
     assert_eq!(first["items"][0]["id"], "tags", "{first}");
     assert_eq!(second["items"][0]["id"], "marketplace-default", "{second}");
-    assert_eq!(second["items"][1]["id"], "word-count", "{second}");
+    assert_eq!(second["items"][1]["id"], "analysis-default", "{second}");
     assert_eq!(second["items"].as_array().unwrap().len(), 2);
-    assert_eq!(second["nextCursor"], Value::Null);
+    let cursor = second["nextCursor"].as_str().expect("a third page").to_owned();
+    let third = get_ok(&app, &ann.token, &format!("/v0/modules?limit=2&cursor={cursor}")).await;
+    assert_eq!(third["items"][0]["id"], "word-count", "{third}");
+    assert_eq!(third["nextCursor"], Value::Null);
     let refused = assert_error(bad_limit, StatusCode::BAD_REQUEST, "VALIDATION_FAILED").await;
     assert_eq!(problems(&refused), expected(&[("query.limit", "OUT_OF_RANGE")]));
 }

@@ -1,6 +1,7 @@
 //! Code the test modules share: building documents, calling routes, and the media backends.
 //! Nothing here is a test; each module serves the resource its name says.
 
+pub mod analysis;
 pub mod assets;
 pub mod channels;
 pub mod forms;

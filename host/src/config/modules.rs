@@ -78,7 +78,7 @@ mod tests {
         }))
         .unwrap();
         assert!(!config.web.authentication.password_reset.enabled);
-        assert_eq!(config.runtime.enable.len(), 2);
+        assert_eq!(config.runtime.enable.len(), 3);
         assert_eq!(config.runtime.request_deadline_ms, 80);
         let runtime = config.runtime_for(Path::new("/data"));
         assert_eq!(runtime.cache_dir, Some(PathBuf::from("/data/module-cache")));
@@ -92,7 +92,8 @@ mod tests {
             config.runtime.enable,
             [
                 trellis_modules::EnabledModule::bundled("tags"),
-                trellis_modules::EnabledModule::bundled("marketplace-default")
+                trellis_modules::EnabledModule::bundled("marketplace-default"),
+                trellis_modules::EnabledModule::bundled("analysis-default")
             ]
         );
         assert_eq!(ModulesConfig::default().runtime.enable, config.runtime.enable);

@@ -16,7 +16,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use serde_json::{Value, json};
 use time::OffsetDateTime;
-use trellis_modules::{EventKind, Invocation, ModuleEvent, ModuleHost};
+use trellis_modules::{EventKind, Invocation, ModuleEvent, ModuleHost, ModuleKind};
 
 use crate::jobs::queue::{ClaimedJob, JobFailure, JobHandler, JobQueue, NewJob};
 use crate::services::spaces::Spaces;
@@ -137,7 +137,11 @@ impl JobHandler for Deliver {
             .connected_modules(space_id)
             .await
             .map_err(|error| JobFailure::Retry(format!("reading the space's connected modules failed: {error}")))?;
-        for module in modules.iter() {
+        // Analysis steps a space connected analyse its assets; they take no events.
+        let space_modules = modules.iter().filter(|module| {
+            shared.host.summary(&module.module_id).is_none_or(|summary| summary.kind == ModuleKind::Space)
+        });
+        for module in space_modules {
             let invocation = Invocation { space_id: space_id.to_owned(), config_json: module.config.clone() };
             let delivered = ModuleEvent {
                 kind: event.kind,

@@ -141,7 +141,8 @@ impl Modules {
         };
         match self.host.summary(module_id) {
             None => problems.push(&id_path, "UNKNOWN_MODULE", "no module with this id is enabled in this deployment"),
-            Some(summary) if summary.kind != ModuleKind::Space => {
+            // Analysis steps connect too: they analyse the space's published assets after the deployment's.
+            Some(summary) if !matches!(summary.kind, ModuleKind::Space | ModuleKind::AnalysisStep) => {
                 problems.push(&id_path, "NOT_A_SPACE_MODULE", format!("is a {} module", summary.kind))
             }
             Some(_) if !seen.insert(module_id.to_owned()) => {

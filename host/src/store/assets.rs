@@ -9,6 +9,8 @@ use sqlx::Row;
 use sqlx::any::AnyRow;
 use time::OffsetDateTime;
 
+mod analysis;
+
 use super::{Db, StoreResult, from_millis, placeholders, to_millis};
 
 /// A stored asset with its proposer's handle.

@@ -24,6 +24,13 @@ pub fn enable_word_count(config: &mut Config) {
     config.modules.runtime.enable.push(EnabledModule::file(path, grants, vec![]));
 }
 
+/// Enables the test analysis step `analysis-probe` (tags from words in the file name; fails, traps or
+/// spins as its configuration says), which spaces may connect.
+pub fn enable_analysis_probe(config: &mut Config) {
+    let path = PathBuf::from(trellis_plugins_build::DIR).join("trellis_analysis_probe.wasm");
+    config.modules.runtime.enable.push(EnabledModule::file(path, vec![Grant::Logging], vec![]));
+}
+
 pub async fn put_modules(app: &TestApp, token: &str, space_id: &str, modules: Value) -> Response {
     app.authed(Method::PUT, &format!("/v0/spaces/{space_id}/modules"), token)
         .json(&json!({"modules": modules}))

@@ -36,8 +36,38 @@ pub struct AssetAnalysis {
     tags: Vec<String>,
     description: Option<String>,
     transcript: Option<String>,
-    /// Why the analysis failed, when it did.
+    /// Why the analysis failed, when it did: each failed step by its module id, with its message.
     error: Option<String>,
+    /// Provenance: every step that ran, in order, with what it found and the model behind each
+    /// finding. `tags`, `description` and `transcript` above are composed from these.
+    steps: Vec<AnalysisStepView>,
+}
+
+/// One analysis step's part in an asset's analysis.
+#[derive(Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct AnalysisStepView {
+    /// The analysis-step module's id.
+    module: String,
+    /// Its version.
+    version: String,
+    /// `SUCCEEDED` or `FAILED`.
+    state: String,
+    tags: Vec<FindingView>,
+    /// The step's sentences of the description, in order.
+    sentences: Vec<FindingView>,
+    transcript: Option<FindingView>,
+    /// The step's failure, when it failed.
+    error: Option<String>,
+    /// Wall-clock milliseconds the step took.
+    millis: u64,
+}
+
+/// A tag, sentence or transcript and the model (name and version) that produced it, if a model did.
+#[derive(Serialize, Deserialize, ToSchema)]
+pub struct FindingView {
+    text: String,
+    model: Option<String>,
 }
 
 /// A published asset.

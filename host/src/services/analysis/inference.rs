@@ -1,0 +1,258 @@
+//! The host's inference capabilities for analysis steps: the models of `trellis-inference`, loaded
+//! once on first use, run on the low-priority [`InferencePool`] with a time bound per call.
+//! [`AssetMedia`] serves one asset's analysis through the module host's `MediaAnalysis`.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Duration;
+
+use async_trait::async_trait;
+use tokio::sync::{Mutex, OnceCell};
+use trellis_inference::speech::Speech;
+use trellis_inference::vision::{self, RgbImage, Vision};
+use trellis_inference::{InferenceError, MediaKind, media};
+use trellis_modules as modules;
+
+use super::pool::{InferencePool, PoolError};
+use crate::config::analysis::AnalysisConfig;
+
+/// Bounds on what one call may spend.
+#[derive(Debug, Clone)]
+pub struct InferenceLimits {
+    pub max_pixels: u64,
+    pub frame_side: u32,
+    pub max_frames: u32,
+    pub max_sound_seconds: u32,
+    pub speech_threads: u32,
+    pub decode_timeout: Duration,
+    pub vision_timeout: Duration,
+    pub speech_timeout: Duration,
+}
+
+impl InferenceLimits {
+    pub fn from_config(config: &AnalysisConfig) -> Self {
+        Self {
+            max_pixels: config.max_pixels,
+            frame_side: config.frame_side.max(64),
+            max_frames: config.max_frames.clamp(1, 64),
+            max_sound_seconds: config.max_sound_seconds.max(1),
+            speech_threads: config.speech_threads.max(1),
+            decode_timeout: Duration::from_millis(config.decode_timeout_ms),
+            vision_timeout: Duration::from_millis(config.vision_timeout_ms),
+            speech_timeout: Duration::from_millis(config.speech_timeout_ms),
+        }
+    }
+}
+
+/// The models and the threads they run on; one per server.
+pub struct Inference {
+    pool: InferencePool,
+    models_dir: PathBuf,
+    limits: InferenceLimits,
+    vision: Mutex<Option<Arc<Vision>>>,
+    speech: Mutex<Option<Arc<Speech>>>,
+}
+
+impl Inference {
+    pub fn new(models_dir: PathBuf, threads: usize, limits: InferenceLimits) -> Self {
+        Self {
+            pool: InferencePool::new(threads),
+            models_dir,
+            limits,
+            vision: Mutex::new(None),
+            speech: Mutex::new(None),
+        }
+    }
+
+    pub fn models_dir(&self) -> &Path {
+        &self.models_dir
+    }
+
+    /// The label model, loaded on first use. A failed load is not kept, so installing the models
+    /// makes the next analysis work without a restart.
+    async fn vision(&self) -> Result<Arc<Vision>, String> {
+        let mut slot = self.vision.lock().await;
+        if let Some(vision) = slot.as_ref() {
+            return Ok(vision.clone());
+        }
+        let dir = self.models_dir.clone();
+        let loaded = self.run(self.limits.decode_timeout, move || Vision::load(&dir)).await?;
+        let vision = Arc::new(loaded);
+        *slot = Some(vision.clone());
+        Ok(vision)
+    }
+
+    /// The speech model, loaded on first use (like [`Self::vision`]).
+    async fn speech(&self) -> Result<Arc<Speech>, String> {
+        let mut slot = self.speech.lock().await;
+        if let Some(speech) = slot.as_ref() {
+            return Ok(speech.clone());
+        }
+        let dir = self.models_dir.clone();
+        let loaded = self.run(self.limits.decode_timeout, move || Speech::load(&dir)).await?;
+        let speech = Arc::new(loaded);
+        *slot = Some(speech.clone());
+        Ok(speech)
+    }
+
+    /// Runs `work` on the pool within `timeout`; every failure becomes the message a step sees.
+    async fn run<T: Send + 'static>(
+        &self,
+        timeout: Duration,
+        work: impl FnOnce() -> Result<T, InferenceError> + Send + 'static,
+    ) -> Result<T, String> {
+        match self.pool.run(timeout, work).await {
+            Ok(Ok(value)) => Ok(value),
+            Ok(Err(error)) => Err(error.to_string()),
+            Err(PoolError::TimedOut(ms)) => Err(format!("inference took longer than its bound of {ms} ms")),
+            Err(error @ PoolError::Panicked(_)) => Err(error.to_string()),
+        }
+    }
+}
+
+/// One asset's analysis: its bytes in a file, what it is, and the frames decoded so far.
+pub struct AssetMedia {
+    inference: Arc<Inference>,
+    path: PathBuf,
+    content_type: String,
+    info: OnceCell<Result<trellis_inference::MediaInfo, String>>,
+    frames: Mutex<Arc<Vec<RgbImage>>>,
+}
+
+impl AssetMedia {
+    pub fn new(inference: Arc<Inference>, path: PathBuf, content_type: String) -> Self {
+        Self { inference, path, content_type, info: OnceCell::new(), frames: Mutex::new(Arc::new(Vec::new())) }
+    }
+
+    async fn info(&self) -> Result<trellis_inference::MediaInfo, String> {
+        self.info
+            .get_or_init(|| async {
+                let (path, content_type) = (self.path.clone(), self.content_type.clone());
+                let timeout = self.inference.limits.decode_timeout;
+                self.inference.run(timeout, move || media::probe(&path, &content_type, timeout)).await
+            })
+            .await
+            .clone()
+    }
+
+    async fn frame(&self, frame: u32) -> Result<(Arc<Vec<RgbImage>>, usize), String> {
+        let frames = self.frames.lock().await.clone();
+        let index = frame as usize;
+        if index >= frames.len() {
+            return Err(match frames.len() {
+                0 => "no frames are decoded: call media.frames first".to_owned(),
+                n => format!("frame {frame} does not exist: there are {n}"),
+            });
+        }
+        Ok((frames, index))
+    }
+}
+
+#[async_trait]
+impl modules::MediaAnalysis for AssetMedia {
+    async fn probe(&self) -> Result<modules::MediaInfo, String> {
+        let info = self.info().await?;
+        Ok(modules::MediaInfo {
+            kind: match info.kind {
+                MediaKind::Image => modules::MediaKind::Image,
+                MediaKind::Audio => modules::MediaKind::Audio,
+                MediaKind::Video => modules::MediaKind::Video,
+                MediaKind::Other => modules::MediaKind::Other,
+            },
+            width: info.width,
+            height: info.height,
+            duration_ms: info.duration_ms,
+            has_sound: info.has_sound,
+        })
+    }
+
+    async fn frames(&self, count: u32) -> Result<u32, String> {
+        let info = self.info().await?;
+        let limits = self.inference.limits.clone();
+        let count = count.clamp(1, limits.max_frames);
+        let path = self.path.clone();
+        let decoded = match info.kind {
+            MediaKind::Image => {
+                self.inference
+                    .run(limits.decode_timeout, move || {
+                        let bytes = std::fs::read(&path).map_err(|e| InferenceError::Unreadable(e.to_string()))?;
+                        Ok(vec![vision::decode_image(&bytes, limits.max_pixels, limits.frame_side)?])
+                    })
+                    .await?
+            }
+            MediaKind::Video => {
+                self.inference
+                    .run(limits.decode_timeout, move || {
+                        media::video_frames(&path, &info, count, limits.frame_side, limits.decode_timeout)
+                    })
+                    .await?
+            }
+            MediaKind::Audio | MediaKind::Other => return Err("the asset has no pictures".to_owned()),
+        };
+        let n = u32::try_from(decoded.len()).unwrap_or(u32::MAX);
+        *self.frames.lock().await = Arc::new(decoded);
+        Ok(n)
+    }
+
+    async fn classify(&self, frame: u32, limit: u32) -> Result<modules::Labels, String> {
+        let (frames, index) = self.frame(frame).await?;
+        let vision = self.inference.vision().await?;
+        let model = vision.label_model().to_owned();
+        let labels = self
+            .inference
+            .run(self.inference.limits.vision_timeout, move || vision.classify(&frames[index], limit as usize))
+            .await?;
+        let labels = labels.into_iter().map(|l| modules::Label { name: l.name, score: l.score }).collect();
+        Ok(modules::Labels { labels, model })
+    }
+
+    async fn detect_faces(&self, frame: u32) -> Result<modules::Faces, String> {
+        let (frames, index) = self.frame(frame).await?;
+        let faces = self
+            .inference
+            .run(self.inference.limits.vision_timeout, move || Ok(vision::detect_faces(&frames[index])))
+            .await?;
+        let faces = faces
+            .into_iter()
+            .map(|f| modules::Face { x: f.x, y: f.y, width: f.width, height: f.height, score: f.score })
+            .collect();
+        Ok(modules::Faces { faces, model: vision::FACE_MODEL.to_owned() })
+    }
+
+    async fn facts(&self, frame: u32) -> Result<modules::PictureFacts, String> {
+        let (frames, index) = self.frame(frame).await?;
+        let facts =
+            self.inference.run(self.inference.limits.vision_timeout, move || Ok(vision::facts(&frames[index]))).await?;
+        Ok(modules::PictureFacts {
+            width: facts.width,
+            height: facts.height,
+            orientation: facts.orientation.to_owned(),
+            colours: facts.colours.into_iter().map(|c| modules::Colour { name: c.name, share: c.share }).collect(),
+            brightness: facts.brightness,
+        })
+    }
+
+    async fn transcribe(&self) -> Result<modules::Transcript, String> {
+        let info = self.info().await?;
+        if !info.has_sound {
+            return Err("the asset has no sound".to_owned());
+        }
+        let speech = self.inference.speech().await?;
+        let model = speech.model_name().to_owned();
+        let limits = self.inference.limits.clone();
+        let path = self.path.clone();
+        let samples = self
+            .inference
+            .run(limits.decode_timeout, move || {
+                media::sound(&path, &info, limits.max_sound_seconds, limits.decode_timeout)
+            })
+            .await?;
+        let threads = limits.speech_threads;
+        let segments = self.inference.run(limits.speech_timeout, move || speech.transcribe(&samples, threads)).await?;
+        let segments = segments
+            .into_iter()
+            .map(|s| modules::Segment { start_ms: s.start_ms, end_ms: s.end_ms, text: s.text })
+            .collect();
+        Ok(modules::Transcript { segments, model })
+    }
+}

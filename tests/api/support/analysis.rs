@@ -1,0 +1,161 @@
+//! What the analysis tests need: a server that analyses, the shared models, real photos, speech
+//! made with espeak-ng and video made with ffmpeg, and waiting for an analysis to end.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use reqwest::StatusCode;
+use serde_json::{Value, json};
+use trellis::config::Config;
+use trellis_tests::{TestApp, in_ci, note_skip};
+
+use crate::support::assets::{announce, decide, file_part, read, upload_asset};
+
+/// The models `trellis models install` put in the shared cache (`scripts/test` installs them first).
+pub fn models_dir() -> PathBuf {
+    std::env::var_os("TRELLIS_MODELS_DIR").map(PathBuf::from).unwrap_or_else(|| cache_dir().join("models"))
+}
+
+fn cache_dir() -> PathBuf {
+    std::env::var_os("XDG_CACHE_HOME")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|home| PathBuf::from(home).join(".cache")))
+        .expect("HOME is set")
+        .join("trellis")
+}
+
+/// Where `scripts/fixtures` put the real photos.
+pub fn fixtures_dir() -> PathBuf {
+    std::env::var_os("TRELLIS_FIXTURES").map(PathBuf::from).unwrap_or_else(|| cache_dir().join("fixtures"))
+}
+
+/// Whether `what` is there; in CI its absence fails the test, elsewhere the test is skipped.
+pub fn require(test: &str, present: bool, what: &str) -> bool {
+    assert!(present || !in_ci(), "{test}: CI is set but {what} (scripts/test prepares it)");
+    if !present {
+        note_skip(test, what);
+    }
+    present
+}
+
+/// Whether the models are installed, failing in CI.
+pub fn models_present(test: &str) -> bool {
+    let installed = trellis_inference::install::installed(&models_dir());
+    require(test, installed, "the models are not installed (run `trellis models install`)")
+}
+
+/// The configuration of a server that analyses with the shared models.
+pub fn analysing(config: &mut Config) {
+    config.analysis.workers = 1;
+    config.analysis.models_dir = Some(models_dir());
+}
+
+/// A real photo among the fixtures, by file name (found in any folder below the fixtures dir).
+pub fn photo(test: &str, name: &str) -> Option<Vec<u8>> {
+    let found = find(&fixtures_dir(), name);
+    require(test, found.is_some(), &format!("the fixture photo {name} is missing (run scripts/fixtures)"))
+        .then(|| std::fs::read(found.unwrap()).expect("reading a fixture"))
+}
+
+fn find(dir: &Path, name: &str) -> Option<PathBuf> {
+    for entry in std::fs::read_dir(dir).ok()?.flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            if let Some(found) = find(&path, name) {
+                return Some(found);
+            }
+        } else if path.file_name().is_some_and(|n| n == name) {
+            return Some(path);
+        }
+    }
+    None
+}
+
+fn have(program: &str) -> bool {
+    Command::new(program).arg("--version").output().is_ok_and(|out| out.status.success())
+}
+
+/// `text` spoken by espeak-ng as a WAV, or `None` (skipped) without espeak-ng.
+pub fn speech(test: &str, text: &str) -> Option<Vec<u8>> {
+    if !require(test, have("espeak-ng"), "espeak-ng is not installed") {
+        return None;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let wav = dir.path().join("speech.wav");
+    let status = Command::new("espeak-ng").args(["-s", "150", "-w"]).arg(&wav).arg(text).status().unwrap();
+    assert!(status.success(), "espeak-ng failed");
+    Some(std::fs::read(wav).unwrap())
+}
+
+/// An MP4 of `photo` shown for the length of `wav`, with `wav` as its soundtrack; `None` without ffmpeg.
+pub fn video(test: &str, photo: &[u8], wav: &[u8]) -> Option<Vec<u8>> {
+    if !require(test, have("ffmpeg"), "ffmpeg is not installed") {
+        return None;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let (jpg, sound, mp4) = (dir.path().join("p.jpg"), dir.path().join("s.wav"), dir.path().join("v.mp4"));
+    std::fs::write(&jpg, photo).unwrap();
+    std::fs::write(&sound, wav).unwrap();
+    let status = Command::new("ffmpeg")
+        .args(["-v", "error", "-y", "-loop", "1", "-i"])
+        .arg(&jpg)
+        .arg("-i")
+        .arg(&sound)
+        .args(["-vf", "scale=640:-2", "-r", "5", "-c:v", "libx264", "-pix_fmt", "yuv420p", "-c:a", "aac", "-shortest"])
+        .arg(&mp4)
+        .status()
+        .unwrap();
+    assert!(status.success(), "ffmpeg could not make the test video");
+    Some(std::fs::read(mp4).unwrap())
+}
+
+/// Announces and uploads `bytes` as `filename` of `content_type` by `token`, then the owner approves:
+/// answers the asset id.
+pub async fn approved(
+    app: &TestApp,
+    owner: &str,
+    space_id: &str,
+    filename: &str,
+    content_type: &str,
+    bytes: Vec<u8>,
+) -> String {
+    let metadata = json!({"title": filename, "filename": filename, "contentType": content_type});
+    let created = announce(app, owner, space_id, &metadata).await.expect(StatusCode::CREATED);
+    let asset_id = created["newPublishedAssetId"].as_str().unwrap().to_owned();
+    upload_asset(app, owner, space_id, &asset_id, vec![file_part(filename, content_type, bytes)])
+        .await
+        .expect(StatusCode::CREATED);
+    decide(app, owner, space_id, &asset_id, "APPROVED").await.expect(StatusCode::OK);
+    asset_id
+}
+
+/// Reads the asset until its analysis ended (SUCCEEDED or FAILED), at most `within`; answers the asset.
+pub async fn analysed(app: &TestApp, token: &str, space_id: &str, asset_id: &str, within: Duration) -> Value {
+    let path = format!("/v0/spaces/{space_id}/assets/{asset_id}");
+    let started = Instant::now();
+    loop {
+        let asset = read(app, token, &path).await;
+        if matches!(asset["analysis"]["state"].as_str(), Some("SUCCEEDED" | "FAILED")) {
+            return asset;
+        }
+        assert!(started.elapsed() < within, "the analysis did not end within {within:?}: {asset}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+/// The words of `text`, lower case, without punctuation.
+pub fn words(text: &str) -> Vec<String> {
+    text.split_whitespace()
+        .map(|w| w.chars().filter(|c| c.is_alphanumeric() || *c == '\'').collect::<String>().to_lowercase())
+        .filter(|w| !w.is_empty())
+        .collect()
+}
+
+/// The share of `expected`'s words found in `heard` (a bag-of-words recall, enough to tell speech was heard).
+pub fn recall(expected: &str, heard: &str) -> f64 {
+    let heard = words(heard);
+    let expected = words(expected);
+    let found = expected.iter().filter(|w| heard.contains(w)).count();
+    found as f64 / expected.len().max(1) as f64
+}
