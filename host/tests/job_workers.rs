@@ -205,3 +205,47 @@ async fn a_local_enqueue_wakes_idle_workers_without_waiting_for_the_poll() {
     store.close().await;
     db.remove().await;
 }
+
+/// Prints how fast jobs are queued (16 concurrent callers) and run (no-op handler) on the run's
+/// database: `cargo test -p trellis --test job_workers -- --ignored --nocapture`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "a measurement, not a check"]
+async fn measure_queueing_and_running_no_op_jobs() {
+    const JOBS: usize = 2_000;
+    let db = TestDatabase::new().await;
+    let store = db.store().await;
+    let queue = JobQueue::new(store.clone(), &config(60, 1_000));
+    for (round, workers) in [2, 8].into_iter().enumerate() {
+        let started = Instant::now();
+        let callers: Vec<_> = (0..16)
+            .map(|_| {
+                let queue = queue.clone();
+                tokio::spawn(async move {
+                    for _ in 0..JOBS / 16 {
+                        let job = NewJob { kind: "scripted", dedupe_key: None, order_key: None, payload: json!({}) };
+                        queue.enqueue(job).await.unwrap();
+                    }
+                })
+            })
+            .collect();
+        for caller in callers {
+            caller.await.unwrap();
+        }
+        let queued_in = started.elapsed();
+        let started = Instant::now();
+        let tasks = spawn_workers(&queue, Arc::new(Scripted::default()), workers);
+        let target = i64::try_from((round + 1) * JOBS).unwrap();
+        while store.jobs.depth().await.unwrap().iter().filter(|d| d.state == "SUCCEEDED").map(|d| d.count).sum::<i64>()
+            < target
+        {
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+        let ran_in = started.elapsed();
+        tasks.iter().for_each(|t| t.abort());
+        let rate = |took: Duration| JOBS as f64 / took.as_secs_f64();
+        eprintln!("queued {JOBS} jobs in {queued_in:?} ({:.0}/s)", rate(queued_in));
+        eprintln!("{workers} workers ran them in {ran_in:?} ({:.0}/s)", rate(ran_in));
+    }
+    store.close().await;
+    db.remove().await;
+}

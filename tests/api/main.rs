@@ -18,6 +18,7 @@ mod form_configurations;
 mod form_instance_updates;
 mod form_instances;
 mod impossible_text;
+mod jobs;
 mod licenses;
 mod login_limits;
 mod marketplace;

@@ -25,6 +25,7 @@ pub struct JobsConfig {
     /// Days a finished (SUCCEEDED or FAILED) job is kept before housekeeping deletes it.
     pub keep_finished_days: u64,
     /// Workers delivering space events to modules; each space's events still go one at a time.
+    /// 0 leaves this server's events queued for the other servers on the database.
     pub event_workers: usize,
 }
 

@@ -167,20 +167,28 @@ impl JobRepo {
         if kinds.is_empty() {
             return Ok(None);
         }
+        // A read first: an idle worker's poll then costs no write transaction (on SQLite, no turn
+        // of the one writer that requests wait for).
+        let mut probe = sqlx::query(sqlx::AssertSqlSafe(format!(
+            "select j.job_id from job j where {} limit 1",
+            claimable(1, kinds.len())
+        )))
+        .bind(to_millis(now));
+        for kind in kinds {
+            probe = probe.bind((*kind).to_owned());
+        }
+        if probe.fetch_optional(&self.db.pool).await?.is_none() {
+            return Ok(None);
+        }
         let lock = match self.db.engine() {
             Engine::Postgres => " for update skip locked",
             Engine::Sqlite => "",
         };
         let sql = Arc::new(format!(
             "update job set state = 'RUNNING', attempts = attempts + 1, worker = $1, lease_until = $2, \
-             updated_at = $3 where job_id = (\
-               select j.job_id from job j where j.kind in ({kinds}) \
-               and ((j.state = 'QUEUED' and j.run_at <= $3) or (j.state = 'RUNNING' and j.lease_until < $3)) \
-               and (j.order_key is null or not exists (select 1 from job e where e.order_key = j.order_key \
-                 and e.job_id < j.job_id and e.state in ('QUEUED', 'RUNNING'))) \
-               order by j.job_id limit 1{lock}) \
+             updated_at = $3 where job_id = (select j.job_id from job j where {} order by j.job_id limit 1{lock}) \
              returning job_id, kind, payload, attempts",
-            kinds = placeholders(4, kinds.len()),
+            claimable(3, kinds.len()),
         ));
         let binds = Arc::new((worker.to_owned(), kinds.iter().map(|k| (*k).to_owned()).collect::<Vec<_>>()));
         self.db
@@ -335,6 +343,18 @@ impl JobRepo {
             }
         }
     }
+}
+
+/// The condition on `job j` of a claimable job: one of `kinds` kinds (bound from `$now + 1` on),
+/// due at `$now` or its lease run out by then, and first of its order key among unfinished jobs.
+fn claimable(now: usize, kinds: usize) -> String {
+    format!(
+        "j.kind in ({kinds}) \
+         and ((j.state = 'QUEUED' and j.run_at <= ${now}) or (j.state = 'RUNNING' and j.lease_until < ${now})) \
+         and (j.order_key is null or not exists (select 1 from job e where e.order_key = j.order_key \
+           and e.job_id < j.job_id and e.state in ('QUEUED', 'RUNNING')))",
+        kinds = placeholders(now + 1, kinds),
+    )
 }
 
 fn claimed_from_row(row: &AnyRow) -> Result<ClaimedRow, sqlx::Error> {

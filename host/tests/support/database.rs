@@ -1,6 +1,9 @@
 //! A fresh database for one test: a SQLite file in a temporary folder, or a fresh PostgreSQL
 //! database (on `TEST_POSTGRES_URL`, default the local server) when `TEST_DATABASE=postgres`.
 
+// Each test binary that includes this uses only part of it.
+#![allow(dead_code)]
+
 use sqlx::Connection;
 use trellis::store::Store;
 
