@@ -23,7 +23,10 @@ impl GuestThreads {
         let runtime = Builder::new_multi_thread()
             .worker_threads(threads.max(1))
             .thread_name("trellis-guest")
+            // IO too: host imports run here, and the key-value backend may open a database connection
+            // (sqlx) when its pool has none idle; without IO that panics.
             .enable_time()
+            .enable_io()
             .build()?;
         Ok(Self(Some(runtime)))
     }
