@@ -7,8 +7,8 @@ use async_trait::async_trait;
 use serde::Serialize;
 
 pub use media::{
-    Colour, Face, Faces, Label, Labels, MAX_FACES, MAX_FRAMES, MAX_LABELS, MAX_MODEL_BYTES, MAX_SEGMENTS, MediaAnalysis,
-    MediaInfo, MediaKind, PictureFacts, Segment, Transcript,
+    Colour, Face, Faces, Label, Labels, MAX_FACES, MAX_FRAMES, MAX_LABELS, MAX_MODEL_BYTES, MAX_SEGMENTS,
+    MediaAnalysis, MediaInfo, MediaKind, PictureFacts, Segment, Transcript,
 };
 
 /// Most bytes one `asset-read.read` call returns.

@@ -39,7 +39,11 @@ pub(crate) enum Prepared {
 }
 
 impl Prepared {
-    fn new(pre: wasmtime::component::InstancePre<StoreState>, kind: ModuleKind, version: WitVersion) -> anyhow::Result<Self> {
+    fn new(
+        pre: wasmtime::component::InstancePre<StoreState>,
+        kind: ModuleKind,
+        version: WitVersion,
+    ) -> anyhow::Result<Self> {
         Ok(match (kind, version) {
             (ModuleKind::Space, _) => Self::Space(space::SpaceModulePre::new(pre)?),
             (ModuleKind::MarketplaceRule, _) => Self::Marketplace(marketplace::MarketplaceRulePre::new(pre)?),

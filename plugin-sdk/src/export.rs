@@ -136,9 +136,9 @@ macro_rules! export_analysis_step {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::analysis::AnalysisStep;
     use crate::wit::imports::trellis::module::types::{ModuleKind as WitKind, Permission as WitPermission};
     use crate::{Context, Event, Manifest, Permission, Request, Response};
-    use crate::analysis::AnalysisStep;
 
     struct Echo;
 
@@ -233,10 +233,7 @@ mod tests {
 
         // Assert
         assert!(matches!(manifest.kind, types_v0_2::ModuleKind::AnalysisStep));
-        assert!(matches!(
-            manifest.permissions[..],
-            [types_v0_2::Permission::Vision, types_v0_2::Permission::Logging]
-        ));
+        assert!(matches!(manifest.permissions[..], [types_v0_2::Permission::Vision, types_v0_2::Permission::Logging]));
         assert_eq!(result.tags[0].model.as_deref(), Some("m 1"));
         assert_eq!(result.sentences[0].text, "kite.jpg in s1.");
     }

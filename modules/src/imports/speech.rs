@@ -8,7 +8,8 @@ use crate::invoke::state::StoreState;
 
 impl speech::Host for StoreState {
     async fn transcribe(&mut self) -> wasmtime::Result<Result<speech::Transcript, String>> {
-        let answer = self.capability("speech.transcribe", |a| a.speech, |m| async move { m.transcribe().await }).await?;
+        let answer =
+            self.capability("speech.transcribe", |a| a.speech, |m| async move { m.transcribe().await }).await?;
         Ok(answer.map(bounded))
     }
 }

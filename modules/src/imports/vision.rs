@@ -18,8 +18,9 @@ impl vision::Host for StoreState {
     }
 
     async fn detect_faces(&mut self, frame: u32) -> wasmtime::Result<Result<vision::Faces, String>> {
-        let answer =
-            self.capability("vision.detect-faces", |a| a.vision, |m| async move { m.detect_faces(frame).await }).await?;
+        let answer = self
+            .capability("vision.detect-faces", |a| a.vision, |m| async move { m.detect_faces(frame).await })
+            .await?;
         Ok(answer.map(faces))
     }
 
@@ -76,7 +77,9 @@ mod tests {
     #[test]
     fn labels_are_cut_to_the_limit_and_scores_to_probabilities() {
         let found = Labels {
-            labels: (0..30).map(|i| Label { name: format!("l{i}"), score: if i == 0 { 7.0 } else { f32::NAN } }).collect(),
+            labels: (0..30)
+                .map(|i| Label { name: format!("l{i}"), score: if i == 0 { 7.0 } else { f32::NAN } })
+                .collect(),
             model: "m".repeat(MAX_MODEL_BYTES * 2),
         };
 

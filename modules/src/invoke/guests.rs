@@ -119,9 +119,7 @@ impl ModuleHost {
         media: Arc<dyn MediaAnalysis>,
     ) -> Result<AnalysisResult, ModuleFailure> {
         let id = module_id.to_owned();
-        self.on_guest_threads(move |host| async move {
-            host.analyze_here(&id, invocation, asset, source, media).await
-        })
-        .await
+        self.on_guest_threads(move |host| async move { host.analyze_here(&id, invocation, asset, source, media).await })
+            .await
     }
 }
