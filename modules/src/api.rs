@@ -166,8 +166,9 @@ pub struct ModuleSummary {
     pub description: String,
     /// JSON Schema of its configuration.
     pub config_schema: serde_json::Value,
-    /// What it was granted in this deployment: `key-value`, `logging`, `item-read`, `asset-read`, and
-    /// `outbound-http:HOST` once per reachable host (`outbound-http` alone when no host is reachable).
+    /// What it was granted in this deployment: `key-value`, `logging`, `item-read`, `asset-read`,
+    /// `media-decode`, `vision`, `speech`, and `outbound-http:HOST` once per reachable host
+    /// (`outbound-http` alone when no host is reachable).
     pub permissions: Vec<String>,
 }
 

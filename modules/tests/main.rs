@@ -2,6 +2,8 @@
 //! one shared, precompiled host.
 //! Cranelift in a debug build is slow, so every test that can share that host does.
 
+mod analysis;
+mod analysis_limits;
 mod backend;
 mod cache;
 mod config;

@@ -7,6 +7,7 @@ use trellis_modules::{
     AssetInfo, BytesAsset, EventKind, FailureCounts, ListingStats, ModuleEvent, ModuleFailure, ModuleKind,
 };
 
+use crate::analysis::FakeMedia;
 use crate::support::{TAGS, get, invocation, private_host, shared, tags_only};
 
 fn tagged(item_id: &str, tags: &[&str]) -> ModuleEvent {
@@ -74,8 +75,16 @@ async fn unknown_module_and_wrong_kind_are_refused_without_running_anything() {
     // Act: Tags is a space module; the marketplace and analysis calls need other kinds.
     let unknown = host.handle_request("nope", invocation("tags-refused"), get("/")).await.unwrap_err();
     let score = host.trending_score(TAGS, invocation("tags-refused"), stats).await.unwrap_err();
-    let analysis =
-        host.analyze(TAGS, invocation("tags-refused"), asset, Arc::new(BytesAsset::default())).await.unwrap_err();
+    let analysis = host
+        .analyze(
+            TAGS,
+            invocation("tags-refused"),
+            asset,
+            Arc::new(BytesAsset::default()),
+            Arc::new(FakeMedia::default()),
+        )
+        .await
+        .unwrap_err();
 
     // Assert
     assert_eq!(unknown, ModuleFailure::Unknown);

@@ -9,7 +9,10 @@
 
 use std::path::PathBuf;
 
-/// Directory holding the built components: `trellis_tags.wasm`, `trellis_marketplace_default.wasm`, `trellis_hostile.wasm`, `trellis_rule_probe.wasm`, `word_count.wasm`.
+/// Directory holding the built components: the bundled `trellis_tags.wasm`, `trellis_marketplace_default.wasm`
+/// and `trellis_analysis_default.wasm`; the test components `trellis_hostile.wasm`, `trellis_rule_probe.wasm`,
+/// `trellis_analysis_probe.wasm` and `trellis_analysis_legacy.wasm` (a WIT 0.1.0 step); the example
+/// `word_count.wasm`.
 pub const DIR: &str = env!("TRELLIS_PLUGINS_DIR");
 
 /// The path of one built component, by file name (`word_count.wasm`).

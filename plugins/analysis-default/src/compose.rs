@@ -86,7 +86,9 @@ pub fn picture_sentence(labels: &Labels, min_score: f32) -> Finding {
 
 /// "A 12-second video; its frames most likely show a seashore."
 pub fn video_sentence(duration_ms: u64, labels: &Labels, min_score: f32) -> Finding {
-    let video = capitalised(&duration(duration_ms).map_or_else(|| "a video".to_owned(), |d| with_article(&format!("{d} video"))));
+    let video = capitalised(
+        &duration(duration_ms).map_or_else(|| "a video".to_owned(), |d| with_article(&format!("{d} video"))),
+    );
     let text = match what_it_shows(labels, min_score) {
         Some((how, what)) => format!("{video}; its frames {how} show {what}."),
         None => format!("{video}; no object could be recognised in its frames with confidence."),
@@ -138,7 +140,8 @@ pub fn sound_sentence(duration_ms: u64, transcript: &Transcript, video: bool) ->
     let text = if video {
         if speech { "Its soundtrack contains speech." } else { "Its soundtrack has no recognisable speech." }.to_owned()
     } else {
-        let recording = duration(duration_ms).map_or_else(|| "a recording".to_owned(), |d| with_article(&format!("{d} recording")));
+        let recording =
+            duration(duration_ms).map_or_else(|| "a recording".to_owned(), |d| with_article(&format!("{d} recording")));
         let of = if speech { "of speech" } else { "with no recognisable speech" };
         format!("{} {of}.", capitalised(&recording))
     };

@@ -72,7 +72,10 @@ fn a_clear_photo_gets_its_label_as_tag_and_three_plain_sentences() {
     assert_eq!(result.tags, [Finding::from_model("golden retriever", LABELS)]);
     assert_eq!(
         sentences(&result),
-        ["The picture most likely shows a golden retriever.", "It is a bright landscape picture, mostly blue and white."]
+        [
+            "The picture most likely shows a golden retriever.",
+            "It is a bright landscape picture, mostly blue and white."
+        ]
     );
     assert_eq!(result.sentences[0].model.as_deref(), Some(LABELS));
     assert_eq!(result.sentences[1].model, None, "measured facts need no model");
@@ -135,7 +138,12 @@ fn configuration_bounds_tags_and_score() {
 fn a_video_aggregates_labels_over_its_frames_and_transcribes_its_soundtrack() {
     // Arrange: three of four asked frames; the seashore is clearest in frame 1, a kite only in frame 2.
     let host = TestHost::new();
-    host.set_probe(Ok(MediaInfo { kind: MediaKind::Video, duration_ms: 12_000, has_sound: true, ..Default::default() }));
+    host.set_probe(Ok(MediaInfo {
+        kind: MediaKind::Video,
+        duration_ms: 12_000,
+        has_sound: true,
+        ..Default::default()
+    }));
     host.set_frames(Ok(3));
     host.set_frame_labels(0, Ok(labels(&[("seashore", 0.4), ("sandbar", 0.3)])));
     host.set_frame_labels(1, Ok(labels(&[("seashore", 0.7), ("sandbar", 0.1)])));
@@ -161,7 +169,12 @@ fn a_video_aggregates_labels_over_its_frames_and_transcribes_its_soundtrack() {
 #[test]
 fn a_silent_video_with_faces_is_not_transcribed() {
     let host = TestHost::new();
-    host.set_probe(Ok(MediaInfo { kind: MediaKind::Video, duration_ms: 8_000, has_sound: false, ..Default::default() }));
+    host.set_probe(Ok(MediaInfo {
+        kind: MediaKind::Video,
+        duration_ms: 8_000,
+        has_sound: false,
+        ..Default::default()
+    }));
     host.set_frames(Ok(16));
     host.set_labels(Ok(labels(&[("stage", 0.3)])));
     host.set_faces(Ok(faces(3)));
@@ -179,7 +192,12 @@ fn a_silent_video_with_faces_is_not_transcribed() {
 #[test]
 fn a_recording_gets_its_transcript_and_a_sentence_saying_so() {
     let host = TestHost::new();
-    host.set_probe(Ok(MediaInfo { kind: MediaKind::Audio, duration_ms: 45_000, has_sound: true, ..Default::default() }));
+    host.set_probe(Ok(MediaInfo {
+        kind: MediaKind::Audio,
+        duration_ms: 45_000,
+        has_sound: true,
+        ..Default::default()
+    }));
     host.set_transcript(Ok(transcript(&[" Hello,", " and welcome."])));
 
     let result = analyze(serde_json::json!({})).unwrap();
