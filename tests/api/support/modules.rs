@@ -28,7 +28,8 @@ pub fn enable_word_count(config: &mut Config) {
 /// spins as its configuration says), which spaces may connect.
 pub fn enable_analysis_probe(config: &mut Config) {
     let path = PathBuf::from(trellis_plugins_build::DIR).join("trellis_analysis_probe.wasm");
-    config.modules.runtime.enable.push(EnabledModule::file(path, vec![Grant::Logging], vec![]));
+    let grants = vec![Grant::Logging, Grant::MediaDecode, Grant::Vision, Grant::Speech];
+    config.modules.runtime.enable.push(EnabledModule::file(path, grants, vec![]));
 }
 
 pub async fn put_modules(app: &TestApp, token: &str, space_id: &str, modules: Value) -> Response {
