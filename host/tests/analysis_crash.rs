@@ -23,9 +23,9 @@ const SPEECH: &str = "The committee met on Tuesday to discuss the budget for the
      for their patience and closed the meeting just before six.";
 
 fn models_dir() -> PathBuf {
-    std::env::var_os("TRELLIS_MODELS_DIR").map(PathBuf::from).unwrap_or_else(|| {
-        PathBuf::from(std::env::var_os("HOME").expect("HOME is set")).join(".cache/trellis/models")
-    })
+    std::env::var_os("TRELLIS_MODELS_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(std::env::var_os("HOME").expect("HOME is set")).join(".cache/trellis/models"))
 }
 
 /// `None` (the test skipped) when the models or espeak-ng are missing outside CI.
@@ -69,12 +69,16 @@ async fn an_analysis_cut_by_a_kill_finishes_after_the_restart() {
     let send = |method: reqwest::Method, base: &str, path: &str| {
         client.request(method, format!("{base}{path}")).header("X-License-Key", &key).bearer_auth(&session)
     };
-    let space = send(reqwest::Method::POST, &first.base, "/v0/spaces").json(&json!({"name": "crash", "displayName": "Crash"}));
-    let space_id = json_ok(space.send().await.unwrap(), StatusCode::CREATED).await["spaceId"].as_str().unwrap().to_owned();
+    let space =
+        send(reqwest::Method::POST, &first.base, "/v0/spaces").json(&json!({"name": "crash", "displayName": "Crash"}));
+    let space_id =
+        json_ok(space.send().await.unwrap(), StatusCode::CREATED).await["spaceId"].as_str().unwrap().to_owned();
     let metadata = json!({"title": "Minutes", "filename": "minutes.wav", "contentType": "audio/wav"});
     let announced = send(reqwest::Method::POST, &first.base, &format!("/v0/spaces/{space_id}/assets")).json(&metadata);
-    let asset_id =
-        json_ok(announced.send().await.unwrap(), StatusCode::CREATED).await["newPublishedAssetId"].as_str().unwrap().to_owned();
+    let asset_id = json_ok(announced.send().await.unwrap(), StatusCode::CREATED).await["newPublishedAssetId"]
+        .as_str()
+        .unwrap()
+        .to_owned();
     let part = reqwest::multipart::Part::bytes(wav).file_name("minutes.wav").mime_str("audio/wav").unwrap();
     let upload = send(reqwest::Method::POST, &first.base, &format!("/v0/media/spaces/{space_id}/assets/{asset_id}"))
         .multipart(reqwest::multipart::Form::new().part("file", part));
