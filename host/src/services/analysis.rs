@@ -90,17 +90,8 @@ impl Analysis {
         let json = serde_json::to_string(record).map_err(Error::internal)?;
         self.store.assets.set_analysis(&asset.asset_id, state, Some(json), OffsetDateTime::now_utc()).await?;
         // The space's modules hear of the result as a change of the asset (Tags takes its tags).
-        let item = json!({
-            "assetId": asset.asset_id,
-            "spaceId": asset.space_id,
-            "title": asset.title,
-            "filename": asset.filename,
-            "contentType": asset.content_type,
-            "bytes": asset.bytes,
-            "state": asset.state,
-            "proposedBy": asset.proposed_by,
-            "analysis": {"state": state, "tags": record.tags, "description": record.description},
-        });
+        let mut item = crate::services::assets::event_item(asset);
+        item["analysis"] = json!({"state": state, "tags": record.tags, "description": record.description});
         self.events.publish(&asset.space_id, EventKind::AssetStateChanged, &asset.asset_id, item).await;
         Ok(())
     }

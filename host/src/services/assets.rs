@@ -258,18 +258,22 @@ impl Assets {
 
     /// Tells the space's modules that an asset changed state.
     async fn announce(&self, asset: &StoredAsset) {
-        let item = json!({
-            "assetId": asset.asset_id,
-            "spaceId": asset.space_id,
-            "title": asset.title,
-            "filename": asset.filename,
-            "contentType": asset.content_type,
-            "bytes": asset.bytes,
-            "state": asset.state,
-            "proposedBy": asset.proposed_by,
-        });
-        self.events.publish(&asset.space_id, EventKind::AssetStateChanged, &asset.asset_id, item).await;
+        self.events.publish(&asset.space_id, EventKind::AssetStateChanged, &asset.asset_id, event_item(asset)).await;
     }
+}
+
+/// What an `asset-state-changed` event's item read shows modules of an asset.
+pub fn event_item(asset: &StoredAsset) -> serde_json::Value {
+    json!({
+        "assetId": asset.asset_id,
+        "spaceId": asset.space_id,
+        "title": asset.title,
+        "filename": asset.filename,
+        "contentType": asset.content_type,
+        "bytes": asset.bytes,
+        "state": asset.state,
+        "proposedBy": asset.proposed_by,
+    })
 }
 
 fn state_of(asset: &StoredAsset) -> Result<AssetState> {
