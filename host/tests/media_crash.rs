@@ -4,76 +4,21 @@
 //! object or temporary file remains, and every upload answered 201 before the kill survived.
 
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
+
+#[path = "support/server.rs"]
+mod server;
 
 use bytes::Bytes;
 use reqwest::{Client, StatusCode};
 use serde_json::{Value, json};
 
+use server::{Server, data_dir, json_ok, sign_up};
+
 const BOUNDARY: &str = "trellis-crash-test-boundary";
 const MIB: usize = 1024 * 1024;
-
-/// A `trellis serve` process over `<dir>/data`.
-struct Server {
-    child: Child,
-    base: String,
-}
-
-impl Server {
-    /// Starts the binary from inside `dir` (so no `trellis.toml` of the surroundings is read),
-    /// without any `TRELLIS_*` variable but `env`, logging to `<dir>/<log>`.
-    fn start(dir: &Path, log: &str, env: &[(&str, &str)]) -> Self {
-        let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
-        let listen = format!("127.0.0.1:{port}");
-        let mut command = Command::new(env!("CARGO_BIN_EXE_trellis"));
-        command.args(["serve", "--listen", &listen, "--data-dir"]).arg(data_dir(dir)).current_dir(dir);
-        for (name, _) in std::env::vars_os() {
-            if name.to_string_lossy().starts_with("TRELLIS_") {
-                command.env_remove(name);
-            }
-        }
-        command.envs(env.iter().copied()).env("TRELLIS_LOG__FILTER", "info");
-        let log = std::fs::File::create(dir.join(log)).unwrap();
-        command.stdin(Stdio::null()).stdout(Stdio::null()).stderr(log);
-        let child = command.spawn().expect("starting trellis");
-        Self { child, base: format!("http://{listen}") }
-    }
-
-    async fn ready(&mut self, client: &Client) {
-        let deadline = Instant::now() + Duration::from_secs(60);
-        while Instant::now() < deadline {
-            if let Some(status) = self.child.try_wait().unwrap() {
-                panic!("trellis exited early: {status}");
-            }
-            let answer = client.get(format!("{}/readyz", self.base)).send().await;
-            if answer.is_ok_and(|r| r.status() == StatusCode::OK) {
-                return;
-            }
-            tokio::time::sleep(Duration::from_millis(100)).await;
-        }
-        panic!("trellis did not become ready");
-    }
-
-    /// SIGKILL: no shutdown code runs.
-    fn kill(&mut self) {
-        self.child.kill().expect("killing trellis");
-        self.child.wait().unwrap();
-    }
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-fn data_dir(dir: &Path) -> PathBuf {
-    dir.join("data")
-}
 
 fn files_under(dir: &Path) -> Vec<PathBuf> {
     let mut found = Vec::new();
@@ -171,54 +116,6 @@ fn async_stream(
         }
         Some((Ok(piece), rest))
     })
-}
-
-async fn json_ok(response: reqwest::Response, status: StatusCode) -> Value {
-    let actual = response.status();
-    let text = response.text().await.unwrap();
-    assert_eq!(actual, status, "{text}");
-    serde_json::from_str(&text).unwrap()
-}
-
-/// Signs up `ann` through the three steps (the PIN comes from the outbox); answers the session.
-async fn sign_up(client: &Client, base: &str, key: &str, dir: &Path) -> String {
-    let start = client
-        .post(format!("{base}/v0/auth/sign-up/start"))
-        .header("X-License-Key", key)
-        .json(&json!({"email": "ann@example.org", "handle": "ann", "fullName": "Ann", "displayName": "Ann"}))
-        .send()
-        .await
-        .unwrap();
-    let token = json_ok(start, StatusCode::ACCEPTED).await["signupToken"].as_str().unwrap().to_owned();
-    let mut pin = None;
-    for _ in 0..100 {
-        pin = files_under(&data_dir(dir).join("outbox"))
-            .iter()
-            .filter_map(|mail| std::fs::read_to_string(mail).ok())
-            .flat_map(|text| text.lines().map(str::trim).map(str::to_owned).collect::<Vec<_>>())
-            .find(|line| line.len() == 6 && line.bytes().all(|b| b.is_ascii_digit()));
-        if pin.is_some() {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-    let pin = pin.expect("a PIN in the outbox");
-    let verify = client
-        .post(format!("{base}/v0/auth/sign-up/verify-pin"))
-        .header("X-License-Key", key)
-        .json(&json!({"signupToken": token, "pin": pin}))
-        .send()
-        .await
-        .unwrap();
-    json_ok(verify, StatusCode::OK).await;
-    let complete = client
-        .post(format!("{base}/v0/auth/sign-up/complete"))
-        .header("X-License-Key", key)
-        .json(&json!({"signupToken": token, "password": "correct horse 42"}))
-        .send()
-        .await
-        .unwrap();
-    json_ok(complete, StatusCode::CREATED).await["sessionToken"].as_str().unwrap().to_owned()
 }
 
 /// A configuration with one file field taking up to 1000 files of 64 MiB; answers (form id,
