@@ -78,7 +78,7 @@ mod tests {
         }))
         .unwrap();
         assert!(!config.web.authentication.password_reset.enabled);
-        assert_eq!(config.runtime.enable.len(), 3);
+        assert_eq!(config.runtime.enable.len(), 2);
         assert_eq!(config.runtime.request_deadline_ms, 80);
         let runtime = config.runtime_for(Path::new("/data"));
         assert_eq!(runtime.cache_dir, Some(PathBuf::from("/data/module-cache")));
