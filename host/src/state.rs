@@ -211,13 +211,7 @@ fn marketplace(
             }
             let rule_config = serde_json::Value::Object(settings.rule_config.clone());
             if let Err(error) = host.validate_config(id, &rule_config) {
-                let why = match error {
-                    trellis_modules::ConfigError::Invalid(problems) => {
-                        problems.iter().map(|p| format!("{}: {}", p.path, p.message)).collect::<Vec<_>>().join("; ")
-                    }
-                    other => other.to_string(),
-                };
-                anyhow::bail!("marketplace.rule_config does not fit module {id}'s schema: {why}");
+                anyhow::bail!("marketplace.rule_config does not fit module {id}'s schema: {}", config_problems(error));
             }
             Some(id.to_owned())
         }
@@ -273,13 +267,7 @@ fn analysis(
         }
         let step_config = serde_json::Value::Object(settings.step_config.get(&id).cloned().unwrap_or_default());
         if let Err(error) = host.validate_config(&id, &step_config) {
-            let why = match error {
-                trellis_modules::ConfigError::Invalid(problems) => {
-                    problems.iter().map(|p| format!("{}: {}", p.path, p.message)).collect::<Vec<_>>().join("; ")
-                }
-                other => other.to_string(),
-            };
-            anyhow::bail!("analysis.step_config.{id} does not fit the module's schema: {why}");
+            anyhow::bail!("analysis.step_config.{id} does not fit the module's schema: {}", config_problems(error));
         }
         steps.push(DeploymentStep { module_id: id, config: step_config.to_string() });
     }
@@ -308,4 +296,14 @@ fn analysis(
         steps,
         scratch_dir,
     ))
+}
+
+/// A deployment configuration's problems against a module's schema, for a refusal to start.
+fn config_problems(error: trellis_modules::ConfigError) -> String {
+    match error {
+        trellis_modules::ConfigError::Invalid(problems) => {
+            problems.iter().map(|p| format!("{}: {}", p.path, p.message)).collect::<Vec<_>>().join("; ")
+        }
+        other => other.to_string(),
+    }
 }

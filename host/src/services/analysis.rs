@@ -58,11 +58,6 @@ impl Analysis {
         Self { store, spaces, host, objects, events, inference, steps, scratch_dir }
     }
 
-    /// The models and inference threads.
-    pub fn inference(&self) -> &Arc<Inference> {
-        &self.inference
-    }
-
     /// Analyses a queued asset and stores the result (SUCCEEDED, or FAILED with `error`). Fails only
     /// when the database or the media store does, so the queue tries again later; running twice
     /// stores one result.

@@ -2,7 +2,7 @@
 //! once on first use, run on the low-priority [`InferencePool`] with a time bound per call.
 //! [`AssetMedia`] serves one asset's analysis through the module host's `MediaAnalysis`.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -62,10 +62,6 @@ impl Inference {
             vision: Mutex::new(None),
             speech: Mutex::new(None),
         }
-    }
-
-    pub fn models_dir(&self) -> &Path {
-        &self.models_dir
     }
 
     /// The label model, loaded on first use. A failed load is not kept, so installing the models
