@@ -1,9 +1,11 @@
 //! Host bindings of the WIT package, one module per supported version (`wit/<version>/`, frozen once
-//! released). Most of the crate uses 0.1.0 through the re-export below, since the space and marketplace
-//! worlds exist only there; analysis steps use 0.2.0 (`v0_2_0`), and 0.1.0 steps are adapted to it.
+//! released). The host's imports are implemented once, against the newest version (`v0_2_0`); the
+//! interfaces of older versions are adapters over them (`imports/v0_1_0.rs`), and their exports are
+//! called through their own bindings and adapted to the newest answer (`invoke/`).
 #![allow(missing_docs)]
 
 pub mod v0_1_0;
 pub mod v0_2_0;
 
-pub use v0_1_0::*;
+/// The newest version: what the host implements.
+pub use v0_2_0 as latest;

@@ -1,5 +1,5 @@
 //! The host side of the imports a module may be granted, one file per interface: key-value, logging,
-//! item-read, asset-read and outbound HTTP (WIT 0.1.0, and their 0.2.0 names in `since_v0_2_0.rs`), and
+//! item-read, asset-read and outbound HTTP, written once against WIT 0.2.0 (0.1.0 adapted in `v0_1_0.rs`), and
 //! the inference capabilities of WIT 0.2.0, media, vision and speech, over the invocation's
 //! [`MediaAnalysis`](crate::analysis::MediaAnalysis) (`capability.rs` holds what they share).
 //!
@@ -14,13 +14,13 @@ pub(crate) mod key_value;
 pub(crate) mod logging;
 pub(crate) mod media;
 pub(crate) mod outbound_http;
-pub(crate) mod since_v0_2_0;
 pub(crate) mod speech;
+pub(crate) mod v0_1_0;
 pub(crate) mod vision;
 
 use tokio::time::error::Elapsed;
 
-use crate::bindings::types;
+use crate::bindings::latest::types;
 use crate::invoke::state::{HostVerdict, StoreState};
 
 impl StoreState {

@@ -1,4 +1,5 @@
-//! Host bindings for the three worlds of `wit/v0.1.0/trellis-module.wit`.
+//! Host bindings for the three worlds of `wit/v0.1.0/trellis-module.wit` (frozen): their imports are adapters
+//! over the 0.2.0 implementation (`imports/v0_1_0.rs`).
 //!
 //! The space world is generated in full; the other two point the interfaces they share at it with `with`, so a
 //! `Manifest` or a `logging::Level` is one Rust type whatever the world. Imports are async (the key-value
@@ -50,7 +51,4 @@ pub use analysis::trellis::module::asset_read;
 pub mod names {
     pub const PACKAGE: &str = "trellis:module@0.1.0";
     pub const MODULE_INFO: &str = "trellis:module/module-info@0.1.0";
-    pub const SPACE_HOOKS: &str = "trellis:module/space-hooks@0.1.0";
-    pub const MARKETPLACE_HOOKS: &str = "trellis:module/marketplace-hooks@0.1.0";
-    pub const ANALYSIS_HOOKS: &str = "trellis:module/analysis-hooks@0.1.0";
 }

@@ -1,10 +1,32 @@
-//! Host bindings for `wit/v0.2.0/trellis-module.wit`, which so far holds only the `analysis-step` world.
+//! Host bindings for the three worlds of `wit/v0.2.0/trellis-module.wit`, the version the host implements.
 //!
-//! Generated in full: `with` can point an interface only at bindings of the same name and version (it links
-//! the instance under the original's name), so the 0.1.0 modules cannot stand in for `logging@0.2.0` and
-//! the rest. The interfaces 0.2.0 shares with 0.1.0 (types, logging, asset-read, outbound-http) are served
-//! by the 0.1.0 host code through small adapters (`imports/since_v0_2_0.rs`); media, vision and speech are
-//! new here.
+//! The space world is generated in full; the other two point the interfaces they share at it with `with`,
+//! so a `Manifest` or a `logging::Level` is one Rust type whatever the world. Imports are async (the
+//! key-value backend is a database) and trappable (a host failure ends the invocation); exports are called
+//! with `call_async` under the store's epoch deadline.
+
+pub mod space {
+    wasmtime::component::bindgen!({
+        path: "../wit/v0.2.0",
+        world: "space-module",
+        imports: { default: async | trappable },
+        exports: { default: async },
+    });
+}
+
+pub mod marketplace {
+    wasmtime::component::bindgen!({
+        path: "../wit/v0.2.0",
+        world: "marketplace-rule",
+        imports: { default: async | trappable },
+        exports: { default: async },
+        with: {
+            "trellis:module/types": crate::bindings::v0_2_0::space::trellis::module::types,
+            "trellis:module/key-value": crate::bindings::v0_2_0::space::trellis::module::key_value,
+            "trellis:module/logging": crate::bindings::v0_2_0::space::trellis::module::logging,
+        },
+    });
+}
 
 pub mod analysis {
     wasmtime::component::bindgen!({
@@ -12,14 +34,23 @@ pub mod analysis {
         world: "analysis-step",
         imports: { default: async | trappable },
         exports: { default: async },
+        with: {
+            "trellis:module/types": crate::bindings::v0_2_0::space::trellis::module::types,
+            "trellis:module/logging": crate::bindings::v0_2_0::space::trellis::module::logging,
+            "trellis:module/outbound-http": crate::bindings::v0_2_0::space::trellis::module::outbound_http,
+        },
     });
 }
 
-pub use analysis::trellis::module::{asset_read, logging, media, outbound_http, speech, types, vision};
+pub use space::trellis::module::{item_read, key_value, logging, outbound_http, types};
+
+pub use analysis::trellis::module::{asset_read, media, speech, vision};
 
 /// Fully qualified names of the 0.2.0 interfaces, as they appear among a component's imports and exports.
 pub mod names {
     pub const PACKAGE: &str = "trellis:module@0.2.0";
     pub const MODULE_INFO: &str = "trellis:module/module-info@0.2.0";
+    pub const SPACE_HOOKS: &str = "trellis:module/space-hooks@0.2.0";
+    pub const MARKETPLACE_HOOKS: &str = "trellis:module/marketplace-hooks@0.2.0";
     pub const ANALYSIS_HOOKS: &str = "trellis:module/analysis-hooks@0.2.0";
 }

@@ -4,7 +4,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use crate::analysis::{AssetSource, MAX_ASSET_READ_BYTES};
-use crate::bindings::asset_read;
+use crate::bindings::latest::asset_read;
 use crate::invoke::state::{HostVerdict, StoreState};
 
 impl StoreState {

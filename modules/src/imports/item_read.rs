@@ -1,6 +1,6 @@
 //! The `item-read` import: the item that triggered the invocation, as JSON.
 
-use crate::bindings::item_read;
+use crate::bindings::latest::item_read;
 use crate::invoke::state::{HostVerdict, StoreState};
 
 impl item_read::Host for StoreState {

@@ -1,12 +1,16 @@
 //! The key-value store modules see, scoped to (space, module): the backend the host crate implements, the
-//! limits the host enforces on it, and the `key-value` import over it.
+//! limits the host enforces on it, and the `key-value` import over it (WIT 0.2.0: with `compare-and-swap`
+//! and `increment`). `memory.rs` holds the in-memory backend of tests and benchmarks.
 
-use std::collections::BTreeMap;
-use std::sync::{Arc, Mutex};
+mod memory;
+
+pub use memory::MemoryKv;
+
+use std::sync::Arc;
 
 use async_trait::async_trait;
 
-use crate::bindings::key_value;
+use crate::bindings::latest::key_value;
 use crate::invoke::state::{HostVerdict, StoreState};
 
 /// Longest key a module may use, in bytes.
@@ -59,75 +63,35 @@ pub trait KeyValueBackend: Send + Sync + 'static {
         start_after: Option<&str>,
         limit: u32,
     ) -> anyhow::Result<Vec<String>>;
-}
-
-/// An in-memory [`KeyValueBackend`] for tests and benchmarks.
-#[derive(Debug, Default)]
-pub struct MemoryKv {
-    data: Mutex<BTreeMap<(KvScope, String), Vec<u8>>>,
-}
-
-impl MemoryKv {
-    /// An empty store.
-    pub fn new() -> Self {
-        Self::default()
-    }
-
-    /// How many keys the store holds across every scope.
-    pub fn len(&self) -> usize {
-        self.lock().len()
-    }
-
-    /// Whether the store holds no key at all.
-    pub fn is_empty(&self) -> bool {
-        self.lock().is_empty()
-    }
-
-    fn lock(&self) -> std::sync::MutexGuard<'_, BTreeMap<(KvScope, String), Vec<u8>>> {
-        // A panic while holding the lock cannot leave the map half-updated, so poisoning carries no meaning.
-        self.data.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
-    }
-}
-
-#[async_trait]
-impl KeyValueBackend for MemoryKv {
-    async fn get(&self, scope: &KvScope, key: &str) -> anyhow::Result<Option<Vec<u8>>> {
-        Ok(self.lock().get(&(scope.clone(), key.to_owned())).cloned())
-    }
-
-    async fn set(&self, scope: &KvScope, key: &str, value: &[u8]) -> anyhow::Result<()> {
-        self.lock().insert((scope.clone(), key.to_owned()), value.to_vec());
-        Ok(())
-    }
-
-    async fn delete(&self, scope: &KvScope, key: &str) -> anyhow::Result<()> {
-        self.lock().remove(&(scope.clone(), key.to_owned()));
-        Ok(())
-    }
-
-    async fn list_keys(
+    /// Stores `new` under `key` (removes the key when `new` is `None`) only if it holds exactly `expected`
+    /// now (`None`: absent), atomically; answers whether it did. `Ok(Err(why))` is the module's error (the
+    /// quota), and nothing changed.
+    async fn compare_and_swap(
         &self,
         scope: &KvScope,
-        prefix: &str,
-        start_after: Option<&str>,
-        limit: u32,
-    ) -> anyhow::Result<Vec<String>> {
-        let from = match start_after {
-            Some(after) if after > prefix => after,
-            _ => prefix,
-        };
-        let start = (scope.clone(), from.to_owned());
-        let keys = self
-            .lock()
-            .range(start..)
-            .map(|((s, key), _)| (s, key))
-            .take_while(|(s, key)| *s == scope && key.starts_with(prefix))
-            .filter(|(_, key)| start_after.is_none_or(|after| key.as_str() > after))
-            .take(limit as usize)
-            .map(|(_, key)| key.clone())
-            .collect();
-        Ok(keys)
-    }
+        key: &str,
+        expected: Option<&[u8]>,
+        new: Option<&[u8]>,
+    ) -> anyhow::Result<Result<bool, String>>;
+    /// Adds `delta` to the counter at `key` as [`add_to_counter`] says, atomically, and answers the new
+    /// value. `Ok(Err(why))` is the module's error (not an integer, overflow, quota), and nothing changed.
+    async fn increment(&self, scope: &KvScope, key: &str, delta: i64) -> anyhow::Result<Result<i64, String>>;
+}
+
+/// The value of a counter after adding `delta` to `old` (an absent key counts as 0): `increment`'s
+/// semantics, which every backend shares. A counter is kept as decimal ASCII text (`-` for negatives, no
+/// `+`, no spaces); anything else, or a sum past the 64-bit range, is the module's error.
+pub fn add_to_counter(old: Option<&[u8]>, delta: i64) -> Result<i64, String> {
+    let old = match old {
+        None => 0,
+        Some(bytes) => {
+            let digits = bytes.strip_prefix(b"-").unwrap_or(bytes);
+            let text = std::str::from_utf8(bytes).ok().filter(|_| !digits.is_empty());
+            let parsed = text.filter(|_| digits.iter().all(u8::is_ascii_digit)).and_then(|t| t.parse::<i64>().ok());
+            parsed.ok_or_else(|| "the value is not a decimal 64-bit integer".to_owned())?
+        }
+    };
+    old.checked_add(delta).ok_or_else(|| format!("{old} + {delta} overflows a 64-bit integer"))
 }
 
 impl StoreState {
@@ -153,14 +117,8 @@ impl key_value::Host for StoreState {
     async fn set(&mut self, key: String, value: Vec<u8>) -> wasmtime::Result<Result<(), String>> {
         let kv = self.key_value()?;
         let left = self.remaining()?;
-        if key.len() > MAX_KEY_BYTES {
-            return Ok(Err(format!("key is longer than {MAX_KEY_BYTES} bytes")));
-        }
-        if !storable(&key) {
-            return Ok(Err("key holds a NUL character".to_owned()));
-        }
-        if value.len() > MAX_VALUE_BYTES {
-            return Ok(Err(format!("value is larger than {MAX_VALUE_BYTES} bytes")));
+        if let Err(why) = check_key(&key).and_then(|()| check_value(&value)) {
+            return Ok(Err(why));
         }
         let outcome = match tokio::time::timeout(left, kv.set(&self.scope, &key, &value)).await {
             Ok(Err(error)) if error.downcast_ref::<QuotaExceeded>().is_some() => return Ok(Err(error.to_string())),
@@ -200,6 +158,51 @@ impl key_value::Host for StoreState {
         keys.truncate(limit as usize);
         Ok(keys)
     }
+
+    async fn compare_and_swap(
+        &mut self,
+        key: String,
+        expected: Option<Vec<u8>>,
+        new: Option<Vec<u8>>,
+    ) -> wasmtime::Result<Result<bool, String>> {
+        let kv = self.key_value()?;
+        let left = self.remaining()?;
+        if let Err(why) = check_key(&key).and_then(|()| new.as_deref().map_or(Ok(()), check_value)) {
+            return Ok(Err(why));
+        }
+        let swap = kv.compare_and_swap(&self.scope, &key, expected.as_deref(), new.as_deref());
+        let outcome = tokio::time::timeout(left, swap).await;
+        self.settle(outcome)
+    }
+
+    async fn increment(&mut self, key: String, delta: i64) -> wasmtime::Result<Result<i64, String>> {
+        let kv = self.key_value()?;
+        let left = self.remaining()?;
+        if let Err(why) = check_key(&key) {
+            return Ok(Err(why));
+        }
+        let outcome = tokio::time::timeout(left, kv.increment(&self.scope, &key, delta)).await;
+        self.settle(outcome)
+    }
+}
+
+/// A key the module may write, or the module's error.
+fn check_key(key: &str) -> Result<(), String> {
+    if key.len() > MAX_KEY_BYTES {
+        return Err(format!("key is longer than {MAX_KEY_BYTES} bytes"));
+    }
+    if !storable(key) {
+        return Err("key holds a NUL character".to_owned());
+    }
+    Ok(())
+}
+
+/// A value the module may store, or the module's error.
+fn check_value(value: &[u8]) -> Result<(), String> {
+    if value.len() > MAX_VALUE_BYTES {
+        return Err(format!("value is larger than {MAX_VALUE_BYTES} bytes"));
+    }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -309,5 +312,115 @@ mod tests {
         assert!(key_value::Host::get(&mut state, "k".into()).await.is_err());
 
         assert_eq!(state.verdict, Some(HostVerdict::Deadline));
+    }
+}
+
+#[cfg(test)]
+mod atomic_tests {
+    use std::time::Duration;
+
+    use super::*;
+    use crate::invoke::state::Capabilities;
+
+    fn state() -> StoreState {
+        let caps = Capabilities { key_value: Some(Arc::new(MemoryKv::new())), ..Capabilities::none("m") };
+        StoreState::new(Arc::new(caps), "space".into(), Duration::from_secs(5), 1 << 20)
+    }
+
+    #[test]
+    fn counters_are_decimal_text_and_overflow_is_an_error() {
+        assert_eq!(add_to_counter(None, 5), Ok(5));
+        assert_eq!(add_to_counter(Some(b"-12"), 2), Ok(-10));
+        assert_eq!(add_to_counter(Some(b"9223372036854775807"), 0), Ok(i64::MAX));
+        assert!(add_to_counter(Some(b"9223372036854775807"), 1).unwrap_err().contains("overflows"));
+        assert!(add_to_counter(Some(b"-9223372036854775808"), -1).is_err());
+        for bad in [&b""[..], b"-", b"+1", b" 1", b"1.5", b"\"1\"", b"99999999999999999999", b"\xff"] {
+            assert!(add_to_counter(Some(bad), 1).unwrap_err().contains("not a decimal"), "{bad:?}");
+        }
+    }
+
+    #[tokio::test]
+    async fn compare_and_swap_writes_only_over_the_expected_value() {
+        // Arrange
+        let mut state = state();
+        let cas = |expected: Option<&[u8]>, new: Option<&[u8]>| (expected.map(<[u8]>::to_vec), new.map(<[u8]>::to_vec));
+
+        // Act
+        let (e, n) = cas(None, Some(b"a"));
+        let created = key_value::Host::compare_and_swap(&mut state, "k".into(), e, n).await.unwrap();
+        let (e, n) = cas(None, Some(b"b"));
+        let exists = key_value::Host::compare_and_swap(&mut state, "k".into(), e, n).await.unwrap();
+        let (e, n) = cas(Some(b"x"), Some(b"b"));
+        let stale = key_value::Host::compare_and_swap(&mut state, "k".into(), e, n).await.unwrap();
+        let (e, n) = cas(Some(b"a"), Some(b"b"));
+        let swapped = key_value::Host::compare_and_swap(&mut state, "k".into(), e, n).await.unwrap();
+        let value = key_value::Host::get(&mut state, "k".into()).await.unwrap();
+        let (e, n) = cas(Some(b"b"), None);
+        let removed = key_value::Host::compare_and_swap(&mut state, "k".into(), e, n).await.unwrap();
+        let big = Some(vec![0; MAX_VALUE_BYTES + 1]);
+        let too_big = key_value::Host::compare_and_swap(&mut state, "k".into(), None, big).await.unwrap();
+
+        // Assert
+        assert_eq!((created, exists, stale, swapped, removed), (Ok(true), Ok(false), Ok(false), Ok(true), Ok(true)));
+        assert_eq!(value.as_deref(), Some(&b"b"[..]));
+        assert_eq!(key_value::Host::get(&mut state, "k".into()).await.unwrap(), None);
+        assert!(too_big.unwrap_err().contains("larger"));
+    }
+
+    #[tokio::test]
+    async fn increment_counts_from_zero_and_refuses_non_integers_changing_nothing() {
+        // Arrange
+        let mut state = state();
+        key_value::Host::set(&mut state, "text".into(), b"seven".to_vec()).await.unwrap().unwrap();
+
+        // Act
+        let first = key_value::Host::increment(&mut state, "n".into(), 3).await.unwrap();
+        let second = key_value::Host::increment(&mut state, "n".into(), -5).await.unwrap();
+        let refused = key_value::Host::increment(&mut state, "text".into(), 1).await.unwrap();
+        let long_key = key_value::Host::increment(&mut state, "k".repeat(MAX_KEY_BYTES + 1), 1).await.unwrap();
+
+        // Assert
+        assert_eq!((first, second), (Ok(3), Ok(-2)));
+        assert_eq!(key_value::Host::get(&mut state, "n".into()).await.unwrap().as_deref(), Some(&b"-2"[..]));
+        assert!(refused.unwrap_err().contains("not a decimal"));
+        assert_eq!(key_value::Host::get(&mut state, "text".into()).await.unwrap().as_deref(), Some(&b"seven"[..]));
+        assert!(long_key.is_err());
+        assert_eq!(state.verdict, None);
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn concurrent_increments_and_swaps_lose_no_update() {
+        // Arrange
+        let kv = Arc::new(MemoryKv::new());
+        let scope = KvScope { space_id: "s".into(), module_id: "m".into() };
+
+        // Act: 50 tasks, each one increment and one compare-and-swap loop on a JSON-free counter.
+        let tasks: Vec<_> = (0..50)
+            .map(|_| {
+                let (kv, scope) = (kv.clone(), scope.clone());
+                tokio::spawn(async move {
+                    kv.increment(&scope, "inc", 2).await.unwrap().unwrap();
+                    loop {
+                        let old = kv.get(&scope, "cas").await.unwrap();
+                        let n = add_to_counter(old.as_deref(), 1).unwrap().to_string();
+                        if kv
+                            .compare_and_swap(&scope, "cas", old.as_deref(), Some(n.as_bytes()))
+                            .await
+                            .unwrap()
+                            .unwrap()
+                        {
+                            break;
+                        }
+                    }
+                })
+            })
+            .collect();
+        for task in tasks {
+            task.await.unwrap();
+        }
+
+        // Assert
+        assert_eq!(kv.get(&scope, "inc").await.unwrap().as_deref(), Some(&b"100"[..]));
+        assert_eq!(kv.get(&scope, "cas").await.unwrap().as_deref(), Some(&b"50"[..]));
     }
 }

@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use std::sync::Mutex;
 use std::time::Instant;
 
-use crate::bindings::logging;
+use crate::bindings::latest::logging;
 use crate::invoke::state::{HostVerdict, StoreState};
 
 /// Spaces whose log budget is remembered at once; when full, the oldest refills are forgotten.

@@ -2,7 +2,7 @@
 //! in the host; a step names them by number.
 
 use crate::analysis::{MAX_FRAMES, MediaInfo, MediaKind};
-use crate::bindings::v0_2_0::media;
+use crate::bindings::latest::media;
 use crate::invoke::state::StoreState;
 
 impl media::Host for StoreState {

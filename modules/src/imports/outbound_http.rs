@@ -14,7 +14,7 @@ use reqwest::Url;
 use crate::config::ModulesConfig;
 use addresses::{GuardedResolver, NameLookup, SystemLookup};
 
-use crate::bindings::outbound_http::{self, IncomingResponse, OutgoingRequest};
+use crate::bindings::latest::outbound_http::{self, IncomingResponse, OutgoingRequest};
 use crate::invoke::state::{HostVerdict, StoreState};
 
 /// Largest request body a module may send, in bytes.

@@ -2,7 +2,7 @@
 //! to at most `MAX_SEGMENTS` segments and `MAX_TRANSCRIPT_BYTES` of text.
 
 use crate::analysis::{MAX_MODEL_BYTES, MAX_SEGMENTS, MAX_TRANSCRIPT_BYTES, Transcript};
-use crate::bindings::v0_2_0::speech;
+use crate::bindings::latest::speech;
 use crate::imports::capability::clip;
 use crate::invoke::state::StoreState;
 

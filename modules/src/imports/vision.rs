@@ -2,7 +2,7 @@
 //! answer bounded before the guest sees it.
 
 use crate::analysis::{Faces, Labels, MAX_FACES, MAX_LABELS, MAX_MODEL_BYTES, PictureFacts};
-use crate::bindings::v0_2_0::vision;
+use crate::bindings::latest::vision;
 use crate::imports::capability::{MAX_NAME_BYTES, clip, unit};
 use crate::invoke::state::StoreState;
 
