@@ -3,6 +3,7 @@
 use serde::Serialize;
 
 use crate::load::manifest::ModuleKind;
+use crate::load::wit_check::WitVersion;
 
 /// Longest response body a module may answer, in bytes.
 pub const MAX_RESPONSE_BODY_BYTES: usize = 1024 * 1024;
@@ -93,6 +94,8 @@ pub enum EventKind {
     FormInstanceUpdated,
     /// An asset of the space changed state.
     AssetStateChanged,
+    /// A comment was posted on the space. Only WIT 0.2.0 modules receive it; a 0.1.0 module skips it.
+    CommentCreated,
 }
 
 /// An event delivered to a space module.
@@ -170,6 +173,8 @@ pub struct ModuleSummary {
     /// `media-decode`, `vision`, `speech`, and `outbound-http:HOST` once per reachable host
     /// (`outbound-http` alone when no host is reachable).
     pub permissions: Vec<String>,
+    /// The WIT version the component targets (`0.1.0`, `0.2.0`); older ones run adapted.
+    pub wit_version: WitVersion,
 }
 
 /// Why a configuration was refused.

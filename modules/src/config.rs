@@ -64,6 +64,8 @@ pub struct ModulesConfig {
     pub kv_max_keys_per_space: u64,
     /// Bytes (keys plus values) one module may keep in one space's key-value store.
     pub kv_max_bytes_per_space: u64,
+    /// Minutes between the log lines summing up each module's call metrics; 0 turns them off.
+    pub metrics_log_minutes: u64,
 }
 
 impl Default for ModulesConfig {
@@ -93,6 +95,7 @@ impl Default for ModulesConfig {
             log_lines_per_space_burst: 500,
             kv_max_keys_per_space: 100_000,
             kv_max_bytes_per_space: 64 << 20,
+            metrics_log_minutes: 5,
         }
     }
 }

@@ -17,9 +17,22 @@ use crate::invoke::admission::Admission;
 use crate::invoke::engine;
 use crate::invoke::failure::{FailureCounts, ModuleFailure};
 use crate::invoke::guests::GuestThreads;
+use crate::invoke::metrics::ModuleMetricsReport;
 use crate::load::cache::CodeLoad;
 use crate::load::manifest::{Manifest, ModuleKind};
 use crate::load::{LoadedModule, Loader, wasi_linker};
+
+/// An entry of `[modules] enable` the host could not load.
+#[derive(Debug, Clone, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RefusedModule {
+    /// The entry as the configuration gives it: `bundled module "tags"` or `module file /m/x.wasm`.
+    pub entry: String,
+    /// The id of a bundled entry (a file entry's id is in its component, which may not be readable).
+    pub id: Option<String>,
+    /// Why it was refused, with every cause.
+    pub reason: String,
+}
 
 /// The module host. Cheap to clone: clones share the engine and the loaded modules.
 #[derive(Clone)]
@@ -33,6 +46,8 @@ pub(crate) struct Inner {
     pub memory_limit: usize,
     /// In enable order, which is the catalogue's order.
     modules: Vec<LoadedModule>,
+    /// Entries of `enable` that could not be loaded, in enable order.
+    refused: Vec<RefusedModule>,
     by_id: HashMap<String, usize>,
     /// One permit per pooled instance slot: callers wait for a slot instead of failing when all are busy.
     slots: Semaphore,
@@ -52,7 +67,8 @@ impl std::fmt::Debug for ModuleHost {
 impl ModuleHost {
     /// Builds the engine and loads every enabled module, compiling each or loading it from the cache. A bundled
     /// entry (`{ id = ... }`) names one of `bundled`, which the binary embeds; a file entry names a component
-    /// file. Fails, naming the module, if any module cannot be loaded as configured.
+    /// file. An entry that cannot be loaded as configured is refused: logged as an error and listed by
+    /// [`ModuleHost::refused`], while the others load. Fails only when the engine itself cannot be built.
     ///
     /// Blocks while loading. It may be called from inside a tokio runtime: the work runs on its own thread.
     pub fn new(
@@ -86,15 +102,28 @@ impl ModuleHost {
         };
         let mut modules = Vec::with_capacity(settings.enable.len());
         let mut by_id = HashMap::new();
+        let mut refused = Vec::new();
         for entry in &settings.enable {
             let what = match (&entry.id, &entry.path) {
                 (Some(id), _) => format!("bundled module {id:?}"),
                 (None, Some(path)) => format!("module file {}", path.display()),
                 (None, None) => "module entry".to_owned(),
             };
-            let module = loader.load(entry).await.with_context(|| format!("cannot load {what}"))?;
+            let loaded = loader.load(entry).await.with_context(|| format!("cannot load {what}")).and_then(|module| {
+                let id = &module.manifest.id;
+                anyhow::ensure!(!by_id.contains_key(id), "cannot load {what}: module id {id:?} is enabled twice");
+                Ok(module)
+            });
+            let module = match loaded {
+                Ok(module) => module,
+                Err(err) => {
+                    let reason = format!("{err:#}");
+                    tracing::error!(module = %what, %reason, "module refused; the server runs without it");
+                    refused.push(RefusedModule { entry: what, id: entry.id.clone(), reason });
+                    continue;
+                }
+            };
             let id = module.manifest.id.clone();
-            anyhow::ensure!(!by_id.contains_key(&id), "module id {id:?} is enabled twice");
             tracing::info!(
                 module = %id,
                 version = %module.manifest.version,
@@ -111,13 +140,20 @@ impl ModuleHost {
         drop(loader);
         let admission = Arc::new(Admission::new(&settings));
         let guests = GuestThreads::new(settings.guest_threads)?;
-        let inner = Inner { engine, settings, memory_limit, modules, by_id, slots, admission, guests };
-        Ok(ModuleHost { inner: Arc::new(inner) })
+        let inner =
+            Arc::new(Inner { engine, settings, memory_limit, modules, refused, by_id, slots, admission, guests });
+        log_metrics_periodically(&inner);
+        Ok(ModuleHost { inner })
     }
 
     /// Every enabled module, in the order of the configuration.
     pub fn catalogue(&self) -> Vec<ModuleSummary> {
         self.inner.modules.iter().map(|m| m.summary.clone()).collect()
+    }
+
+    /// The entries of `[modules] enable` that were refused at start, with the reason.
+    pub fn refused(&self) -> &[RefusedModule] {
+        &self.inner.refused
     }
 
     /// One enabled module's summary.
@@ -141,6 +177,19 @@ impl ModuleHost {
         if problems.is_empty() { Ok(()) } else { Err(ConfigError::Invalid(problems)) }
     }
 
+    /// What a client learns of a failed request to `module_id`'s routes: the limit hit and its value.
+    pub fn describe_request_failure(&self, module_id: &str, failure: &ModuleFailure) -> String {
+        let settings = &self.inner.settings;
+        let deadline = (settings.request_deadline(), "request_deadline_ms");
+        failure.describe(module_id, deadline, settings.memory_limit_bytes)
+    }
+
+    /// Each module's call metrics since start (calls, failures by kind, busy refusals, p50/p99 duration, memory
+    /// high-water), in the order of the configuration.
+    pub fn metrics(&self) -> Vec<ModuleMetricsReport> {
+        self.inner.modules.iter().map(|m| m.failures.report(&m.manifest.id)).collect()
+    }
+
     /// Failures per module id and kind since start.
     pub fn failure_counts(&self) -> BTreeMap<String, FailureCounts> {
         self.inner.modules.iter().map(|m| (m.manifest.id.clone(), m.failures.snapshot())).collect()
@@ -150,6 +199,27 @@ impl ModuleHost {
     pub fn code_loads(&self) -> BTreeMap<String, CodeLoad> {
         self.inner.modules.iter().map(|m| (m.manifest.id.clone(), m.code)).collect()
     }
+}
+
+/// One summary line per module every `metrics_log_minutes`, until the host is dropped.
+fn log_metrics_periodically(inner: &Arc<Inner>) {
+    let minutes = inner.settings.metrics_log_minutes;
+    let Some(runtime) = inner.guests.handle() else { return };
+    if minutes == 0 {
+        return;
+    }
+    let weak = Arc::downgrade(inner);
+    runtime.spawn(async move {
+        let period = std::time::Duration::from_secs(minutes.saturating_mul(60));
+        let mut ticks = tokio::time::interval_at(tokio::time::Instant::now() + period, period);
+        loop {
+            ticks.tick().await;
+            let Some(inner) = weak.upgrade() else { break };
+            for module in &inner.modules {
+                module.failures.report(&module.manifest.id).log();
+            }
+        }
+    });
 }
 
 impl Inner {

@@ -8,6 +8,8 @@ pub(crate) mod clock;
 pub(crate) mod engine;
 pub(crate) mod failure;
 pub(crate) mod guests;
+pub(crate) mod metrics;
+pub(crate) mod output;
 pub(crate) mod state;
 
 use std::future::Future;
@@ -94,13 +96,33 @@ pub(crate) fn record(module: &LoadedModule, failure: ModuleFailure) -> ModuleFai
     failure
 }
 
-/// The verdict on a finished call: its value, or the classified, logged and counted failure.
+/// The verdict on a finished call: its value, or the classified, logged and counted failure. What the guest
+/// wrote to stdout and stderr goes to the logs first; a trap is named by the guest's panic message, if any.
 pub(crate) fn settle<T>(
     module: &LoadedModule,
     store: &Store<StoreState>,
     outcome: wasmtime::Result<T>,
 ) -> Result<T, ModuleFailure> {
-    outcome.map_err(|err| record(module, ModuleFailure::from_wasmtime(&err, store.data())))
+    let state = store.data();
+    module.failures.record_call(state.started.elapsed(), state.limiter.peak as u64);
+    let stderr = state.stderr.take();
+    let (module_id, space) = (state.caps.module_id.as_str(), state.scope.space_id.as_str());
+    if let Some((text, dropped)) = state.stdout.take() {
+        output::emit(output::Stream::Stdout, &text, dropped, module_id, space, &state.caps.log_budget);
+    }
+    if let Some((text, dropped)) = &stderr {
+        output::emit(output::Stream::Stderr, text, *dropped, module_id, space, &state.caps.log_budget);
+    }
+    outcome.map_err(|err| {
+        let failure = match ModuleFailure::from_wasmtime(&err, state) {
+            ModuleFailure::Trap(trap) => {
+                let panic = stderr.as_ref().and_then(|(text, _)| output::panic_message(text));
+                ModuleFailure::Trap(panic.map_or(trap, |panic| failure::truncate(panic, 512)))
+            }
+            failure => failure,
+        };
+        record(module, failure)
+    })
 }
 
 /// A JSON body or nothing, within the size cap.

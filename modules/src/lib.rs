@@ -35,13 +35,14 @@ pub use api::{
     Method, ModuleEvent, ModuleRequest, ModuleResponse, ModuleSummary, Registration,
 };
 pub use config::{BundledModule, EnabledModule, Grant, ModulesConfig};
-pub use host::ModuleHost;
+pub use host::{ModuleHost, RefusedModule};
 pub use imports::key_value::{
-    KeyValueBackend, KvScope, MAX_KEY_BYTES, MAX_LIST_LIMIT, MAX_VALUE_BYTES, MemoryKv, QuotaExceeded,
+    KeyValueBackend, KvScope, MAX_KEY_BYTES, MAX_LIST_LIMIT, MAX_VALUE_BYTES, MemoryKv, QuotaExceeded, add_to_counter,
 };
 pub use invoke::engine::EPOCH_TICK;
 pub use invoke::failure::{FailureCounts, FailureKind, ModuleFailure};
+pub use invoke::metrics::ModuleMetricsReport;
 pub use load::cache::{CodeLoad, CodeOrigin};
 pub use load::inspect::{CheckReport, check, inspect};
-pub use load::manifest::{Manifest, ModuleKind, Permission};
+pub use load::manifest::{Manifest, ModuleKind, Permission, is_valid_module_id};
 pub use load::wit_check::{HostImport, ImportReport, WitVersion};

@@ -15,7 +15,7 @@ use wasmtime::component::{Component, HasSelf, Linker};
 use wasmtime::{Engine, Store};
 
 use crate::api::ModuleSummary;
-use crate::bindings::{self, analysis, marketplace, space, v0_2_0};
+use crate::bindings::{v0_1_0, v0_2_0};
 use crate::config::{BundledModule, EnabledModule, Grant, ModulesConfig, Source};
 use crate::imports::key_value::KeyValueBackend;
 use crate::imports::logging::LogBudget;
@@ -30,11 +30,14 @@ use crate::load::wit_check::{ImportReport, WitVersion, world_of};
 /// Time a module gets to answer `manifest()`.
 const MANIFEST_BUDGET: Duration = Duration::from_secs(1);
 
+/// A module ready to instantiate, by world and WIT version. The `V0_1` variants are called through the
+/// frozen 0.1.0 bindings and their answers adapted to 0.2.0's.
 pub(crate) enum Prepared {
-    Space(space::SpaceModulePre<StoreState>),
-    Marketplace(marketplace::MarketplaceRulePre<StoreState>),
-    /// A WIT 0.1.0 analysis step, whose answer is adapted to 0.2.0's.
-    AnalysisV0_1(analysis::AnalysisStepPre<StoreState>),
+    SpaceV0_1(v0_1_0::space::SpaceModulePre<StoreState>),
+    Space(v0_2_0::space::SpaceModulePre<StoreState>),
+    MarketplaceV0_1(v0_1_0::marketplace::MarketplaceRulePre<StoreState>),
+    Marketplace(v0_2_0::marketplace::MarketplaceRulePre<StoreState>),
+    AnalysisV0_1(v0_1_0::analysis::AnalysisStepPre<StoreState>),
     Analysis(v0_2_0::analysis::AnalysisStepPre<StoreState>),
 }
 
@@ -44,13 +47,18 @@ impl Prepared {
         kind: ModuleKind,
         version: WitVersion,
     ) -> anyhow::Result<Self> {
+        use WitVersion::{V0_1, V0_2};
         Ok(match (kind, version) {
-            (ModuleKind::Space, _) => Self::Space(space::SpaceModulePre::new(pre)?),
-            (ModuleKind::MarketplaceRule, _) => Self::Marketplace(marketplace::MarketplaceRulePre::new(pre)?),
-            (ModuleKind::AnalysisStep, WitVersion::V0_1) => Self::AnalysisV0_1(analysis::AnalysisStepPre::new(pre)?),
-            (ModuleKind::AnalysisStep, WitVersion::V0_2) => {
-                Self::Analysis(v0_2_0::analysis::AnalysisStepPre::new(pre)?)
+            (ModuleKind::Space, V0_1) => Self::SpaceV0_1(v0_1_0::space::SpaceModulePre::new(pre)?),
+            (ModuleKind::Space, V0_2) => Self::Space(v0_2_0::space::SpaceModulePre::new(pre)?),
+            (ModuleKind::MarketplaceRule, V0_1) => {
+                Self::MarketplaceV0_1(v0_1_0::marketplace::MarketplaceRulePre::new(pre)?)
             }
+            (ModuleKind::MarketplaceRule, V0_2) => {
+                Self::Marketplace(v0_2_0::marketplace::MarketplaceRulePre::new(pre)?)
+            }
+            (ModuleKind::AnalysisStep, V0_1) => Self::AnalysisV0_1(v0_1_0::analysis::AnalysisStepPre::new(pre)?),
+            (ModuleKind::AnalysisStep, V0_2) => Self::Analysis(v0_2_0::analysis::AnalysisStepPre::new(pre)?),
         })
     }
 }
@@ -84,7 +92,7 @@ pub(crate) struct Loader<'a> {
 pub(crate) fn wasi_linker(engine: &Engine) -> anyhow::Result<Linker<StoreState>> {
     let mut linker = Linker::new(engine);
     wasmtime_wasi::p2::add_to_linker_async(&mut linker)?;
-    bindings::types::add_to_linker::<_, HasSelf<StoreState>>(&mut linker, |s| s)?;
+    v0_1_0::types::add_to_linker::<_, HasSelf<StoreState>>(&mut linker, |s| s)?;
     v0_2_0::types::add_to_linker::<_, HasSelf<StoreState>>(&mut linker, |s| s)?;
     Ok(linker)
 }
@@ -106,23 +114,26 @@ pub(crate) fn link_grants(
     for grant in grants.iter().filter(|g| importable.contains(g)) {
         type H = HasSelf<StoreState>;
         match (version, grant) {
-            (WitVersion::V0_1, Grant::KeyValue) => bindings::key_value::add_to_linker::<_, H>(linker, get)?,
-            (WitVersion::V0_1, Grant::Logging) => bindings::logging::add_to_linker::<_, H>(linker, get)?,
-            (WitVersion::V0_1, Grant::ItemRead) => bindings::item_read::add_to_linker::<_, H>(linker, get)?,
-            (WitVersion::V0_1, Grant::AssetRead) => bindings::asset_read::add_to_linker::<_, H>(linker, get)?,
-            (WitVersion::V0_1, Grant::OutboundHttp) => bindings::outbound_http::add_to_linker::<_, H>(linker, get)?,
-            // Under both names: a 0.2.0 step may import these at 0.1.x too (see `WitVersion::accepts`).
+            (WitVersion::V0_1, Grant::KeyValue) => v0_1_0::key_value::add_to_linker::<_, H>(linker, get)?,
+            (WitVersion::V0_1, Grant::Logging) => v0_1_0::logging::add_to_linker::<_, H>(linker, get)?,
+            (WitVersion::V0_1, Grant::ItemRead) => v0_1_0::item_read::add_to_linker::<_, H>(linker, get)?,
+            (WitVersion::V0_1, Grant::AssetRead) => v0_1_0::asset_read::add_to_linker::<_, H>(linker, get)?,
+            (WitVersion::V0_1, Grant::OutboundHttp) => v0_1_0::outbound_http::add_to_linker::<_, H>(linker, get)?,
+            (WitVersion::V0_2, Grant::KeyValue) => v0_2_0::key_value::add_to_linker::<_, H>(linker, get)?,
+            (WitVersion::V0_2, Grant::ItemRead) => v0_2_0::item_read::add_to_linker::<_, H>(linker, get)?,
+            // Under both names: a 0.2.0 analysis step from an older SDK imports these at 0.1.x (see
+            // `WitVersion::accepts`); the check refuses such imports for the other kinds.
             (WitVersion::V0_2, Grant::Logging) => {
                 v0_2_0::logging::add_to_linker::<_, H>(linker, get)?;
-                bindings::logging::add_to_linker::<_, H>(linker, get)?;
+                v0_1_0::logging::add_to_linker::<_, H>(linker, get)?;
             }
             (WitVersion::V0_2, Grant::AssetRead) => {
                 v0_2_0::asset_read::add_to_linker::<_, H>(linker, get)?;
-                bindings::asset_read::add_to_linker::<_, H>(linker, get)?;
+                v0_1_0::asset_read::add_to_linker::<_, H>(linker, get)?;
             }
             (WitVersion::V0_2, Grant::OutboundHttp) => {
                 v0_2_0::outbound_http::add_to_linker::<_, H>(linker, get)?;
-                bindings::outbound_http::add_to_linker::<_, H>(linker, get)?;
+                v0_1_0::outbound_http::add_to_linker::<_, H>(linker, get)?;
             }
             (WitVersion::V0_2, Grant::MediaDecode) => v0_2_0::media::add_to_linker::<_, H>(linker, get)?,
             (WitVersion::V0_2, Grant::Vision) => v0_2_0::vision::add_to_linker::<_, H>(linker, get)?,
@@ -181,7 +192,7 @@ impl Loader<'_> {
 
         let validator = manifest.compile_schema().map_err(anyhow::Error::msg)?;
         let caps = self.capabilities(&manifest.id, &grants, hosts);
-        let summary = summary(&manifest, &grants, &caps);
+        let summary = summary(&manifest, version, &grants, &caps);
         Ok(LoadedModule {
             manifest,
             version,
@@ -229,7 +240,7 @@ fn file_grants(manifest: &Manifest, granted: &[Grant], allowed_hosts: &[String])
     (grants, hosts)
 }
 
-fn summary(manifest: &Manifest, grants: &[Grant], caps: &Capabilities) -> ModuleSummary {
+fn summary(manifest: &Manifest, version: WitVersion, grants: &[Grant], caps: &Capabilities) -> ModuleSummary {
     let permissions = grants
         .iter()
         .flat_map(|grant| match (grant, &caps.http) {
@@ -245,6 +256,7 @@ fn summary(manifest: &Manifest, grants: &[Grant], caps: &Capabilities) -> Module
         description: manifest.description.clone(),
         config_schema: serde_json::from_str(&manifest.config_schema).unwrap_or_default(),
         permissions,
+        wit_version: version,
     }
 }
 
@@ -257,7 +269,7 @@ pub(crate) async fn read_manifest(
     memory_limit: usize,
 ) -> anyhow::Result<Manifest> {
     let mut linker = wasi.clone();
-    linker.define_unknown_imports_as_traps(component)?;
+    stub_imports_but_wasi(&mut linker, engine, component)?;
     let caps = Arc::new(Capabilities::none("(manifest)"));
     let mut store = Store::new(engine, StoreState::new(caps, String::new(), MANIFEST_BUDGET, memory_limit));
     configure_store(&mut store);
@@ -267,7 +279,7 @@ pub(crate) async fn read_manifest(
         .map_err(anyhow::Error::from)
         .context("cannot instantiate")?;
     // The manifest's type differs between versions (0.2.0 has more permissions); try the newest first.
-    let infos = [(v0_2_0::names::MODULE_INFO, WitVersion::V0_2), (bindings::names::MODULE_INFO, WitVersion::V0_1)];
+    let infos = [(v0_2_0::names::MODULE_INFO, WitVersion::V0_2), (v0_1_0::names::MODULE_INFO, WitVersion::V0_1)];
     for (name, version) in infos {
         let Some(interface) = instance.get_export_index(&mut store, None, name) else { continue };
         let func = instance
@@ -275,10 +287,41 @@ pub(crate) async fn read_manifest(
             .context("module-info has no `manifest` function")?;
         return match version {
             WitVersion::V0_2 => call_manifest::<v0_2_0::types::Manifest>(&mut store, &instance, &func).await,
-            WitVersion::V0_1 => call_manifest::<bindings::types::Manifest>(&mut store, &instance, &func).await,
+            WitVersion::V0_1 => call_manifest::<v0_1_0::types::Manifest>(&mut store, &instance, &func).await,
         };
     }
-    anyhow::bail!("component exports neither {} nor {}", v0_2_0::names::MODULE_INFO, bindings::names::MODULE_INFO)
+    anyhow::bail!("component exports neither {} nor {}", v0_2_0::names::MODULE_INFO, v0_1_0::names::MODULE_INFO)
+}
+
+/// Stubs every import but WASI's with a trap. Not `define_unknown_imports_as_traps`: it matches instance names
+/// exactly and would shadow the WASI this linker provides at another 0.2.x patch (componentize-py's runtime
+/// imports `wasi:cli/environment@0.2.9` and calls it on its first export call; wasmtime provides 0.2.12).
+fn stub_imports_but_wasi(
+    linker: &mut Linker<StoreState>,
+    engine: &Engine,
+    component: &Component,
+) -> anyhow::Result<()> {
+    use wasmtime::component::types::ComponentItem;
+    for (name, import) in component.component_type().imports(engine) {
+        let ComponentItem::ComponentInstance(instance) = import.ty else { continue };
+        if name.starts_with("wasi:") {
+            continue;
+        }
+        let mut stubs = linker.instance(name)?;
+        for (export, item) in instance.exports(engine) {
+            let qualified = format!("{name}#{export}");
+            match item.ty {
+                ComponentItem::ComponentFunc(_) => stubs.func_new(export, move |_, _, _, _| {
+                    wasmtime::bail!("`{qualified}` may not be called while reading the manifest")
+                })?,
+                ComponentItem::Resource(_) => {
+                    stubs.resource(export, wasmtime::component::ResourceType::host::<()>(), |_, _| Ok(()))?
+                }
+                _ => {}
+            }
+        }
+    }
+    Ok(())
 }
 
 async fn call_manifest<M>(

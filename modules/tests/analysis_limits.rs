@@ -12,15 +12,16 @@ use crate::analysis::{DEFAULT, FakeMedia, PROBE_WASM, STEP_BUDGET, analyze, anal
 use crate::support::plugin;
 
 #[test]
-fn a_step_without_its_inference_grants_does_not_load_and_the_error_names_them() {
+fn a_step_without_its_inference_grants_is_refused_and_the_reason_names_them() {
     // Arrange: analysis-probe imports media, vision and speech; this deployment grants only speech.
     let enable = vec![EnabledModule::file(plugin(PROBE_WASM), vec![Grant::Speech], Vec::new())];
 
     // Act
-    let err = host_with(enable, ModulesConfig::default()).unwrap_err();
+    let host = host_with(enable, ModulesConfig::default()).expect("a bad entry is not fatal");
 
     // Assert
-    let message = format!("{err:#}");
+    let [refused] = host.refused() else { panic!("one refusal expected: {:?}", host.refused()) };
+    let message = &refused.reason;
     assert!(message.contains("did not grant") && message.contains("media-decode, vision"), "{message}");
 }
 

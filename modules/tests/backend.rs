@@ -35,6 +35,18 @@ impl KeyValueBackend for SlowOrFailingKv {
     async fn list_keys(&self, _: &KvScope, _: &str, _: Option<&str>, _: u32) -> anyhow::Result<Vec<String>> {
         self.wait().await.map(|()| Vec::new())
     }
+    async fn compare_and_swap(
+        &self,
+        _: &KvScope,
+        _: &str,
+        _: Option<&[u8]>,
+        _: Option<&[u8]>,
+    ) -> anyhow::Result<Result<bool, String>> {
+        self.wait().await.map(|()| Ok(false))
+    }
+    async fn increment(&self, _: &KvScope, _: &str, _: i64) -> anyhow::Result<Result<i64, String>> {
+        self.wait().await.map(|()| Ok(0))
+    }
 }
 
 fn tags_with(kv: SlowOrFailingKv) -> ModuleHost {

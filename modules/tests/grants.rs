@@ -7,7 +7,7 @@ use trellis_modules::{EnabledModule, Grant, MemoryKv, ModuleHost, ModulesConfig}
 use crate::support::{HOSTILE_WASM, TAGS_WASM, bundled, plugin};
 
 #[test]
-fn file_module_importing_an_ungranted_interface_fails_to_load_with_the_fix() {
+fn file_module_importing_an_ungranted_interface_is_refused_with_the_fix() {
     // Arrange: Tags, loaded as a file, uses key-value, which this deployment does not grant.
     let settings = ModulesConfig {
         enable: vec![EnabledModule::file(plugin(TAGS_WASM), vec![Grant::Logging], Vec::new())],
@@ -16,10 +16,12 @@ fn file_module_importing_an_ungranted_interface_fails_to_load_with_the_fix() {
     };
 
     // Act
-    let err = ModuleHost::new(settings, bundled(), Arc::new(MemoryKv::new())).unwrap_err();
+    let host = ModuleHost::new(settings, bundled(), Arc::new(MemoryKv::new())).expect("a bad entry is not fatal");
 
-    // Assert
-    let message = format!("{err:#}");
+    // Assert: refused with the reason, the rest (the bundled modules) loaded
+    let [refused] = host.refused() else { panic!("one refusal expected: {:?}", host.refused()) };
+    let message = format!("{} {}", refused.entry, refused.reason);
+    assert!(host.summary("tags").is_none(), "the refused file module is not loaded");
     assert!(message.contains("did not grant") && message.contains("key-value"), "{message}");
     assert!(message.contains(TAGS_WASM), "{message}");
 }
@@ -29,7 +31,9 @@ fn same_module_enabled_twice_is_refused() {
     let entry = EnabledModule::file(plugin(HOSTILE_WASM), crate::support::all_grants(), Vec::new());
     let settings = ModulesConfig { enable: vec![entry.clone(), entry], ..ModulesConfig::default() };
 
-    let err = ModuleHost::new(settings, bundled(), Arc::new(MemoryKv::new())).unwrap_err();
+    let host = ModuleHost::new(settings, bundled(), Arc::new(MemoryKv::new())).expect("a bad entry is not fatal");
 
-    assert!(format!("{err:#}").contains("enabled twice"), "{err:#}");
+    let [refused] = host.refused() else { panic!("one refusal expected: {:?}", host.refused()) };
+    assert!(refused.reason.contains("enabled twice"), "{}", refused.reason);
+    assert!(host.summary("hostile").is_some(), "the first entry still loads");
 }

@@ -77,7 +77,9 @@ async fn endless_allocation_hits_the_memory_cap() {
 async fn trap_is_reported_as_a_trap() {
     let (failure, _) = failure_of("/trap").await;
 
-    assert!(matches!(failure, ModuleFailure::Trap(_)), "{failure:?}");
+    // The guest's panic message (from its stderr) names the trap, not just "unreachable".
+    let ModuleFailure::Trap(why) = failure else { panic!("{failure:?}") };
+    assert!(why.starts_with("panicked at ") && why.ends_with(": trap requested"), "{why}");
 }
 
 #[tokio::test]

@@ -74,7 +74,7 @@ async fn unknown_module_and_wrong_kind_are_refused_without_running_anything() {
 
     // Act: Tags is a space module; the marketplace and analysis calls need other kinds.
     let unknown = host.handle_request("nope", invocation("tags-refused"), get("/")).await.unwrap_err();
-    let score = host.trending_score(TAGS, invocation("tags-refused"), stats).await.unwrap_err();
+    let score = host.trending_scores(TAGS, invocation("tags-refused"), vec![stats]).await.unwrap_err();
     let analysis = host
         .analyze(
             TAGS,

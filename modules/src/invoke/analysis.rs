@@ -5,9 +5,9 @@
 use std::sync::Arc;
 
 use crate::analysis::{AnalysisResult, AssetInfo, AssetSource, Finding, MediaAnalysis};
-use crate::bindings::analysis::exports::trellis::module::analysis_hooks as v1;
+use crate::bindings::v0_1_0::analysis::exports::trellis::module::analysis_hooks as v1;
+use crate::bindings::v0_1_0::types as types_v1;
 use crate::bindings::v0_2_0::analysis::exports::trellis::module::analysis_hooks as v2;
-use crate::bindings::v0_2_0::types as types_v2;
 use crate::host::ModuleHost;
 use crate::invoke::failure::ModuleFailure;
 use crate::invoke::{bounded, record, settle};
@@ -35,7 +35,6 @@ impl ModuleHost {
         let clock = store.data().clock.clone();
         let answer = match &module.prepared {
             Prepared::Analysis(pre) => {
-                let ctx = types_v2::Context { space_id: ctx.space_id.clone(), config: ctx.config.clone() };
                 let asset = v2::AssetInfo {
                     asset_id: asset.asset_id,
                     filename: asset.filename,
@@ -44,12 +43,13 @@ impl ModuleHost {
                 };
                 let invoke = async {
                     let instance = pre.instantiate_async(&mut *store).await?;
-                    instance.trellis_module_analysis_hooks().call_analyze(&mut *store, &ctx, &asset).await
+                    instance.trellis_module_analysis_hooks().call_analyze(&mut *store, ctx, &asset).await
                 };
                 let outcome = bounded(clock, invoke).await;
                 settle(module, &call.store, outcome)?.map(from_v2)
             }
             Prepared::AnalysisV0_1(pre) => {
+                let ctx = types_v1::Context { space_id: ctx.space_id.clone(), config: ctx.config.clone() };
                 let asset = v1::AssetInfo {
                     asset_id: asset.asset_id,
                     filename: asset.filename,
@@ -58,7 +58,7 @@ impl ModuleHost {
                 };
                 let invoke = async {
                     let instance = pre.instantiate_async(&mut *store).await?;
-                    instance.trellis_module_analysis_hooks().call_analyze(&mut *store, ctx, &asset).await
+                    instance.trellis_module_analysis_hooks().call_analyze(&mut *store, &ctx, &asset).await
                 };
                 let outcome = bounded(clock, invoke).await;
                 settle(module, &call.store, outcome)?

@@ -1,18 +1,19 @@
-//! The invocations: each takes an instance slot, builds a fresh store and instance from the module's
-//! `InstancePre`, makes one call under the kind's budget, checks the answer, and drops the instance.
+//! The invocations of space modules and marketplace rules: each takes an instance slot, builds a fresh
+//! store and instance from the module's `InstancePre`, makes one call under the kind's budget, checks the
+//! answer, and drops the instance. A WIT 0.1.0 module is called through its own bindings and its answer
+//! adapted (`adapt.rs`); the marketplace's calls are in `marketplace.rs`.
+
+mod adapt;
+mod marketplace;
 
 use std::time::Duration;
 
 use tokio::sync::SemaphorePermit;
 use wasmtime::Store;
 
-use crate::api::{
-    CallerRole, Decision, EventKind, Invocation, ListingStats, Method, ModuleEvent, ModuleRequest, ModuleResponse,
-    Registration,
-};
-use crate::bindings::marketplace::exports::trellis::module::marketplace_hooks as mh;
-use crate::bindings::space::exports::trellis::module::space_hooks as sh;
-use crate::bindings::types::Context;
+use crate::api::{CallerRole, EventKind, Invocation, Method, ModuleEvent, ModuleRequest, ModuleResponse};
+use crate::bindings::latest::space::exports::trellis::module::space_hooks as sh;
+use crate::bindings::latest::types::Context;
 use crate::host::{Inner, ModuleHost};
 use crate::invoke::admission::Ticket;
 use crate::invoke::failure::ModuleFailure;
@@ -35,7 +36,6 @@ impl ModuleHost {
             .begin(module_id, ModuleKind::Space, inner.settings.request_deadline(), invocation, Some(ticket))
             .await?;
         let module = call.module;
-        let Prepared::Space(pre) = &module.prepared else { unreachable!("a space module has a space world") };
         let (store, ctx) = (&mut call.store, &call.ctx);
         let clock = store.data().clock.clone();
         let request = sh::Request {
@@ -57,8 +57,20 @@ impl ModuleHost {
             },
         };
         let invoke = async {
-            let instance = pre.instantiate_async(&mut *store).await?;
-            instance.trellis_module_space_hooks().call_handle_request(&mut *store, ctx, &request).await
+            match &module.prepared {
+                Prepared::Space(pre) => {
+                    let instance = pre.instantiate_async(&mut *store).await?;
+                    instance.trellis_module_space_hooks().call_handle_request(&mut *store, ctx, &request).await
+                }
+                Prepared::SpaceV0_1(pre) => {
+                    let instance = pre.instantiate_async(&mut *store).await?;
+                    let hooks = instance.trellis_module_space_hooks();
+                    let (ctx, request) = (adapt::context(ctx), adapt::request(&request));
+                    let answer = hooks.call_handle_request(&mut *store, &ctx, &request).await?;
+                    Ok(answer.map(|response| sh::Response { status: response.status, body: response.body }))
+                }
+                _ => unreachable!("a space module has a space world"),
+            }
         };
         let outcome = bounded(clock, invoke).await;
         match settle(module, &call.store, outcome)? {
@@ -74,7 +86,8 @@ impl ModuleHost {
         }
     }
 
-    /// Delivers an event to a space module (budget: `event_deadline_ms`).
+    /// Delivers an event to a space module (budget: `event_deadline_ms`). A WIT 0.1.0 module knows no
+    /// comment events: it is skipped, which counts as delivered.
     pub(crate) async fn dispatch_event_here(
         &self,
         module_id: &str,
@@ -87,7 +100,9 @@ impl ModuleHost {
             .begin(module_id, ModuleKind::Space, inner.settings.event_deadline(), invocation, Some(ticket))
             .await?;
         let module = call.module;
-        let Prepared::Space(pre) = &module.prepared else { unreachable!("a space module has a space world") };
+        if matches!(module.prepared, Prepared::SpaceV0_1(_)) && event.kind == EventKind::CommentCreated {
+            return Ok(());
+        }
         let (store, ctx) = (&mut call.store, &call.ctx);
         let clock = store.data().clock.clone();
         store.data_mut().item = event.item_json;
@@ -96,87 +111,28 @@ impl ModuleHost {
                 EventKind::FormInstanceCreated => sh::EventKind::FormInstanceCreated,
                 EventKind::FormInstanceUpdated => sh::EventKind::FormInstanceUpdated,
                 EventKind::AssetStateChanged => sh::EventKind::AssetStateChanged,
+                EventKind::CommentCreated => sh::EventKind::CommentCreated,
             },
             item_id: event.item_id,
         };
         let invoke = async {
-            let instance = pre.instantiate_async(&mut *store).await?;
-            instance.trellis_module_space_hooks().call_on_event(&mut *store, ctx, &event).await
+            match &module.prepared {
+                Prepared::Space(pre) => {
+                    let instance = pre.instantiate_async(&mut *store).await?;
+                    instance.trellis_module_space_hooks().call_on_event(&mut *store, ctx, &event).await
+                }
+                Prepared::SpaceV0_1(pre) => {
+                    let instance = pre.instantiate_async(&mut *store).await?;
+                    // `None` only for kinds 0.1.0 lacks, which were skipped above.
+                    let Some(event) = adapt::event(&event) else { return Ok(Ok(())) };
+                    let ctx = adapt::context(ctx);
+                    instance.trellis_module_space_hooks().call_on_event(&mut *store, &ctx, &event).await
+                }
+                _ => unreachable!("a space module has a space world"),
+            }
         };
         let outcome = bounded(clock, invoke).await;
         settle(module, &call.store, outcome)?.map_err(|message| record(module, ModuleFailure::module_error(message)))
-    }
-
-    /// Asks a marketplace rule for a listing's trending score: finite and non-negative (budget:
-    /// `marketplace_deadline_ms`).
-    pub(crate) async fn trending_score_here(
-        &self,
-        module_id: &str,
-        invocation: Invocation,
-        stats: ListingStats,
-    ) -> Result<f64, ModuleFailure> {
-        let inner = &*self.inner;
-        let mut call = inner
-            .begin(module_id, ModuleKind::MarketplaceRule, inner.settings.marketplace_deadline(), invocation, None)
-            .await?;
-        let module = call.module;
-        let Prepared::Marketplace(pre) = &module.prepared else { unreachable!("a rule has the marketplace world") };
-        let (store, ctx) = (&mut call.store, &call.ctx);
-        let clock = store.data().clock.clone();
-        let stats = mh::ListingStats {
-            space_id: stats.space_id,
-            members: stats.members,
-            assets: stats.assets,
-            comments_last_week: stats.comments_last_week,
-            registrations_last_week: stats.registrations_last_week,
-            age_days: stats.age_days,
-        };
-        let invoke = async {
-            let instance = pre.instantiate_async(&mut *store).await?;
-            instance.trellis_module_marketplace_hooks().call_trending_score(&mut *store, ctx, &stats).await
-        };
-        let outcome = bounded(clock, invoke).await;
-        match settle(module, &call.store, outcome)? {
-            Ok(score) if score.is_finite() && score >= 0.0 => Ok(score),
-            Ok(score) => Err(record(module, ModuleFailure::InvalidAnswer(format!("score {score} is not >= 0")))),
-            Err(message) => Err(record(module, ModuleFailure::module_error(message))),
-        }
-    }
-
-    /// Asks a marketplace rule to decide a registration (budget: `marketplace_deadline_ms`).
-    pub(crate) async fn registration_decision_here(
-        &self,
-        module_id: &str,
-        invocation: Invocation,
-        registration: Registration,
-    ) -> Result<Decision, ModuleFailure> {
-        let inner = &*self.inner;
-        let mut call = inner
-            .begin(module_id, ModuleKind::MarketplaceRule, inner.settings.marketplace_deadline(), invocation, None)
-            .await?;
-        let module = call.module;
-        let Prepared::Marketplace(pre) = &module.prepared else { unreachable!("a rule has the marketplace world") };
-        let (store, ctx) = (&mut call.store, &call.ctx);
-        let clock = store.data().clock.clone();
-        let registration = mh::Registration {
-            space_id: registration.space_id,
-            user_id: registration.user_id,
-            handle: registration.handle,
-            note: registration.note,
-            membership: registration.membership,
-        };
-        let invoke = async {
-            let instance = pre.instantiate_async(&mut *store).await?;
-            let hooks = instance.trellis_module_marketplace_hooks();
-            hooks.call_registration_decision(&mut *store, ctx, &registration).await
-        };
-        let outcome = bounded(clock, invoke).await;
-        match settle(module, &call.store, outcome)? {
-            Ok(mh::Decision::Approve) => Ok(Decision::Approve),
-            Ok(mh::Decision::Reject) => Ok(Decision::Reject),
-            Ok(mh::Decision::DeferToOwner) => Ok(Decision::DeferToOwner),
-            Err(message) => Err(record(module, ModuleFailure::module_error(message))),
-        }
     }
 }
 

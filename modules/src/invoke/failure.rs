@@ -1,6 +1,6 @@
 //! How an invocation can fail, how a wasmtime error becomes one of those failures, and the counters.
 
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
 
 use serde::Serialize;
 use wasmtime::Trap;
@@ -67,9 +67,6 @@ pub enum FailureKind {
 }
 
 impl FailureKind {
-    const ALL: [FailureKind; 6] =
-        [Self::Trap, Self::Deadline, Self::MemoryCap, Self::InvalidAnswer, Self::ModuleError, Self::Host];
-
     /// The name used in logs and metrics.
     pub fn as_str(self) -> &'static str {
         match self {
@@ -116,6 +113,25 @@ impl ModuleFailure {
         }
     }
 
+    /// What a client of `module_id` learns of this failure: which limit was hit and its value (`deadline` is the
+    /// budget of the call's kind and the setting that sets it), or the trap's message; never the module's own
+    /// error text or the host's internals.
+    pub fn describe(&self, module_id: &str, deadline: (Duration, &str), memory_limit_bytes: u64) -> String {
+        let (budget, setting) = deadline;
+        let what = match self {
+            Self::Deadline => format!("ran past its deadline of {} ms (modules.{setting})", budget.as_millis()),
+            Self::MemoryCap => {
+                format!("hit its memory limit of {} (modules.memory_limit_bytes)", bytes(memory_limit_bytes))
+            }
+            Self::Trap(why) => format!("trapped: {why}"),
+            Self::InvalidAnswer(why) => format!("gave an invalid answer: {why}"),
+            Self::ModuleError(_) => "reported an error".to_owned(),
+            Self::Busy { .. } => "is busy".to_owned(),
+            Self::Unknown | Self::WrongKind { .. } | Self::Host(_) => "could not be run".to_owned(),
+        };
+        format!("module {module_id:?} {what}")
+    }
+
     /// A module's own `Err`, cut to a sane length.
     pub(crate) fn module_error(message: String) -> Self {
         Self::ModuleError(truncate(message, crate::api::MAX_MODULE_ERROR_BYTES))
@@ -127,6 +143,15 @@ impl ModuleFailure {
 #[error("deadline exceeded")]
 pub(crate) struct DeadlineExceeded;
 
+/// A size as people write it: `32 MiB`, `512 KiB`, or bytes.
+fn bytes(n: u64) -> String {
+    match n {
+        n if n >= 1 << 20 && n % (1 << 20) == 0 => format!("{} MiB", n >> 20),
+        n if n >= 1 << 10 && n % (1 << 10) == 0 => format!("{} KiB", n >> 10),
+        n => format!("{n} bytes"),
+    }
+}
+
 pub(crate) fn truncate(mut text: String, max: usize) -> String {
     if text.len() > max {
         let cut = (0..=max).rev().find(|&i| text.is_char_boundary(i)).unwrap_or(0);
@@ -135,28 +160,8 @@ pub(crate) fn truncate(mut text: String, max: usize) -> String {
     text
 }
 
-/// Failure counters of one module.
-#[derive(Debug, Default)]
-pub(crate) struct FailureCounters([AtomicU64; 6]);
-
-impl FailureCounters {
-    pub fn record(&self, kind: FailureKind) {
-        self.0[kind as usize].fetch_add(1, Ordering::Relaxed);
-    }
-
-    pub fn snapshot(&self) -> FailureCounts {
-        let get = |kind: FailureKind| self.0[kind as usize].load(Ordering::Relaxed);
-        debug_assert_eq!(FailureKind::ALL.len(), self.0.len());
-        FailureCounts {
-            trap: get(FailureKind::Trap),
-            deadline: get(FailureKind::Deadline),
-            memory_cap: get(FailureKind::MemoryCap),
-            invalid_answer: get(FailureKind::InvalidAnswer),
-            module_error: get(FailureKind::ModuleError),
-            host: get(FailureKind::Host),
-        }
-    }
-}
+/// The failure counters live with the rest of a module's call metrics.
+pub(crate) type FailureCounters = crate::invoke::metrics::ModuleMetrics;
 
 /// How often one module failed, by kind, since the host started.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
@@ -180,5 +185,27 @@ impl FailureCounts {
     /// All failures together.
     pub fn total(&self) -> u64 {
         self.trap + self.deadline + self.memory_cap + self.invalid_answer + self.module_error + self.host
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_failure_names_the_limit_it_hit_and_its_value() {
+        let deadline = (Duration::from_millis(50), "request_deadline_ms");
+        let describe = |failure: ModuleFailure| failure.describe("x", deadline, 32 << 20);
+        assert_eq!(
+            describe(ModuleFailure::Deadline),
+            r#"module "x" ran past its deadline of 50 ms (modules.request_deadline_ms)"#
+        );
+        assert_eq!(
+            describe(ModuleFailure::MemoryCap),
+            r#"module "x" hit its memory limit of 32 MiB (modules.memory_limit_bytes)"#
+        );
+        assert_eq!(describe(ModuleFailure::Trap("boom".into())), r#"module "x" trapped: boom"#);
+        assert_eq!(describe(ModuleFailure::module_error("secret".into())), r#"module "x" reported an error"#);
+        assert_eq!(bytes(65_536 + 1), "65537 bytes");
     }
 }

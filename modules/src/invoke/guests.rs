@@ -13,6 +13,7 @@ use tokio::runtime::{Builder, Runtime};
 use crate::analysis::{AnalysisResult, AssetInfo, AssetSource, MediaAnalysis};
 use crate::api::{Decision, Invocation, ListingStats, ModuleEvent, ModuleRequest, ModuleResponse, Registration};
 use crate::host::ModuleHost;
+use crate::invoke::admission::Ticket;
 use crate::invoke::failure::ModuleFailure;
 
 /// A small tokio runtime for guest code.
@@ -29,6 +30,11 @@ impl GuestThreads {
             .enable_io()
             .build()?;
         Ok(Self(Some(runtime)))
+    }
+
+    /// The runtime, for host chores that run beside the guests (the metrics log).
+    pub(crate) fn handle(&self) -> Option<&tokio::runtime::Handle> {
+        self.0.as_ref().map(Runtime::handle)
     }
 }
 
@@ -53,6 +59,15 @@ impl ModuleHost {
         task.await.map_err(|err| ModuleFailure::Host(format!("guest task ended abnormally: {err}")))?
     }
 
+    /// Admission, with refusals counted in the module's metrics.
+    fn admit(&self, module_id: &str, space_id: &str, request: bool) -> Result<Ticket, ModuleFailure> {
+        let admitted = self.inner.admission.admit(module_id, space_id, request);
+        if let (Err(ModuleFailure::Busy { .. }), Some(module)) = (&admitted, self.inner.module(module_id)) {
+            module.failures.record_busy();
+        }
+        admitted
+    }
+
     /// Serves a request to a space module's routes (budget: `request_deadline_ms`); refused at once
     /// with [`ModuleFailure::Busy`] when the module or the space is at a bound.
     pub async fn handle_request(
@@ -62,7 +77,7 @@ impl ModuleHost {
         request: ModuleRequest,
     ) -> Result<ModuleResponse, ModuleFailure> {
         // Admitted (or refused) here, on the caller's thread: a refusal must not wait for a busy guest thread.
-        let ticket = self.inner.admission.admit(module_id, &invocation.space_id, true)?;
+        let ticket = self.admit(module_id, &invocation.space_id, true)?;
         let id = module_id.to_owned();
         self.on_guest_threads(
             move |host| async move { host.handle_request_here(&id, invocation, request, ticket).await },
@@ -77,21 +92,24 @@ impl ModuleHost {
         invocation: Invocation,
         event: ModuleEvent,
     ) -> Result<(), ModuleFailure> {
-        let ticket = self.inner.admission.admit(module_id, &invocation.space_id, false)?;
+        let ticket = self.admit(module_id, &invocation.space_id, false)?;
         let id = module_id.to_owned();
         self.on_guest_threads(move |host| async move { host.dispatch_event_here(&id, invocation, event, ticket).await })
             .await
     }
 
-    /// A marketplace rule's trending score for a listing (budget: `marketplace_deadline_ms`).
-    pub async fn trending_score(
+    /// A marketplace rule's trending scores for `listings`, one per listing in order, each finite and
+    /// non-negative. The rule sees them in batches of at most 1,000, one instance and one
+    /// `marketplace_deadline_ms` budget per batch; any failing batch fails the whole ranking.
+    pub async fn trending_scores(
         &self,
         module_id: &str,
         invocation: Invocation,
-        stats: ListingStats,
-    ) -> Result<f64, ModuleFailure> {
+        listings: Vec<ListingStats>,
+    ) -> Result<Vec<f64>, ModuleFailure> {
         let id = module_id.to_owned();
-        self.on_guest_threads(move |host| async move { host.trending_score_here(&id, invocation, stats).await }).await
+        self.on_guest_threads(move |host| async move { host.trending_scores_here(&id, invocation, listings).await })
+            .await
     }
 
     /// A marketplace rule's decision on a registration (budget: `marketplace_deadline_ms`).

@@ -13,6 +13,7 @@ use crate::imports::key_value::{KeyValueBackend, KvScope};
 use crate::imports::logging::LogBudget;
 use crate::imports::outbound_http::HttpAccess;
 use crate::invoke::clock::GuestClock;
+use crate::invoke::output::GuestOutput;
 
 /// Log lines one invocation may emit; the rest are dropped so a module cannot flood the host's logs.
 const LOG_LINES_PER_INVOCATION: u32 = 100;
@@ -77,15 +78,21 @@ pub(crate) struct StoreState {
     /// The inference capabilities over the asset under analysis.
     pub media: Option<Arc<dyn MediaAnalysis>>,
     pub clock: Arc<GuestClock>,
+    /// When the store was made, for the module's duration metrics.
+    pub started: Instant,
     pub verdict: Option<HostVerdict>,
     pub logs_left: u32,
+    /// What the guest wrote to stdout and stderr, for the host's logs.
+    pub stdout: GuestOutput,
+    pub stderr: GuestOutput,
 }
 
 impl StoreState {
     pub fn new(caps: Arc<Capabilities>, space_id: String, budget: Duration, memory_limit: usize) -> Self {
         let scope = KvScope { space_id, module_id: caps.module_id.clone() };
+        let (stdout, stderr) = (GuestOutput::default(), GuestOutput::default());
         Self {
-            wasi: no_authority(),
+            wasi: no_authority(&stdout, &stderr),
             table: ResourceTable::new(),
             limiter: MemoryCap::new(memory_limit),
             caps,
@@ -94,8 +101,11 @@ impl StoreState {
             asset: None,
             media: None,
             clock: GuestClock::new(budget),
+            started: Instant::now(),
             verdict: None,
             logs_left: LOG_LINES_PER_INVOCATION,
+            stdout,
+            stderr,
         }
     }
 
@@ -120,9 +130,15 @@ impl StoreState {
 }
 
 /// WASI for a guest built with `std`: it links, but opens nothing. No preopened directory, no environment or
-/// arguments, stdio that reads nothing and discards output, no network of any kind.
-fn no_authority() -> WasiCtx {
-    WasiCtxBuilder::new().allow_tcp(false).allow_udp(false).allow_ip_name_lookup(false).build()
+/// arguments, stdin that reads nothing, stdout and stderr into bounded buffers, no network of any kind.
+fn no_authority(stdout: &GuestOutput, stderr: &GuestOutput) -> WasiCtx {
+    WasiCtxBuilder::new()
+        .stdout(stdout.clone())
+        .stderr(stderr.clone())
+        .allow_tcp(false)
+        .allow_udp(false)
+        .allow_ip_name_lookup(false)
+        .build()
 }
 
 impl WasiView for StoreState {
@@ -135,6 +151,8 @@ impl WasiView for StoreState {
 pub(crate) struct MemoryCap {
     limit: usize,
     pub hit: bool,
+    /// The most linear memory granted, for the module's high-water mark.
+    pub peak: usize,
 }
 
 /// Table elements an instance may have; generous for real modules, small next to memory.
@@ -142,7 +160,7 @@ const TABLE_ELEMENTS_LIMIT: usize = 100_000;
 
 impl MemoryCap {
     pub fn new(limit: usize) -> Self {
-        Self { limit, hit: false }
+        Self { limit, hit: false, peak: 0 }
     }
 }
 
@@ -152,6 +170,7 @@ impl ResourceLimiter for MemoryCap {
             self.hit = true;
             return Ok(false);
         }
+        self.peak = self.peak.max(desired);
         Ok(true)
     }
 

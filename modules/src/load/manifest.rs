@@ -5,7 +5,7 @@ use std::sync::LazyLock;
 use regex::Regex;
 use serde::{Serialize, Serializer};
 
-use crate::bindings::types as wit;
+use crate::bindings::v0_1_0::types as wit;
 use crate::bindings::v0_2_0::types as wit2;
 use crate::config::Grant;
 
@@ -156,7 +156,13 @@ const MAX_NAME_CHARS: usize = 100;
 const MAX_DESCRIPTION_CHARS: usize = 2000;
 const MAX_SCHEMA_BYTES: usize = 64 * 1024;
 
-static ID_PATTERN: LazyLock<Regex> = LazyLock::new(|| Regex::new("^[a-z0-9-]{1,64}$").expect("valid pattern"));
+// Also a Rust crate name, so `trellis module new NAME` and the manifest share it: a letter comes first.
+static ID_PATTERN: LazyLock<Regex> = LazyLock::new(|| Regex::new("^[a-z][a-z0-9-]{0,63}$").expect("valid pattern"));
+
+/// Whether `id` is a valid module id: a lowercase letter, then up to 63 of `a-z`, `0-9` and `-`.
+pub fn is_valid_module_id(id: &str) -> bool {
+    ID_PATTERN.is_match(id)
+}
 // Exact DNS names: the deployment allows hosts one by one, so wildcards, ports and schemes are refused.
 static HOST_PATTERN: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)*[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$").expect("valid")
@@ -180,7 +186,8 @@ impl Manifest {
     pub fn problems(&self) -> Vec<String> {
         let mut problems = Vec::new();
         if !ID_PATTERN.is_match(&self.id) {
-            problems.push(format!("id {:?} must be 1 to 64 lowercase letters, digits or '-'", self.id));
+            problems
+                .push(format!("id {:?} must be a lowercase letter followed by up to 63 of a-z, 0-9 and '-'", self.id));
         }
         if let Err(err) = semver::Version::parse(&self.version) {
             problems.push(format!("version {:?} is not a semantic version: {err}", self.version));

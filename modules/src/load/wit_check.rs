@@ -5,7 +5,8 @@ use serde::Serialize;
 use wasmtime::Engine;
 use wasmtime::component::Component;
 
-use crate::bindings::{names, v0_2_0};
+use crate::bindings::v0_1_0::names;
+use crate::bindings::v0_2_0;
 use crate::config::Grant;
 use crate::load::manifest::{Manifest, ModuleKind, grant_label};
 
@@ -48,8 +49,7 @@ fn split_version(name: &str) -> (&str, Option<semver::Version>) {
     }
 }
 
-/// The version of the WIT package a component targets. Space modules and marketplace rules exist only at
-/// 0.1; analysis steps at 0.1 (adapted) and 0.2.
+/// The version of the WIT package a component targets. Every world exists at 0.1 (adapted) and 0.2.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 pub enum WitVersion {
     /// `trellis:module@0.1.x`.
@@ -86,12 +86,16 @@ impl WitVersion {
         }
     }
 
-    /// Whether a component targeting this version may import `grant`'s interface at version `imported`. The
-    /// interfaces 0.2.0 carries over unchanged (logging, asset-read, outbound-http) are also taken at 0.1.x:
-    /// the SDK's shared `log`, `asset` and `http` import those in every kind of module.
-    fn accepts(self, imported: WitVersion, grant: Grant) -> bool {
+    /// Whether a component of `kind` targeting this version may import `grant`'s interface at version
+    /// `imported`. Besides its own version: a 0.2.0 analysis step may take the interfaces 0.2.0 carried over
+    /// unchanged (logging, asset-read, outbound-http) at 0.1.x, since SDK builds before 0.2.0 imported them
+    /// so; space modules and marketplace rules at 0.2.0 came with SDK 0.2.0, which imports only 0.2.0.
+    fn accepts(self, kind: ModuleKind, imported: WitVersion, grant: Grant) -> bool {
         imported == self
-            || (self == Self::V0_2 && matches!(grant, Grant::Logging | Grant::AssetRead | Grant::OutboundHttp))
+            || (self == Self::V0_2
+                && imported == Self::V0_1
+                && kind == ModuleKind::AnalysisStep
+                && matches!(grant, Grant::Logging | Grant::AssetRead | Grant::OutboundHttp))
     }
 
     /// The host capabilities a module of `kind` may import at this version.
@@ -147,11 +151,10 @@ pub(crate) fn world_of(engine: &Engine, component: &Component) -> Result<(Module
         [world] => *world,
         [] => {
             return Err(format!(
-                "component exports none of {}, {}, {} or {} (exports: {})",
-                names::SPACE_HOOKS,
-                names::MARKETPLACE_HOOKS,
+                "component exports none of {}, {}, {} (nor their 0.1.0 versions) (exports: {})",
+                v0_2_0::names::SPACE_HOOKS,
+                v0_2_0::names::MARKETPLACE_HOOKS,
                 v0_2_0::names::ANALYSIS_HOOKS,
-                names::ANALYSIS_HOOKS,
                 exports.join(", ")
             ));
         }
@@ -163,9 +166,6 @@ pub(crate) fn world_of(engine: &Engine, component: &Component) -> Result<(Module
             WitVersion::V0_2 => v0_2_0::names::MODULE_INFO,
         };
         return Err(format!("component does not export {info} (exports: {})", exports.join(", ")));
-    }
-    if version == WitVersion::V0_2 && kind != ModuleKind::AnalysisStep {
-        return Err(format!("WIT 0.2.0 has no {} world yet; build it against 0.1.0", kind.world()));
     }
     Ok((kind, version))
 }
@@ -198,7 +198,7 @@ impl ImportReport {
         for (name, _) in component.component_type().imports(engine) {
             report.all.push(name.to_owned());
             if let Some((interface, imported)) = trellis_interface(name) {
-                let grant = grant_of(interface, imported).filter(|grant| version.accepts(imported, *grant));
+                let grant = grant_of(interface, imported).filter(|grant| version.accepts(kind, imported, *grant));
                 match grant {
                     Some(grant) if importable.contains(&grant) => {
                         report.host.push(HostImport { interface: name.to_owned(), permission: grant_label(grant) });
@@ -275,11 +275,15 @@ mod tests {
     }
 
     #[test]
-    fn a_0_2_step_may_import_the_unchanged_interfaces_at_0_1() {
-        assert!(WitVersion::V0_2.accepts(WitVersion::V0_1, Grant::Logging));
-        assert!(WitVersion::V0_2.accepts(WitVersion::V0_2, Grant::Logging));
-        assert!(!WitVersion::V0_1.accepts(WitVersion::V0_2, Grant::Logging));
-        assert!(!WitVersion::V0_2.accepts(WitVersion::V0_1, Grant::KeyValue));
+    fn only_a_0_2_step_may_import_the_unchanged_interfaces_at_0_1() {
+        let step = ModuleKind::AnalysisStep;
+        assert!(WitVersion::V0_2.accepts(step, WitVersion::V0_1, Grant::Logging));
+        assert!(WitVersion::V0_2.accepts(step, WitVersion::V0_2, Grant::Logging));
+        assert!(!WitVersion::V0_1.accepts(step, WitVersion::V0_2, Grant::Logging));
+        assert!(!WitVersion::V0_2.accepts(step, WitVersion::V0_1, Grant::KeyValue));
+        assert!(!WitVersion::V0_2.accepts(ModuleKind::Space, WitVersion::V0_1, Grant::Logging));
+        assert!(WitVersion::V0_1.accepts(ModuleKind::Space, WitVersion::V0_1, Grant::KeyValue));
+        assert!(WitVersion::V0_2.accepts(ModuleKind::Space, WitVersion::V0_2, Grant::KeyValue));
     }
 
     #[test]
