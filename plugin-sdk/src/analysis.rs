@@ -6,9 +6,8 @@
 //! it. The host records which step produced each finding. A step may also log ([`log`](crate::log)) and
 //! call out ([`http`](crate::http)); `kv` and `item` belong to space modules and are not linked for steps.
 //!
-//! `log`, `http` and `asset` are shared by every kind of module and import the WIT 0.1.0 interfaces, which
-//! 0.2.0 carries over unchanged; the host accepts them under either version in a 0.2.0 step. (Choosing the
-//! version at run time would make every module import both.)
+//! Like every part of SDK 0.2.0, `log`, `http` and `asset` import the WIT 0.2.0 interfaces. (Steps built by
+//! earlier SDKs imported them at 0.1.0, which 0.2.0 carries over unchanged; the host still accepts that.)
 
 use crate::wit::analysis::exports::trellis::module::analysis_hooks as wit;
 use crate::{Context, Manifest, Result};

@@ -1,6 +1,5 @@
 use serde::de::DeserializeOwned;
 
-use crate::wit::analysis_imports::trellis::module::types as wit2;
 use crate::wit::imports::trellis::module::types as wit;
 
 /// Where an invocation happens: the space and the configuration it gave this module.
@@ -65,12 +64,6 @@ impl Context {
 
 impl From<wit::Context> for Context {
     fn from(ctx: wit::Context) -> Self {
-        Self { space_id: ctx.space_id, config: ctx.config }
-    }
-}
-
-impl From<wit2::Context> for Context {
-    fn from(ctx: wit2::Context) -> Self {
         Self { space_id: ctx.space_id, config: ctx.config }
     }
 }

@@ -6,8 +6,6 @@ use std::marker::PhantomData;
 use crate::analysis::AnalysisStep;
 use crate::marketplace::MarketplaceRule;
 use crate::wit::analysis::exports::trellis::module::analysis_hooks;
-use crate::wit::analysis_imports::trellis::module::types as types_v0_2;
-use crate::wit::analysis_info::exports::trellis::module::module_info as module_info_v0_2;
 use crate::wit::imports::trellis::module::types::{Context as WitContext, Manifest as WitManifest};
 use crate::wit::info::exports::trellis::module::module_info;
 use crate::wit::marketplace::exports::trellis::module::marketplace_hooks;
@@ -46,8 +44,9 @@ impl<M: MarketplaceRule> module_info::Guest for MarketplaceExport<M> {
 }
 
 impl<M: MarketplaceRule> marketplace_hooks::Guest for MarketplaceExport<M> {
-    fn trending_score(ctx: WitContext, stats: marketplace_hooks::ListingStats) -> Result<f64, String> {
-        M::trending_score(&ctx.into(), &stats.into()).map_err(|error| error.to_string())
+    fn trending_scores(ctx: WitContext, listings: Vec<marketplace_hooks::ListingStats>) -> Result<Vec<f64>, String> {
+        let listings: Vec<_> = listings.into_iter().map(Into::into).collect();
+        M::trending_scores(&ctx.into(), &listings).map_err(|error| error.to_string())
     }
 
     fn registration_decision(
@@ -58,17 +57,14 @@ impl<M: MarketplaceRule> marketplace_hooks::Guest for MarketplaceExport<M> {
     }
 }
 
-impl<M: AnalysisStep> module_info_v0_2::Guest for AnalysisExport<M> {
-    fn manifest() -> types_v0_2::Manifest {
-        M::manifest().into_wit_v0_2()
+impl<M: AnalysisStep> module_info::Guest for AnalysisExport<M> {
+    fn manifest() -> WitManifest {
+        M::manifest().into_wit(ModuleKind::AnalysisStep)
     }
 }
 
 impl<M: AnalysisStep> analysis_hooks::Guest for AnalysisExport<M> {
-    fn analyze(
-        ctx: types_v0_2::Context,
-        asset: analysis_hooks::AssetInfo,
-    ) -> Result<analysis_hooks::AnalysisResult, String> {
+    fn analyze(ctx: WitContext, asset: analysis_hooks::AssetInfo) -> Result<analysis_hooks::AnalysisResult, String> {
         M::analyze(&ctx.into(), &asset.into()).map(Into::into).map_err(|error| error.to_string())
     }
 }
@@ -76,7 +72,7 @@ impl<M: AnalysisStep> analysis_hooks::Guest for AnalysisExport<M> {
 /// Exports a [`SpaceModule`] as this crate's component: `trellis_plugin_sdk::export_space_module!(MyModule);`
 /// once, at the crate root of a `cdylib` built for `wasm32-wasip2`.
 ///
-/// The component then exports `trellis:module/module-info@0.1.0` and `trellis:module/space-hooks@0.1.0`, as
+/// The component then exports `trellis:module/module-info@0.2.0` and `trellis:module/space-hooks@0.2.0`, as
 /// the `space-module` world says. On other targets the macro only checks the trait bound, so native
 /// `cargo test` links no export glue.
 #[macro_export]
@@ -127,7 +123,7 @@ macro_rules! export_analysis_step {
         #[cfg(target_arch = "wasm32")]
         const _: () = {
             type TrellisExport = $crate::__private::AnalysisExport<$module>;
-    $crate::wit::analysis_info::export!(TrellisExport with_types_in $crate::wit::analysis_info);
+    $crate::wit::info::export!(TrellisExport with_types_in $crate::wit::info);
     $crate::wit::analysis::export!(TrellisExport with_types_in $crate::wit::analysis);
         };
     };
@@ -219,7 +215,7 @@ mod tests {
     #[test]
     fn analysis_export_speaks_wit_0_2_with_findings() {
         // Arrange
-        let ctx = types_v0_2::Context { space_id: "s1".into(), config: "{}".into() };
+        let ctx = wit_ctx();
         let asset = analysis_hooks::AssetInfo {
             asset_id: "a1".into(),
             filename: "kite.jpg".into(),
@@ -228,20 +224,14 @@ mod tests {
         };
 
         // Act
-        let manifest = <AnalysisExport<Kites> as module_info_v0_2::Guest>::manifest();
+        let manifest = <AnalysisExport<Kites> as module_info::Guest>::manifest();
         let result = <AnalysisExport<Kites> as analysis_hooks::Guest>::analyze(ctx, asset).unwrap();
 
         // Assert
-        assert!(matches!(manifest.kind, types_v0_2::ModuleKind::AnalysisStep));
-        assert!(matches!(manifest.permissions[..], [types_v0_2::Permission::Vision, types_v0_2::Permission::Logging]));
+        assert!(matches!(manifest.kind, WitKind::AnalysisStep));
+        assert!(matches!(manifest.permissions[..], [WitPermission::Vision, WitPermission::Logging]));
         assert_eq!(result.tags[0].model.as_deref(), Some("m 1"));
         assert_eq!(result.sentences[0].text, "kite.jpg in s1.");
-    }
-
-    #[test]
-    fn a_space_manifest_leaves_out_the_inference_permissions() {
-        let manifest = Manifest::new("echo", "Echo", "1.0.0").permission(Permission::Vision);
-        assert!(manifest.into_wit(ModuleKind::Space).permissions.is_empty());
     }
 
     #[test]

@@ -2,8 +2,9 @@
 //!
 //! A module is a WebAssembly component (`wasm32-wasip2`, crate type `cdylib`) that implements one of the
 //! worlds of the `trellis:module` WIT package: a [`SpaceModule`] (events and routes of the spaces it is
-//! connected to) or a [`MarketplaceRule`](marketplace::MarketplaceRule), both at WIT 0.1.0, or an
-//! [`AnalysisStep`](analysis::AnalysisStep) at WIT 0.2.0. Implement the trait, export it with the matching
+//! connected to), a [`MarketplaceRule`](marketplace::MarketplaceRule) or an
+//! [`AnalysisStep`](analysis::AnalysisStep), all at WIT 0.2.0 (SDK 0.2.0 imports and exports only 0.2.0
+//! interfaces; the host still runs components of older SDKs, adapted). Implement the trait, export it with the matching
 //! macro ([`export_space_module!`], [`export_marketplace_rule!`], [`export_analysis_step!`]), and reach the
 //! host through the capability modules, each of which needs its [`Permission`] in the [`Manifest`]:
 //! [`kv`], [`log`], [`item`], [`http`], [`asset`], and for analysis steps the inference capabilities
@@ -60,9 +61,12 @@
 //!         if !event.is_form_instance() || config.ignore_forms.contains(&instance.form_id) {
 //!             return Ok(());
 //!         }
-//!         let mut counts: Counts = kv::get_json("counts")?.unwrap_or_default();
-//!         *counts.counts.entry(instance.form_id).or_default() += 1;
-//!         kv::set_json("counts", &counts)?;
+//!         // Events run concurrently: update shared state atomically, never by a read and a write.
+//!         kv::update_json("counts", |counts: Option<Counts>| {
+//!             let mut counts = counts.unwrap_or_default();
+//!             *counts.counts.entry(instance.form_id.clone()).or_default() += 1;
+//!             Some(counts)
+//!         })?;
 //!         log::debug(format!("counted {}", event.item_id()));
 //!         Ok(())
 //!     }

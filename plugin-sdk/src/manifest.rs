@@ -1,4 +1,3 @@
-use crate::wit::analysis_imports::trellis::module::types as wit2;
 use crate::wit::imports::trellis::module::types as wit;
 
 /// Which world a module implements. Not part of [`Manifest`]: the `export_*!` macro fills it in from the trait
@@ -96,22 +95,58 @@ impl Manifest {
         self
     }
 
-    /// Checks what the host will check when it loads the module: the id's form, a non-empty version, and a
-    /// schema that is a JSON object. Meant for a module's unit tests. (Whether each permission exists for the
-    /// module's kind is checked by the host, which knows the kind from the export.)
+    /// Checks what the host will check when it loads the module: the id's form (a lowercase letter, then up to
+    /// 63 of `a-z`, `0-9` and `-`), a non-empty version, and a schema that is a JSON object and, natively (in
+    /// `cargo test-native`), a valid JSON Schema by the same meta-schema validation as the host. Meant for a
+    /// module's unit tests. (Whether each permission exists for the module's kind is checked by the host,
+    /// which knows the kind from the export.)
     pub fn check(&self) -> crate::Result<()> {
-        let id_ok = (1..=64).contains(&self.id.len())
-            && self.id.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-');
-        if !id_ok {
-            return Err(crate::Error::new(format!("module id {:?} must be 1-64 of [a-z0-9-]", self.id)));
+        if !is_valid_id(&self.id) {
+            return Err(crate::Error::new(format!(
+                "module id {:?} must be a lowercase letter followed by up to 63 of a-z, 0-9 and -",
+                self.id
+            )));
         }
         if self.version.is_empty() {
             return Err(crate::Error::new("module version is empty"));
         }
-        match serde_json::from_str::<serde_json::Value>(&self.config_schema) {
-            Ok(serde_json::Value::Object(_)) => Ok(()),
-            Ok(_) => Err(crate::Error::new("config schema is not a JSON object")),
-            Err(error) => Err(crate::Error::new(format!("config schema is not JSON: {error}"))),
+        let schema = match serde_json::from_str::<serde_json::Value>(&self.config_schema) {
+            Ok(schema @ serde_json::Value::Object(_)) => schema,
+            Ok(_) => return Err(crate::Error::new("config schema is not a JSON object")),
+            Err(error) => return Err(crate::Error::new(format!("config schema is not JSON: {error}"))),
+        };
+        #[cfg(not(target_arch = "wasm32"))]
+        if let Err(error) = jsonschema::validator_for(&schema) {
+            return Err(crate::Error::new(format!("configSchema is not a valid JSON Schema: {error}")));
+        }
+        let _ = schema;
+        Ok(())
+    }
+
+    /// Checks a space's configuration against the module's schema as the host does when a space connects the
+    /// module, listing every problem (`/path: message`). Native only: for unit tests.
+    ///
+    /// ```
+    /// use trellis_plugin_sdk::Manifest;
+    ///
+    /// let manifest = Manifest::new("poll", "Poll", "1.0.0")
+    ///     .config_schema(serde_json::json!({"type": "object", "properties": {"max": {"type": "integer"}}}));
+    /// assert!(manifest.check_config(&serde_json::json!({"max": 3})).is_ok());
+    /// assert!(manifest.check_config(&serde_json::json!({"max": "three"})).is_err());
+    /// ```
+    #[cfg(not(target_arch = "wasm32"))]
+    pub fn check_config(&self, config: &serde_json::Value) -> crate::Result<()> {
+        self.check()?;
+        let schema: serde_json::Value = serde_json::from_str(&self.config_schema)
+            .map_err(|error| crate::Error::new(format!("config schema is not JSON: {error}")))?;
+        let validator = jsonschema::validator_for(&schema)
+            .map_err(|error| crate::Error::new(format!("configSchema is not a valid JSON Schema: {error}")))?;
+        let problems: Vec<String> =
+            validator.iter_errors(config).map(|error| format!("{}: {error}", error.instance_path())).collect();
+        if problems.is_empty() {
+            Ok(())
+        } else {
+            Err(crate::Error::new(format!("the configuration breaks the module's schema: {}", problems.join("; "))))
         }
     }
 
@@ -145,8 +180,7 @@ impl Manifest {
         &self.permissions
     }
 
-    /// The manifest in WIT 0.1.0's terms (space modules and marketplace rules). The inference permissions do
-    /// not exist there and are left out: such a module cannot call them either.
+    /// The manifest in WIT 0.2.0's terms, as a module of `kind`.
     pub(crate) fn into_wit(self, kind: ModuleKind) -> wit::Manifest {
         wit::Manifest {
             id: self.id,
@@ -159,46 +193,64 @@ impl Manifest {
             },
             description: self.description,
             config_schema: self.config_schema,
-            permissions: self.permissions.into_iter().filter_map(Permission::into_wit).collect(),
-        }
-    }
-
-    /// The manifest in WIT 0.2.0's terms (analysis steps).
-    pub(crate) fn into_wit_v0_2(self) -> wit2::Manifest {
-        wit2::Manifest {
-            id: self.id,
-            name: self.name,
-            version: self.version,
-            kind: wit2::ModuleKind::AnalysisStep,
-            description: self.description,
-            config_schema: self.config_schema,
-            permissions: self.permissions.into_iter().map(Permission::into_wit_v0_2).collect(),
+            permissions: self.permissions.into_iter().map(Permission::into_wit).collect(),
         }
     }
 }
 
 impl Permission {
-    fn into_wit(self) -> Option<wit::Permission> {
-        Some(match self {
+    fn into_wit(self) -> wit::Permission {
+        match self {
             Permission::KeyValue => wit::Permission::KeyValue,
             Permission::Logging => wit::Permission::Logging,
             Permission::ItemRead => wit::Permission::ItemRead,
             Permission::AssetRead => wit::Permission::AssetRead,
             Permission::OutboundHttp(hosts) => wit::Permission::OutboundHttp(hosts),
-            Permission::MediaDecode | Permission::Vision | Permission::Speech => return None,
-        })
+            Permission::MediaDecode => wit::Permission::MediaDecode,
+            Permission::Vision => wit::Permission::Vision,
+            Permission::Speech => wit::Permission::Speech,
+        }
+    }
+}
+
+/// The host's rule for module ids (also a crate name, so `trellis module new` applies it too).
+fn is_valid_id(id: &str) -> bool {
+    let mut bytes = id.bytes();
+    id.len() <= 64
+        && bytes.next().is_some_and(|b| b.is_ascii_lowercase())
+        && bytes.all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+}
+
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod tests {
+    use super::*;
+
+    /// The same names as the host's test of `trellis module new` and the manifest rule.
+    #[test]
+    fn ids_follow_the_hosts_rule() {
+        for good in ["a", "poll", "word-count", "a1-b2", &"x".repeat(64)] {
+            assert!(Manifest::new(good, "n", "1.0.0").check().is_ok(), "{good}");
+        }
+        for bad in ["", "Poll", "9lives", "a_b", "-a", &"x".repeat(65)] {
+            assert!(Manifest::new(bad, "n", "1.0.0").check().is_err(), "{bad}");
+        }
     }
 
-    fn into_wit_v0_2(self) -> wit2::Permission {
-        match self {
-            Permission::KeyValue => wit2::Permission::KeyValue,
-            Permission::Logging => wit2::Permission::Logging,
-            Permission::ItemRead => wit2::Permission::ItemRead,
-            Permission::AssetRead => wit2::Permission::AssetRead,
-            Permission::OutboundHttp(hosts) => wit2::Permission::OutboundHttp(hosts),
-            Permission::MediaDecode => wit2::Permission::MediaDecode,
-            Permission::Vision => wit2::Permission::Vision,
-            Permission::Speech => wit2::Permission::Speech,
-        }
+    #[test]
+    fn a_schema_the_host_refuses_fails_the_check() {
+        let bad = Manifest::new("poll", "Poll", "1.0.0").config_schema(serde_json::json!({"minItems": "two"}));
+        let error = bad.check().unwrap_err();
+        assert!(error.to_string().contains("not a valid JSON Schema"), "{error}");
+    }
+
+    #[test]
+    fn a_configuration_is_checked_against_the_schema_with_every_problem() {
+        let manifest = Manifest::new("poll", "Poll", "1.0.0").config_schema(serde_json::json!({
+            "type": "object", "additionalProperties": false,
+            "properties": {"max": {"type": "integer"}, "title": {"type": "string"}}
+        }));
+        assert!(manifest.check_config(&serde_json::json!({"max": 2})).is_ok());
+        let error = manifest.check_config(&serde_json::json!({"max": "two", "title": 1})).unwrap_err().to_string();
+        assert!(error.contains("/max") && error.contains("/title"), "{error}");
     }
 }

@@ -24,6 +24,8 @@ use crate::{Context, Manifest, Result};
 ///
 /// let stats = ListingStats { comments_last_week: 10, age_days: 5, ..ListingStats::default() };
 /// assert_eq!(Busy::trending_score(&Context::default(), &stats).unwrap(), 2.0);
+/// let quiet = ListingStats { age_days: 1, ..ListingStats::default() };
+/// assert_eq!(Busy::trending_scores(&Context::default(), &[stats, quiet]).unwrap(), [2.0, 0.0]);
 /// ```
 pub trait MarketplaceRule {
     /// What the module says about itself.
@@ -31,6 +33,13 @@ pub trait MarketplaceRule {
 
     /// A non-negative score; higher trends more.
     fn trending_score(ctx: &Context, stats: &ListingStats) -> Result<f64>;
+
+    /// One non-negative score per listing, in order (the host passes at most 1,000 at a time). The
+    /// default calls [`trending_score`](Self::trending_score) for each; override it to compare listings
+    /// with each other or to share work across them.
+    fn trending_scores(ctx: &Context, listings: &[ListingStats]) -> Result<Vec<f64>> {
+        listings.iter().map(|stats| Self::trending_score(ctx, stats)).collect()
+    }
 
     /// Whether to let this registration in. The default leaves it to the owner.
     fn registration_decision(ctx: &Context, registration: &Registration) -> Result<Decision> {

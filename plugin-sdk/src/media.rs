@@ -65,7 +65,7 @@ pub fn frames(count: u32) -> Result<u32, CapabilityError> {
 #[cfg(target_arch = "wasm32")]
 mod imp {
     use super::{MediaInfo, MediaKind};
-    use crate::wit::analysis_imports::trellis::module::media as host;
+    use crate::wit::imports::trellis::module::media as host;
 
     pub(super) fn probe() -> Result<MediaInfo, String> {
         host::probe().map(|info| MediaInfo {

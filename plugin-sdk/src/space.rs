@@ -57,6 +57,9 @@ pub enum EventKind {
     FormInstanceUpdated,
     /// An asset in the space changed state.
     AssetStateChanged,
+    /// A comment was posted on the space; the item is
+    /// `{commentId, spaceId, body, authorId, authorHandle, createdAt}`. New in WIT 0.2.0.
+    CommentCreated,
 }
 
 /// An event from a connected space. [`item::current`](crate::item::current) reads the item it is about.
@@ -85,7 +88,7 @@ impl Event {
         self.kind
     }
 
-    /// The form instance id or asset id the event is about.
+    /// The form instance id, asset id or comment id the event is about.
     pub fn item_id(&self) -> &str {
         &self.item_id
     }
@@ -102,6 +105,7 @@ impl From<wit::Event> for Event {
             wit::EventKind::FormInstanceCreated => EventKind::FormInstanceCreated,
             wit::EventKind::FormInstanceUpdated => EventKind::FormInstanceUpdated,
             wit::EventKind::AssetStateChanged => EventKind::AssetStateChanged,
+            wit::EventKind::CommentCreated => EventKind::CommentCreated,
         };
         Self { kind, item_id: event.item_id }
     }

@@ -61,7 +61,7 @@ pub fn transcribe() -> Result<Transcript, CapabilityError> {
 #[cfg(target_arch = "wasm32")]
 mod imp {
     use super::{Segment, Transcript};
-    use crate::wit::analysis_imports::trellis::module::speech as host;
+    use crate::wit::imports::trellis::module::speech as host;
 
     pub(super) fn transcribe() -> Result<Transcript, String> {
         host::transcribe().map(|found| Transcript {

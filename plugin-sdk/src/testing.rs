@@ -47,6 +47,10 @@ pub struct KvCalls {
     pub deletes: usize,
     /// Calls of [`kv::list_keys`](crate::kv::list_keys).
     pub lists: usize,
+    /// Calls of [`kv::compare_and_swap`](crate::kv::compare_and_swap), failed and lost ones included.
+    pub swaps: usize,
+    /// Calls of [`kv::increment`](crate::kv::increment), failed ones included.
+    pub increments: usize,
 }
 
 #[derive(Default)]
@@ -73,14 +77,53 @@ impl HostState {
         if let Some(message) = &self.kv_write_failure {
             return Err(message.clone());
         }
-        if key.len() > MAX_KEY_BYTES {
-            return Err(format!("key is {} bytes, more than {MAX_KEY_BYTES}", key.len()));
-        }
-        if value.len() > MAX_VALUE_BYTES {
-            return Err(format!("value is {} bytes, more than {MAX_VALUE_BYTES}", value.len()));
-        }
+        check_write(key, value)?;
         self.kv.insert(key.to_owned(), value.to_vec());
         Ok(())
+    }
+
+    /// The host's `compare-and-swap`: writes (or, with `new` none, removes) only over `expected`.
+    pub(crate) fn kv_compare_and_swap(
+        &mut self,
+        key: &str,
+        expected: Option<&[u8]>,
+        new: Option<&[u8]>,
+    ) -> Result<bool, String> {
+        self.kv_calls.swaps += 1;
+        if let Some(message) = &self.kv_write_failure {
+            return Err(message.clone());
+        }
+        check_write(key, new.unwrap_or_default())?;
+        if self.kv.get(key).map(Vec::as_slice) != expected {
+            return Ok(false);
+        }
+        match new {
+            Some(value) => self.kv.insert(key.to_owned(), value.to_vec()),
+            None => self.kv.remove(key),
+        };
+        Ok(true)
+    }
+
+    /// The host's `increment`: decimal ASCII text, an absent key counting as 0; a value that is not a
+    /// decimal 64-bit integer, or an overflow, is an error and changes nothing.
+    pub(crate) fn kv_increment(&mut self, key: &str, delta: i64) -> Result<i64, String> {
+        self.kv_calls.increments += 1;
+        if let Some(message) = &self.kv_write_failure {
+            return Err(message.clone());
+        }
+        check_write(key, b"")?;
+        let old = match self.kv.get(key) {
+            None => 0,
+            Some(bytes) => {
+                let digits = bytes.strip_prefix(b"-").unwrap_or(bytes);
+                let decimal = !digits.is_empty() && digits.iter().all(u8::is_ascii_digit);
+                let parsed = std::str::from_utf8(bytes).ok().filter(|_| decimal).and_then(|t| t.parse::<i64>().ok());
+                parsed.ok_or_else(|| "the value is not a decimal 64-bit integer".to_owned())?
+            }
+        };
+        let value = old.checked_add(delta).ok_or_else(|| format!("{old} + {delta} overflows a 64-bit integer"))?;
+        self.kv.insert(key.to_owned(), value.to_string().into_bytes());
+        Ok(value)
     }
 
     pub(crate) fn kv_delete(&mut self, key: &str) {
@@ -110,6 +153,17 @@ impl HostState {
 }
 
 /// Runs `f` on this thread's test host. Capability functions call it on native targets.
+/// The host's limits on a written key and value.
+fn check_write(key: &str, value: &[u8]) -> Result<(), String> {
+    if key.len() > MAX_KEY_BYTES {
+        return Err(format!("key is {} bytes, more than {MAX_KEY_BYTES}", key.len()));
+    }
+    if value.len() > MAX_VALUE_BYTES {
+        return Err(format!("value is {} bytes, more than {MAX_VALUE_BYTES}", value.len()));
+    }
+    Ok(())
+}
+
 pub(crate) fn with_host<R>(f: impl FnOnce(&mut HostState) -> R) -> R {
     HOST.with_borrow_mut(|host| {
         let host = host.as_mut().expect(
@@ -135,6 +189,28 @@ impl TestHost {
     pub fn new() -> Self {
         HOST.with_borrow_mut(|host| *host = Some(HostState::default()));
         Self { _not_send: PhantomData }
+    }
+
+    /// A context for `space_id` with `config`, as the host would build it when a space connects the module:
+    /// a configuration that breaks the manifest's schema is refused with every problem listed.
+    ///
+    /// ```
+    /// use trellis_plugin_sdk::{Manifest, testing::TestHost};
+    ///
+    /// let host = TestHost::new();
+    /// let manifest = Manifest::new("poll", "Poll", "1.0.0")
+    ///     .config_schema(serde_json::json!({"type": "object", "properties": {"max": {"type": "integer"}}}));
+    /// assert!(host.context(&manifest, "space-1", &serde_json::json!({"max": 3})).is_ok());
+    /// assert!(host.context(&manifest, "space-1", &serde_json::json!({"max": "3"})).is_err());
+    /// ```
+    pub fn context(
+        &self,
+        manifest: &crate::Manifest,
+        space_id: &str,
+        config: &serde_json::Value,
+    ) -> crate::Result<crate::Context> {
+        manifest.check_config(config)?;
+        Ok(crate::Context::with_config(space_id, config))
     }
 
     /// Makes `item` (serialized) the triggering item that [`item::current`](crate::item::current) returns.

@@ -116,7 +116,7 @@ pub fn facts(frame: u32) -> Result<PictureFacts, CapabilityError> {
 #[cfg(target_arch = "wasm32")]
 mod imp {
     use super::{Colour, Face, Faces, Label, Labels, PictureFacts};
-    use crate::wit::analysis_imports::trellis::module::vision as host;
+    use crate::wit::imports::trellis::module::vision as host;
 
     pub(super) fn classify(frame: u32, limit: u32) -> Result<Labels, String> {
         host::classify(frame, limit).map(|found| Labels {

@@ -35,8 +35,8 @@ impl SpaceModule for Module {
         if event.kind() != EventKind::FormInstanceCreated {
             return Ok(());
         }
-        let count: u64 = kv::get_json("count")?.unwrap_or(0);
-        kv::set_json("count", &(count + 1))?;
+        // Atomic: events run concurrently, and a read followed by a write would lose counts.
+        kv::increment("count", 1)?;
         if ctx.config::<Config>()?.log_each_event {
             log::info(format!("counted {}", event.item_id()));
         }
@@ -45,7 +45,7 @@ impl SpaceModule for Module {
 
     fn handle_request(_ctx: &Context, request: &Request) -> Result<Response> {
         Ok(match (request.method(), request.segments().as_slice()) {
-            (Method::Get, ["count"]) => Response::ok(&json!({"count": kv::get_json::<u64>("count")?.unwrap_or(0)})),
+            (Method::Get, ["count"]) => Response::ok(&json!({"count": kv::get_json::<i64>("count")?.unwrap_or(0)})),
             _ => Response::not_found(),
         })
     }
@@ -53,7 +53,8 @@ impl SpaceModule for Module {
 
 trellis_plugin_sdk::export_space_module!(Module);
 
-#[cfg(test)]
+// The SDK's test host exists natively only: `cargo test-native` runs these.
+#[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests {
     use super::*;
     use trellis_plugin_sdk::testing::TestHost;
@@ -62,7 +63,8 @@ mod tests {
     fn counts_created_instances() {
         // Arrange
         let host = TestHost::new();
-        let ctx = Context::with_config("space-1", &json!({"logEachEvent": true}));
+        // Checked against the manifest's schema, as the host checks a space's configuration.
+        let ctx = host.context(&Module::manifest(), "space-1", &json!({"logEachEvent": true})).unwrap();
 
         // Act
         Module::on_event(&ctx, &Event::new(EventKind::FormInstanceCreated, "i1")).unwrap();

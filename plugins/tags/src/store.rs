@@ -6,7 +6,7 @@
 //! - `tag/{tag}/{item}`: an empty value per (tag, item), listed by prefix to page through a tag's items.
 //!
 //! Tags and item ids are written into keys with `%` and `/` escaped, so one tag's prefix never matches another.
-//! The store has no transactions: two writers racing on one space can lose a count update.
+//! Concurrent events of one space update the state with compare-and-swap (WIT 0.2.0), so none is lost.
 
 use std::collections::BTreeMap;
 
@@ -33,25 +33,34 @@ pub fn item_tags(item: &str) -> Result<Vec<String>> {
     Ok(kv::get_json(item_key(item))?.unwrap_or_default())
 }
 
-/// Makes `tags` the tags of `item`, updating the index and the counts for what changed.
+/// Makes `tags` the tags of `item`, updating the index and the counts for what changed. Events run
+/// concurrently, so the item's tags are swapped atomically (the swap says what they replaced) and the
+/// counts document is updated with compare-and-swap, never read and written back.
 pub fn set_item_tags(item: &str, tags: &[String]) -> Result<()> {
-    let old = item_tags(item)?;
+    let key = item_key(item);
+    let new_bytes = if tags.is_empty() { None } else { Some(serde_json::to_vec(tags)?) };
+    let old: Vec<String> = loop {
+        let old_bytes = kv::get(&key);
+        let old: Vec<String> = match &old_bytes {
+            None => Vec::new(),
+            Some(bytes) => serde_json::from_slice(bytes)?,
+        };
+        if old == tags {
+            return Ok(());
+        }
+        // Checked before anything is written, so a refused change leaves no half of itself behind.
+        let counts: CountsDoc = kv::get_json(COUNTS)?.unwrap_or_default();
+        let new_distinct =
+            tags.iter().filter(|tag| !old.contains(tag) && !counts.counts.contains_key(tag.as_str())).count();
+        if new_distinct > 0 && counts.counts.len() + new_distinct > MAX_DISTINCT_TAGS {
+            return Err(Error::new(format!("a space uses at most {MAX_DISTINCT_TAGS} distinct tags")));
+        }
+        if kv::compare_and_swap(&key, old_bytes.as_deref(), new_bytes.as_deref())? {
+            break old;
+        }
+    };
     let removed: Vec<&String> = old.iter().filter(|tag| !tags.contains(tag)).collect();
     let added: Vec<&String> = tags.iter().filter(|tag| !old.contains(tag)).collect();
-    if removed.is_empty() && added.is_empty() && old == tags {
-        return Ok(());
-    }
-    // Checked before anything is written, so a refused change leaves no half of itself behind.
-    let mut doc: CountsDoc = kv::get_json(COUNTS)?.unwrap_or_default();
-    let new_distinct = added.iter().filter(|tag| !doc.counts.contains_key(tag.as_str())).count();
-    if new_distinct > 0 && doc.counts.len() + new_distinct > MAX_DISTINCT_TAGS {
-        return Err(Error::new(format!("a space uses at most {MAX_DISTINCT_TAGS} distinct tags")));
-    }
-    if tags.is_empty() {
-        kv::delete(item_key(item));
-    } else {
-        kv::set_json(item_key(item), tags)?;
-    }
     if removed.is_empty() && added.is_empty() {
         return Ok(()); // only the order changed
     }
@@ -61,18 +70,22 @@ pub fn set_item_tags(item: &str, tags: &[String]) -> Result<()> {
     for tag in &added {
         kv::set(index_key(tag, item), [])?;
     }
-    for tag in removed {
-        if let Some(count) = doc.counts.get_mut(tag) {
-            *count = count.saturating_sub(1);
-            if *count == 0 {
-                doc.counts.remove(tag);
+    kv::update_json(COUNTS, |doc: Option<CountsDoc>| {
+        let mut doc = doc.unwrap_or_default();
+        for tag in &removed {
+            if let Some(count) = doc.counts.get_mut(tag.as_str()) {
+                *count = count.saturating_sub(1);
+                if *count == 0 {
+                    doc.counts.remove(tag.as_str());
+                }
             }
         }
-    }
-    for tag in added {
-        *doc.counts.entry(tag.clone()).or_default() += 1;
-    }
-    kv::set_json(COUNTS, &doc)
+        for tag in &added {
+            *doc.counts.entry((*tag).clone()).or_default() += 1;
+        }
+        Some(doc)
+    })?;
+    Ok(())
 }
 
 /// One page of the items tagged `tag`, after the item `cursor` when given, and the cursor of the next page.
