@@ -1,0 +1,42 @@
+// {{name}}: a Trellis space module. Its logic sees the host only through `t` (key-value, logging, the
+// current item, the configuration), so `npm test` runs it on an in-memory host.
+import { Router, ModuleError, bodyJson, ok, spaceModule } from './sdk/trellis.js';
+
+export const manifest = {
+  id: '{{name}}',
+  name: '{{name}}',
+  version: '0.1.0',
+  kind: 'space',
+  description: 'Counts the events of a space and keeps notes',
+  configSchema: JSON.stringify({
+    $schema: 'https://json-schema.org/draft/2020-12/schema',
+    type: 'object',
+    additionalProperties: false,
+    properties: { greeting: { type: 'string' } },
+  }),
+  permissions: [{ tag: 'key-value' }, { tag: 'item-read' }, { tag: 'logging' }],
+};
+
+function onEvent(_ctx, event, t) {
+  // increment is atomic: concurrent events never lose a count.
+  const n = t.kv.increment(`events/${event.kind}`, 1);
+  t.log.debug(`${event.kind} ${event.itemId}: ${n} so far`);
+}
+
+const routes = new Router()
+  .get('/hello', (req, _params, t) => ok({ message: `${t.config.greeting ?? 'hello'}, ${req.callerHandle}` }))
+  .get('/events', (_req, _params, t) =>
+    ok({ created: t.kv.getInt('events/form-instance-created'), comments: t.kv.getInt('events/comment-created') }),
+  )
+  .put('/notes/:key', (req, params, t) => {
+    const body = bodyJson(req);
+    if (typeof body?.text !== 'string') throw new ModuleError('body must be {"text": "..."}');
+    t.kv.setJson(`note/${params.key}`, body.text);
+    return ok({ key: params.key, text: body.text });
+  })
+  .get('/notes/:key', (_req, params, t) => {
+    const text = t.kv.getJson(`note/${params.key}`);
+    return text === undefined ? ok(null) : ok({ key: params.key, text });
+  });
+
+export default spaceModule({ manifest, onEvent, routes });

@@ -1,0 +1,38 @@
+// `npm test`: the module's logic on an in-memory host (no wasm, no server).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import mod from './module.js';
+import { FakeHost, request, responseJson } from './sdk/trellis-fake-host.js';
+
+function setup(config = '') {
+  const host = new FakeHost();
+  const m = mod.bind(host);
+  const ctx = { spaceId: 'space-1', config };
+  const call = (method, path, body) => m.spaceHooks.handleRequest(ctx, request(method, path, body));
+  return { host, m, ctx, call };
+}
+
+test('counts events by kind', () => {
+  // Arrange
+  const { m, ctx, call } = setup();
+
+  // Act
+  m.spaceHooks.onEvent(ctx, { kind: 'form-instance-created', itemId: 'i1' });
+  m.spaceHooks.onEvent(ctx, { kind: 'comment-created', itemId: 'c1' });
+
+  // Assert
+  assert.deepEqual(responseJson(call('get', '/events')), { created: 1, comments: 1 });
+});
+
+test('greets with the configured greeting', () => {
+  const { call } = setup(JSON.stringify({ greeting: 'hi' }));
+  assert.deepEqual(responseJson(call('get', '/hello')), { message: 'hi, ann' });
+});
+
+test('stores and reads notes; bad bodies are errors; unknown routes 404', () => {
+  const { call } = setup();
+  assert.equal(call('put', '/notes/a', { text: 'x' }).status, 200);
+  assert.deepEqual(responseJson(call('get', '/notes/a')), { key: 'a', text: 'x' });
+  assert.throws(() => call('put', '/notes/a', { nope: 1 }));
+  assert.equal(call('get', '/nothing').status, 404);
+});
