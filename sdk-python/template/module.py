@@ -1,0 +1,52 @@
+"""{{name}}: a Trellis space module in Python.
+
+`on_event` hears the space's events; `router` serves `/v0/spaces/{spaceId}/modules/{{name}}/...`.
+Everything it asks of the host goes through `ctx` (`ctx.kv`, `ctx.item()`, `ctx.log`, `ctx.config`),
+so `python -m unittest` runs it against `trellis_sdk.testing.FakeHost`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from trellis_sdk import Context, Event, Manifest, Request, Response, Router, SpaceModule, json_response
+
+router = Router()
+
+
+@dataclass
+class Config:
+    greeting: str = "hello"
+
+
+class Module(SpaceModule):
+    manifest = Manifest(
+        id="{{name}}",
+        name="{{name}}",
+        version="0.1.0",
+        description="Counts the space's events and greets",
+        config_schema={
+            "$schema": "https://json-schema.org/draft/2020-12/schema",
+            "type": "object",
+            "additionalProperties": False,
+            "properties": {"greeting": {"type": "string"}},
+        },
+        permissions=["key-value", "logging"],
+    )
+    router = router
+
+    def on_event(self, ctx: Context, event: Event) -> None:
+        # increment is atomic: events and route calls run in parallel.
+        total = ctx.kv.increment("events", 1)
+        ctx.log.debug(f"{event.kind} {event.item_id}: {total} events so far")
+
+
+@router.get("/hello")
+def hello(ctx: Context, request: Request) -> Response:
+    config = ctx.config_as(Config)
+    return json_response({"message": f"{config.greeting}, {request.caller_handle}", "events": ctx.kv.get_int("events")})
+
+
+@router.post("/echo")
+def echo(_ctx: Context, request: Request) -> Response:
+    return json_response({"youSent": request.json()})

@@ -1,0 +1,96 @@
+"""The SDK's own tests: the fake host keeps the host's key-value semantics, routes, config, errors."""
+
+import unittest
+from dataclasses import dataclass, field
+
+from trellis_sdk import ModuleError, Request, Router, json_response
+from trellis_sdk.testing import FakeHost
+
+
+class KeyValueTest(unittest.TestCase):
+    def setUp(self):
+        self.host = FakeHost()
+        self.kv = self.host.context().kv
+
+    def test_increment_keeps_decimal_text_and_starts_at_zero(self):
+        self.assertEqual(self.kv.increment("n", 5), 5)
+        self.assertEqual(self.kv.increment("n", -7), -2)
+        self.assertEqual(self.kv.get("n"), b"-2")
+        self.assertEqual(self.kv.get_int("n"), -2)
+        self.assertEqual(self.kv.get_int("absent"), 0)
+
+    def test_increment_refuses_non_integers_and_overflow_changing_nothing(self):
+        self.kv.set("text", b"12a")
+        with self.assertRaises(ModuleError):
+            self.kv.increment("text", 1)
+        self.kv.set("big", str(2**63 - 1).encode())
+        with self.assertRaises(ModuleError):
+            self.kv.increment("big", 1)
+        self.assertEqual((self.kv.get("text"), self.kv.get("big")), (b"12a", str(2**63 - 1).encode()))
+
+    def test_compare_and_swap_compares_exact_bytes_and_deletes_on_none(self):
+        self.assertTrue(self.kv.compare_and_swap("k", None, b"1"))
+        self.assertFalse(self.kv.compare_and_swap("k", None, b"2"))
+        self.assertFalse(self.kv.compare_and_swap("k", b"2", b"3"))
+        self.assertTrue(self.kv.compare_and_swap("k", b"1", None))
+        self.assertIsNone(self.kv.get("k"))
+
+    def test_update_json_retries_when_another_call_changed_the_key(self):
+        self.kv.set_json("doc", {"n": 1})
+        raced = []
+
+        def bump(old):
+            if not raced:  # another invocation writes between our read and our swap
+                raced.append(True)
+                self.kv.set_json("doc", {"n": 10})
+            return {"n": old["n"] + 1}
+
+        self.assertEqual(self.kv.update_json("doc", bump), ({"n": 10}, {"n": 11}))
+        self.assertEqual(self.kv.get_json("doc"), {"n": 11})
+
+    def test_sizes_are_bounded_and_keys_listed_in_order(self):
+        with self.assertRaises(ModuleError):
+            self.kv.set("k" * 513, b"")
+        for key in ["b", "a/2", "a/1"]:
+            self.kv.set(key, b"")
+        self.assertEqual(self.kv.list_keys("a/"), ["a/1", "a/2"])
+        self.assertEqual(self.kv.list_keys("", start_after="a/2"), ["b"])
+
+
+class RouterAndContextTest(unittest.TestCase):
+    def test_routes_match_method_and_segments_with_parameters(self):
+        router = Router()
+
+        @router.get("/items/{id}")
+        def item(_ctx, request):
+            return json_response({"id": request.params["id"]})
+
+        ctx = FakeHost().context()
+        self.assertEqual(router.dispatch(ctx, Request("GET", "/items/7/")).json(), {"id": "7"})
+        self.assertEqual(router.dispatch(ctx, Request("POST", "/items/7")).status, 404)
+        self.assertEqual(router.dispatch(ctx, Request("GET", "/items")).json(), {"error": "not found"})
+
+    def test_config_as_fills_a_dataclass_from_camel_case_and_refuses_unknown_keys(self):
+        @dataclass
+        class Config:
+            ignore_fields: list = field(default_factory=list)
+
+        host = FakeHost()
+        self.assertEqual(host.context({"ignoreFields": ["a"]}).config_as(Config).ignore_fields, ["a"])
+        self.assertEqual(host.context("").config_as(Config).ignore_fields, [])
+        with self.assertRaises(ModuleError):
+            host.context({"other": 1}).config_as(Config)
+        with self.assertRaises(ModuleError):
+            host.context("{not json")
+
+    def test_items_and_bodies_are_parsed_json(self):
+        host = FakeHost()
+        host.set_item({"formId": "f"})
+        self.assertEqual(host.context().item(), {"formId": "f"})
+        self.assertEqual(Request("POST", "/", body=b'{"a":1}').json(), {"a": 1})
+        with self.assertRaises(ModuleError):
+            Request("POST", "/", body=b"{").json()
+
+
+if __name__ == "__main__":
+    unittest.main()

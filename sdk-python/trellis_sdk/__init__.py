@@ -1,0 +1,300 @@
+"""Trellis SDK for Python space modules (WIT `trellis:module@0.2.0`, built with componentize-py).
+
+A module is a `SpaceModule` subclass: a `Manifest`, an `on_event` and a `Router`. Everything it asks
+of the host goes through the `Context` it is handed (`ctx.kv`, `ctx.item()`, `ctx.log`, `ctx.config`),
+whose host is the real one inside the component (`trellis_sdk.guest`) and `trellis_sdk.testing.FakeHost`
+under `python -m unittest`, so the module's logic runs and is tested without the host.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import re
+from dataclasses import dataclass, field
+from typing import Any, Callable, Optional, Protocol
+
+__all__ = [
+    "ModuleError", "Host", "Manifest", "Context", "Event", "Request", "Response", "KeyValue", "Log",
+    "Router", "SpaceModule", "json_response", "not_found",
+]
+
+SDK_VERSION = "0.2.0"
+
+EVENT_KINDS = ("form-instance-created", "form-instance-updated", "asset-state-changed", "comment-created")
+METHODS = ("GET", "POST", "PUT", "PATCH", "DELETE")
+PERMISSIONS = ("key-value", "logging", "item-read", "outbound-http")
+_ID = re.compile(r"^[a-z0-9-]{1,64}$")
+
+
+class ModuleError(Exception):
+    """A failure the host should see as the WIT `err(string)`: any exception a hook raises becomes one."""
+
+
+class Host(Protocol):
+    """The host's imports, behind one small interface (the component's or `testing.FakeHost`)."""
+
+    def kv_get(self, key: str) -> Optional[bytes]: ...
+    def kv_set(self, key: str, value: bytes) -> None: ...
+    def kv_delete(self, key: str) -> None: ...
+    def kv_list_keys(self, prefix: str, start_after: Optional[str], limit: int) -> list[str]: ...
+    def kv_compare_and_swap(self, key: str, expected: Optional[bytes], new: Optional[bytes]) -> bool: ...
+    def kv_increment(self, key: str, delta: int) -> int: ...
+    def current_item(self) -> Optional[str]: ...
+    def log(self, level: str, message: str) -> None: ...
+
+
+@dataclass
+class Manifest:
+    """What the module says about itself; `permissions` are `key-value`, `logging`, `item-read` or
+    `outbound-http:<host>,<host>`."""
+
+    id: str
+    name: str
+    version: str
+    description: str = ""
+    config_schema: dict = field(default_factory=lambda: {"type": "object"})
+    permissions: list[str] = field(default_factory=list)
+
+    def check(self) -> None:
+        """Raises ModuleError for what the host would refuse in the manifest itself."""
+        if not _ID.match(self.id):
+            raise ModuleError(f"module id {self.id!r}: lowercase letters, digits and '-', 1 to 64 characters")
+        for permission in self.permissions:
+            if permission.split(":", 1)[0] not in PERMISSIONS:
+                raise ModuleError(f"unknown permission {permission!r}")
+        if not isinstance(self.config_schema, dict):
+            raise ModuleError("config_schema must be a JSON object")
+
+
+class Log:
+    """Structured logging through the host (attributed to the module there)."""
+
+    def __init__(self, host: Host):
+        self._host = host
+
+    def trace(self, message: str) -> None:
+        self._host.log("trace", message)
+
+    def debug(self, message: str) -> None:
+        self._host.log("debug", message)
+
+    def info(self, message: str) -> None:
+        self._host.log("info", message)
+
+    def warn(self, message: str) -> None:
+        self._host.log("warn", message)
+
+    def error(self, message: str) -> None:
+        self._host.log("error", message)
+
+
+class KeyValue:
+    """The key-value store of (space, module), with JSON and atomic helpers.
+
+    Events and route calls run in parallel: update shared values with `increment`, `compare_and_swap`
+    or `update_json`, never with a `get` followed by a `set`.
+    """
+
+    def __init__(self, host: Host):
+        self._host = host
+
+    def get(self, key: str) -> Optional[bytes]:
+        return self._host.kv_get(key)
+
+    def set(self, key: str, value: bytes) -> None:
+        self._host.kv_set(key, value)
+
+    def delete(self, key: str) -> None:
+        self._host.kv_delete(key)
+
+    def list_keys(self, prefix: str = "", start_after: Optional[str] = None, limit: int = 1000) -> list[str]:
+        return self._host.kv_list_keys(prefix, start_after, limit)
+
+    def get_json(self, key: str, default: Any = None) -> Any:
+        raw = self._host.kv_get(key)
+        return default if raw is None else json.loads(raw)
+
+    def set_json(self, key: str, value: Any) -> None:
+        self._host.kv_set(key, _dump(value))
+
+    def get_int(self, key: str) -> int:
+        """The integer `increment` keeps at `key` (0 when absent)."""
+        raw = self._host.kv_get(key)
+        return 0 if raw is None else int(raw.decode("ascii"))
+
+    def increment(self, key: str, delta: int = 1) -> int:
+        """Adds `delta` atomically and answers the new value (kept as decimal text)."""
+        return self._host.kv_increment(key, delta)
+
+    def compare_and_swap(self, key: str, expected: Optional[bytes], new: Optional[bytes]) -> bool:
+        """Stores `new` (deletes on None) only if the key holds exactly `expected` (None: absent)."""
+        return self._host.kv_compare_and_swap(key, expected, new)
+
+    def update_json(self, key: str, update: Callable[[Any], Any], max_attempts: int = 100) -> tuple[Any, Any]:
+        """Applies `update(old)` (old is None when absent; a None result deletes) with compare-and-swap,
+        retrying when another call changed the key meanwhile. Answers `(old, new)`."""
+        for _ in range(max_attempts):
+            raw = self._host.kv_get(key)
+            old = None if raw is None else json.loads(raw)
+            new = update(old)
+            if self._host.kv_compare_and_swap(key, raw, None if new is None else _dump(new)):
+                return old, new
+        raise ModuleError(f"key {key!r} kept changing: gave up after {max_attempts} attempts")
+
+
+def _dump(value: Any) -> bytes:
+    return json.dumps(value, separators=(",", ":")).encode()
+
+
+class Context:
+    """Where an invocation happens, and what the module may ask of the host."""
+
+    def __init__(self, host: Host, space_id: str = "space-1", config: Any = "", module_id: str = ""):
+        self.host = host
+        self.space_id = space_id
+        self.module_id = module_id
+        self.kv = KeyValue(host)
+        self.log = Log(host)
+        text = json.dumps(config) if isinstance(config, dict) else config
+        try:
+            self.config: dict = json.loads(text) if text and text.strip() else {}
+        except ValueError as e:
+            raise ModuleError(f"configuration is not JSON: {e}") from e
+
+    def config_as(self, cls: type) -> Any:
+        """The configuration as the dataclass `cls` (camelCase keys fill snake_case fields)."""
+        names = {f.name for f in dataclasses.fields(cls)}
+        values = {}
+        for key, value in self.config.items():
+            name = re.sub(r"(?<!^)(?=[A-Z])", "_", key).lower()
+            if name not in names:
+                raise ModuleError(f"unknown configuration key {key!r}")
+            values[name] = value
+        return cls(**values)
+
+    def item(self) -> Optional[dict]:
+        """The item the invocation is about (form instance, asset or comment), as parsed JSON."""
+        text = self.host.current_item()
+        return None if text is None else json.loads(text)
+
+
+@dataclass
+class Event:
+    """`kind` is one of EVENT_KINDS; `item_id` the form instance, asset or comment."""
+
+    kind: str
+    item_id: str
+
+    def is_form_instance(self) -> bool:
+        return self.kind in ("form-instance-created", "form-instance-updated")
+
+
+@dataclass
+class Request:
+    """A request to the module's routes; `path` starts with `/`."""
+
+    method: str
+    path: str
+    query: str = ""
+    body: bytes = b""
+    caller_user_id: str = "user-1"
+    caller_handle: str = "ann"
+    caller_role: str = "owner"
+    params: dict = field(default_factory=dict)
+
+    @property
+    def segments(self) -> list[str]:
+        return [s for s in self.path.split("/") if s]
+
+    def json(self) -> Any:
+        """The body parsed as JSON (None when empty); a bad body raises ModuleError."""
+        if not self.body:
+            return None
+        try:
+            return json.loads(self.body)
+        except ValueError as e:
+            raise ModuleError(f"request body is not JSON: {e}") from e
+
+
+@dataclass
+class Response:
+    status: int
+    body: str = ""
+
+    def json(self) -> Any:
+        return json.loads(self.body) if self.body else None
+
+
+def json_response(value: Any, status: int = 200) -> Response:
+    return Response(status, json.dumps(value, separators=(",", ":")))
+
+
+def not_found() -> Response:
+    return json_response({"error": "not found"}, 404)
+
+
+Handler = Callable[[Context, Request], Response]
+
+
+class Router:
+    """Method and path segments to a handler; `{name}` segments land in `request.params`."""
+
+    def __init__(self) -> None:
+        self._routes: list[tuple[str, list[str], Handler]] = []
+
+    def route(self, method: str, path: str) -> Callable[[Handler], Handler]:
+        if method not in METHODS:
+            raise ValueError(f"unknown method {method!r}")
+        pattern = [s for s in path.split("/") if s]
+
+        def register(handler: Handler) -> Handler:
+            self._routes.append((method, pattern, handler))
+            return handler
+
+        return register
+
+    def get(self, path: str) -> Callable[[Handler], Handler]:
+        return self.route("GET", path)
+
+    def post(self, path: str) -> Callable[[Handler], Handler]:
+        return self.route("POST", path)
+
+    def put(self, path: str) -> Callable[[Handler], Handler]:
+        return self.route("PUT", path)
+
+    def patch(self, path: str) -> Callable[[Handler], Handler]:
+        return self.route("PATCH", path)
+
+    def delete(self, path: str) -> Callable[[Handler], Handler]:
+        return self.route("DELETE", path)
+
+    def dispatch(self, ctx: Context, request: Request) -> Response:
+        """The matching handler's response, or 404 `{"error": "not found"}`."""
+        segments = request.segments
+        for method, pattern, handler in self._routes:
+            if method != request.method or len(pattern) != len(segments):
+                continue
+            params = {}
+            for want, got in zip(pattern, segments):
+                if want.startswith("{") and want.endswith("}"):
+                    params[want[1:-1]] = got
+                elif want != got:
+                    break
+            else:
+                request.params = params
+                return handler(ctx, request)
+        return not_found()
+
+
+class SpaceModule:
+    """Subclass it: set `manifest` and `router`, override `on_event` when the module listens to events."""
+
+    manifest: Manifest
+    router: Router = Router()
+
+    def on_event(self, ctx: Context, event: Event) -> None:
+        pass
+
+    def handle_request(self, ctx: Context, request: Request) -> Response:
+        return self.router.dispatch(ctx, request)
