@@ -66,10 +66,12 @@ pub enum Command {
         #[command(flatten)]
         common: Common,
     },
-    /// Tools for module authors: scaffold, inspect and check modules.
+    /// Tools for module authors: scaffold, inspect, check and serve modules.
     Module {
         #[command(subcommand)]
         command: module::ModuleCommand,
+        #[command(flatten)]
+        common: Common,
     },
 }
 
@@ -112,8 +114,8 @@ impl Command {
             Command::Migrate { common }
             | Command::License { common, .. }
             | Command::Admin { common, .. }
-            | Command::Models { common, .. } => (common, None),
-            Command::Module { .. } => return Overrides::default(),
+            | Command::Models { common, .. }
+            | Command::Module { common, .. } => (common, None),
         };
         Overrides { config_file: common.config.clone(), data_dir: common.data_dir.clone(), listen }
     }
@@ -121,8 +123,8 @@ impl Command {
 
 /// Runs a subcommand other than `serve`.
 pub async fn run_admin(command: Command, config: Config) -> anyhow::Result<()> {
-    if let Command::Module { command } = command {
-        return module::run(command);
+    if let Command::Module { command, common } = command {
+        return module::run(command, &common).await;
     }
     if let Command::Models { command, .. } = command {
         return run_models(command, &config);

@@ -1,6 +1,7 @@
 //! The HTTP edge: one router per resource, nested under `/v0`, and the layers around them.
 
 pub mod admin;
+pub mod admin_modules;
 pub mod auth;
 pub mod channels;
 pub mod error;

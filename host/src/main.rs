@@ -12,9 +12,9 @@ use trellis::config::Config;
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
     let cli = Cli::parse();
-    // Module tools work on files alone: no configuration, no database.
-    if let Command::Module { command } = cli.command {
-        return trellis::cli::module::run(command);
+    // Module tools load the configuration only when they need it (`check` with one, `dev`).
+    if let Command::Module { command, common } = cli.command {
+        return trellis::cli::module::run(command, &common).await;
     }
     let config = Config::load(&cli.command.overrides())?;
     init_tracing(&config.log);

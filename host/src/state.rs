@@ -133,7 +133,7 @@ impl AppState {
             &config.media,
         ));
         let avatars = Arc::new(Avatars::new(store.clone(), media.clone(), &config.media.shard));
-        let comments = Arc::new(Comments::new(store.clone(), spaces.clone(), limits.clone()));
+        let comments = Arc::new(Comments::new(store.clone(), spaces.clone(), limits.clone(), events.clone()));
         let channels = Arc::new(Channels::new(store.clone(), comments.clone()));
         let analysis = Arc::new(analysis(&config, &store, &spaces, &analysis_host, &media, &events)?);
         let assets = Arc::new(Assets::new(
@@ -206,7 +206,8 @@ fn marketplace(
                 ),
                 None => anyhow::bail!(
                     "marketplace.rule_module = {id:?} is not enabled: add it to [modules] enable, or set \
-                     rule_module = \"\" to rank without a module"
+                     rule_module = \"\" to rank without a module{}",
+                    refused_note(host)
                 ),
             }
             let rule_config = serde_json::Value::Object(settings.rule_config.clone());
@@ -263,7 +264,10 @@ fn analysis(
             Some(summary) => {
                 anyhow::bail!("analysis.steps names {id:?}, a {} module, not an analysis-step module", summary.kind)
             }
-            None => anyhow::bail!("analysis.steps names {id:?}, which is not enabled: add it to [modules] enable"),
+            None => anyhow::bail!(
+                "analysis.steps names {id:?}, which is not enabled: add it to [modules] enable{}",
+                refused_note(host)
+            ),
         }
         let step_config = serde_json::Value::Object(settings.step_config.get(&id).cloned().unwrap_or_default());
         if let Err(error) = host.validate_config(&id, &step_config) {
@@ -296,6 +300,15 @@ fn analysis(
         steps,
         scratch_dir,
     ))
+}
+
+/// The modules refused at start, for a refusal to start that may be their consequence. The
+/// deployment-wide roles (the marketplace's rule, the analysis steps) still stop the start when their
+/// module is missing: running on without them would silently change who decides registrations and what
+/// every asset is analysed by, which an operator must choose, not discover.
+fn refused_note(host: &trellis_modules::ModuleHost) -> String {
+    let refused: Vec<String> = host.refused().iter().map(|r| format!("{}: {}", r.entry, r.reason)).collect();
+    if refused.is_empty() { String::new() } else { format!(" (refused at start: {})", refused.join("; ")) }
 }
 
 /// A deployment configuration's problems against a module's schema, for a refusal to start.

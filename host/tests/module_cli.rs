@@ -56,6 +56,48 @@ fn module_check_accepts_a_module_built_for_this_host() {
 }
 
 #[test]
+fn module_check_with_a_configuration_judges_the_deployments_grants() {
+    // Arrange
+    let dir = tempfile::tempdir().unwrap();
+    let word_count = plugin("word_count.wasm");
+    let stingy = dir.path().join("stingy.toml");
+    std::fs::write(&stingy, format!("[modules]\nenable = [{{ path = {word_count:?}, grants = [\"logging\"] }}]\n"))
+        .unwrap();
+    let generous = dir.path().join("generous.toml");
+    let grants = r#"grants = ["key-value", "item-read", "logging"]"#;
+    std::fs::write(&generous, format!("[modules]\nenable = [{{ path = {word_count:?}, {grants} }}]\n")).unwrap();
+    // Act
+    let refused = trellis(dir.path(), &["module", "check", &word_count, "--config", &stingy.to_string_lossy()]);
+    let granted = trellis(dir.path(), &["module", "check", &word_count, "--config", &generous.to_string_lossy()]);
+    // Assert
+    assert!(!refused.status.success());
+    let report = json_stdout(&refused);
+    assert_eq!(report["fits"], false, "{report}");
+    let problems = report["problems"].to_string();
+    assert!(problems.contains("does not grant") && problems.contains("key-value"), "{report}");
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("cannot be loaded"), "not a WIT mismatch");
+    assert!(granted.status.success(), "{}", String::from_utf8_lossy(&granted.stdout));
+    assert_eq!(json_stdout(&granted)["fits"], true);
+}
+
+#[test]
+fn module_new_prints_how_to_test_and_other_languages_say_they_are_not_available_yet() {
+    // Arrange
+    let dir = tempfile::tempdir().unwrap();
+    // Act
+    let rust = trellis(dir.path(), &["module", "new", "poll"]);
+    let js = trellis(dir.path(), &["module", "new", "poll-js", "--lang", "js"]);
+    // Assert
+    let steps = String::from_utf8_lossy(&rust.stderr);
+    assert!(rust.status.success() && steps.contains("cargo test-native") && steps.contains("module dev"), "{steps}");
+    let manifest = std::fs::read_to_string(dir.path().join("poll/Cargo.toml")).unwrap();
+    assert!(manifest.contains("git = \"") && manifest.contains("tag = \"sdk-v"), "{manifest}");
+    if !js.status.success() {
+        assert!(String::from_utf8_lossy(&js.stderr).contains("not yet available"));
+    }
+}
+
+#[test]
 fn module_check_and_inspect_refuse_a_file_that_is_no_component() {
     // Arrange
     let dir = tempfile::tempdir().unwrap();
@@ -102,10 +144,12 @@ fn module_new_scaffolds_a_crate_and_refuses_to_overwrite() {
 fn a_scaffolded_module_passes_its_tests_builds_with_one_command_and_fits_the_host() {
     // Arrange
     let dir = tempfile::tempdir().unwrap();
-    let created = trellis(dir.path(), &["module", "new", "greeter", "--dir", "greeter"]);
-    assert!(created.status.success(), "{}", String::from_utf8_lossy(&created.stderr));
-    let crate_dir = dir.path().join("greeter");
     let workspace = Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("host/ sits in the workspace");
+    let sdk = workspace.join("plugin-sdk").to_string_lossy().into_owned();
+    let created = trellis(dir.path(), &["module", "new", "greeter", "--dir", "greeter", "--sdk-path", &sdk]);
+    assert!(created.status.success(), "{}", String::from_utf8_lossy(&created.stderr));
+    assert!(String::from_utf8_lossy(&created.stderr).contains("cargo test-native"), "the next steps say how to test");
+    let crate_dir = dir.path().join("greeter");
     std::fs::copy(workspace.join("plugins/Cargo.lock"), crate_dir.join("Cargo.lock")).unwrap();
     // `<target>/plugins/wasm32-wasip2/release` -> `<target>/plugins`
     let target_dir = Path::new(trellis_plugins_build::DIR).ancestors().nth(2).expect("the plugins target dir");
@@ -134,4 +178,68 @@ fn a_scaffolded_module_passes_its_tests_builds_with_one_command_and_fits_the_hos
     std::fs::remove_file(&component).ok();
     assert!(check.status.success(), "{}", String::from_utf8_lossy(&check.stdout));
     assert_eq!(json_stdout(&check)["manifest"]["id"], "greeter");
+}
+
+/// `trellis module dev` on a scaffolded module: serves it with a user and a space, answers its route, and
+/// reloads it after a source change without a new URL or token. Needs the wasm32-wasip2 target (`--ignored`).
+#[tokio::test]
+#[ignore]
+async fn module_dev_serves_a_scaffolded_module_and_reloads_it_when_its_source_changes() {
+    use std::io::{BufRead, BufReader};
+    // Arrange
+    let dir = tempfile::tempdir().unwrap();
+    let workspace = Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("host/ sits in the workspace");
+    let sdk = workspace.join("plugin-sdk").to_string_lossy().into_owned();
+    let created = trellis(dir.path(), &["module", "new", "greeter", "--dir", "greeter", "--sdk-path", &sdk]);
+    assert!(created.status.success(), "{}", String::from_utf8_lossy(&created.stderr));
+    let crate_dir = dir.path().join("greeter");
+    std::fs::copy(workspace.join("plugins/Cargo.lock"), crate_dir.join("Cargo.lock")).unwrap();
+    let target_dir = Path::new(trellis_plugins_build::DIR).ancestors().nth(2).expect("the plugins target dir");
+    let mut command = Command::new(env!("CARGO_BIN_EXE_trellis"));
+    for (name, _) in std::env::vars_os().filter(|(name, _)| name.to_string_lossy().starts_with("TRELLIS_")) {
+        command.env_remove(name);
+    }
+    let mut child = command
+        .args(["module", "dev", "--listen", "127.0.0.1:0"])
+        .current_dir(&crate_dir)
+        .env("CARGO_TARGET_DIR", target_dir)
+        .env("CARGO_NET_OFFLINE", "true")
+        .env_remove("RUSTFLAGS")
+        .env_remove("CARGO_ENCODED_RUSTFLAGS")
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("running trellis module dev");
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    let mut curl = None;
+    for line in lines.by_ref() {
+        let line = line.unwrap();
+        if line.trim_start().starts_with("curl") && line.contains("/modules/greeter/") {
+            curl = Some(line);
+            break;
+        }
+    }
+    let curl = curl.expect("module dev printed a curl command");
+    let word = |prefix: &str| {
+        let start = curl.find(prefix).unwrap() + prefix.len();
+        curl[start..].split('\'').next().unwrap().to_owned()
+    };
+    let (key, token) = (word("X-License-Key: "), word("Bearer "));
+    let url = curl.split_whitespace().last().unwrap().replace("/modules/greeter/", "/modules/greeter/count");
+    let client = reqwest::Client::new();
+    let get = || client.get(&url).header("X-License-Key", &key).bearer_auth(&token).send();
+
+    // Act
+    let before = get().await.unwrap().text().await.unwrap();
+    let lib = crate_dir.join("src/lib.rs");
+    let source = std::fs::read_to_string(&lib).unwrap().replace(r#"json!({"count""#, r#"json!({"total""#);
+    std::fs::write(&lib, source).unwrap();
+    let reloaded = lines.by_ref().map_while(Result::ok).any(|line| line.starts_with("reloaded greeter"));
+    let after = get().await.unwrap().text().await.unwrap();
+    child.kill().ok();
+    child.wait().ok();
+
+    // Assert
+    assert_eq!(before, r#"{"count":0}"#);
+    assert!(reloaded, "module dev reported the reload");
+    assert_eq!(after, r#"{"total":0}"#, "the rebuilt module answers at the same URL with the same token");
 }

@@ -22,6 +22,8 @@ pub fn router() -> Router<AppState> {
     Router::new()
         .route("/marketplace/listings", get(listings))
         .route("/marketplace/listings/{space_id}/decision", post(decide))
+        .route("/modules/refused", get(super::modules::refused_modules))
+        .route("/modules/metrics", get(super::admin_modules::module_metrics))
 }
 
 /// A listing preparation as the operator reviews it.

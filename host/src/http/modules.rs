@@ -1,4 +1,5 @@
-//! `/v0/modules`: the modules this deployment enables.
+//! `/v0/modules`: the modules this deployment enables; `/v0/admin/modules/refused`: the entries of
+//! `[modules] enable` the host could not load at start (operators only).
 
 use axum::extract::State;
 use axum::routing::get;
@@ -32,6 +33,10 @@ pub struct ModuleView {
     /// What the deployment grants it: `key-value`, `logging`, `item-read`, `asset-read`,
     /// `outbound-http:HOST`.
     permissions: Vec<String>,
+    /// The version of the module WIT the component targets: `0.1.0` or `0.2.0`. Every earlier 0.x
+    /// version keeps running, adapted (see the README's compatibility policy).
+    #[schema(example = "0.2.0")]
+    wit_version: String,
 }
 
 /// The modules this deployment enables, in configuration order (a list route: `limit`, `cursor`).
@@ -64,6 +69,43 @@ pub async fn list_modules(
             description: m.description,
             config_schema: m.config_schema,
             permissions: m.permissions,
+            wit_version: m.wit_version.as_str().to_owned(),
         },
     )))
+}
+
+/// An entry of `[modules] enable` the host refused at start; the server runs without it.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct RefusedModuleView {
+    /// The entry as configured: `bundled module "tags"` or `module file /srv/m/poll.wasm`.
+    entry: String,
+    /// The id of a bundled entry; null for a file entry.
+    id: Option<String>,
+    /// Why it was refused, with every cause (also logged at start as an error).
+    reason: String,
+}
+
+/// Entries of `[modules] enable` refused at start (unreadable, invalid, not granted what they must import,
+/// enabled twice), with the reason.
+#[utoipa::path(get, path = "/v0/admin/modules/refused", tag = "admin", security(("session" = [], "license" = [])),
+    responses((status = 200, body = ListEnvelope<RefusedModuleView>, description = "The refusals in configuration order, in one page"),
+        (status = 401, body = ErrorEnvelope, description = "UNAUTHENTICATED"),
+        (status = 403, body = ErrorEnvelope, description = "FORBIDDEN: the caller is not a platform operator")))]
+#[tracing::instrument(skip_all)]
+pub async fn refused_modules(
+    State(state): State<AppState>,
+    AuthUser(user): AuthUser,
+) -> ApiResult<Json<ListEnvelope<RefusedModuleView>>> {
+    if !user.operator {
+        return Err(crate::error::Error::Forbidden(std::borrow::Cow::Borrowed("only a platform operator may do this")));
+    }
+    let items = state
+        .modules
+        .host()
+        .refused()
+        .iter()
+        .map(|r| RefusedModuleView { entry: r.entry.clone(), id: r.id.clone(), reason: r.reason.clone() })
+        .collect();
+    Ok(Json(ListEnvelope { items, next_cursor: None }))
 }

@@ -10,7 +10,9 @@ use super::spaces::{
     assets as space_assets, comments as space_comments, marketplace as space_marketplace, modules as space_modules,
 };
 use super::workflows::{configurations as workflow_configurations, items as workflow_items};
-use super::{admin, auth, channels, health, list, marketplace, media, messages, modules, spaces, users, views};
+use super::{
+    admin, admin_modules, auth, channels, health, list, marketplace, media, messages, modules, spaces, users, views,
+};
 use crate::domain::problems::Problem;
 use crate::http::error::{ErrorBody, ErrorCode, ErrorEnvelope};
 
@@ -38,7 +40,7 @@ use crate::http::error::{ErrorBody, ErrorCode, ErrorEnvelope};
         channel_comments::post_comment, channel_comments::list_comments,
         space_marketplace::get_settings, space_marketplace::put_settings, space_marketplace::list_pending,
         space_marketplace::decide_pending, marketplace::trending, marketplace::get_listing, marketplace::register,
-        admin::listings, admin::decide,
+        admin::listings, admin::decide, modules::refused_modules, admin_modules::module_metrics,
         modules::list_modules, space_modules::get_modules, space_modules::replace_modules, space_modules::module_route,
         media::upload_attachments, media::download_attachment, media::delete_attachment,
         media::upload_asset, media::download_asset,
@@ -55,7 +57,9 @@ use crate::http::error::{ErrorBody, ErrorCode, ErrorEnvelope};
         list::ListEnvelope<messages::MessageView>,
         marketplace::TrendingView, list::ListEnvelope<marketplace::TrendingView>,
         space_marketplace::PendingRegistrationView, list::ListEnvelope<space_marketplace::PendingRegistrationView>,
-        admin::ReviewedListingView, list::ListEnvelope<admin::ReviewedListingView>)),
+        admin::ReviewedListingView, list::ListEnvelope<admin::ReviewedListingView>,
+        modules::RefusedModuleView, list::ListEnvelope<modules::RefusedModuleView>,
+        admin_modules::ModuleMetricsView, list::ListEnvelope<admin_modules::ModuleMetricsView>)),
     modifiers(&SecuritySchemes),
     security(("license" = [])),
 )]

@@ -37,6 +37,8 @@ pub fn router() -> Router<AppState> {
         .route("/{space_id}/assets/{asset_id}", get(assets::get_asset))
         .route("/{space_id}/modules", get(modules::get_modules).put(modules::replace_modules))
         .route("/{space_id}/modules/{module_id}", any(modules::module_route))
+        // `{*rest}` needs at least one character, so the root with a trailing slash is its own route.
+        .route("/{space_id}/modules/{module_id}/", any(modules::module_route))
         .route("/{space_id}/modules/{module_id}/{*rest}", any(modules::module_route))
 }
 

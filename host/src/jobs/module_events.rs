@@ -50,13 +50,19 @@ pub fn kind_name(kind: EventKind) -> &'static str {
         EventKind::FormInstanceCreated => "form-instance-created",
         EventKind::FormInstanceUpdated => "form-instance-updated",
         EventKind::AssetStateChanged => "asset-state-changed",
+        EventKind::CommentCreated => "comment-created",
     }
 }
 
 fn kind_of(name: &str) -> Option<EventKind> {
-    [EventKind::FormInstanceCreated, EventKind::FormInstanceUpdated, EventKind::AssetStateChanged]
-        .into_iter()
-        .find(|kind| kind_name(*kind) == name)
+    [
+        EventKind::FormInstanceCreated,
+        EventKind::FormInstanceUpdated,
+        EventKind::AssetStateChanged,
+        EventKind::CommentCreated,
+    ]
+    .into_iter()
+    .find(|kind| kind_name(*kind) == name)
 }
 
 impl ModuleEvents {

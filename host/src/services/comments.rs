@@ -6,9 +6,12 @@ use std::sync::Arc;
 
 use serde_json::{Map, Value};
 use time::OffsetDateTime;
+use time::format_description::well_known::Rfc3339;
+use trellis_modules::EventKind;
 
 use crate::domain::comments::{self, Scope};
 use crate::error::Result;
+use crate::jobs::module_events::ModuleEvents;
 use crate::rate_limits::RateLimits;
 use crate::services::spaces::Spaces;
 use crate::store::{NewComment, SessionUser, Store, from_millis, to_millis};
@@ -20,14 +23,16 @@ pub struct Comments {
     store: Store,
     spaces: Arc<Spaces>,
     limits: Arc<RateLimits>,
+    events: ModuleEvents,
 }
 
 impl Comments {
-    pub fn new(store: Store, spaces: Arc<Spaces>, limits: Arc<RateLimits>) -> Self {
-        Self { store, spaces, limits }
+    pub fn new(store: Store, spaces: Arc<Spaces>, limits: Arc<RateLimits>, events: ModuleEvents) -> Self {
+        Self { store, spaces, limits, events }
     }
 
     /// Comments on a space from `{body}`: its owner and members may (readers through a channel may not).
+    /// The space's modules hear of it as a `comment-created` event.
     #[tracing::instrument(skip_all, fields(user_id = %user.user_id, space_id))]
     pub async fn post_in_space(
         &self,
@@ -36,7 +41,10 @@ impl Comments {
         body: &Map<String, Value>,
     ) -> Result<StoredComment> {
         let (space_id, _) = self.spaces.writer_role(user, space_id).await?;
-        self.post(user, Scope::Space(&space_id), body).await
+        let comment = self.post(user, Scope::Space(&space_id), body).await?;
+        let item = event_item(&space_id, &comment);
+        self.events.publish(&space_id, EventKind::CommentCreated, &comment.comment_id, item).await;
+        Ok(comment)
     }
 
     /// A space's comments, newest first, for whoever reads the space.
@@ -89,4 +97,16 @@ impl Comments {
     pub async fn list(&self, scope: Scope<'_>, after: Option<(i64, String)>, limit: i64) -> Result<Vec<StoredComment>> {
         Ok(self.store.comments.comments(scope.kind(), scope.id(), after, limit).await?)
     }
+}
+
+/// What a `comment-created` event's item read shows modules of a comment on a space.
+pub fn event_item(space_id: &str, comment: &StoredComment) -> Value {
+    serde_json::json!({
+        "commentId": comment.comment_id,
+        "spaceId": space_id,
+        "body": comment.body,
+        "authorId": comment.author_id,
+        "authorHandle": comment.author_handle,
+        "createdAt": comment.created_at.format(&Rfc3339).unwrap_or_default(),
+    })
 }

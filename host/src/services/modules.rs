@@ -205,7 +205,7 @@ impl Modules {
             ModuleFailure::Busy { retry_after } => {
                 Error::RateLimited { retry_after_seconds: retry_after.as_secs_f64().ceil().max(1.0) as u64 }
             }
-            failure => Error::ModuleFailed(Cow::Owned(failure_message(module_id, &failure))),
+            failure => Error::ModuleFailed(Cow::Owned(self.host.describe_request_failure(module_id, &failure))),
         })
     }
 }
@@ -215,19 +215,6 @@ fn view(module: &SpaceModule) -> Connected {
         module_id: module.module_id.clone(),
         config: serde_json::from_str(&module.config).unwrap_or(Value::Object(Map::new())),
     }
-}
-
-/// What a client learns of a failure: its kind, not the module's internals.
-fn failure_message(module_id: &str, failure: &ModuleFailure) -> String {
-    let what = match failure {
-        ModuleFailure::Deadline => "ran out of time",
-        ModuleFailure::MemoryCap => "ran out of memory",
-        ModuleFailure::Trap(_) => "trapped",
-        ModuleFailure::InvalidAnswer(_) => "gave an invalid answer",
-        ModuleFailure::ModuleError(_) => "reported an error",
-        _ => "could not be run",
-    };
-    format!("the module {module_id} {what}")
 }
 
 fn escape(key: &str) -> String {

@@ -9,9 +9,9 @@ use std::sync::Arc;
 
 use async_trait::async_trait;
 use sqlx::Row;
-use trellis_modules::{KeyValueBackend, KvScope, QuotaExceeded};
+use trellis_modules::{KeyValueBackend, KvScope, QuotaExceeded, add_to_counter};
 
-use super::{Db, StoreResult};
+use super::{Db, StoreError, StoreResult};
 
 /// The module host's key-value backend: the repository of modules' key-value data, each
 /// (space, module) within its quota of keys and bytes (keys plus values), kept in
@@ -46,6 +46,43 @@ impl ModuleKv {
     }
 }
 
+/// A write of one key.
+#[derive(Debug)]
+enum KvOp {
+    Set(Vec<u8>),
+    Delete,
+    CompareAndSwap { expected: Option<Vec<u8>>, new: Option<Vec<u8>> },
+    Increment(i64),
+}
+
+/// What a write did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum KvDone {
+    Written,
+    /// A compare-and-swap that found another value.
+    Unchanged,
+    Counted(i64),
+}
+
+impl KvOp {
+    /// The key's new value (`None`: absent) and what to answer, or `Ok(None)` when nothing is to change,
+    /// or the module's error.
+    #[allow(clippy::type_complexity)]
+    fn apply(&self, old: Option<&[u8]>) -> Result<Option<(Option<Vec<u8>>, KvDone)>, String> {
+        Ok(Some(match self {
+            Self::Set(value) => (Some(value.clone()), KvDone::Written),
+            Self::Delete if old.is_none() => return Ok(None),
+            Self::Delete => (None, KvDone::Written),
+            Self::CompareAndSwap { expected, .. } if expected.as_deref() != old => return Ok(None),
+            Self::CompareAndSwap { new, .. } => (new.clone(), KvDone::Written),
+            Self::Increment(delta) => {
+                let value = add_to_counter(old, *delta)?;
+                (Some(value.to_string().into_bytes()), KvDone::Counted(value))
+            }
+        }))
+    }
+}
+
 /// The least string greater than every string that starts with `prefix` (in code point order,
 /// which is UTF-8 byte order), or `None` when no such bound exists (empty prefix).
 fn prefix_end(prefix: &str) -> Option<String> {
@@ -76,42 +113,92 @@ impl ModuleKv {
     /// nothing changes and the answer says why (the module's error, not the host's).
     #[tracing::instrument(skip_all, fields(space_id = scope.space_id, module_id = scope.module_id))]
     pub async fn module_kv_set(&self, scope: &KvScope, key: &str, value: &[u8]) -> StoreResult<Result<(), String>> {
-        let entry = Arc::new((scope.clone(), key.to_owned(), value.to_vec(), self.quota));
+        let done = self.module_kv_write(scope, key, KvOp::Set(value.to_vec())).await?;
+        Ok(done.map(drop))
+    }
+
+    #[tracing::instrument(skip_all, fields(space_id = scope.space_id, module_id = scope.module_id))]
+    pub async fn module_kv_delete(&self, scope: &KvScope, key: &str) -> StoreResult<()> {
+        // Removing never needs quota, so it cannot be refused.
+        self.module_kv_write(scope, key, KvOp::Delete)
+            .await?
+            .map(drop)
+            .map_err(|why| StoreError::Other(anyhow::Error::msg(why)))
+    }
+
+    /// One write of `key`, atomic on both engines: the transaction first takes the row of
+    /// `module_kv_usage` of the (space, module) (an upsert, which PostgreSQL locks until commit, so the
+    /// scope's writes run one after another; SQLite runs every write alone anyway), then reads the key,
+    /// decides, writes it and moves the usage by exactly what changed. A refusal (quota, a counter that
+    /// is not one) changes nothing.
+    async fn module_kv_write(&self, scope: &KvScope, key: &str, op: KvOp) -> StoreResult<Result<KvDone, String>> {
+        let entry = Arc::new((scope.clone(), key.to_owned(), op, self.quota));
         self.db
             .write(move |conn| {
                 let entry = entry.clone();
                 Box::pin(async move {
-                    let (scope, key, value, quota) = &*entry;
-                    let old = sqlx::query(
-                        "select cast(length(value) as bigint) as size from module_kv where space_id = $1 and module_id = $2 and key = $3",
-                    )
-                    .bind(scope.space_id.clone())
-                    .bind(scope.module_id.clone())
-                    .bind(key.clone())
-                    .fetch_optional(&mut *conn)
-                    .await?;
-                    let old_value: Option<i64> = old.map(|row| row.try_get("size")).transpose()?;
-                    let (key_delta, byte_delta) = match old_value {
-                        Some(old) => (0, value.len() as i64 - old),
-                        None => (1, (key.len() + value.len()) as i64),
-                    };
+                    let (scope, key, op, quota) = &*entry;
                     let usage = sqlx::query(
-                        "insert into module_kv_usage (space_id, module_id, keys, bytes) values ($1, $2, $3, $4) \
-                         on conflict (space_id, module_id) do update \
-                         set keys = module_kv_usage.keys + excluded.keys, bytes = module_kv_usage.bytes + excluded.bytes \
+                        "insert into module_kv_usage (space_id, module_id, keys, bytes) values ($1, $2, 0, 0) \
+                         on conflict (space_id, module_id) do update set keys = module_kv_usage.keys \
                          returning keys, bytes",
                     )
                     .bind(scope.space_id.clone())
                     .bind(scope.module_id.clone())
-                    .bind(key_delta)
-                    .bind(byte_delta)
                     .fetch_one(&mut *conn)
                     .await?;
                     let (keys, bytes): (i64, i64) = (usage.try_get("keys")?, usage.try_get("bytes")?);
-                    if (key_delta > 0 && keys > quota.max_keys) || (byte_delta > 0 && bytes > quota.max_bytes) {
-                        // Undo the count: the write does not happen.
+                    let old: Option<Vec<u8>> =
+                        sqlx::query("select value from module_kv where space_id = $1 and module_id = $2 and key = $3")
+                            .bind(scope.space_id.clone())
+                            .bind(scope.module_id.clone())
+                            .bind(key.clone())
+                            .fetch_optional(&mut *conn)
+                            .await?
+                            .map(|row| row.try_get("value"))
+                            .transpose()?;
+                    let (new, done) = match op.apply(old.as_deref()) {
+                        Ok(Some(decided)) => decided,
+                        Ok(None) => return Ok(Ok(KvDone::Unchanged)),
+                        Err(why) => return Ok(Err(why)),
+                    };
+                    let size = |value: &Option<Vec<u8>>| value.as_ref().map_or(0, |v| (key.len() + v.len()) as i64);
+                    let key_delta = i64::from(new.is_some()) - i64::from(old.is_some());
+                    let byte_delta = size(&new) - size(&old);
+                    if (key_delta > 0 && keys + key_delta > quota.max_keys)
+                        || (byte_delta > 0 && bytes + byte_delta > quota.max_bytes)
+                    {
+                        return Ok(Err(format!(
+                            "quota exceeded: a module stores at most {} keys and {} bytes in a space",
+                            quota.max_keys, quota.max_bytes
+                        )));
+                    }
+                    match &new {
+                        Some(value) => {
+                            sqlx::query(
+                                "insert into module_kv (space_id, module_id, key, value) values ($1, $2, $3, $4) \
+                                 on conflict (space_id, module_id, key) do update set value = excluded.value",
+                            )
+                            .bind(scope.space_id.clone())
+                            .bind(scope.module_id.clone())
+                            .bind(key.clone())
+                            .bind(value.clone())
+                            .execute(&mut *conn)
+                            .await?;
+                        }
+                        None if old.is_some() => {
+                            sqlx::query("delete from module_kv where space_id = $1 and module_id = $2 and key = $3")
+                                .bind(scope.space_id.clone())
+                                .bind(scope.module_id.clone())
+                                .bind(key.clone())
+                                .execute(&mut *conn)
+                                .await?;
+                        }
+                        None => {}
+                    }
+                    if key_delta != 0 || byte_delta != 0 {
                         sqlx::query(
-                            "update module_kv_usage set keys = keys - $3, bytes = bytes - $4 \
+                            "update module_kv_usage set keys = keys + $3, bytes = bytes + $4 \
                              where space_id = $1 and module_id = $2",
                         )
                         .bind(scope.space_id.clone())
@@ -120,57 +207,8 @@ impl ModuleKv {
                         .bind(byte_delta)
                         .execute(&mut *conn)
                         .await?;
-                        return Ok(Err(format!(
-                            "quota exceeded: a module stores at most {} keys and {} bytes in a space",
-                            quota.max_keys, quota.max_bytes
-                        )));
                     }
-                    sqlx::query(
-                        "insert into module_kv (space_id, module_id, key, value) values ($1, $2, $3, $4) \
-                         on conflict (space_id, module_id, key) do update set value = excluded.value",
-                    )
-                    .bind(scope.space_id.clone())
-                    .bind(scope.module_id.clone())
-                    .bind(key.clone())
-                    .bind(value.clone())
-                    .execute(&mut *conn)
-                    .await?;
-                    Ok(Ok(()))
-                })
-            })
-            .await
-    }
-
-    #[tracing::instrument(skip_all, fields(space_id = scope.space_id, module_id = scope.module_id))]
-    pub async fn module_kv_delete(&self, scope: &KvScope, key: &str) -> StoreResult<()> {
-        let entry = Arc::new((scope.clone(), key.to_owned()));
-        self.db
-            .write(move |conn| {
-                let entry = entry.clone();
-                Box::pin(async move {
-                    let (scope, key) = &*entry;
-                    let removed = sqlx::query(
-                        "delete from module_kv where space_id = $1 and module_id = $2 and key = $3 \
-                         returning cast(length(value) as bigint) as size",
-                    )
-                    .bind(scope.space_id.clone())
-                    .bind(scope.module_id.clone())
-                    .bind(key.clone())
-                    .fetch_optional(&mut *conn)
-                    .await?;
-                    if let Some(row) = removed {
-                        let size: i64 = row.try_get("size")?;
-                        sqlx::query(
-                            "update module_kv_usage set keys = keys - 1, bytes = bytes - $3 \
-                             where space_id = $1 and module_id = $2",
-                        )
-                        .bind(scope.space_id.clone())
-                        .bind(scope.module_id.clone())
-                        .bind(size + key.len() as i64)
-                        .execute(&mut *conn)
-                        .await?;
-                    }
-                    Ok(())
+                    Ok(Ok(done))
                 })
             })
             .await
@@ -226,6 +264,27 @@ impl KeyValueBackend for ModuleKv {
         limit: u32,
     ) -> anyhow::Result<Vec<String>> {
         Ok(self.module_kv_keys(scope, prefix, start_after, limit).await?)
+    }
+
+    async fn compare_and_swap(
+        &self,
+        scope: &KvScope,
+        key: &str,
+        expected: Option<&[u8]>,
+        new: Option<&[u8]>,
+    ) -> anyhow::Result<Result<bool, String>> {
+        let op = KvOp::CompareAndSwap { expected: expected.map(<[u8]>::to_vec), new: new.map(<[u8]>::to_vec) };
+        let done = self.module_kv_write(scope, key, op).await?;
+        Ok(done.map(|done| done == KvDone::Written))
+    }
+
+    async fn increment(&self, scope: &KvScope, key: &str, delta: i64) -> anyhow::Result<Result<i64, String>> {
+        let done = self.module_kv_write(scope, key, KvOp::Increment(delta)).await?;
+        match done {
+            Ok(KvDone::Counted(value)) => Ok(Ok(value)),
+            Ok(other) => anyhow::bail!("an increment answered {other:?}"),
+            Err(why) => Ok(Err(why)),
+        }
     }
 }
 

@@ -86,20 +86,19 @@ impl Ranking {
         let started = Instant::now();
         let now = OffsetDateTime::now_utc();
         let signals = self.store.listings.signals(now - RECENT).await?;
-        let mut scored = Vec::with_capacity(signals.len());
-        for signal in signals {
-            if started.elapsed() > self.settings.budget {
-                return Err(Error::ModuleFailed(
-                    format!(
-                        "the ranking ran past its budget of {} ms; the last good ranking stays",
-                        self.settings.budget.as_millis()
-                    )
-                    .into(),
-                ));
-            }
-            let score = self.score(&signal, now).await?;
-            scored.push((score, signal));
-        }
+        let over_budget = || {
+            Error::ModuleFailed(
+                format!(
+                    "the ranking ran past its budget of {} ms; the last good ranking stays",
+                    self.settings.budget.as_millis()
+                )
+                .into(),
+            )
+        };
+        let scores = tokio::time::timeout(self.settings.budget, self.scores(&signals, now))
+            .await
+            .map_err(|_| over_budget())??;
+        let mut scored: Vec<(f64, ListingSignals)> = scores.into_iter().zip(signals).collect();
         // Highest score first; ties go to the newer listing, then the id, so the order is stable.
         scored.sort_by(|(a, x), (b, y)| {
             b.total_cmp(a)
@@ -126,24 +125,28 @@ impl Ranking {
         Ok(count)
     }
 
-    async fn score(&self, signal: &ListingSignals, now: OffsetDateTime) -> Result<f64> {
-        let listed = &signal.listed;
+    /// One score per listing, in order: the rule module's (in batches, see `ModuleHost::trending_scores`),
+    /// or the member count without one.
+    async fn scores(&self, signals: &[ListingSignals], now: OffsetDateTime) -> Result<Vec<f64>> {
         let Some(module_id) = &self.settings.rule_module else {
-            return Ok(listed.members as f64);
+            return Ok(signals.iter().map(|signal| signal.listed.members as f64).collect());
         };
         let count = |n: i64| u32::try_from(n).unwrap_or(u32::MAX);
-        let stats = ListingStats {
-            space_id: listed.space_id.clone(),
-            members: count(listed.members),
-            assets: count(listed.assets),
-            comments_last_week: count(signal.comments_last_week),
-            registrations_last_week: count(signal.registrations_last_week),
-            age_days: count((now - listed.listed_at).whole_days().max(0)),
-        };
+        let listings = signals
+            .iter()
+            .map(|signal| ListingStats {
+                space_id: signal.listed.space_id.clone(),
+                members: count(signal.listed.members),
+                assets: count(signal.listed.assets),
+                comments_last_week: count(signal.comments_last_week),
+                registrations_last_week: count(signal.registrations_last_week),
+                age_days: count((now - signal.listed.listed_at).whole_days().max(0)),
+            })
+            .collect();
         // Marketplace modules run for the deployment, not for a space (the WIT's context).
         let invocation = Invocation { space_id: String::new(), config_json: self.settings.rule_config.clone() };
-        self.host.trending_score(module_id, invocation, stats).await.map_err(|failure| {
-            Error::ModuleFailed(format!("rule module {module_id} failed to score a listing: {failure}").into())
+        self.host.trending_scores(module_id, invocation, listings).await.map_err(|failure| {
+            Error::ModuleFailed(format!("rule module {module_id} failed to score the listings: {failure}").into())
         })
     }
 }

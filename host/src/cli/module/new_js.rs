@@ -1,0 +1,67 @@
+//! `trellis module new NAME --lang js`: a JavaScript module directory on `sdk-js` (componentize-js).
+//! Everything it needs is written into it (the SDK's files, the WIT, the pinned lock file), so it builds
+//! without the host's source: `npm ci && npm test && npm run build`.
+
+use std::path::Path;
+
+use anyhow::Context;
+
+/// `(path in the new directory, text)`; `{{name}}` is replaced by the module's name.
+const FILES: [(&str, &str); 12] = [
+    ("package.json", include_str!("../../../../sdk-js/template/package.json")),
+    ("module.js", include_str!("../../../../sdk-js/template/module.js")),
+    ("module.test.js", include_str!("../../../../sdk-js/template/module.test.js")),
+    ("app.js", include_str!("../../../../sdk-js/template/app.js")),
+    (".gitignore", include_str!("../../../../sdk-js/template/gitignore")),
+    ("README.md", include_str!("../../../../sdk-js/README.md")),
+    ("build.mjs", include_str!("../../../../sdk-js/build.mjs")),
+    ("sdk/trellis.js", include_str!("../../../../sdk-js/src/trellis.js")),
+    ("sdk/trellis-host.js", include_str!("../../../../sdk-js/src/trellis-host.js")),
+    ("sdk/trellis-fake-host.js", include_str!("../../../../sdk-js/src/trellis-fake-host.js")),
+    ("wit/world.wit", include_str!("../../../../sdk-js/wit/world.wit")),
+    ("wit/deps/trellis-module.wit", include_str!("../../../../wit/v0.2.0/trellis-module.wit")),
+];
+
+/// sdk-js's lock: the template pins exactly the same packages (only the root name differs).
+const LOCK: &str = include_str!("../../../../sdk-js/package-lock.json");
+
+/// Writes a JavaScript module named `name` into `dir` (created when absent; it must be empty).
+pub fn scaffold_js(name: &str, dir: &Path) -> anyhow::Result<()> {
+    if dir.exists() {
+        let mut entries = std::fs::read_dir(dir).with_context(|| format!("reading {}", dir.display()))?;
+        anyhow::ensure!(entries.next().is_none(), "{} exists and is not empty", dir.display());
+    }
+    let lock = LOCK.replace("\"name\": \"trellis-sdk-js\"", &format!("\"name\": \"{name}\""));
+    let files = FILES.iter().map(|(path, text)| (*path, text.replace("{{name}}", name)));
+    for (path, text) in files.chain([("package-lock.json", lock)]) {
+        let target = dir.join(path);
+        if let Some(parent) = target.parent() {
+            std::fs::create_dir_all(parent).with_context(|| format!("cannot create {}", parent.display()))?;
+        }
+        std::fs::write(&target, text).with_context(|| format!("cannot write {}", target.display()))?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scaffold_js_writes_the_named_module_and_refuses_a_non_empty_directory() {
+        // Arrange
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path().join("my-notes");
+
+        // Act
+        scaffold_js("my-notes", &dir).unwrap();
+
+        // Assert
+        let module = std::fs::read_to_string(dir.join("module.js")).unwrap();
+        assert!(module.contains("id: 'my-notes'") && !module.contains("{{name}}"));
+        let lock = std::fs::read_to_string(dir.join("package-lock.json")).unwrap();
+        assert!(lock.contains("\"name\": \"my-notes\""));
+        assert!(dir.join("sdk/trellis.js").exists() && dir.join("wit/deps/trellis-module.wit").exists());
+        assert!(scaffold_js("my-notes", &dir).is_err());
+    }
+}

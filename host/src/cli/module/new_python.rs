@@ -1,0 +1,85 @@
+//! `trellis module new NAME --lang python`: a Python space module on `sdk-python/`, self-contained (the SDK,
+//! the WIT and the pinned builder are copied in), so an author needs only Python and componentize-py.
+
+use std::path::Path;
+
+use anyhow::Context as _;
+
+/// Every file written, by its path in the new module: the template, the SDK and the WIT it is built against.
+const FILES: &[(&str, &str)] = &[
+    ("module.py", include_str!("../../../../sdk-python/template/module.py")),
+    ("app.py", include_str!("../../../../sdk-python/template/app.py")),
+    ("tests/__init__.py", include_str!("../../../../sdk-python/template/tests/__init__.py")),
+    ("tests/test_module.py", include_str!("../../../../sdk-python/template/tests/test_module.py")),
+    ("build.sh", include_str!("../../../../sdk-python/template/build.sh")),
+    ("README.md", include_str!("../../../../sdk-python/template/README.md")),
+    (".gitignore", include_str!("../../../../sdk-python/template/gitignore")),
+    ("requirements.txt", include_str!("../../../../sdk-python/requirements.txt")),
+    ("trellis_sdk/__init__.py", include_str!("../../../../sdk-python/trellis_sdk/__init__.py")),
+    ("trellis_sdk/guest.py", include_str!("../../../../sdk-python/trellis_sdk/guest.py")),
+    ("trellis_sdk/testing.py", include_str!("../../../../sdk-python/trellis_sdk/testing.py")),
+    ("wit/world.wit", include_str!("../../../../sdk-python/wit/world.wit")),
+    ("wit/deps/trellis-module/trellis-module.wit", include_str!("../../../../wit/v0.2.0/trellis-module.wit")),
+];
+
+/// Writes a Python module named `name` into `dir` (absent or empty).
+pub fn scaffold_python(name: &str, dir: &Path) -> anyhow::Result<()> {
+    let valid = name.len() <= 64
+        && name.starts_with(|c: char| c.is_ascii_lowercase())
+        && name.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-');
+    anyhow::ensure!(valid, "the name {name:?} must be a lowercase letter followed by up to 63 of a-z, 0-9 and -");
+    if dir.exists() {
+        let mut entries = std::fs::read_dir(dir).with_context(|| format!("reading {}", dir.display()))?;
+        anyhow::ensure!(entries.next().is_none(), "{} exists and is not empty", dir.display());
+    }
+    let wasm = name.replace('-', "_");
+    for (path, text) in FILES {
+        let target = dir.join(path);
+        if let Some(parent) = target.parent() {
+            std::fs::create_dir_all(parent).with_context(|| format!("creating {}", parent.display()))?;
+        }
+        let text = text.replace("{{name}}", name).replace("{{wasm}}", &wasm);
+        std::fs::write(&target, text).with_context(|| format!("writing {}", target.display()))?;
+    }
+    make_executable(&dir.join("build.sh"))
+}
+
+#[cfg(unix)]
+fn make_executable(path: &Path) -> anyhow::Result<()> {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755))
+        .with_context(|| format!("making {} executable", path.display()))
+}
+
+#[cfg(not(unix))]
+fn make_executable(_path: &Path) -> anyhow::Result<()> {
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_new_python_module_gets_the_template_the_sdk_and_the_wit_with_its_name() {
+        let dir = tempfile::tempdir().unwrap();
+        let target = dir.path().join("my-greeter");
+        scaffold_python("my-greeter", &target).unwrap();
+        let module = std::fs::read_to_string(target.join("module.py")).unwrap();
+        assert!(module.contains("id=\"my-greeter\"") && !module.contains("{{"), "{module}");
+        let build = std::fs::read_to_string(target.join("build.sh")).unwrap();
+        assert!(build.contains("-o my_greeter.wasm"), "{build}");
+        assert!(target.join("trellis_sdk/testing.py").exists());
+        assert!(target.join("wit/deps/trellis-module/trellis-module.wit").exists());
+    }
+
+    #[test]
+    fn bad_names_and_used_directories_are_refused_for_python_too() {
+        let dir = tempfile::tempdir().unwrap();
+        for bad in ["Greeter", "9lives", "a_b", "", "x".repeat(65).as_str()] {
+            assert!(scaffold_python(bad, &dir.path().join("m")).is_err(), "{bad}");
+        }
+        std::fs::write(dir.path().join("file"), "x").unwrap();
+        assert!(scaffold_python("greeter", dir.path()).is_err());
+    }
+}
