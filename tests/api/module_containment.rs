@@ -73,6 +73,35 @@ async fn each_misbehaviour_ends_only_its_own_request_while_others_succeed() {
 }
 
 #[tokio::test]
+async fn each_failure_says_which_limit_was_hit_and_its_value() {
+    // Arrange
+    let app = spawn_app_with(|config| {
+        enable_hostile(config);
+        config.modules.runtime.request_deadline_ms = 300;
+    })
+    .await;
+    let ann = app.sign_up("ann").await;
+    let space_id = hostile_space(&app, &ann, "ok").await;
+    let base = format!("/v0/spaces/{space_id}/modules/hostile");
+    let message = |path: &'static str| {
+        let request = app.authed(Method::GET, &format!("{base}{path}"), &ann.token);
+        async move {
+            let error = assert_error(request.send().await.unwrap(), StatusCode::BAD_GATEWAY, "MODULE_FAILED").await;
+            error["message"].as_str().unwrap().to_owned()
+        }
+    };
+    // Act
+    let deadline = message("/loop").await;
+    let memory = message("/alloc").await;
+    let trap = message("/trap").await;
+    // Assert
+    assert_eq!(deadline, r#"module "hostile" ran past its deadline of 300 ms (modules.request_deadline_ms)"#);
+    assert_eq!(memory, r#"module "hostile" hit its memory limit of 32 MiB (modules.memory_limit_bytes)"#);
+    assert!(trap.starts_with(r#"module "hostile" trapped: panicked at "#), "{trap}");
+    assert!(trap.ends_with(": trap requested"), "{trap}");
+}
+
+#[tokio::test]
 async fn the_hostile_module_finds_no_files_environment_or_sockets() {
     // Arrange
     let app = spawn_app_with(enable_hostile).await;

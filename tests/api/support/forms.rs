@@ -306,3 +306,19 @@ pub fn answers_by_key(view: &Value, answers: &[(&str, Value)]) -> Value {
     let fields: Map<String, Value> = answers.iter().map(|(key, value)| (ids[*key].clone(), value.clone())).collect();
     json!({"payload": {"configurationId": view["id"], "fields": fields}})
 }
+
+/// The words of an instance's answers as the word-count example counts them: whitespace-separated
+/// tokens holding a letter or digit, in string answers and the strings of list answers, minus `ignored`.
+pub fn form_field_words(fields: &Value, ignored: &[&str]) -> u64 {
+    fn words(answer: &Value) -> u64 {
+        match answer {
+            Value::String(text) => {
+                text.split_whitespace().filter(|word| word.chars().any(char::is_alphanumeric)).count() as u64
+            }
+            Value::Array(items) => items.iter().map(words).sum(),
+            _ => 0,
+        }
+    }
+    let fields = fields.as_object().expect("fields are an object");
+    fields.iter().filter(|(id, _)| !ignored.contains(&id.as_str())).map(|(_, answer)| words(answer)).sum()
+}

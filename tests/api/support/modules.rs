@@ -24,6 +24,14 @@ pub fn enable_word_count(config: &mut Config) {
     config.modules.runtime.enable.push(EnabledModule::file(path, grants, vec![]));
 }
 
+/// Enables the JavaScript port `word-count-js`, built by `scripts/build-guests` into `<repo>/target/guests`.
+pub fn enable_word_count_js(config: &mut Config) {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../target/guests/word_count_js.wasm");
+    assert!(path.exists(), "{} is missing: run scripts/build-guests", path.display());
+    let grants = vec![Grant::KeyValue, Grant::ItemRead, Grant::Logging];
+    config.modules.runtime.enable.push(EnabledModule::file(path, grants, vec![]));
+}
+
 /// Enables the test analysis step `analysis-probe` (tags from words in the file name; fails, traps or
 /// spins as its configuration says), which spaces may connect.
 pub fn enable_analysis_probe(config: &mut Config) {
@@ -83,4 +91,26 @@ pub fn tagged_payload(space_id: &str, tags: &str) -> Value {
 /// The Tags counts route of a space.
 pub fn counts_path(space_id: &str) -> String {
     format!("/v0/spaces/{space_id}/modules/tags/counts")
+}
+
+/// Where `scripts/build-guests` puts the example modules written in other languages.
+pub fn guest_path(file: &str) -> PathBuf {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../target/guests").join(file);
+    assert!(path.exists(), "{} is missing: run scripts/build-guests", path.display());
+    path
+}
+
+/// Enables `word-count-py`, the word-count example in Python (componentize-py, `scripts/build-guests`).
+pub fn enable_word_count_py(config: &mut Config) {
+    let grants = vec![Grant::KeyValue, Grant::ItemRead, Grant::Logging];
+    config.modules.runtime.enable.push(EnabledModule::file(guest_path("word_count_py.wasm"), grants, vec![]));
+}
+
+/// Enables `word-count-legacy`: the word-count example as SDK 0.1.0 built it (WIT 0.1.0), from the
+/// component checked in under `plugins/legacy/`, never rebuilt.
+pub fn enable_word_count_legacy(config: &mut Config) {
+    let path =
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../plugins/legacy/word-count-0.1.0/word_count_legacy.wasm");
+    let grants = vec![Grant::KeyValue, Grant::ItemRead, Grant::Logging];
+    config.modules.runtime.enable.push(EnabledModule::file(path, grants, vec![]));
 }

@@ -1,0 +1,236 @@
+//! Guest conformance: every implementation of the word-count example (the Rust one at WIT 0.2.0, the
+//! checked-in 0.1.0 component, and the other languages' ports) passes the same black-box tests, written
+//! once here and instantiated per guest with one line of [`guest_conformance!`]. What only WIT 0.2.0
+//! offers (atomic key-value updates, comment events) is tested on 0.2.0 guests only.
+
+use std::time::{Duration, Instant};
+
+use reqwest::{Method, StatusCode};
+use serde_json::{Value, json};
+use trellis::config::Config;
+use trellis_tests::{TestApp, TestUser, assert_error, body, spawn_app_with};
+
+use crate::support::forms::{
+    created_config, created_form, form_field_words, get_ok, patch_form, sample, sample_config,
+};
+use crate::support::modules::{
+    connect, enable_word_count, enable_word_count_js, enable_word_count_legacy, enable_word_count_py, module_call,
+    tagged_payload, wait_until,
+};
+use crate::support::spaces::{created_space, id};
+
+/// One implementation of the word-count example.
+#[derive(Clone, Copy)]
+pub struct Guest {
+    pub id: &'static str,
+    pub enable: fn(&mut Config),
+    /// `0.1.0` or `0.2.0`.
+    pub wit: &'static str,
+}
+
+impl Guest {
+    fn is_v0_2(self) -> bool {
+        self.wit == "0.2.0"
+    }
+}
+
+/// The same conformance tests for one guest: `guest_conformance!(mod_name, "module-id", enable_fn, "0.2.0")`.
+macro_rules! guest_conformance {
+    ($name:ident, $module_id:literal, $enable:path, $wit:literal) => {
+        mod $name {
+            #[allow(unused_imports)]
+            use super::*;
+
+            const GUEST: super::Guest = super::Guest { id: $module_id, enable: $enable, wit: $wit };
+
+            #[tokio::test]
+            async fn routes_answer_stats_config_and_a_json_404() {
+                super::routes_answer_stats_config_and_a_json_404(GUEST).await
+            }
+
+            #[tokio::test]
+            async fn form_events_count_words_minus_ignored_fields_and_an_update_replaces_the_count() {
+                super::form_events_count_words_minus_ignored_fields_and_an_update_replaces_the_count(GUEST).await
+            }
+
+            #[tokio::test]
+            async fn concurrent_updates_of_one_item_leave_the_exact_total() {
+                super::concurrent_updates_of_one_item_leave_the_exact_total(GUEST).await
+            }
+
+            #[tokio::test]
+            async fn comment_events_are_counted_by_0_2_guests_and_skipped_by_0_1() {
+                super::comment_events_are_counted_by_0_2_guests_and_skipped_by_0_1(GUEST).await
+            }
+
+            #[tokio::test]
+            async fn spin_fail_and_print_are_contained() {
+                super::spin_fail_and_print_are_contained(GUEST).await
+            }
+
+            #[tokio::test]
+            async fn the_catalogue_shows_the_wit_version() {
+                super::the_catalogue_shows_the_wit_version(GUEST).await
+            }
+        }
+    };
+}
+
+guest_conformance!(rust_v0_2, "word-count", enable_word_count, "0.2.0");
+guest_conformance!(legacy_v0_1, "word-count-legacy", enable_word_count_legacy, "0.1.0");
+guest_conformance!(javascript, "word-count-js", enable_word_count_js, "0.2.0");
+guest_conformance!(python, "word-count-py", enable_word_count_py, "0.2.0");
+
+/// A server with the guest enabled, its owner, and a space connected to the guest with `config`.
+async fn guest_space(guest: Guest, config: Value) -> (TestApp, TestUser, String) {
+    let app = spawn_app_with(guest.enable).await;
+    let ann = app.sign_up("ann").await;
+    created_config(&app, &ann.token, sample_config()).await;
+    let space_id = id(&created_space(&app, &ann, "words").await);
+    connect(&app, &ann, &space_id, json!([{"moduleId": guest.id, "config": config}])).await;
+    (app, ann, space_id)
+}
+
+fn stats_path(guest: Guest, space_id: &str) -> String {
+    format!("/v0/spaces/{space_id}/modules/{}/stats", guest.id)
+}
+
+fn zero_stats(guest: Guest) -> Value {
+    if guest.is_v0_2() { json!({"items": 0, "words": 0, "comments": 0}) } else { json!({"items": 0, "words": 0}) }
+}
+
+pub async fn routes_answer_stats_config_and_a_json_404(guest: Guest) {
+    // Arrange
+    let config = json!({"ignoreFields": ["a", "b"]});
+    let (app, ann, space_id) = guest_space(guest, config.clone()).await;
+    let route = |path: &str| format!("/{}{path}", guest.id);
+
+    // Act
+    let stats = get_ok(&app, &ann.token, &stats_path(guest, &space_id)).await;
+    let seen = get_ok(&app, &ann.token, &format!("/v0/spaces/{space_id}/modules/{}/config", guest.id)).await;
+    let unknown = module_call(&app, &ann.token, Method::GET, &space_id, &route("/nope")).await;
+
+    // Assert
+    assert_eq!(stats, zero_stats(guest));
+    assert_eq!(seen, config);
+    // The guest answers 404 `{"error": "not found"}`; the host answers it in the API's error shape.
+    assert_error(unknown, StatusCode::NOT_FOUND, "NOT_FOUND").await;
+}
+
+pub async fn form_events_count_words_minus_ignored_fields_and_an_update_replaces_the_count(guest: Guest) {
+    // Arrange
+    let (app, ann, space_id) = guest_space(guest, json!({"ignoreFields": [sample::FULL_NAME]})).await;
+    let stats = stats_path(guest, &space_id);
+
+    // Act
+    let created = created_form(&app, &ann.token, &tagged_payload(&space_id, "")).await;
+    let first_words = form_field_words(&created["fields"], &[sample::FULL_NAME]);
+    let first = wait_until(&app, &ann.token, &stats, |b| b["items"] == 1 && b["words"] == first_words).await;
+    let again = get_ok(&app, &ann.token, &stats).await;
+    let form_id = created["formId"].as_str().unwrap();
+    let patch = json!({"payload": {"fields": {sample::CITY: "Bern Zürich Genf Basel Chur"}}});
+    let response = patch_form(&app, &ann.token, form_id, &patch).await;
+    assert_eq!(response.status(), StatusCode::OK);
+    let patched = body(response).await;
+    let second_words = form_field_words(&patched["fields"], &[sample::FULL_NAME]);
+    let second = wait_until(&app, &ann.token, &stats, |b| b["words"] == second_words).await;
+
+    // Assert
+    assert_ne!(first_words, second_words, "the update must change the count");
+    assert_eq!(first["items"], 1);
+    assert_eq!(again, first, "the state survives across calls");
+    assert_eq!(second["items"], 1, "an update replaces the item's count: {second}");
+}
+
+pub async fn concurrent_updates_of_one_item_leave_the_exact_total(guest: Guest) {
+    if !guest.is_v0_2() {
+        return; // 0.1.0 has no atomic updates: its read-then-write may lose some.
+    }
+    // Arrange
+    let (app, ann, space_id) = guest_space(guest, json!({})).await;
+    let created = created_form(&app, &ann.token, &tagged_payload(&space_id, "")).await;
+    let form_id = created["formId"].as_str().unwrap().to_owned();
+
+    // Act: 50 updates at once, each giving the city another number of words.
+    let updates: Vec<_> = (1..=50)
+        .map(|n| {
+            let city = vec!["town"; 1 + n % 7].join(" ");
+            let request = app
+                .client
+                .patch(app.url(&format!("/v0/forms/{form_id}")))
+                .header("X-License-Key", &app.license_key)
+                .bearer_auth(&ann.token)
+                .json(&json!({"payload": {"fields": {sample::CITY: city}}}));
+            tokio::spawn(async move { request.send().await.expect("request sent").status() })
+        })
+        .collect();
+    let mut applied = 0;
+    for update in updates {
+        // An update racing another on the same instance may be refused (409); the rest apply.
+        match update.await.unwrap() {
+            StatusCode::OK => applied += 1,
+            status => assert_eq!(status, StatusCode::CONFLICT),
+        }
+    }
+    assert!(applied >= 1);
+    let last = get_ok(&app, &ann.token, &format!("/v0/forms/{form_id}")).await;
+    let words = form_field_words(&last["fields"], &[]);
+
+    // Assert: once every event is in, the total is the last version's count, and one item.
+    let stats = wait_until(&app, &ann.token, &stats_path(guest, &space_id), |b| b["words"] == words).await;
+    assert_eq!(stats["items"], 1, "{stats}");
+}
+
+pub async fn comment_events_are_counted_by_0_2_guests_and_skipped_by_0_1(guest: Guest) {
+    // Arrange
+    let (app, ann, space_id) = guest_space(guest, json!({})).await;
+    let comments = format!("/v0/spaces/{space_id}/comments");
+
+    // Act
+    for n in 0..3 {
+        let response =
+            app.authed(Method::POST, &comments, &ann.token).json(&json!({"body": format!("hi {n}")})).send().await;
+        assert_eq!(response.unwrap().status(), StatusCode::CREATED);
+    }
+    created_form(&app, &ann.token, &tagged_payload(&space_id, "")).await;
+
+    // Assert: the form event comes after the comments, so once it is counted they were handled.
+    let stats = wait_until(&app, &ann.token, &stats_path(guest, &space_id), |b| b["items"] == 1).await;
+    if guest.is_v0_2() {
+        let stats = wait_until(&app, &ann.token, &stats_path(guest, &space_id), |b| b["comments"] == 3).await;
+        assert_eq!(stats["comments"], 3);
+    } else {
+        assert_eq!(stats.get("comments"), None, "{stats}");
+    }
+}
+
+pub async fn spin_fail_and_print_are_contained(guest: Guest) {
+    // Arrange
+    let (app, ann, space_id) = guest_space(guest, json!({})).await;
+    let route = |path: &str| format!("/{}{path}", guest.id);
+
+    // Act
+    let started = Instant::now();
+    let spin = module_call(&app, &ann.token, Method::POST, &space_id, &route("/spin")).await;
+    let spin_took = started.elapsed();
+    let fail = module_call(&app, &ann.token, Method::POST, &space_id, &route("/fail")).await;
+    let print = module_call(&app, &ann.token, Method::POST, &space_id, &route("/print")).await;
+    let after = get_ok(&app, &ann.token, &stats_path(guest, &space_id)).await;
+
+    // Assert: the harness's request budget is 2 s.
+    assert_error(spin, StatusCode::BAD_GATEWAY, "MODULE_FAILED").await;
+    assert!(spin_took < Duration::from_secs(10), "the loop ran {spin_took:?}");
+    assert_error(fail, StatusCode::BAD_GATEWAY, "MODULE_FAILED").await;
+    assert_eq!(print.status(), StatusCode::OK);
+    assert_eq!(body(print).await, json!({}));
+    assert_eq!(after, zero_stats(guest));
+}
+
+pub async fn the_catalogue_shows_the_wit_version(guest: Guest) {
+    let (app, ann, _) = guest_space(guest, json!({})).await;
+
+    let catalogue = get_ok(&app, &ann.token, "/v0/modules").await;
+
+    let listed = catalogue["items"].as_array().unwrap().iter().find(|m| m["id"] == guest.id).expect("listed");
+    assert_eq!(listed["witVersion"], guest.wit, "{listed}");
+}
