@@ -7,7 +7,12 @@
 //! (modules' key-value stores have no transactions), and events queued when the server stops
 //! are delivered after it starts again. A module failing on an event is recorded, not retried:
 //! the module saw the event. A database error retries the job, so delivery is at least once.
-//! Failures never reach the request that caused the event. A space holds at most
+//! Failures never reach the request that caused the event.
+//!
+//! Events are queued after their change commits, so two quick updates of one instance may be queued in the
+//! other order than they committed. A form-instance event therefore carries the instance as it is when the
+//! event is delivered (the queued copy if it is gone or left the space): whatever the order, the last event a
+//! module sees of an instance shows its latest state. A space holds at most
 //! `modules.max_queued_events_per_space` unfinished events; beyond that new events of the space
 //! are dropped, logged and counted, so a flood of changes cannot grow the table without bound.
 
@@ -19,6 +24,7 @@ use time::OffsetDateTime;
 use trellis_modules::{EventKind, Invocation, ModuleEvent, ModuleHost, ModuleKind};
 
 use crate::jobs::queue::{ClaimedJob, JobFailure, JobHandler, JobQueue, NewJob};
+use crate::services::form_instances;
 use crate::services::spaces::Spaces;
 use crate::store::{Delivery, Store};
 
@@ -136,7 +142,16 @@ impl JobHandler for Deliver {
 
     async fn run(&self, job: &ClaimedJob) -> Result<(), JobFailure> {
         let shared = &self.0;
-        let event = event_of(&job.payload).ok_or_else(|| JobFailure::Permanent("not a space event".to_owned()))?;
+        let mut event = event_of(&job.payload).ok_or_else(|| JobFailure::Permanent("not a space event".to_owned()))?;
+        if matches!(event.kind, EventKind::FormInstanceCreated | EventKind::FormInstanceUpdated) {
+            let current =
+                shared.store.instances.instance(&event.item_id).await.map_err(|error| {
+                    JobFailure::Retry(format!("reading the instance's current state failed: {error}"))
+                })?;
+            if let Some(current) = current.filter(|current| current.space_id.as_deref() == Some(&event.space_id)) {
+                event.item_json = form_instances::event_item(&current).to_string();
+            }
+        }
         let space_id = event.space_id.as_str();
         let modules = shared
             .spaces

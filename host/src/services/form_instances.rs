@@ -60,6 +60,22 @@ impl Instance {
     }
 }
 
+/// What a module is told of an instance in an event: `{formId, configurationId, state, payload: {language,
+/// fields, metadata, integrations}}`.
+pub fn event_item(stored: &StoredInstance) -> Value {
+    serde_json::json!({
+        "formId": stored.form_id,
+        "configurationId": stored.configuration_id,
+        "state": stored.state,
+        "payload": {
+            "language": stored.language,
+            "fields": parse_map(Some(&stored.answers)),
+            "metadata": parse_map(stored.metadata.as_deref()),
+            "integrations": parse_map(stored.integrations.as_deref()),
+        },
+    })
+}
+
 fn parse_map(text: Option<&str>) -> Map<String, Value> {
     text.and_then(|t| serde_json::from_str(t).ok()).unwrap_or_default()
 }
@@ -253,23 +269,10 @@ impl FormInstances {
     }
 
     /// Tells the modules of the instance's space (if any) about a committed change: queues the
-    /// event, delivered in the background: `{formId, configurationId, state, payload: {language,
-    /// fields, metadata, integrations}}`.
+    /// event, delivered in the background with [`event_item`].
     async fn announce(&self, kind: EventKind, instance: &Instance) {
         let Some(space_id) = instance.stored.space_id.as_deref() else { return };
-        let stored = &instance.stored;
-        let item = serde_json::json!({
-            "formId": stored.form_id,
-            "configurationId": stored.configuration_id,
-            "state": stored.state,
-            "payload": {
-                "language": stored.language,
-                "fields": instance.answers(),
-                "metadata": instance.metadata(),
-                "integrations": instance.integrations(),
-            },
-        });
-        self.events.publish(space_id, kind, &stored.form_id, item).await;
+        self.events.publish(space_id, kind, &instance.stored.form_id, event_item(&instance.stored)).await;
     }
 
     /// Pairs a stored instance with its (cached) configuration.
