@@ -81,20 +81,24 @@ fn module_check_with_a_configuration_judges_the_deployments_grants() {
 }
 
 #[test]
-fn module_new_prints_how_to_test_and_other_languages_say_they_are_not_available_yet() {
+fn module_new_prints_how_to_test_build_and_serve_in_each_language() {
     // Arrange
     let dir = tempfile::tempdir().unwrap();
     // Act
     let rust = trellis(dir.path(), &["module", "new", "poll"]);
     let js = trellis(dir.path(), &["module", "new", "poll-js", "--lang", "js"]);
+    let python = trellis(dir.path(), &["module", "new", "poll-py", "--lang", "python"]);
     // Assert
     let steps = String::from_utf8_lossy(&rust.stderr);
     assert!(rust.status.success() && steps.contains("cargo test-native") && steps.contains("module dev"), "{steps}");
     let manifest = std::fs::read_to_string(dir.path().join("poll/Cargo.toml")).unwrap();
     assert!(manifest.contains("git = \"") && manifest.contains("tag = \"sdk-v"), "{manifest}");
-    if !js.status.success() {
-        assert!(String::from_utf8_lossy(&js.stderr).contains("not yet available"));
-    }
+    let steps = String::from_utf8_lossy(&js.stderr);
+    assert!(js.status.success() && steps.contains("npm test") && steps.contains("--wasm poll-js.wasm"), "{steps}");
+    assert!(dir.path().join("poll-js/package-lock.json").exists());
+    let steps = String::from_utf8_lossy(&python.stderr);
+    assert!(python.status.success() && steps.contains("unittest") && steps.contains("--wasm poll_py.wasm"), "{steps}");
+    assert!(dir.path().join("poll-py/build.sh").exists());
 }
 
 #[test]

@@ -43,6 +43,20 @@ pub fn scaffold_js(name: &str, dir: &Path) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// What to do next, printed after the directory is written.
+pub fn next_steps(name: &str, dir: &Path) -> String {
+    format!(
+        "created module {name} in {dir}\n\nnext steps:\n  cd {dir}\n  \
+         npm ci                            # the pinned componentize-js, once\n  \
+         npm test                          # unit tests under node --test, against the SDK's fake host\n  \
+         npm run build                     # the component: {name}.wasm\n  \
+         trellis module check {name}.wasm\n  \
+         trellis module dev --build 'npm run build' --wasm {name}.wasm   # serve it, reload on change\n\n\
+         the guide: README.md",
+        dir = dir.display()
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -56,6 +56,21 @@ fn make_executable(_path: &Path) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// What to do next, printed after the directory is written.
+pub fn next_steps(name: &str, dir: &Path) -> String {
+    let wasm = name.replace('-', "_");
+    format!(
+        "created module {name} in {dir}\n\nnext steps:\n  cd {dir}\n  \
+         python3 -m venv .venv && .venv/bin/pip install --require-hashes -r requirements.txt   # once\n  \
+         python3 -m unittest               # unit tests against the SDK's fake host\n  \
+         . .venv/bin/activate && ./build.sh   # the component: {wasm}.wasm\n  \
+         trellis module check {wasm}.wasm\n  \
+         trellis module dev --build ./build.sh --wasm {wasm}.wasm   # serve it, reload on change\n\n\
+         the guide: README.md",
+        dir = dir.display()
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
