@@ -43,8 +43,9 @@ pub struct ModulesConfig {
     /// Let modules reach loopback, private, link-local and unique-local addresses (an allowed host
     /// inside the deployment's own network). Off: such addresses are refused after resolving.
     pub http_allow_private_addresses: bool,
-    /// Threads that run guest code, apart from the threads serving HTTP: a module that computes
-    /// until its deadline holds one of these, never a request thread.
+    /// Threads that run guest code past its first epoch tick, apart from the threads serving HTTP: a call
+    /// starts on its caller's thread (most end within microseconds) and moves here at its first wait, so a
+    /// module that computes until its deadline holds one of these, and a request thread for at most 1 ms.
     pub guest_threads: usize,
     /// Route calls of one module running at once; beyond them a call is refused at once (busy).
     pub max_calls_per_module: usize,
