@@ -189,7 +189,6 @@ fn a_scaffolded_module_passes_its_tests_builds_with_one_command_and_fits_the_hos
 #[tokio::test]
 #[ignore]
 async fn module_dev_serves_a_scaffolded_module_and_reloads_it_when_its_source_changes() {
-    use std::io::{BufRead, BufReader};
     // Arrange
     let dir = tempfile::tempdir().unwrap();
     let workspace = Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("host/ sits in the workspace");
@@ -213,23 +212,21 @@ async fn module_dev_serves_a_scaffolded_module_and_reloads_it_when_its_source_ch
         .stdout(std::process::Stdio::piped())
         .spawn()
         .expect("running trellis module dev");
-    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
-    let mut curl = None;
-    for line in lines.by_ref() {
-        let line = line.unwrap();
-        if line.trim_start().starts_with("curl") && line.contains("/modules/greeter/") {
-            curl = Some(line);
-            break;
-        }
-    }
-    let curl = curl.expect("module dev printed a curl command");
+    // The server's lines come through a channel, so every wait has a limit; the guard stops the server
+    // however the test ends.
+    let lines = printed_lines(child.stdout.take().unwrap());
+    let _server = KillOnDrop(child);
+    let curl =
+        wait_for_line(&lines, |line| line.trim_start().starts_with("curl") && line.contains("/modules/greeter/"))
+            .expect("module dev printed a curl command");
     let word = |prefix: &str| {
         let start = curl.find(prefix).unwrap() + prefix.len();
         curl[start..].split('\'').next().unwrap().to_owned()
     };
     let (key, token) = (word("X-License-Key: "), word("Bearer "));
     let url = curl.split_whitespace().last().unwrap().replace("/modules/greeter/", "/modules/greeter/count");
-    let client = reqwest::Client::new();
+    // No kept-alive connections: the reload restarts the server, which closes them.
+    let client = reqwest::Client::builder().pool_max_idle_per_host(0).build().unwrap();
     let get = || client.get(&url).header("X-License-Key", &key).bearer_auth(&token).send();
 
     // Act
@@ -237,13 +234,49 @@ async fn module_dev_serves_a_scaffolded_module_and_reloads_it_when_its_source_ch
     let lib = crate_dir.join("src/lib.rs");
     let source = std::fs::read_to_string(&lib).unwrap().replace(r#"json!({"count""#, r#"json!({"total""#);
     std::fs::write(&lib, source).unwrap();
-    let reloaded = lines.by_ref().map_while(Result::ok).any(|line| line.starts_with("reloaded greeter"));
+    let reloaded = wait_for_line(&lines, |line| line.starts_with("reloaded greeter")).is_some();
     let after = get().await.unwrap().text().await.unwrap();
-    child.kill().ok();
-    child.wait().ok();
 
     // Assert
     assert_eq!(before, r#"{"count":0}"#);
     assert!(reloaded, "module dev reported the reload");
     assert_eq!(after, r#"{"total":0}"#, "the rebuilt module answers at the same URL with the same token");
+}
+
+/// How long `module dev` may take to print an awaited line (a build of the module included).
+const LINE_WAIT: std::time::Duration = std::time::Duration::from_secs(600);
+
+struct KillOnDrop(std::process::Child);
+
+impl Drop for KillOnDrop {
+    fn drop(&mut self) {
+        self.0.kill().ok();
+        self.0.wait().ok();
+    }
+}
+
+/// Forwards the lines of `stdout` from a thread of their own.
+fn printed_lines(stdout: std::process::ChildStdout) -> std::sync::mpsc::Receiver<String> {
+    use std::io::BufRead;
+    let (send, receive) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in std::io::BufReader::new(stdout).lines().map_while(Result::ok) {
+            if send.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    receive
+}
+
+/// The first line that `wanted` accepts, within [`LINE_WAIT`]; `None` if it never comes.
+fn wait_for_line(lines: &std::sync::mpsc::Receiver<String>, wanted: impl Fn(&str) -> bool) -> Option<String> {
+    let deadline = std::time::Instant::now() + LINE_WAIT;
+    loop {
+        let left = deadline.checked_duration_since(std::time::Instant::now())?;
+        let line = lines.recv_timeout(left).ok()?;
+        if wanted(&line) {
+            return Some(line);
+        }
+    }
 }

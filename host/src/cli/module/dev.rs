@@ -51,6 +51,7 @@ pub async fn run(args: DevArgs) -> anyhow::Result<()> {
 
     let mut addr = args.listen;
     let mut printed = false;
+    let mut reloaded = false;
     loop {
         let state = crate::prepare(config.clone()).await?;
         if let Some(refused) = state.modules.host().refused().iter().find(|r| r.entry.contains("module.wasm")) {
@@ -67,6 +68,10 @@ pub async fn run(args: DevArgs) -> anyhow::Result<()> {
             println!("{}", session.describe(&format!("http://{addr}"), &manifest));
             printed = true;
         }
+        // Said once the new server listens, so a call made on reading it is answered.
+        if reloaded {
+            println!("reloaded {} at http://{addr}", manifest.id);
+        }
         let quit = watch_and_rebuild(&dir, &args, &served).await?;
         let _ = stop.send(());
         server.await.context("the dev server panicked")??;
@@ -74,7 +79,7 @@ pub async fn run(args: DevArgs) -> anyhow::Result<()> {
             let _ = std::fs::remove_dir_all(&data_dir);
             return Ok(());
         }
-        println!("reloaded {} at http://{addr}", manifest.id);
+        reloaded = true;
     }
 }
 
