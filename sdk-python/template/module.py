@@ -31,7 +31,10 @@ class Module(SpaceModule):
             "additionalProperties": False,
             "properties": {"greeting": {"type": "string"}},
         },
-        permissions=["key-value", "logging"],
+        # Every interface the component imports must be asked for, used or not: componentize-py imports the
+        # whole world of wit/world.wit (key-value, item-read, logging), and the host refuses a module that
+        # imports more than its manifest asks.
+        permissions=["key-value", "item-read", "logging"],
     )
     router = router
 

@@ -61,6 +61,19 @@ pub fn next_steps(name: &str, dir: &Path) -> String {
 mod tests {
     use super::*;
 
+    /// componentize-js imports every interface of the world: the template must ask for each of them.
+    #[test]
+    fn the_template_asks_for_every_interface_its_world_imports() {
+        let world = include_str!("../../../../sdk-js/wit/world.wit");
+        let module = include_str!("../../../../sdk-js/template/module.js");
+        let permissions =
+            module.lines().find(|line| line.trim_start().starts_with("permissions:")).expect("permissions");
+        for import in world.lines().filter_map(|line| line.trim().strip_prefix("import trellis:module/")) {
+            let interface = import.split('@').next().unwrap();
+            assert!(permissions.contains(&format!("'{interface}'")), "{interface} is not asked for: {permissions}");
+        }
+    }
+
     #[test]
     fn scaffold_js_writes_the_named_module_and_refuses_a_non_empty_directory() {
         // Arrange
