@@ -98,6 +98,18 @@ pub fn next_steps(name: &str, dir: &Path) -> String {
     )
 }
 
+/// For the templates' tests: panics unless the template's `permissions` line (the first line starting with
+/// `key`) names, quoted with `quote`, every `trellis:module` interface its world imports. componentize-js and
+/// componentize-py import the whole world, and the host refuses a module importing more than it asks for.
+#[cfg(test)]
+pub(crate) fn assert_template_asks_for_its_world(world: &str, template: &str, key: &str, quote: char) {
+    let permissions = template.lines().find(|line| line.trim_start().starts_with(key)).expect("a permissions line");
+    for import in world.lines().filter_map(|line| line.trim().strip_prefix("import trellis:module/")) {
+        let interface = import.split('@').next().unwrap();
+        assert!(permissions.contains(&format!("{quote}{interface}{quote}")), "{interface} not asked: {permissions}");
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -61,17 +61,11 @@ pub fn next_steps(name: &str, dir: &Path) -> String {
 mod tests {
     use super::*;
 
-    /// componentize-js imports every interface of the world: the template must ask for each of them.
     #[test]
     fn the_template_asks_for_every_interface_its_world_imports() {
         let world = include_str!("../../../../sdk-js/wit/world.wit");
-        let module = include_str!("../../../../sdk-js/template/module.js");
-        let permissions =
-            module.lines().find(|line| line.trim_start().starts_with("permissions:")).expect("permissions");
-        for import in world.lines().filter_map(|line| line.trim().strip_prefix("import trellis:module/")) {
-            let interface = import.split('@').next().unwrap();
-            assert!(permissions.contains(&format!("'{interface}'")), "{interface} is not asked for: {permissions}");
-        }
+        let template = include_str!("../../../../sdk-js/template/module.js");
+        crate::cli::module::new::assert_template_asks_for_its_world(world, template, "permissions:", '\'');
     }
 
     #[test]

@@ -75,19 +75,11 @@ pub fn next_steps(name: &str, dir: &Path) -> String {
 mod tests {
     use super::*;
 
-    /// componentize-py imports every interface of the world, so the template must ask for each of them or
-    /// the host refuses the newcomer's first build.
     #[test]
     fn the_template_asks_for_every_interface_its_world_imports() {
         let world = include_str!("../../../../sdk-python/wit/world.wit");
-        let module = include_str!("../../../../sdk-python/template/module.py");
-        let permissions =
-            module.lines().find(|line| line.trim_start().starts_with("permissions=")).expect("permissions");
-        let imports = world.lines().filter_map(|line| line.trim().strip_prefix("import trellis:module/"));
-        for import in imports {
-            let interface = import.split('@').next().unwrap();
-            assert!(permissions.contains(&format!("\"{interface}\"")), "{interface} is not asked for: {permissions}");
-        }
+        let template = include_str!("../../../../sdk-python/template/module.py");
+        crate::cli::module::new::assert_template_asks_for_its_world(world, template, "permissions=", '"');
     }
 
     #[test]
