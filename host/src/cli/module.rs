@@ -80,14 +80,10 @@ pub async fn run(command: ModuleCommand, common: &Common) -> anyhow::Result<()> 
                     eprintln!("{}", new::next_steps(&name, &dir));
                 }
                 Lang::Js => {
-                    new::check_name(&name)?;
-                    new::ensure_empty(&dir)?;
                     new_js::scaffold_js(&name, &dir)?;
                     eprintln!("{}", new_js::next_steps(&name, &dir));
                 }
                 Lang::Python => {
-                    new::check_name(&name)?;
-                    new::ensure_empty(&dir)?;
                     new_python::scaffold_python(&name, &dir)?;
                     eprintln!("{}", new_python::next_steps(&name, &dir));
                 }

@@ -58,12 +58,21 @@ pub fn scaffold(name: &str, dir: &Path, sdk: SdkSource<'_>) -> anyhow::Result<()
     check_name(name)?;
     ensure_empty(dir)?;
     let dependency = sdk_dependency(sdk)?;
-    for (path, text) in TEMPLATE {
+    write_files(
+        dir,
+        TEMPLATE
+            .iter()
+            .map(|(path, text)| (*path, text.replace("{{name}}", name).replace("{{sdk_dependency}}", &dependency))),
+    )
+}
+
+/// Writes each `(relative path, text)` under `dir`, creating folders as needed: every language's template.
+pub fn write_files<'a>(dir: &Path, files: impl IntoIterator<Item = (&'a str, String)>) -> anyhow::Result<()> {
+    for (path, text) in files {
         let target = dir.join(path);
         if let Some(parent) = target.parent() {
             std::fs::create_dir_all(parent).with_context(|| format!("creating {}", parent.display()))?;
         }
-        let text = text.replace("{{name}}", name).replace("{{sdk_dependency}}", &dependency);
         std::fs::write(&target, text).with_context(|| format!("writing {}", target.display()))?;
     }
     Ok(())

@@ -4,7 +4,6 @@
 
 use std::path::Path;
 
-use anyhow::Context;
 
 /// `(path in the new directory, text)`; `{{name}}` is replaced by the module's name.
 const FILES: [(&str, &str); 12] = [
@@ -27,20 +26,11 @@ const LOCK: &str = include_str!("../../../../sdk-js/package-lock.json");
 
 /// Writes a JavaScript module named `name` into `dir` (created when absent; it must be empty).
 pub fn scaffold_js(name: &str, dir: &Path) -> anyhow::Result<()> {
-    if dir.exists() {
-        let mut entries = std::fs::read_dir(dir).with_context(|| format!("reading {}", dir.display()))?;
-        anyhow::ensure!(entries.next().is_none(), "{} exists and is not empty", dir.display());
-    }
+    super::new::check_name(name)?;
+    super::new::ensure_empty(dir)?;
     let lock = LOCK.replace("\"name\": \"trellis-sdk-js\"", &format!("\"name\": \"{name}\""));
     let files = FILES.iter().map(|(path, text)| (*path, text.replace("{{name}}", name)));
-    for (path, text) in files.chain([("package-lock.json", lock)]) {
-        let target = dir.join(path);
-        if let Some(parent) = target.parent() {
-            std::fs::create_dir_all(parent).with_context(|| format!("cannot create {}", parent.display()))?;
-        }
-        std::fs::write(&target, text).with_context(|| format!("cannot write {}", target.display()))?;
-    }
-    Ok(())
+    super::new::write_files(dir, files.chain([("package-lock.json", lock)]))
 }
 
 /// What to do next, printed after the directory is written.

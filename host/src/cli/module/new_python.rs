@@ -24,23 +24,11 @@ const FILES: &[(&str, &str)] = &[
 
 /// Writes a Python module named `name` into `dir` (absent or empty).
 pub fn scaffold_python(name: &str, dir: &Path) -> anyhow::Result<()> {
-    let valid = name.len() <= 64
-        && name.starts_with(|c: char| c.is_ascii_lowercase())
-        && name.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-');
-    anyhow::ensure!(valid, "the name {name:?} must be a lowercase letter followed by up to 63 of a-z, 0-9 and -");
-    if dir.exists() {
-        let mut entries = std::fs::read_dir(dir).with_context(|| format!("reading {}", dir.display()))?;
-        anyhow::ensure!(entries.next().is_none(), "{} exists and is not empty", dir.display());
-    }
+    super::new::check_name(name)?;
+    super::new::ensure_empty(dir)?;
     let wasm = name.replace('-', "_");
-    for (path, text) in FILES {
-        let target = dir.join(path);
-        if let Some(parent) = target.parent() {
-            std::fs::create_dir_all(parent).with_context(|| format!("creating {}", parent.display()))?;
-        }
-        let text = text.replace("{{name}}", name).replace("{{wasm}}", &wasm);
-        std::fs::write(&target, text).with_context(|| format!("writing {}", target.display()))?;
-    }
+    let files = FILES.iter().map(|(path, text)| (*path, text.replace("{{name}}", name).replace("{{wasm}}", &wasm)));
+    super::new::write_files(dir, files)?;
     make_executable(&dir.join("build.sh"))
 }
 
