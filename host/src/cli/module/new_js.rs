@@ -4,7 +4,6 @@
 
 use std::path::Path;
 
-
 /// `(path in the new directory, text)`; `{{name}}` is replaced by the module's name.
 const FILES: [(&str, &str); 12] = [
     ("package.json", include_str!("../../../../sdk-js/template/package.json")),
