@@ -41,6 +41,7 @@ pub struct Config {
     pub jobs: jobs::JobsConfig,
     pub analysis: analysis::AnalysisConfig,
     pub log: LogConfig,
+    pub metrics: MetricsConfig,
     /// Seconds a verified license key is trusted before it is looked up again. Bounds how long a
     /// key revoked from the command line (another process) keeps working.
     pub license_cache_seconds: u64,
@@ -75,6 +76,7 @@ impl Default for Config {
             jobs: jobs::JobsConfig::default(),
             analysis: analysis::AnalysisConfig::default(),
             log: LogConfig::default(),
+            metrics: MetricsConfig::default(),
             license_cache_seconds: 5,
             session_cache_seconds: 5,
             configuration_cache_seconds: 5,
@@ -233,6 +235,25 @@ impl Default for RateLimitConfig {
     }
 }
 
+/// `GET /metrics` (Prometheus text format). Never served to anonymous clients: on the main listener
+/// only with `Authorization: Bearer <token>`; on `listen`, a separate address meant for a private
+/// network, to anyone who reaches it (and with the token too, when one is set). Off when neither is set.
+#[derive(Clone, Default, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct MetricsConfig {
+    pub token: Option<String>,
+    pub listen: Option<SocketAddr>,
+}
+
+impl fmt::Debug for MetricsConfig {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("MetricsConfig")
+            .field("token", &self.token.as_ref().map(|_| "<redacted>"))
+            .field("listen", &self.listen)
+            .finish()
+    }
+}
+
 /// Logging to standard error.
 #[derive(Clone, Debug, Deserialize)]
 #[serde(default, deny_unknown_fields)]
@@ -285,6 +306,7 @@ impl fmt::Debug for Config {
             .field("smtp", &self.mail.smtp_url.as_deref().map(redact_url))
             .field("plans", &self.plans)
             .field("media", &(self.media.backend, &self.media.s3))
+            .field("metrics", &self.metrics)
             .finish_non_exhaustive()
     }
 }
@@ -359,6 +381,11 @@ impl Config {
         anyhow::ensure!(
             self.gateway.proxy_secret.as_deref().is_none_or(|secret| !secret.trim().is_empty()),
             "gateway.proxy_secret is empty: leave it out to switch gateway mode off, or set a secret"
+        );
+        // A short token is guessable; an empty one would serve metrics to anyone.
+        anyhow::ensure!(
+            self.metrics.token.as_deref().is_none_or(|token| token.trim().len() >= 16),
+            "metrics.token must be at least 16 characters: leave it out to serve /metrics only on metrics.listen"
         );
         for (plan, quotas) in &self.plans {
             for key in quotas.keys() {

@@ -4,6 +4,7 @@ pub mod admin;
 pub mod admin_modules;
 pub mod auth;
 pub mod channels;
+pub mod docs;
 pub mod error;
 pub mod extract;
 pub mod forms;
@@ -12,6 +13,7 @@ pub mod list;
 pub mod marketplace;
 pub mod media;
 pub mod messages;
+pub mod metrics;
 pub mod middleware;
 pub mod modules;
 pub mod openapi;
@@ -55,6 +57,8 @@ pub fn router(state: AppState) -> Router {
     Router::new()
         .nest("/v0", v0)
         .merge(health::router())
+        .merge(docs::router())
+        .merge(metrics::router())
         .fallback(|| async { Error::NotFound("no such route".into()) })
         .layer(
             ServiceBuilder::new()
@@ -64,6 +68,7 @@ pub fn router(state: AppState) -> Router {
                     tracing::info_span!("request", method = %request.method(), path = %request.uri().path(), request_id = %id)
                 }))
                 .layer(PropagateRequestIdLayer::new(request_id))
+                .layer(axum::middleware::from_fn(middleware::track_requests))
                 .layer(axum::middleware::from_fn(middleware::render_errors))
                 .layer(CatchPanicLayer::new())
                 .layer(DefaultBodyLimit::max(state.config.http.json_body_limit)),

@@ -11,6 +11,7 @@ pub mod http;
 pub mod jobs;
 pub mod mail;
 pub mod media;
+pub mod metrics;
 pub mod password_work;
 pub mod private_files;
 pub mod quotas;
@@ -46,14 +47,35 @@ pub async fn serve(
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> anyhow::Result<()> {
     let jobs = jobs::start(&state);
+    let metrics = match state.config.metrics.listen {
+        Some(address) => Some(serve_metrics(&state, address).await?),
+        None => None,
+    };
     let limits = http::server::ConnectionLimits::from(&state.config.http);
     tracing::info!(address = %listener.local_addr()?, "serving");
     let result =
         http::server::serve(http::router(state.clone()), listener, limits, shutdown).await.context("serving HTTP");
+    if let Some(metrics) = metrics {
+        metrics.abort();
+    }
     jobs.stop();
     let _ = state.store.checkpoint().await;
     state.store.close().await;
     result
+}
+
+/// Serves `/metrics` alone on its own address (`metrics.listen`) until aborted.
+async fn serve_metrics(state: &AppState, address: std::net::SocketAddr) -> anyhow::Result<tokio::task::JoinHandle<()>> {
+    let listener =
+        TcpListener::bind(address).await.with_context(|| format!("binding the metrics listener {address}"))?;
+    tracing::info!(address = %listener.local_addr()?, "serving metrics");
+    let limits = http::server::ConnectionLimits::from(&state.config.http);
+    let router = http::metrics::listener_router(state.clone());
+    Ok(tokio::spawn(async move {
+        if let Err(error) = http::server::serve(router, listener, limits, std::future::pending()).await {
+            tracing::error!(%error, "the metrics listener stopped");
+        }
+    }))
 }
 
 /// Completes on SIGINT or SIGTERM.

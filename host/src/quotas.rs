@@ -17,6 +17,7 @@ pub async fn take(store: &Store, caller: &Caller, entitlement: Entitlement, amou
     if store.quotas.consume_quota(&caller.subject, entitlement, day, amount, limit).await? {
         Ok(())
     } else {
+        crate::metrics::quota_refused(entitlement.name());
         Err(Error::EntitlementExceeded(entitlement))
     }
 }

@@ -46,9 +46,17 @@ fn per_minute(n: u32) -> Quota {
     Quota::per_minute(NonZeroU32::new(n.max(1)).expect("at least one"))
 }
 
-fn check<K: std::hash::Hash + Eq + Clone>(limiter: &DefaultKeyedRateLimiter<K>, key: &K) -> Result<(), Error> {
-    limiter.check_key(key).map_err(|not_until| Error::RateLimited {
-        retry_after_seconds: not_until.wait_time_from(DefaultClock::default().now()).as_secs_f64().ceil() as u64,
+/// Takes one attempt from `key`'s budget in `limiter` (named `limit` in the metrics).
+fn check<K: std::hash::Hash + Eq + Clone>(
+    limit: &'static str,
+    limiter: &DefaultKeyedRateLimiter<K>,
+    key: &K,
+) -> Result<(), Error> {
+    limiter.check_key(key).map_err(|not_until| {
+        crate::metrics::rate_limit_refused(limit);
+        Error::RateLimited {
+            retry_after_seconds: not_until.wait_time_from(DefaultClock::default().now()).as_secs_f64().ceil() as u64,
+        }
     })
 }
 
@@ -70,12 +78,12 @@ impl RateLimits {
 
     /// A login attempt from `address`, before anything is looked up.
     pub fn login_from(&self, address: IpAddr) -> Result<(), Error> {
-        check(&self.login_per_address, &client_key(address))
+        check("login_per_address", &self.login_per_address, &client_key(address))
     }
 
     /// A login attempt on `account` (a user id, or a digest of an unknown login) from `address`.
     pub fn login_to(&self, address: IpAddr, account: &str) -> Result<(), Error> {
-        check(&self.login_per_account, &(client_key(address), account.to_owned()))
+        check("login_per_account", &self.login_per_account, &(client_key(address), account.to_owned()))
     }
 
     /// Counts a failed login of `account`; over the budget, the next minute's attempts on it are
@@ -92,21 +100,21 @@ impl RateLimits {
     }
 
     pub fn pin(&self, address: IpAddr) -> Result<(), Error> {
-        check(&self.pin_per_address, &client_key(address))
+        check("pin_per_address", &self.pin_per_address, &client_key(address))
     }
 
     pub fn mail(&self, address: IpAddr) -> Result<(), Error> {
-        check(&self.mail_per_address, &client_key(address))
+        check("mail_per_address", &self.mail_per_address, &client_key(address))
     }
 
     /// A PIN mail to `email` (lower-cased), whether or not it has an account.
     pub fn mail_to(&self, email: &str) -> Result<(), Error> {
-        check(&self.mail_per_recipient, &email.to_lowercase())
+        check("mail_per_recipient", &self.mail_per_recipient, &email.to_lowercase())
     }
 
     /// A comment by `user_id`, wherever it is made.
     pub fn comment(&self, user_id: &str) -> Result<(), Error> {
-        check(&self.comments_per_user, &user_id.to_owned())
+        check("comments_per_user", &self.comments_per_user, &user_id.to_owned())
     }
 
     /// Forgets keys whose limits have fully recovered, so memory stays bounded.

@@ -172,6 +172,22 @@ impl AppState {
     }
 }
 
+impl AppState {
+    /// What `/metrics` reads when scraped rather than counts. The job table is read with a short
+    /// deadline, so a scrape still answers (with `trellis_jobs_readable 0`) while the database is away.
+    pub async fn metrics_snapshot(&self) -> crate::metrics::Snapshot {
+        let jobs = match tokio::time::timeout(Duration::from_secs(2), self.store.jobs.depth()).await {
+            Ok(Ok(rows)) => Some(rows.into_iter().map(|d| (d.kind, d.state, d.count)).collect()),
+            Ok(Err(error)) => {
+                tracing::warn!(%error, "metrics: reading the job queue failed");
+                None
+            }
+            Err(_) => None,
+        };
+        crate::metrics::Snapshot { pools: self.store.pool_use(), jobs, modules: self.modules.host().metrics() }
+    }
+}
+
 /// The marketplace over the deployment's rule module, checked here so a deployment that names a
 /// module it does not run, or configures it against its schema, does not start.
 fn marketplace(

@@ -224,6 +224,21 @@ impl Store {
     pub async fn close(&self) {
         self.db.close().await;
     }
+
+    /// Connections per pool, for metrics: `(pool, open, idle, max)`; on PostgreSQL the one pool is `reader`.
+    pub fn pool_use(&self) -> Vec<(&'static str, u32, u32, u32)> {
+        let usage = |pool: &AnyPool| {
+            let idle = u32::try_from(pool.num_idle()).unwrap_or(u32::MAX);
+            (pool.size(), idle, pool.options().get_max_connections())
+        };
+        let (open, idle, max) = usage(&self.db.pool);
+        let mut pools = vec![("reader", open, idle, max)];
+        if self.db.engine == Engine::Sqlite {
+            let (open, idle, max) = usage(&self.db.writer);
+            pools.push(("writer", open, idle, max));
+        }
+        pools
+    }
 }
 
 impl Db {

@@ -41,7 +41,7 @@ pub use imports::key_value::{
 };
 pub use invoke::engine::EPOCH_TICK;
 pub use invoke::failure::{FailureCounts, FailureKind, ModuleFailure};
-pub use invoke::metrics::ModuleMetricsReport;
+pub use invoke::metrics::{ModuleMetricsReport, REPORT_BOUNDS_MICROS};
 pub use load::cache::{CodeLoad, CodeOrigin};
 pub use load::inspect::{CheckReport, check, inspect};
 pub use load::manifest::{Manifest, ModuleKind, Permission, is_valid_module_id};

@@ -31,6 +31,7 @@ mod module_metrics;
 mod module_refusal;
 mod modules;
 mod multipart_limits;
+mod operations;
 mod password_reset;
 mod smoke;
 mod spaces;

@@ -2,7 +2,7 @@
 //! hold, and the rendering of error bodies.
 
 use axum::body::Body;
-use axum::extract::{Request, State};
+use axum::extract::{MatchedPath, Request, State};
 use axum::http::{HeaderValue, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
@@ -39,6 +39,27 @@ pub async fn require_license(State(state): State<AppState>, mut request: Request
         }
         Err(error) => error.into_response(),
     }
+}
+
+/// Counts and times every request by method, route template and final status, for `/metrics`.
+/// Runs inside routing (it is a `Router::layer`), so the matched template is known; answers no
+/// route matched count as `unmatched`, so clients cannot grow the label set.
+pub async fn track_requests(request: Request, next: Next) -> Response {
+    let started = std::time::Instant::now();
+    let route = request.extensions().get::<MatchedPath>().map(|p| p.as_str().to_owned());
+    let method = request.method().clone();
+    let response = next.run(request).await;
+    let method = match method.as_str() {
+        "GET" | "POST" | "PUT" | "PATCH" | "DELETE" | "HEAD" | "OPTIONS" => method.as_str(),
+        _ => "OTHER",
+    };
+    crate::metrics::request(
+        method,
+        route.as_deref().unwrap_or("unmatched"),
+        response.status().as_u16(),
+        started.elapsed(),
+    );
+    response
 }
 
 /// No id and no query parameter of this service holds a NUL character, and PostgreSQL text cannot

@@ -1,5 +1,7 @@
 //! `GET /v0/openapi.json`, generated from the handlers' annotations.
 
+mod responses;
+
 use axum::Json;
 use utoipa::openapi::security::{ApiKey, ApiKeyValue, HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::{Modify, OpenApi};
@@ -93,5 +95,6 @@ static DOCUMENT: std::sync::LazyLock<serde_json::Value> = std::sync::LazyLock::n
         schemas.insert("FormConfigurationDocument".into(), crate::domain::forms::config_schema().clone());
         schemas.insert("WorkflowConfigurationDocument".into(), crate::domain::workflows::workflow_schema().clone());
     }
+    responses::complete(&mut document);
     document
 });

@@ -51,13 +51,16 @@ impl MediaObjects {
         Error::MediaUnavailable { retry_after_seconds: self.retry_after_seconds }
     }
 
-    fn media_error(&self, error: MediaError) -> Error {
+    /// What a client hears of a failed `operation` (`check`, `read`, `write`), counted in the metrics.
+    fn media_error(&self, operation: &'static str, error: MediaError) -> Error {
         match error {
             MediaError::NotFound => {
+                crate::metrics::media_error(operation, "missing");
                 tracing::error!("stored bytes are missing");
                 self.unavailable()
             }
             MediaError::Unavailable(cause) => {
+                crate::metrics::media_error(operation, "unavailable");
                 tracing::warn!(cause = %cause, "media store unavailable");
                 self.unavailable()
             }
@@ -86,7 +89,7 @@ impl MediaObjects {
             Ok(length) => Ok((key, length)),
             Err(_) if tripwire.tripped() => Err(StageError::TooLarge(limit)),
             Err(MediaError::Body(error)) => Err(StageError::Body(error)),
-            Err(other) => Err(StageError::Failed(self.media_error(other))),
+            Err(other) => Err(StageError::Failed(self.media_error("write", other))),
         }
     }
 
@@ -112,13 +115,13 @@ impl MediaObjects {
 
     /// Whether the store answers (readiness).
     pub async fn check(&self) -> Result<(), Error> {
-        self.objects.check().await.map_err(|e| self.media_error(e))
+        self.objects.check().await.map_err(|e| self.media_error("check", e))
     }
 
     /// The bytes of a stored object (or a range of them).
     pub async fn read(&self, key: &str, range: Option<Range<u64>>) -> Result<Object, Error> {
         let key = StorageKey::parse(key).ok_or_else(|| Error::internal(anyhow::anyhow!("malformed storage key")))?;
-        self.objects.get(&key, range).await.map_err(|e| self.media_error(e))
+        self.objects.get(&key, range).await.map_err(|e| self.media_error("read", e))
     }
 
     /// Removes objects now; what cannot be removed stays announced for the sweeper.
@@ -127,7 +130,10 @@ impl MediaObjects {
         for key in keys {
             match self.objects.delete(&key).await {
                 Ok(()) => removed.push(key.as_str().to_owned()),
-                Err(error) => tracing::warn!(error = %error, "could not remove media now; the sweeper will"),
+                Err(error) => {
+                    crate::metrics::media_error("delete", "unavailable");
+                    tracing::warn!(error = %error, "could not remove media now; the sweeper will")
+                }
             }
         }
         if !removed.is_empty()

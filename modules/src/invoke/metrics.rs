@@ -22,8 +22,16 @@ pub(crate) struct ModuleMetrics {
     calls: AtomicU64,
     busy: AtomicU64,
     memory_high_water: AtomicU64,
+    /// The sum of all call durations in microseconds (a Prometheus histogram's `_sum`).
+    total_micros: AtomicU64,
     durations: Box<[AtomicU64; BUCKETS]>,
 }
+
+/// The upper bounds (µs) of the coarse histogram a report carries, for Prometheus: 100 µs to 10 s.
+pub const REPORT_BOUNDS_MICROS: [u64; 15] = [
+    100, 250, 500, 1_000, 2_500, 5_000, 10_000, 25_000, 50_000, 100_000, 250_000, 500_000, 1_000_000, 2_500_000,
+    10_000_000,
+];
 
 impl Default for ModuleMetrics {
     fn default() -> Self {
@@ -32,6 +40,7 @@ impl Default for ModuleMetrics {
             calls: AtomicU64::new(0),
             busy: AtomicU64::new(0),
             memory_high_water: AtomicU64::new(0),
+            total_micros: AtomicU64::new(0),
             durations: Box::new(std::array::from_fn(|_| AtomicU64::new(0))),
         }
     }
@@ -67,6 +76,7 @@ impl ModuleMetrics {
         self.calls.fetch_add(1, Ordering::Relaxed);
         let micros = u64::try_from(took.as_micros()).unwrap_or(u64::MAX);
         self.durations[bucket_of(micros)].fetch_add(1, Ordering::Relaxed);
+        self.total_micros.fetch_add(micros, Ordering::Relaxed);
         self.memory_high_water.fetch_max(memory_bytes, Ordering::Relaxed);
     }
 
@@ -103,6 +113,17 @@ impl ModuleMetrics {
             })
         };
         let micros = |q: f64| percentile(q).map(upper_of);
+        // A fine bucket counts under the first coarse bound its upper end fits (so within ~6 %).
+        let mut cumulative = vec![0u64; REPORT_BOUNDS_MICROS.len()];
+        for (bucket, &count) in counts.iter().enumerate() {
+            let upper = upper_of(bucket);
+            if let Some(first) = REPORT_BOUNDS_MICROS.iter().position(|&bound| upper <= bound) {
+                cumulative[first] += count;
+            }
+        }
+        for i in 1..cumulative.len() {
+            cumulative[i] += cumulative[i - 1];
+        }
         ModuleMetricsReport {
             module_id: module_id.to_owned(),
             calls: self.calls.load(Ordering::Relaxed),
@@ -111,6 +132,9 @@ impl ModuleMetrics {
             p50_micros: micros(0.50),
             p99_micros: micros(0.99),
             memory_high_water_bytes: self.memory_high_water.load(Ordering::Relaxed),
+            duration_counts: cumulative,
+            duration_total: total,
+            duration_sum_micros: self.total_micros.load(Ordering::Relaxed),
         }
     }
 }
@@ -133,6 +157,12 @@ pub struct ModuleMetricsReport {
     pub p99_micros: Option<u64>,
     /// The most linear memory one instance of the module has reached, in bytes.
     pub memory_high_water_bytes: u64,
+    /// Calls that took at most each of [`REPORT_BOUNDS_MICROS`] (cumulative, as a Prometheus histogram).
+    pub duration_counts: Vec<u64>,
+    /// Calls timed (the histogram's count).
+    pub duration_total: u64,
+    /// The sum of their durations, in microseconds.
+    pub duration_sum_micros: u64,
 }
 
 impl ModuleMetricsReport {
@@ -185,5 +215,10 @@ mod tests {
         assert_eq!(report.p50_micros, Some(10));
         assert!(report.p99_micros.is_some_and(|p| (5_000..5_400).contains(&p)), "{report:?}");
         assert_eq!(report.memory_high_water_bytes, 99 * 65_536);
+        // 98 calls of 10 µs sit under the first bound; the two of 5 ms under the 5 ms (well, ~6 % more) one.
+        assert_eq!(report.duration_counts[0], 98);
+        assert_eq!(*report.duration_counts.last().unwrap(), 100);
+        assert_eq!(report.duration_total, 100);
+        assert_eq!(report.duration_sum_micros, 98 * 10 + 2 * 5_000);
     }
 }
