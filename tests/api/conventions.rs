@@ -81,7 +81,8 @@ async fn error_bodies_carry_the_contract_numeric_codes() {
 async fn an_unknown_route_is_404_not_found_with_the_envelope() {
     // Arrange
     let app = spawn_app().await;
-    for path in ["/v0/no-such-route", "/v0/users/me/extra", "/no-such-route", "/"] {
+    // `/` points to the docs (see `operations`).
+    for path in ["/v0/no-such-route", "/v0/users/me/extra", "/no-such-route", "/docs/no-such-asset"] {
         // Act
         let response = app.request(Method::GET, path).header("X-Request-Id", "req-404").send().await.unwrap();
         // Assert

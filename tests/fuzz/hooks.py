@@ -65,3 +65,24 @@ class Session:
     def set(self, case, data, ctx):
         case.headers = case.headers or {}
         case.headers["Authorization"] = f"Bearer {data}"
+
+
+@schemathesis.hook
+def map_query(context, query):
+    """A list's `cursor` is opaque: only one the list gave out (`nextCursor`) is valid, and the
+    server refuses any other with 400 INVALID_CURSOR. Generated cursors are left out; the stateful
+    phase still pages with real ones."""
+    if query:
+        query.pop("cursor", None)
+    return query
+
+
+@schemathesis.hook("map_query").apply_to(path_regex="^/v0/media/forms/")
+def pair_workflow_access(context, query):
+    """`workflowConfigurationId` and `workflowViewId` name one view together (a view holder's
+    access); one without the other is 400. OpenAPI cannot say "both or neither", so a generated
+    lone one is dropped."""
+    if query and ("workflowConfigurationId" in query) != ("workflowViewId" in query):
+        query.pop("workflowConfigurationId", None)
+        query.pop("workflowViewId", None)
+    return query

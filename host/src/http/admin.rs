@@ -80,6 +80,9 @@ pub struct QueueQuery {
     limit: Option<String>,
     cursor: Option<String>,
     /// Comma-separated states, e.g. `SUBMITTED`; all states when left out.
+    #[param(
+        pattern = "^\\s*(?:(?:DRAFT|SUBMITTED|APPROVED|REJECTED)\\s*)?(?:,\\s*(?:(?:DRAFT|SUBMITTED|APPROVED|REJECTED)\\s*)?)*$"
+    )]
     states: Option<String>,
 }
 

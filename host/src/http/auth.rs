@@ -30,11 +30,29 @@ pub fn router() -> Router<AppState> {
 }
 
 #[derive(Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
 #[serde(rename_all = "camelCase")]
 pub struct StartSignup {
+    #[schema(required = true, nullable = false, format = Email, max_length = 254)]
     email: Option<String>,
+    /// 3 to 30 characters of a-z, 0-9 and `_`; not `system`.
+    #[schema(required = true, nullable = false, pattern = "^[a-z0-9_]{3,30}$")]
     handle: Option<String>,
+    #[schema(
+        required = true,
+        nullable = false,
+        min_length = 1,
+        max_length = 100,
+        pattern = "^[^\\u0000-\\u001f\\u007f-\\u009f]*[^\\s\\u0000-\\u001f\\u007f-\\u009f][^\\u0000-\\u001f\\u007f-\\u009f]*$"
+    )]
     full_name: Option<String>,
+    #[schema(
+        required = true,
+        nullable = false,
+        min_length = 1,
+        max_length = 100,
+        pattern = "^[^\\u0000-\\u001f\\u007f-\\u009f]*[^\\s\\u0000-\\u001f\\u007f-\\u009f][^\\u0000-\\u001f\\u007f-\\u009f]*$"
+    )]
     display_name: Option<String>,
 }
 
@@ -45,9 +63,12 @@ pub struct SignupStarted {
 }
 
 #[derive(Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
 #[serde(rename_all = "camelCase")]
 pub struct VerifySignupPin {
+    #[schema(required = true, nullable = false, min_length = 1, max_length = 200, pattern = "^[A-Za-z0-9_-]+$")]
     signup_token: Option<String>,
+    #[schema(required = true, nullable = false, pattern = "^[0-9]{6}$")]
     pin: Option<String>,
 }
 
@@ -57,16 +78,23 @@ pub struct Verified {
 }
 
 #[derive(Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
 #[serde(rename_all = "camelCase")]
 pub struct CompleteSignup {
+    #[schema(required = true, nullable = false, min_length = 1, max_length = 200, pattern = "^[A-Za-z0-9_-]+$")]
     signup_token: Option<String>,
+    /// 8 to 1,024 characters with at least one letter and one number.
+    #[schema(required = true, nullable = false, min_length = 8, max_length = 1024)]
     password: Option<String>,
 }
 
 #[derive(Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
 pub struct Login {
     /// The e-mail address or the handle.
+    #[schema(required = true, nullable = false, min_length = 1, max_length = 254, pattern = "\\S")]
     login: Option<String>,
+    #[schema(required = true, nullable = false, min_length = 1, max_length = 1024)]
     password: Option<String>,
 }
 
@@ -105,7 +133,9 @@ pub struct SessionInfo {
 }
 
 #[derive(Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
 pub struct StartReset {
+    #[schema(required = true, nullable = false, format = Email, max_length = 254)]
     email: Option<String>,
 }
 
@@ -116,22 +146,31 @@ pub struct ResetToken {
 }
 
 #[derive(Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
 #[serde(rename_all = "camelCase")]
 pub struct VerifyResetPin {
+    #[schema(required = true, nullable = false, min_length = 1, max_length = 200, pattern = "^[A-Za-z0-9_-]+$")]
     reset_token: Option<String>,
+    #[schema(required = true, nullable = false, pattern = "^[0-9]{6}$")]
     pin: Option<String>,
 }
 
 #[derive(Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
 #[serde(rename_all = "camelCase")]
 pub struct ResendResetPin {
+    #[schema(required = true, nullable = false, min_length = 1, max_length = 200, pattern = "^[A-Za-z0-9_-]+$")]
     reset_token: Option<String>,
 }
 
 #[derive(Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
 #[serde(rename_all = "camelCase")]
 pub struct CompleteReset {
+    #[schema(required = true, nullable = false, min_length = 1, max_length = 200, pattern = "^[A-Za-z0-9_-]+$")]
     reset_token: Option<String>,
+    /// 8 to 1,024 characters with at least one letter and one number.
+    #[schema(required = true, nullable = false, min_length = 8, max_length = 1024)]
     password: Option<String>,
 }
 

@@ -75,6 +75,8 @@ pub fn parse_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, Error> {
         let inner = error.into_inner();
         let code = match inner.classify() {
             serde_json::error::Category::Syntax | serde_json::error::Category::Eof => "INVALID_JSON",
+            // A body type that refuses members it does not know (`deny_unknown_fields`).
+            _ if inner.to_string().starts_with("unknown field") => "UNKNOWN_FIELD",
             _ => "INVALID_TYPE",
         };
         Error::invalid(pointer, code, inner.to_string())

@@ -13,13 +13,13 @@ pub fn router() -> Router<AppState> {
 }
 
 /// The process is up.
-#[utoipa::path(get, path = "/healthz", tag = "operations", responses((status = 200)))]
+#[utoipa::path(get, path = "/healthz", tag = "operations", security(()), responses((status = 200)))]
 pub async fn healthz() -> Json<Value> {
     Json(json!({ "status": "ok" }))
 }
 
 /// The process can serve: the database and the media store answer.
-#[utoipa::path(get, path = "/readyz", tag = "operations", responses((status = 200), (status = 503)))]
+#[utoipa::path(get, path = "/readyz", tag = "operations", security(()), responses((status = 200), (status = 503)))]
 pub async fn readyz(State(state): State<AppState>) -> (StatusCode, Json<Value>) {
     if let Err(error) = state.store.ping().await {
         tracing::warn!(error = %error, "readiness check failed");

@@ -199,6 +199,7 @@ pub struct AssetUpload {
 #[into_params(parameter_in = Query)]
 pub struct AssetPartQuery {
     /// `base` (the default): the uploaded bytes.
+    #[param(pattern = "^base$")]
     part: Option<String>,
 }
 

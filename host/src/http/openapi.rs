@@ -1,6 +1,7 @@
 //! `GET /v0/openapi.json`, generated from the handlers' annotations.
 
 mod responses;
+mod strict;
 
 use axum::Json;
 use utoipa::openapi::security::{ApiKey, ApiKeyValue, HttpAuthScheme, HttpBuilder, SecurityScheme};
@@ -82,7 +83,7 @@ impl Modify for SecuritySchemes {
 }
 
 /// This document.
-#[utoipa::path(get, path = "/v0/openapi.json", tag = "operations", responses((status = 200, description = "OpenAPI 3.1 document")))]
+#[utoipa::path(get, path = "/v0/openapi.json", tag = "operations", security(()), responses((status = 200, description = "OpenAPI 3.1 document")))]
 pub async fn openapi_json() -> Json<serde_json::Value> {
     Json(DOCUMENT.clone())
 }
@@ -95,6 +96,7 @@ static DOCUMENT: std::sync::LazyLock<serde_json::Value> = std::sync::LazyLock::n
         schemas.insert("FormConfigurationDocument".into(), crate::domain::forms::config_schema().clone());
         schemas.insert("WorkflowConfigurationDocument".into(), crate::domain::workflows::workflow_schema().clone());
     }
+    strict::complete(&mut document);
     responses::complete(&mut document);
     document
 });

@@ -33,7 +33,19 @@ pub async fn get_me(State(state): State<AppState>, BearerToken(token): BearerTok
 #[serde(rename_all = "camelCase")]
 #[allow(dead_code)]
 pub struct UpdateProfile {
+    #[schema(
+        nullable = false,
+        min_length = 1,
+        max_length = 100,
+        pattern = "^[^\\u0000-\\u001f\\u007f-\\u009f]*[^\\s\\u0000-\\u001f\\u007f-\\u009f][^\\u0000-\\u001f\\u007f-\\u009f]*$"
+    )]
     display_name: Option<String>,
+    #[schema(
+        nullable = false,
+        min_length = 1,
+        max_length = 100,
+        pattern = "^[^\\u0000-\\u001f\\u007f-\\u009f]*[^\\s\\u0000-\\u001f\\u007f-\\u009f][^\\u0000-\\u001f\\u007f-\\u009f]*$"
+    )]
     full_name: Option<String>,
 }
 
@@ -55,7 +67,12 @@ pub async fn update_me(
 #[derive(Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
 pub struct SearchQuery {
-    /// Handle prefix, case-insensitive; a leading `@` is ignored.
+    /// Handle prefix, case-insensitive; a leading `@` is ignored; at most 30 characters.
+    #[param(
+        required = true,
+        nullable = false,
+        pattern = "^\\s*@*[^\\s@\\u0000](?:[^\\u0000]{0,28}[^\\s\\u0000])?\\s*$"
+    )]
     q: Option<String>,
     /// 1 to 200, default 50.
     #[param(value_type = Option<u32>, minimum = 1, maximum = 200)]

@@ -144,6 +144,7 @@ pub struct ConfigurationQuery {
     /// Keep configurations holding a translation bundle for this language.
     language: Option<String>,
     /// Comma-separated: ACTIVE, ARCHIVED.
+    #[param(pattern = "^\\s*(?:(?:ACTIVE|ARCHIVED)\\s*)?(?:,\\s*(?:(?:ACTIVE|ARCHIVED)\\s*)?)*$")]
     states: Option<String>,
     #[param(value_type = Option<u32>, minimum = 1, maximum = 200)]
     limit: Option<String>,

@@ -170,9 +170,11 @@ pub async fn update_form(
 #[serde(rename_all = "camelCase")]
 #[into_params(parameter_in = Query)]
 pub struct FormQuery {
+    #[param(format = Uuid)]
     configuration_id: Option<String>,
     space_id: Option<String>,
     /// Comma-separated: DRAFT, SUBMITTED.
+    #[param(pattern = "^\\s*(?:(?:DRAFT|SUBMITTED)\\s*)?(?:,\\s*(?:(?:DRAFT|SUBMITTED)\\s*)?)*$")]
     states: Option<String>,
     #[param(value_type = Option<u32>, minimum = 1, maximum = 200)]
     limit: Option<String>,

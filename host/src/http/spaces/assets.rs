@@ -185,6 +185,9 @@ pub struct AssetQuery {
     limit: Option<String>,
     cursor: Option<String>,
     /// Comma-separated states, e.g. `APPROVED,ENABLED`.
+    #[param(
+        pattern = "^\\s*(?:(?:AWAITING_UPLOAD|AWAITING_APPROVAL|APPROVED|REJECTED|ENABLED|DISABLED)\\s*)?(?:,\\s*(?:(?:AWAITING_UPLOAD|AWAITING_APPROVAL|APPROVED|REJECTED|ENABLED|DISABLED)\\s*)?)*$"
+    )]
     states: Option<String>,
 }
 

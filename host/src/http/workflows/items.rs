@@ -80,6 +80,7 @@ pub struct ItemQuery {
     /// The view the caller acts through; without one only the workflow's creator may act.
     view_id: Option<String>,
     /// FORM, the default.
+    #[param(pattern = "^FORM$")]
     item_type: Option<String>,
     /// Language of labels; the default language fills gaps.
     language: Option<String>,
@@ -250,6 +251,7 @@ pub async fn transition_item(
 #[serde(rename_all = "camelCase")]
 #[into_params(parameter_in = Query)]
 pub struct ViewItemsQuery {
+    #[param(required = true, nullable = false, min_length = 1)]
     workflow_configuration_id: Option<String>,
     /// Only this workbasket of the view.
     workbasket_id: Option<String>,
