@@ -76,13 +76,3 @@ def map_query(context, query):
         query.pop("cursor", None)
     return query
 
-
-@schemathesis.hook("map_query").apply_to(path_regex="^/v0/media/forms/")
-def pair_workflow_access(context, query):
-    """`workflowConfigurationId` and `workflowViewId` name one view together (a view holder's
-    access); one without the other is 400. OpenAPI cannot say "both or neither", so a generated
-    lone one is dropped."""
-    if query and ("workflowConfigurationId" in query) != ("workflowViewId" in query):
-        query.pop("workflowConfigurationId", None)
-        query.pop("workflowViewId", None)
-    return query
