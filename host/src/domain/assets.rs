@@ -127,7 +127,9 @@ pub fn parse_change(body: &Map<String, Value>) -> Result<(String, AssetState), P
         let path = member_pointer(key);
         match key.as_str() {
             "assetId" => match problems.string(&path, value) {
-                Some(id) if uuid::Uuid::try_parse(id).is_ok() => asset_id = Some(id.to_ascii_lowercase()),
+                Some(id) if crate::domain::document::ids::parse_hyphenated_uuid(id).is_some() => {
+                    asset_id = Some(id.to_ascii_lowercase())
+                }
                 Some(_) => problems.push(path, "INVALID_UUID", "must be a UUID"),
                 None => {}
             },

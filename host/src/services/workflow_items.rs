@@ -281,7 +281,7 @@ impl WorkflowItems {
         let transition_id = problems.required("/transitionId", transition_id);
         let Some(transition_id) = transition_id else { return Err(problems.into()) };
         // Transition ids are UUIDs: anything else is a malformed request, not a move unavailable here.
-        let Ok(transition_id) = Uuid::try_parse(transition_id) else {
+        let Some(transition_id) = crate::domain::document::ids::parse_hyphenated_uuid(transition_id) else {
             return Err(Error::invalid("/transitionId", "INVALID_UUID", "must be a UUID"));
         };
         let current = self.reach_as(user, item_id, access, true).await?;

@@ -141,7 +141,8 @@ pub async fn get_configuration(
 #[derive(Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
 pub struct ConfigurationQuery {
-    /// Keep configurations holding a translation bundle for this language.
+    /// Keep configurations holding a translation bundle for this language (at most 35 characters).
+    #[param(pattern = "^\\s*[^\\u0000]{0,35}\\s*$")]
     language: Option<String>,
     /// Comma-separated: ACTIVE, ARCHIVED.
     #[param(pattern = "^\\s*(?:(?:ACTIVE|ARCHIVED)\\s*)?(?:,\\s*(?:(?:ACTIVE|ARCHIVED)\\s*)?)*$")]
@@ -165,7 +166,7 @@ pub async fn list_configurations(
     let after: Option<(i64, String)> = page.after(&mut problems);
     let states = parse_states(query.states.as_deref(), &[ACTIVE, ARCHIVED], &mut problems);
     let language = query.language.as_deref().map(str::trim).filter(|l| !l.is_empty());
-    if language.is_some_and(|l| l.len() > 35) {
+    if language.is_some_and(|l| l.chars().count() > 35) {
         problems.push("query.language", "INVALID_VALUE", "is not a language code");
     }
     problems.finish(())?;

@@ -170,8 +170,11 @@ pub async fn update_form(
 #[serde(rename_all = "camelCase")]
 #[into_params(parameter_in = Query)]
 pub struct FormQuery {
-    #[param(format = Uuid)]
+    /// A UUID; blank is the same as left out.
+    #[param(pattern = "^\\s*(?:[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})?\\s*$")]
     configuration_id: Option<String>,
+    /// A UUID; blank is the same as left out.
+    #[param(pattern = "^\\s*(?:[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})?\\s*$")]
     space_id: Option<String>,
     /// Comma-separated: DRAFT, SUBMITTED.
     #[param(pattern = "^\\s*(?:(?:DRAFT|SUBMITTED)\\s*)?(?:,\\s*(?:(?:DRAFT|SUBMITTED)\\s*)?)*$")]
@@ -213,9 +216,9 @@ pub async fn list_forms(
 
 fn id_filter(raw: Option<&str>, path: &str, problems: &mut Problems) -> Option<String> {
     let raw = raw.map(str::trim).filter(|r| !r.is_empty())?;
-    match uuid::Uuid::try_parse(raw) {
-        Ok(id) => Some(id.to_string()),
-        Err(_) => {
+    match crate::domain::document::ids::parse_hyphenated_uuid(raw) {
+        Some(id) => Some(id.to_string()),
+        None => {
             problems.push(path, "INVALID_UUID", "must be a UUID");
             None
         }

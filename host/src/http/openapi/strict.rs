@@ -14,6 +14,23 @@ use serde_json::{Map, Value, json};
 /// Any text without NUL.
 pub const NO_NUL: &str = "^[^\\u0000]*$";
 
+/// The schema of free-form JSON in a request (module configuration, form answers): any JSON
+/// whose strings and keys hold no NUL, at any depth.
+const JSON_VALUE: &str = "JsonValue";
+
+fn json_value_schema() -> Value {
+    let value = json!({ "$ref": format!("#/components/schemas/{JSON_VALUE}") });
+    json!({
+        "description": "Any JSON value; no string or key holds a NUL character.",
+        "anyOf": [
+            { "type": "string", "pattern": NO_NUL },
+            { "type": ["number", "boolean", "null"] },
+            { "type": "array", "items": value },
+            { "type": "object", "propertyNames": { "pattern": NO_NUL }, "additionalProperties": value },
+        ]
+    })
+}
+
 pub fn complete(document: &mut Value) {
     let mut names = BTreeSet::new();
     if let Some(paths) = document.get("paths").and_then(Value::as_object) {
@@ -40,6 +57,7 @@ pub fn complete(document: &mut Value) {
         }
     }
     if let Some(schemas) = document.pointer_mut("/components/schemas").and_then(Value::as_object_mut) {
+        schemas.insert(JSON_VALUE.into(), json_value_schema());
         for name in names.iter().filter(|name| !name.ends_with("Document")) {
             if let Some(schema) = schemas.get_mut(name) {
                 tighten(schema);
@@ -104,8 +122,20 @@ fn tighten(schema: &mut Value) {
         if map.contains_key("properties") {
             map.entry("additionalProperties").or_insert(json!(false));
         } else if !matches!(map.get("additionalProperties"), Some(Value::Bool(false))) {
-            // A free-form map: its keys are text too.
+            // A free-form map: its keys are text too, and its values any NUL-free JSON unless typed.
             map.entry("propertyNames").or_insert(json!({ "pattern": NO_NUL }));
+            let untyped = match map.get("additionalProperties") {
+                None | Some(Value::Bool(true)) => true,
+                Some(Value::Object(schema)) => schema.is_empty(),
+                _ => false,
+            };
+            if untyped {
+                map.insert(
+                    "additionalProperties".into(),
+                    json!({ "$ref": format!("#/components/schemas/{JSON_VALUE}") }),
+                );
+                return;
+            }
         }
     }
     for key in ["properties", "patternProperties", "$defs"] {
@@ -156,6 +186,11 @@ mod tests {
         assert_eq!(schemas["NewThing"]["properties"]["name"]["pattern"], NO_NUL);
         assert!(schemas["NewThing"]["properties"]["state"].get("pattern").is_none());
         assert_eq!(schemas["NewThing"]["properties"]["fields"]["propertyNames"]["pattern"], NO_NUL);
+        assert_eq!(
+            schemas["NewThing"]["properties"]["fields"]["additionalProperties"]["$ref"],
+            "#/components/schemas/JsonValue"
+        );
+        assert!(schemas["JsonValue"]["anyOf"].is_array());
         assert_eq!(schemas["Inner"]["additionalProperties"], false);
         assert_eq!(schemas["Inner"]["properties"]["x"]["pattern"], NO_NUL);
         assert!(schemas["ThingDocument"].get("additionalProperties").is_none());

@@ -73,6 +73,7 @@ pub struct MarketplaceSettingsChange {
     summary: Option<String>,
     categories: Option<Vec<String>>,
     /// `OPEN`, `APPROVAL` or `CLOSED`; applies at once, without approval.
+    #[schema(nullable = false, pattern = "^(OPEN|APPROVAL|CLOSED)$")]
     membership: Option<String>,
     /// The owner's registration rules, checked against the rule module's schema; apply at once.
     #[schema(value_type = Option<Object>)]
@@ -180,8 +181,10 @@ pub async fn list_pending(
 #[serde(rename_all = "camelCase")]
 #[allow(dead_code)]
 pub struct RegistrationDecision {
+    #[schema(format = Uuid)]
     registration_id: String,
     /// `YES` makes the user a member; `NO` declines. Either way the user gets a message from `system`.
+    #[schema(pattern = "^(YES|NO)$")]
     approved: String,
 }
 

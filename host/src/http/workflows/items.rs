@@ -223,6 +223,8 @@ pub async fn update_item(
 #[derive(Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct TransitionRequest {
+    /// One of the item's `transitions[].transitionId`.
+    #[schema(required = true, nullable = false, format = Uuid)]
     transition_id: Option<String>,
 }
 
