@@ -1,5 +1,6 @@
 //! `GET /v0/openapi.json`, generated from the handlers' annotations.
 
+mod examples;
 mod responses;
 mod strict;
 
@@ -93,10 +94,44 @@ pub async fn openapi_json() -> Json<serde_json::Value> {
 static DOCUMENT: std::sync::LazyLock<serde_json::Value> = std::sync::LazyLock::new(|| {
     let mut document = serde_json::to_value(ApiDoc::openapi()).expect("the OpenAPI document serializes");
     if let Some(schemas) = document.pointer_mut("/components/schemas").and_then(serde_json::Value::as_object_mut) {
-        schemas.insert("FormConfigurationDocument".into(), crate::domain::forms::config_schema().clone());
-        schemas.insert("WorkflowConfigurationDocument".into(), crate::domain::workflows::workflow_schema().clone());
+        for (name, schema) in [
+            ("FormConfigurationDocument", crate::domain::forms::config_schema()),
+            ("WorkflowConfigurationDocument", crate::domain::workflows::workflow_schema()),
+        ] {
+            let mut schema = schema.clone();
+            rebase_refs(&mut schema, &format!("#/components/schemas/{name}"));
+            schemas.insert(name.into(), schema);
+        }
+        // The wrappers carry the documents as they are checked.
+        for (wrapper, inner) in [
+            ("ConfigurationWrapper", "FormConfigurationDocument"),
+            ("WorkflowWrapper", "WorkflowConfigurationDocument"),
+        ] {
+            if let Some(config) = schemas.get_mut(wrapper).and_then(|w| w.pointer_mut("/properties/config")) {
+                *config = serde_json::json!({ "$ref": format!("#/components/schemas/{inner}") });
+            }
+        }
     }
     strict::complete(&mut document);
     responses::complete(&mut document);
+    examples::complete(&mut document);
     document
 });
+
+/// Points a schema's own references (`#/$defs/x`) at where it now sits in the document.
+fn rebase_refs(schema: &mut serde_json::Value, base: &str) {
+    match schema {
+        serde_json::Value::Object(map) => {
+            for (key, value) in map.iter_mut() {
+                match value {
+                    serde_json::Value::String(target) if key == "$ref" && target.starts_with("#/") => {
+                        *target = format!("{base}{}", &target[1..]);
+                    }
+                    _ => rebase_refs(value, base),
+                }
+            }
+        }
+        serde_json::Value::Array(items) => items.iter_mut().for_each(|item| rebase_refs(item, base)),
+        _ => {}
+    }
+}

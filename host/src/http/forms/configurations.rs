@@ -77,8 +77,11 @@ pub struct ConfigurationWrapper {
     id: Option<String>,
     #[schema(value_type = Object)]
     config: Value,
-    #[schema(value_type = Object)]
+    /// `{editors: [handle, ...]}`: who besides the creator may update it.
+    #[schema(value_type = Option<Object>)]
     roles: Option<Value>,
+    /// `ACTIVE` or `ARCHIVED`; on PUT only.
+    #[schema(nullable = false, pattern = "^(ACTIVE|ARCHIVED)$")]
     state: Option<String>,
 }
 
