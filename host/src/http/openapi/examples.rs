@@ -11,8 +11,10 @@ const USER_ID: &str = "0d9a3c52-5a8e-4a43-9f0e-0b6a1f0c2d71";
 const SPACE_ID: &str = "3f1e2d4c-8b7a-4c6d-9e0f-1a2b3c4d5e6f";
 const AT: &str = "2026-11-25T09:30:00Z";
 
-/// `(method, path, request body, (status, response body))`.
-fn examples() -> Vec<(&'static str, &'static str, Option<Value>, Option<(&'static str, Value)>)> {
+/// One operation's examples: `(method, path, request body, (status, response body))`.
+type Example = (&'static str, &'static str, Option<Value>, Option<(&'static str, Value)>);
+
+fn examples() -> Vec<Example> {
     let config: Value = serde_json::from_str(SAMPLE_CONFIG).expect("the sample configuration is JSON");
     let payload: Value = serde_json::from_str(SAMPLE_PAYLOAD).expect("the sample payload is JSON");
     let profile = json!({
