@@ -90,7 +90,9 @@ pub async fn spawn_app_with(customize: impl FnOnce(&mut Config)) -> TestApp {
     } else {
         config.database.max_connections = 4;
     }
+    let own_database = config.database.url.clone();
     customize(&mut config);
+    let shares_a_database = config.database.url != own_database;
     config.fill_default_plan();
     let listener = tokio::net::TcpListener::bind(config.listen).await.expect("binding a port");
     let address = format!("http://{}", listener.local_addr().unwrap());
@@ -99,10 +101,13 @@ pub async fn spawn_app_with(customize: impl FnOnce(&mut Config)) -> TestApp {
     let server = tokio::spawn(trellis::serve(state, listener, async {
         let _ = stopped.await;
     }));
-    let license_key = std::fs::read_to_string(config.data_dir.join("license.key"))
-        .expect("the first start writes license.key")
-        .trim()
-        .to_owned();
+    // A server started on a database another server started writes no license.key of its own
+    // (`spawn_app_beside` gives it the first server's key).
+    let license_key = match std::fs::read_to_string(config.data_dir.join("license.key")) {
+        Ok(key) => key.trim().to_owned(),
+        Err(_) if shares_a_database => String::new(),
+        Err(error) => panic!("the first start writes license.key: {error}"),
+    };
     TestApp {
         address,
         client: reqwest::Client::builder().timeout(Duration::from_secs(30)).build().unwrap(),
@@ -206,6 +211,20 @@ pub async fn spawn_app_on_s3(settings: &S3Config, customize: impl FnOnce(&mut Co
     .await;
     app.own_bucket = true;
     app
+}
+
+/// Starts a second server on `first`'s database and media store (its own data directory and
+/// license key), as a deployment runs several behind a load balancer.
+pub async fn spawn_app_beside(first: &TestApp, customize: impl FnOnce(&mut Config)) -> TestApp {
+    let (database, media) = (first.config.database.clone(), first.config.media.clone());
+    let mut second = spawn_app_with(|config| {
+        config.database = database;
+        config.media = media;
+        customize(config);
+    })
+    .await;
+    second.license_key = first.license_key.clone();
+    second
 }
 
 /// Compiled module code shared by every server of the test run (and later runs): compiling the
@@ -363,6 +382,15 @@ impl TestApp {
         let (key, _) = licenses.issue(plan).await.unwrap();
         store.close().await;
         key
+    }
+
+    /// Revokes a key with the command line's own code, as `trellis license revoke` does.
+    pub async fn revoke_license(&self, key: &str) {
+        let store = trellis::store::Store::connect(&self.config.database_url(), 1).await.unwrap();
+        let licenses =
+            trellis::services::licenses::Licenses::new(store.clone(), std::sync::Arc::new(self.config.clone()));
+        licenses.revoke(key).await.unwrap();
+        store.close().await;
     }
 
     /// Stops the server but keeps its database (and its own media bucket, which the database

@@ -124,6 +124,15 @@ impl<T: Clone + Send + Sync + 'static> RevisionCache<T> {
         Some(value)
     }
 
+    /// Drops one document (another server changed it).
+    pub fn forget(&self, id: &str) {
+        self.entries.invalidate(id);
+    }
+
+    pub fn clear(&self) {
+        self.entries.invalidate_all();
+    }
+
     /// Remembers `value`, parsed from a document of `source_bytes` bytes at `revision`.
     pub fn insert(&self, id: String, revision: i64, source_bytes: usize, value: T) {
         let bytes = u32::try_from(source_bytes).unwrap_or(u32::MAX);

@@ -42,19 +42,20 @@ pub struct Config {
     pub analysis: analysis::AnalysisConfig,
     pub log: LogConfig,
     pub metrics: MetricsConfig,
-    /// Seconds a verified license key is trusted before it is looked up again. Bounds how long a
-    /// key revoked from the command line (another process) keeps working.
+    /// Seconds a verified license key is trusted before it is looked up again. A revocation (from
+    /// the command line too) is announced to every server on PostgreSQL; this bounds what a server
+    /// that missed an announcement may still accept.
     pub license_cache_seconds: u64,
     /// Seconds a checked session is trusted before it is looked up again. Logout and password
-    /// reset take effect at once in the server that handles them; other servers sharing the
-    /// database see them within this time.
+    /// reset take effect at once in the server that handles them and, announced on PostgreSQL,
+    /// in the others within milliseconds; this bounds what a server that missed one may serve.
     pub session_cache_seconds: u64,
     /// Seconds a parsed form configuration is used before its revision is checked again.
     /// Updates through this server take effect at once.
     pub configuration_cache_seconds: u64,
     /// Seconds a space membership and a space's connected modules are trusted before they are
-    /// looked up again. Changes through this server take effect at once; other servers sharing
-    /// the database see them within this time.
+    /// looked up again. Changes take effect at once here and, announced on PostgreSQL, in the
+    /// other servers within milliseconds; this bounds what a server that missed one may serve.
     pub space_cache_seconds: u64,
 }
 

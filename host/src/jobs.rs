@@ -13,6 +13,7 @@ pub mod queue;
 mod housekeeping;
 mod marketplace_ranking;
 mod media_sweep;
+mod stale_listener;
 mod wal_checkpoints;
 
 use tokio::task::JoinHandle;
@@ -35,6 +36,7 @@ pub fn start(state: &AppState) -> Jobs {
     tasks.extend(queue::spawn_workers(&state.queue, state.events.delivery(), state.config.jobs.event_workers));
     let analysis = std::sync::Arc::new(analysis::AnalysisJobs::new(state.analysis.clone()));
     tasks.extend(queue::spawn_workers(&state.queue, analysis, state.config.analysis.workers));
+    tasks.extend(stale_listener::start(state));
     Jobs { tasks }
 }
 

@@ -17,6 +17,7 @@ pub mod private_files;
 pub mod quotas;
 pub mod rate_limits;
 pub mod services;
+pub mod stale;
 pub mod state;
 pub mod store;
 

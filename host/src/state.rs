@@ -134,7 +134,7 @@ impl AppState {
         ));
         let avatars = Arc::new(Avatars::new(store.clone(), media.clone(), &config.media.shard));
         let comments = Arc::new(Comments::new(store.clone(), spaces.clone(), limits.clone(), events.clone()));
-        let channels = Arc::new(Channels::new(store.clone(), comments.clone()));
+        let channels = Arc::new(Channels::new(store.clone(), comments.clone(), spaces.clone()));
         let analysis = Arc::new(analysis(&config, &store, &spaces, &analysis_host, &media, &events)?);
         let assets = Arc::new(Assets::new(
             store.clone(),
@@ -173,6 +173,31 @@ impl AppState {
 }
 
 impl AppState {
+    /// Drops what another server announced stale (`jobs::stale_listener`).
+    pub fn forget_cached(&self, stale: &crate::stale::Stale) {
+        use crate::stale::Stale;
+        match stale {
+            Stale::Licenses => self.licenses.forget_all(),
+            Stale::Session(digest) => self.accounts.forget_session(digest),
+            Stale::UserSessions(user_id) => self.accounts.forget_user_sessions(user_id),
+            Stale::Role { space_id, user_id } => self.spaces.forget_role(space_id, user_id),
+            Stale::Roles => self.spaces.forget_roles(),
+            Stale::SpaceModules(space_id) => self.spaces.forget_modules(space_id),
+            Stale::FormConfiguration(id) => self.form_configurations.forget(id),
+            Stale::Workflow(id) => self.workflows.forget(id),
+        }
+    }
+
+    /// Drops every cached entry another server could have changed: announcements may have been missed.
+    pub fn forget_all_cached(&self) {
+        self.licenses.forget_all();
+        self.accounts.forget_all_sessions();
+        self.spaces.forget_roles();
+        self.spaces.forget_all_modules();
+        self.form_configurations.forget_all();
+        self.workflows.forget_all();
+    }
+
     /// What `/metrics` reads when scraped rather than counts. The job table is read with a short
     /// deadline, so a scrape still answers (with `trellis_jobs_readable 0`) while the database is away.
     pub async fn metrics_snapshot(&self) -> crate::metrics::Snapshot {

@@ -225,6 +225,15 @@ impl Store {
         self.db.close().await;
     }
 
+    /// Sends `payload` to every server listening on `channel` (PostgreSQL `NOTIFY`, delivered once
+    /// the statement commits); nothing on SQLite, which one server uses alone.
+    pub async fn notify(&self, channel: &str, payload: &str) -> StoreResult<()> {
+        if self.db.engine == Engine::Postgres {
+            sqlx::query("select pg_notify($1, $2)").bind(channel).bind(payload).execute(&self.db.pool).await?;
+        }
+        Ok(())
+    }
+
     /// Connections per pool, for metrics: `(pool, open, idle, max)`; on PostgreSQL the one pool is `reader`.
     pub fn pool_use(&self) -> Vec<(&'static str, u32, u32, u32)> {
         let usage = |pool: &AnyPool| {

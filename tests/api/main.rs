@@ -33,6 +33,7 @@ mod modules;
 mod multipart_limits;
 mod operations;
 mod password_reset;
+mod several_servers;
 mod smoke;
 mod spaces;
 mod support;

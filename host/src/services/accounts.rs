@@ -17,6 +17,7 @@ use crate::error::{Error, Result};
 use crate::mail::Mailer;
 use crate::password_work::PasswordWork;
 use crate::rate_limits::RateLimits;
+use crate::stale::{self, Stale};
 use crate::store::{NewChallenge, SessionUser, Store, StoreError};
 
 /// The records an account use case answers with: handlers show these, and reach them only through the use case.
@@ -290,7 +291,22 @@ impl Accounts {
         let digest = secret::digest(token);
         self.store.sessions.delete_session(&digest).await?;
         self.sessions.remove(&digest);
+        stale::announce(&self.store, Stale::Session(digest)).await;
         Ok(())
+    }
+
+    /// Drops a session another server ended (by its token's digest).
+    pub fn forget_session(&self, digest: &str) {
+        self.sessions.remove(digest);
+    }
+
+    /// Drops every session of a user whose sessions another server ended.
+    pub fn forget_user_sessions(&self, user_id: &str) {
+        self.sessions.remove_where(|_, session| session.user_id == user_id);
+    }
+
+    pub fn forget_all_sessions(&self) {
+        self.sessions.clear();
     }
 
     /// Reset step 1. Answers a token whether or not the e-mail has an account, so the answer
@@ -389,6 +405,7 @@ impl Accounts {
         });
         // After the rows are gone, so no concurrent request can cache a session again.
         self.sessions.remove_where(|_, session| session.user_id == user_id);
+        stale::announce(&self.store, Stale::UserSessions(user_id)).await;
         result
     }
 

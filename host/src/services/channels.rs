@@ -21,6 +21,7 @@ use crate::domain::comments::Scope;
 use crate::domain::problems::Problems;
 use crate::error::{Error, Result};
 use crate::services::comments::{Comments, StoredComment};
+use crate::services::spaces::Spaces;
 use crate::store::{NewChannelRow, SessionUser, Store};
 
 /// The records a channel use case answers with: handlers show these, and reach them only through
@@ -30,6 +31,7 @@ pub use crate::store::{ChannelMember, ConnectedSpace, InviteOutcome, MemberChann
 pub struct Channels {
     store: Store,
     comments: Arc<Comments>,
+    spaces: Arc<Spaces>,
 }
 
 fn not_found() -> Error {
@@ -45,8 +47,8 @@ fn owner_stays() -> Error {
 }
 
 impl Channels {
-    pub fn new(store: Store, comments: Arc<Comments>) -> Self {
-        Self { store, comments }
+    pub fn new(store: Store, comments: Arc<Comments>, spaces: Arc<Spaces>) -> Self {
+        Self { store, comments, spaces }
     }
 
     /// Creates a channel from `{name, description?}`; the creator becomes its owner. A user owns
@@ -126,6 +128,8 @@ impl Channels {
         }
         problems.finish(())?;
         self.store.channels.replace_spaces(&channel_id, &space_ids, OffsetDateTime::now_utc()).await?;
+        // A disconnected space is no longer readable by the channel's members.
+        self.spaces.roles_changed().await;
         Ok(self.store.channels.connected_spaces(&channel_id, None, MAX_SPACES as i64).await?)
     }
 
@@ -213,6 +217,11 @@ impl Channels {
         if !leaving && role != Role::Owner {
             return Err(Error::Forbidden(Cow::Borrowed("only the channel's owner may remove other members")));
         }
-        if self.store.channels.remove_member(&channel_id, &member_id).await? { Ok(()) } else { Err(member_not_found()) }
+        if !self.store.channels.remove_member(&channel_id, &member_id).await? {
+            return Err(member_not_found());
+        }
+        // The member no longer reads the channel's spaces.
+        self.spaces.roles_changed().await;
+        Ok(())
     }
 }

@@ -16,6 +16,7 @@ use crate::domain::problems::Problems;
 use crate::error::{Error, OnConflict, Result};
 use crate::quotas;
 use crate::services::licenses::Caller;
+use crate::stale::{self, Stale};
 use crate::store::{ConfigurationChange, NewConfiguration, SessionUser, Store, StoredConfiguration};
 
 /// The filter a configuration listing takes: handlers show these, and reach them only through the use case.
@@ -180,7 +181,17 @@ impl FormConfigurations {
             .on_conflict("the configuration changed meanwhile; read it and try again")?;
         let configuration = Configuration { stored: stored.into(), parsed, editors };
         self.remember(&configuration);
+        stale::announce(&self.store, Stale::FormConfiguration(configuration.stored.configuration_id.clone())).await;
         Ok(configuration)
+    }
+
+    /// Drops a configuration another server changed.
+    pub fn forget(&self, id: &str) {
+        self.cache.forget(id);
+    }
+
+    pub fn forget_all(&self) {
+        self.cache.clear();
     }
 
     /// The configuration if the user may read it, else NOT_FOUND.

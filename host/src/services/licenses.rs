@@ -14,6 +14,7 @@ use crate::config::Config;
 use crate::domain::entitlement::{Plan, QuotaSubject};
 use crate::domain::secret;
 use crate::error::Error;
+use crate::stale::{self, Stale};
 use crate::store::{License, Store};
 
 /// Who is calling, as far as licensing goes: whose quota to count and which plan sets it.
@@ -116,7 +117,13 @@ impl Licenses {
             .await
             .map_err(|e| anyhow::anyhow!("no live license {id_or_key:?}: {e}"))?;
         self.cache.clear();
+        stale::announce(&self.store, Stale::Licenses).await;
         Ok(license)
+    }
+
+    /// Drops every cached key (another server or the command line revoked one).
+    pub fn forget_all(&self) {
+        self.cache.clear();
     }
 
     /// On the first start of an empty deployment, issues a `default` key into `license.key`.

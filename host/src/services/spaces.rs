@@ -14,6 +14,7 @@ use time::OffsetDateTime;
 use crate::cache::Cache;
 use crate::domain::spaces::{self, Role};
 use crate::error::{Error, OnConflict, Result};
+use crate::stale::{self, Stale};
 use crate::store::{NewSpaceRow, SessionUser, SpaceChange, SpaceModule, Store};
 
 /// The record a space use case answers with: handlers show these, and reach them only through the use case.
@@ -169,14 +170,39 @@ impl Spaces {
     pub async fn add_member(&self, space_id: &str, user_id: &str, role: Role) -> Result<()> {
         let space_id = canonical_id(space_id).ok_or_else(not_found)?;
         self.store.spaces.upsert_space_member(&space_id, user_id, role.as_str(), OffsetDateTime::now_utc()).await?;
-        self.roles.remove(&role_key(&space_id, user_id));
+        self.role_changed(&space_id, user_id).await;
         Ok(())
     }
 
-    /// Drops what this server remembers of a user's role in a space, after a membership was written
-    /// elsewhere (an approved registration).
+    /// Drops what every server remembers of a user's role in a space, after a membership was
+    /// written (an approved registration).
+    pub async fn role_changed(&self, space_id: &str, user_id: &str) {
+        self.forget_role(space_id, user_id);
+        stale::announce(&self.store, Stale::Role { space_id: space_id.to_owned(), user_id: user_id.to_owned() }).await;
+    }
+
+    /// Drops every role every server remembers: a channel's members or spaces changed, which gives
+    /// or takes the right to read the channel's spaces.
+    pub async fn roles_changed(&self) {
+        self.forget_roles();
+        stale::announce(&self.store, Stale::Roles).await;
+    }
+
+    /// Drops what this server remembers of a user's role in a space.
     pub fn forget_role(&self, space_id: &str, user_id: &str) {
         self.roles.remove(&role_key(space_id, user_id));
+    }
+
+    pub fn forget_roles(&self) {
+        self.roles.clear();
+    }
+
+    pub fn forget_modules(&self, space_id: &str) {
+        self.modules.remove(space_id);
+    }
+
+    pub fn forget_all_modules(&self) {
+        self.modules.clear();
     }
 
     /// The modules connected to a space, in the order the owner gave them.
@@ -193,6 +219,7 @@ impl Spaces {
     pub async fn replace_modules(&self, space_id: &str, modules: Vec<SpaceModule>) -> Result<Arc<[SpaceModule]>> {
         self.store.spaces.replace_space_modules(space_id, &modules).await?;
         self.modules.remove(space_id);
+        stale::announce(&self.store, Stale::SpaceModules(space_id.to_owned())).await;
         Ok(modules.into())
     }
 }

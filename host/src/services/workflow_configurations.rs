@@ -16,6 +16,7 @@ use crate::domain::workflows::{self, WorkflowConfig};
 use crate::error::{Error, OnConflict, Result};
 use crate::services::form_configurations::CACHED_DOCUMENT_BYTES;
 use crate::services::form_configurations::{Configuration, FormConfigurations};
+use crate::stale::{self, Stale};
 use crate::store::{SessionUser, Store, StoredWorkflow};
 
 /// The record a permissions use case answers with: handlers show these, and reach them only through the use case.
@@ -91,7 +92,17 @@ impl WorkflowConfigurations {
             .on_conflict("the configuration changed meanwhile; read it and try again")?;
         let workflow = Workflow { stored: stored.into(), parsed };
         self.remember(&workflow);
+        stale::announce(&self.store, Stale::Workflow(workflow.stored.workflow_configuration_id.clone())).await;
         Ok(workflow)
+    }
+
+    /// Drops a workflow configuration another server changed.
+    pub fn forget(&self, id: &str) {
+        self.cache.forget(id);
+    }
+
+    pub fn forget_all(&self) {
+        self.cache.clear();
     }
 
     /// The workflow if the user created it or holds one of its slots, else NOT_FOUND.

@@ -94,7 +94,7 @@ impl Marketplace {
         }
         self.ranking.changed();
         if state == RegistrationState::Approved {
-            self.spaces.forget_role(&space_id, &user.user_id);
+            self.spaces.role_changed(&space_id, &user.user_id).await;
             self.tell_registrant(&user.user_id, &title, true).await;
         }
         Ok(RegistrationAnswer { registration_id: Some(registration_id), state, created: true })
@@ -181,7 +181,7 @@ impl Marketplace {
             return Err(Error::InvalidTransition(Cow::Borrowed("only a PENDING registration can be decided")));
         }
         if approved {
-            self.spaces.forget_role(&space_id, &registration.user_id);
+            self.spaces.role_changed(&space_id, &registration.user_id).await;
             self.ranking.changed();
         }
         let title = match self.store.listings.listing(&space_id).await?.and_then(|l| l.listed_title) {
