@@ -459,8 +459,9 @@ pub async fn assert_error(response: Response, status: StatusCode, code: &str) ->
     assert_error_envelope(&value, request_id, code)
 }
 
-/// The code and numeric of every error of the contract (conventions, section 2).
-const ERROR_CODES: [(&str, u64); 19] = [
+/// The code and numeric of every error of the contract (conventions, section 2), and
+/// SERVICE_UNAVAILABLE, the database's counterpart of MEDIA_UNAVAILABLE.
+const ERROR_CODES: [(&str, u64); 20] = [
     ("VALIDATION_FAILED", 800),
     ("UNAUTHENTICATED", 801),
     ("FORBIDDEN", 802),
@@ -479,6 +480,7 @@ const ERROR_CODES: [(&str, u64); 19] = [
     ("FEATURE_DISABLED", 815),
     ("MODULE_FAILED", 816),
     ("PRECONDITION_FAILED", 817),
+    ("SERVICE_UNAVAILABLE", 818),
     ("INTERNAL", 899),
 ];
 

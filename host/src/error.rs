@@ -35,6 +35,9 @@ pub enum ErrorCode {
     FeatureDisabled,
     ModuleFailed,
     PreconditionFailed,
+    /// The database cannot be reached for a moment (not in the conventions' table: their one 503,
+    /// MEDIA_UNAVAILABLE, names the media store; this names the database the same way).
+    ServiceUnavailable,
     Internal,
 }
 
@@ -59,6 +62,7 @@ impl ErrorCode {
             Self::FeatureDisabled => 815,
             Self::ModuleFailed => 816,
             Self::PreconditionFailed => 817,
+            Self::ServiceUnavailable => 818,
             Self::Internal => 899,
         }
     }
@@ -93,6 +97,8 @@ pub enum Error {
     MaxFilesExceeded(Cow<'static, str>),
     #[error("the media store is unavailable")]
     MediaUnavailable { retry_after_seconds: u64 },
+    #[error("the database is unavailable for a moment; try again")]
+    ServiceUnavailable { retry_after_seconds: u64 },
     #[error("too many attempts; try again later")]
     RateLimited { retry_after_seconds: u64 },
     #[error("the PIN or token is wrong, expired or used up")]
@@ -109,6 +115,9 @@ pub enum Error {
     #[error("internal error")]
     Internal(#[source] anyhow::Error),
 }
+
+/// What a client is told to wait while the database is away: a restart takes seconds.
+pub const DATABASE_RETRY_AFTER_SECONDS: u64 = 2;
 
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
@@ -128,6 +137,7 @@ impl Error {
             Self::UnsupportedMediaType(_) => ErrorCode::UnsupportedMediaType,
             Self::MaxFilesExceeded(_) => ErrorCode::MaxFilesExceeded,
             Self::MediaUnavailable { .. } => ErrorCode::MediaUnavailable,
+            Self::ServiceUnavailable { .. } => ErrorCode::ServiceUnavailable,
             Self::RateLimited { .. } => ErrorCode::RateLimited,
             Self::PinInvalid => ErrorCode::PinInvalid,
             Self::FeatureDisabled => ErrorCode::FeatureDisabled,
@@ -188,6 +198,10 @@ impl From<StoreError> for Error {
         match error {
             StoreError::NotFound => Self::NotFound(Cow::Borrowed("not found")),
             StoreError::Conflict(_) => Self::Conflict(Cow::Borrowed("a resource with the same identity exists")),
+            StoreError::Unavailable(cause) => {
+                tracing::warn!(%cause, "the database is unavailable");
+                Self::ServiceUnavailable { retry_after_seconds: DATABASE_RETRY_AFTER_SECONDS }
+            }
             StoreError::Other(e) => Self::Internal(e),
         }
     }
@@ -239,6 +253,7 @@ mod tests {
             (ErrorCode::FeatureDisabled, 815),
             (ErrorCode::ModuleFailed, 816),
             (ErrorCode::PreconditionFailed, 817),
+            (ErrorCode::ServiceUnavailable, 818),
             (ErrorCode::Internal, 899),
         ];
         for (code, numeric) in table {

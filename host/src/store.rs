@@ -71,6 +71,10 @@ pub enum StoreError {
     NotFound,
     #[error("unique constraint violated: {0}")]
     Conflict(String),
+    /// The database cannot be reached for now (down, restarting, out of connections): the
+    /// request may be tried again, unlike `Other`.
+    #[error("the database is unavailable: {0}")]
+    Unavailable(String),
     #[error(transparent)]
     Other(#[from] anyhow::Error),
 }
@@ -80,9 +84,23 @@ impl From<sqlx::Error> for StoreError {
         match error {
             sqlx::Error::RowNotFound => Self::NotFound,
             sqlx::Error::Database(db) if db.is_unique_violation() => Self::Conflict(db.message().to_owned()),
+            sqlx::Error::Io(_)
+            | sqlx::Error::Tls(_)
+            | sqlx::Error::PoolTimedOut
+            | sqlx::Error::PoolClosed
+            | sqlx::Error::WorkerCrashed => Self::Unavailable(error.to_string()),
+            sqlx::Error::Database(ref db) if db.code().as_deref().is_some_and(is_unavailable_state) => {
+                Self::Unavailable(error.to_string())
+            }
             other => Self::Other(other.into()),
         }
     }
+}
+
+/// SQLSTATEs of a server that is going away or cannot take the connection: connection
+/// exceptions (class 08), shutdowns and start-up (57P01 to 57P03), too many connections (53300).
+fn is_unavailable_state(state: &str) -> bool {
+    state.starts_with("08") || matches!(state, "57P01" | "57P02" | "57P03" | "53300")
 }
 
 pub type StoreResult<T> = Result<T, StoreError>;
@@ -288,7 +306,13 @@ impl Db {
         AnyPoolOptions::new()
             .max_connections(max)
             .min_connections(1)
-            .acquire_timeout(Duration::from_secs(30))
+            // SQLite cannot be away, so a wait for a connection is a queue behind the one writer;
+            // a PostgreSQL that is away answers no connect, and a request should hear 503 with
+            // Retry-After soon rather than hang.
+            .acquire_timeout(match engine {
+                Engine::Sqlite => Duration::from_secs(30),
+                Engine::Postgres => Duration::from_secs(5),
+            })
             // A ping before every acquire would double the round trips of short queries; a
             // broken connection fails its query and is replaced anyway.
             .test_before_acquire(false)

@@ -32,6 +32,7 @@ mod module_refusal;
 mod modules;
 mod multipart_limits;
 mod operations;
+mod outage;
 mod password_reset;
 mod several_servers;
 mod smoke;

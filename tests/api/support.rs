@@ -9,5 +9,6 @@ pub mod marketplace;
 pub mod media;
 pub mod messages;
 pub mod modules;
+pub mod outage;
 pub mod spaces;
 pub mod workflow;

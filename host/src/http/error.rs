@@ -25,7 +25,7 @@ pub fn status_of(code: ErrorCode) -> StatusCode {
         ErrorCode::Conflict | ErrorCode::InvalidTransition | ErrorCode::MaxFilesExceeded => StatusCode::CONFLICT,
         ErrorCode::PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
         ErrorCode::UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
-        ErrorCode::MediaUnavailable => StatusCode::SERVICE_UNAVAILABLE,
+        ErrorCode::MediaUnavailable | ErrorCode::ServiceUnavailable => StatusCode::SERVICE_UNAVAILABLE,
         ErrorCode::RateLimited => StatusCode::TOO_MANY_REQUESTS,
         ErrorCode::ModuleFailed => StatusCode::BAD_GATEWAY,
         ErrorCode::PreconditionFailed => StatusCode::PRECONDITION_FAILED,
@@ -86,9 +86,9 @@ impl IntoResponse for Error {
         let code = self.code();
         let mut response = status_of(code).into_response();
         let retry_after = match &self {
-            Self::RateLimited { retry_after_seconds } | Self::MediaUnavailable { retry_after_seconds } => {
-                Some(*retry_after_seconds)
-            }
+            Self::RateLimited { retry_after_seconds }
+            | Self::MediaUnavailable { retry_after_seconds }
+            | Self::ServiceUnavailable { retry_after_seconds } => Some(*retry_after_seconds),
             _ => None,
         };
         if let Some(seconds) = retry_after {
@@ -149,6 +149,7 @@ mod tests {
             (ErrorCode::UnsupportedMediaType, 415),
             (ErrorCode::MaxFilesExceeded, 409),
             (ErrorCode::MediaUnavailable, 503),
+            (ErrorCode::ServiceUnavailable, 503),
             (ErrorCode::RateLimited, 429),
             (ErrorCode::PinInvalid, 400),
             (ErrorCode::FeatureDisabled, 404),

@@ -1,11 +1,11 @@
 //! Liveness and readiness probes, outside `/v0` and free of license checks.
 
 use axum::extract::State;
-use axum::http::StatusCode;
 use axum::routing::get;
 use axum::{Json, Router};
 use serde_json::{Value, json};
 
+use crate::http::error::{ApiResult, ErrorEnvelope};
 use crate::state::AppState;
 
 pub fn router() -> Router<AppState> {
@@ -18,15 +18,18 @@ pub async fn healthz() -> Json<Value> {
     Json(json!({ "status": "ok" }))
 }
 
-/// The process can serve: the database and the media store answer.
-#[utoipa::path(get, path = "/readyz", tag = "operations", security(()), responses((status = 200), (status = 503)))]
-pub async fn readyz(State(state): State<AppState>) -> (StatusCode, Json<Value>) {
+/// The process can serve: the database and the media store answer. When one does not, 503 with
+/// the error envelope naming which (SERVICE_UNAVAILABLE: the database; MEDIA_UNAVAILABLE: the
+/// media store) and `Retry-After`.
+#[utoipa::path(get, path = "/readyz", tag = "operations", security(()), responses((status = 200),
+    (status = 503, body = ErrorEnvelope, description = "SERVICE_UNAVAILABLE (the database) or MEDIA_UNAVAILABLE (the media store)")))]
+pub async fn readyz(State(state): State<AppState>) -> ApiResult<Json<Value>> {
     if let Err(error) = state.store.ping().await {
         tracing::warn!(error = %error, "readiness check failed");
-        return (StatusCode::SERVICE_UNAVAILABLE, Json(json!({ "status": "database unavailable" })));
+        return Err(crate::error::Error::ServiceUnavailable {
+            retry_after_seconds: crate::error::DATABASE_RETRY_AFTER_SECONDS,
+        });
     }
-    if state.media.check().await.is_err() {
-        return (StatusCode::SERVICE_UNAVAILABLE, Json(json!({ "status": "media store unavailable" })));
-    }
-    (StatusCode::OK, Json(json!({ "status": "ready" })))
+    state.media.check().await?;
+    Ok(Json(json!({ "status": "ready" })))
 }

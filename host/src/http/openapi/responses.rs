@@ -92,7 +92,7 @@ fn shared_responses() -> Value {
         "RateLimited": with_retry_after(envelope("RATE_LIMITED: too many attempts; `Retry-After` says when to try again")),
         "Internal": envelope("INTERNAL: an unexpected failure; the body carries no detail of it, the log does"),
         "Unavailable": with_retry_after(envelope(
-            "MEDIA_UNAVAILABLE or the database is unavailable for a moment; `Retry-After` says when to try again")),
+            "MEDIA_UNAVAILABLE: the media store is unavailable, or SERVICE_UNAVAILABLE: the database is, for a moment; `Retry-After` says when to try again")),
     })
 }
 
