@@ -1,0 +1,136 @@
+#!/usr/bin/env bash
+# Soak: mixed traffic (bench/soak.lua: reads, creates, transitions, avatar uploads, a module route)
+# against a release server for a long while, reporting throughput, latency, answers by class and
+# the server's resident memory over time.
+#
+#   bench/soak.sh sqlite   [seconds] [connections]   SQLite and local files (the embedded default)
+#   bench/soak.sh postgres [seconds] [connections]   PostgreSQL and a Garage bucket; with FAULTS=1,
+#                                                    PostgreSQL restarts at 40 % of the run and
+#                                                    Garage at 70 % (503s expected meanwhile)
+# Defaults: 600 seconds, 64 connections. Traffic goes to 127.0.0.1 only.
+set -euo pipefail
+engine="${1:-sqlite}"
+seconds="${2:-600}"
+connections="${3:-64}"
+here="$(cd "$(dirname "$0")" && pwd)"
+
+SERVER_CONFIG=$(mktemp --suffix=.toml)
+cat >"$SERVER_CONFIG" <<'EOF'
+[rate_limits]
+comments_per_user = 4000000000
+[plans.default]
+"forms.attachments.uploadPerDay" = 1000000000
+"forms.configurations.createPerDay" = 1000000
+EOF
+database=""
+if [ "$engine" = postgres ]; then
+  database="trellis_soak_$$"
+  psql -q -X postgres://postgres@127.0.0.1:5432/postgres -c "create database $database" >/dev/null
+  eval "$("$here/../scripts/s3-server" start)"
+  cat >>"$SERVER_CONFIG" <<EOF
+[database]
+url = "postgres://postgres@127.0.0.1:5432/$database"
+max_connections = 32
+[media]
+backend = "s3"
+[media.s3]
+endpoint = "$S3_ENDPOINT"
+region = "$S3_REGION"
+bucket = "$S3_BUCKET"
+access_key = "$S3_ACCESS_KEY"
+secret_key = "$S3_SECRET_KEY"
+path_style = true
+EOF
+fi
+export SERVER_CONFIG
+source "$here/common.sh"
+cleanup() {
+  kill "$SERVER_PID" 2>/dev/null; wait "$SERVER_PID" 2>/dev/null
+  [ -n "${SAMPLER:-}" ] && kill "$SAMPLER" 2>/dev/null
+  if [ -n "$database" ]; then
+    "$here/../scripts/s3-server" stop >/dev/null 2>&1 || true
+    pkill -f "garage -c $GARAGE_DIR/garage.toml" 2>/dev/null || true
+    psql -q -X postgres://postgres@127.0.0.1:5432/postgres -c "drop database if exists $database with (force)" >/dev/null
+  fi
+  rm -rf "$DATA" "$SERVER_CONFIG"
+}
+trap cleanup EXIT
+auth=(-H "X-License-Key: $KEY" -H "Authorization: Bearer $TOKEN")
+jsonauth=("${auth[@]}" -H 'Content-Type: application/json')
+
+# A space with Tags and comments, a form configuration, a workflow and 8,000 items in it.
+SPACE=$(curl -sf "${jsonauth[@]}" -d '{"name":"soak","displayName":"Soak"}' "$BASE/v0/spaces" | field '["spaceId"]')
+curl -sf -X PUT "${jsonauth[@]}" -d '{"modules":[{"moduleId":"tags","config":{}}]}' "$BASE/v0/spaces/$SPACE/modules" >/dev/null
+forms=host/src/domain/forms/testdata
+workflow_doc=host/src/domain/workflows/testdata/sample_workflow.json
+python3 -c "import json; print(json.dumps({'config': json.load(open('$forms/sample_config.json'))}))" >"$DATA/config.json"
+curl -sf "${jsonauth[@]}" -d @"$DATA/config.json" "$BASE/v0/forms/configurations" >/dev/null
+python3 -c "import json; print(json.dumps({'config': json.load(open('$workflow_doc'))}))" >"$DATA/workflow.json"
+curl -sf "${jsonauth[@]}" -d @"$DATA/workflow.json" "$BASE/v0/workflows/configurations" >/dev/null
+read -r WF V1 V2 TO_REVIEW BACK_TO_INTAKE < <(python3 -c "
+import json; w = json.load(open('$workflow_doc'))
+views = {v['permissionSlot']: v['id'] for v in w['views']}
+entry = w['network']['entryWorkbasketId']
+baskets = {b['id']: b for b in w['network']['workbaskets']}
+forward = baskets[entry]['transitions'][0]
+back = [t for t in baskets[forward['targetWorkbasketId']]['transitions'] if t['targetWorkbasketId'] == entry][0]
+print(w['id'], views[1], views[2], forward['id'], back['id'])")
+python3 -c "
+import json; p = json.load(open('$forms/sample_payload.json'))
+p['payload']['integrations'] = {'workflowConfigurationId': '$WF'}
+print(json.dumps(p))" >"$DATA/payload.json"
+export BODY_FILE="$DATA/payload.json" STOP_AFTER=4000
+wrk -t2 -c32 -d20s -s bench/post_form.lua "${jsonauth[@]:0:4}" "$BASE/v0/forms" >/dev/null
+python3 - "$BASE" "$KEY" "$TOKEN" "$WF" "$V1" "$DATA" <<'PY'
+import json, sys, urllib.request
+base, key, token, wf, view, data = sys.argv[1:]
+ids, cursor = [], None
+while len(ids) < 8000:
+    url = f"{base}/v0/workflows/views/{view}/items?workflowConfigurationId={wf}&limit=200" + (f"&cursor={cursor}" if cursor else "")
+    req = urllib.request.Request(url, headers={"X-License-Key": key, "Authorization": f"Bearer {token}"})
+    page = json.load(urllib.request.urlopen(req))
+    ids += [item["itemId"] for item in page["items"]]
+    cursor = page["nextCursor"]
+    if not cursor:
+        break
+for t in range(2):
+    with open(f"{data}/items-{t}.txt", "w") as f:
+        f.write("\n".join(ids[t::2]))
+PY
+python3 -c "
+import struct, sys, zlib
+def chunk(kind, data): return struct.pack('>I', len(data)) + kind + data + struct.pack('>I', zlib.crc32(kind + data))
+raw = b''.join(b'\0' + b'\x80\x40\x20' * 32 for _ in range(32))
+png = b'\x89PNG\r\n\x1a\n' + chunk(b'IHDR', struct.pack('>IIBBBBB', 32, 32, 8, 2, 0, 0, 0)) + chunk(b'IDAT', zlib.compress(raw)) + chunk(b'IEND', b'')
+open(sys.argv[1], 'wb').write(png)" "$DATA/avatar.png"
+export ITEMS_PREFIX="$DATA/items-" PAYLOAD_FILE="$DATA/payload.json" AVATAR_FILE="$DATA/avatar.png"
+export SPACE WF V1 V2 TO_REVIEW BACK_TO_INTAKE
+
+# Resident memory every 30 s.
+(
+  start=$SECONDS
+  while kill -0 "$SERVER_PID" 2>/dev/null; do
+    echo "$((SECONDS - start)) $(awk '/VmRSS/ {print $2}' "/proc/$SERVER_PID/status")"
+    sleep 30
+  done
+) >"$DATA/rss.txt" &
+SAMPLER=$!
+
+if [ "${FAULTS:-0}" = 1 ] && [ "$engine" = postgres ]; then
+  (
+    sleep $((seconds * 4 / 10))
+    echo "fault at $((seconds * 4 / 10)) s: PostgreSQL restarts" >&2
+    version=$(ls /etc/postgresql | sort -V | tail -n 1)
+    pg_ctlcluster --skip-systemctl-redirect "$version" main restart
+    sleep $((seconds * 3 / 10))
+    echo "fault at $((seconds * 7 / 10)) s: Garage restarts" >&2
+    kill "$GARAGE_PID"; sleep 2
+    garage -c "$GARAGE_DIR/garage.toml" server >>"$GARAGE_DIR/garage.log" 2>&1 &
+  ) &
+fi
+
+echo "== soak: $engine, $connections connections, $seconds s"
+wrk -t2 -c"$connections" -d"${seconds}s" --timeout 30s --latency -s bench/soak.lua "${auth[@]}" "$BASE/"
+echo "== resident memory (seconds KiB)"
+cat "$DATA/rss.txt"
+echo "== /readyz after the run: $(curl -s -o /dev/null -w '%{http_code}' "$BASE/readyz")"
