@@ -9,6 +9,7 @@ use trellis_tests::{TestApp, assert_error, body, note_skip, s3_settings, spawn_a
 
 use crate::support::channels::{created_channel, join, put_spaces, remove};
 use crate::support::forms::{created_config, post_form, put_config, sample, sample_config, sample_payload};
+use crate::support::media::{attachments_path, media_form, noise};
 use crate::support::modules::{connect, enable_word_count, wait_until};
 use crate::support::spaces::{created_space, id};
 
@@ -133,6 +134,54 @@ async fn each_event_reaches_the_module_once_whichever_server_took_the_request() 
     tokio::time::sleep(std::time::Duration::from_millis(500)).await;
     assert_eq!(body(b.get_authed(&stats, &ann.token).await).await["comments"], counted["comments"]);
     // B first: A's stop drops the shared database.
+    b.stop().await;
+    a.stop().await;
+}
+
+/// Sweeping every second with a grace of one second, on both servers.
+fn trusting_and_sweeping(config: &mut Config) {
+    trusting(config);
+    config.media.sweep_interval_seconds = 1;
+    config.media.sweep_grace_seconds = 1;
+}
+
+#[tokio::test]
+async fn no_server_sweeps_the_bytes_another_server_is_still_receiving() {
+    use futures::StreamExt;
+    use reqwest::multipart::{Form, Part};
+    let test = "no_server_sweeps_the_bytes_another_server_is_still_receiving";
+    if std::env::var("TEST_DATABASE").map_or(true, |db| db != "postgres") {
+        note_skip(test, "several servers share a PostgreSQL database (TEST_DATABASE=postgres)");
+        return;
+    }
+    let Some(settings) = s3_settings(test) else { return };
+    let a = spawn_app_on_s3(&settings, trusting_and_sweeping).await;
+    let b = spawn_app_beside(&a, trusting_and_sweeping).await;
+    // Arrange: 8 MiB arriving at A over about four seconds, while B sweeps every second.
+    let ann = a.sign_up("ann").await;
+    let form = media_form(&a, &ann.token).await;
+    let chunk = 512 * 1024;
+    let bytes = noise(16 * chunk, 3);
+    let chunks: Vec<Vec<u8>> = bytes.chunks(chunk).map(<[u8]>::to_vec).collect();
+    let slow = futures::stream::iter(chunks).then(|piece| async move {
+        tokio::time::sleep(std::time::Duration::from_millis(250)).await;
+        Ok::<_, std::io::Error>(piece)
+    });
+    let part =
+        Part::stream(reqwest::Body::wrap_stream(slow)).file_name("slow.bin").mime_str("application/octet-stream");
+    let upload = Form::new().text("fieldIds", form.big.clone()).part("files", part.unwrap());
+    // Act
+    let response =
+        a.authed(Method::POST, &attachments_path(&form.form_id), &ann.token).multipart(upload).send().await.unwrap();
+    // Assert: stored whole, and still there for B after B's sweeper ran again.
+    let status = response.status();
+    let created = body(response).await;
+    assert_eq!(status, StatusCode::CREATED, "{created}");
+    let key = created["attachments"][0]["partKey"].as_str().unwrap();
+    tokio::time::sleep(std::time::Duration::from_secs(3)).await;
+    let download = b.get_authed(&format!("{}/{key}", attachments_path(&form.form_id)), &ann.token).await;
+    assert_eq!(download.status(), StatusCode::OK);
+    assert!(download.bytes().await.unwrap().to_vec() == bytes, "the upload was swept or cut");
     b.stop().await;
     a.stop().await;
 }
