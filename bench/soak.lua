@@ -69,17 +69,24 @@ function response(status, hdrs, body)
   elseif status == 409 or status == 412 then counts.conflict = counts.conflict + 1
   elseif status == 429 then counts.limited = counts.limited + 1
   elseif status == 503 then counts.unavailable = counts.unavailable + 1
-  else counts.other = counts.other + 1 end
+  else
+    counts.other = counts.other + 1
+    local key = "s" .. status
+    counts[key] = (counts[key] or 0) + 1
+  end
 end
 
 function done(summary, latency, requests)
   local total = { ok = 0, conflict = 0, limited = 0, unavailable = 0, other = 0 }
   for _, thread in ipairs(threads) do
     local c = thread:get("counts")
-    for key, value in pairs(c) do total[key] = total[key] + value end
+    for key, value in pairs(c) do total[key] = (total[key] or 0) + value end
   end
   io.write(string.format("answers: 2xx %d, 409/412 %d, 429 %d, 503 %d, other %d\n",
     total.ok, total.conflict, total.limited, total.unavailable, total.other))
+  for key, value in pairs(total) do
+    if key:sub(1, 1) == "s" then io.write(string.format("  other status %s: %d\n", key:sub(2), value)) end
+  end
   io.write(string.format("throughput: %.0f requests/s; latency p50 %.1f ms, p99 %.1f ms, max %.1f ms\n",
     summary.requests / (summary.duration / 1e6), latency:percentile(50) / 1000, latency:percentile(99) / 1000,
     latency.max / 1000))

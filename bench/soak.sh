@@ -124,8 +124,10 @@ if [ "${FAULTS:-0}" = 1 ] && [ "$engine" = postgres ]; then
     pg_ctlcluster --skip-systemctl-redirect "$version" main restart
     sleep $((seconds * 3 / 10))
     echo "fault at $((seconds * 7 / 10)) s: Garage restarts" >&2
-    kill "$GARAGE_PID"; sleep 2
-    garage -c "$GARAGE_DIR/garage.toml" server >>"$GARAGE_DIR/garage.log" 2>&1 &
+    kill "$GARAGE_PID"
+    while kill -0 "$GARAGE_PID" 2>/dev/null; do sleep 0.2; done
+    sleep 2
+    "${CARGO_HOME:-$HOME/.cargo}/bin/garage" -c "$GARAGE_DIR/garage.toml" server >>"$GARAGE_DIR/garage.log" 2>&1 &
   ) &
 fi
 
@@ -133,4 +135,14 @@ echo "== soak: $engine, $connections connections, $seconds s"
 wrk -t2 -c"$connections" -d"${seconds}s" --timeout 30s --latency -s bench/soak.lua "${auth[@]}" "$BASE/"
 echo "== resident memory (seconds KiB)"
 cat "$DATA/rss.txt"
-echo "== /readyz after the run: $(curl -s -o /dev/null -w '%{http_code}' "$BASE/readyz")"
+# Ready again on its own (a restarted service may take a few seconds to answer).
+for _ in $(seq 1 30); do
+  ready=$(curl -s -o /dev/null -w '%{http_code}' "$BASE/readyz")
+  [ "$ready" = 200 ] && break
+  sleep 1
+done
+echo "== /readyz after the run: $ready"
+echo "== server errors in the log, by code:"
+grep -E 'server error|internal error|panicked' "$DATA/server.log" | grep -oE 'code=[A-Za-z]+|internal error|panicked' |
+  sort | uniq -c || true
+cp "$DATA/server.log" "/tmp/soak-$engine-server.log"

@@ -23,6 +23,7 @@ struct Recorded {
     requests: HistogramVec,
     media_errors: IntCounterVec,
     jobs: IntCounterVec,
+    events_dropped: IntCounterVec,
     quota_refusals: IntCounterVec,
     rate_limit_refusals: IntCounterVec,
 }
@@ -53,12 +54,17 @@ static RECORDED: LazyLock<Recorded> = LazyLock::new(|| {
         "Background job runs by kind and outcome (succeeded, retry, failed)",
         &["kind", "outcome"],
     );
+    let events_dropped = counter(
+        "trellis_module_events_dropped_total",
+        "Space events dropped because their space held its bound of undelivered ones",
+        &[],
+    );
     let quota_refusals =
         counter("trellis_quota_refusals_total", "Requests refused by a plan's daily quota", &["entitlement"]);
     let rate_limit_refusals =
         counter("trellis_rate_limit_refusals_total", "Attempts refused by an attempt limit", &["limit"]);
     registry.register(Box::new(requests.clone())).expect("registered once");
-    Recorded { registry, requests, media_errors, jobs, quota_refusals, rate_limit_refusals }
+    Recorded { registry, requests, media_errors, jobs, events_dropped, quota_refusals, rate_limit_refusals }
 });
 
 /// One answered HTTP request. `route` is the matched route template, or `unmatched`.
@@ -74,6 +80,11 @@ pub fn media_error(operation: &'static str, kind: &'static str) {
 /// A background job run ended (`outcome`: `succeeded`, `retry`, `failed`).
 pub fn job_finished(kind: &str, outcome: &'static str) {
     RECORDED.jobs.with_label_values(&[kind, outcome]).inc();
+}
+
+/// A space event dropped at its space's bound of undelivered events.
+pub fn event_dropped() {
+    RECORDED.events_dropped.with_label_values::<&str>(&[]).inc();
 }
 
 /// A request refused by its plan's daily quota.

@@ -48,6 +48,9 @@ struct Shared {
     capacity: usize,
     /// Events dropped because their space held `capacity` unfinished ones, since start.
     dropped: AtomicU64,
+    /// The second (since the epoch) a drop was last logged: a flood of changes must not flood the
+    /// log as well, so drops are logged at most once a second (`dropped` counts them all).
+    last_drop_logged: AtomicU64,
 }
 
 /// The name an event kind is recorded under.
@@ -76,7 +79,16 @@ impl ModuleEvents {
         let any_enabled = !host.catalogue().is_empty();
         let capacity = capacity.max(1);
         Self {
-            shared: Arc::new(Shared { host, any_enabled, spaces, store, queue, capacity, dropped: AtomicU64::new(0) }),
+            shared: Arc::new(Shared {
+                host,
+                any_enabled,
+                spaces,
+                store,
+                queue,
+                capacity,
+                dropped: AtomicU64::new(0),
+                last_drop_logged: AtomicU64::new(0),
+            }),
         }
     }
 
@@ -102,7 +114,24 @@ impl ModuleEvents {
             Ok(true) => {}
             Ok(false) => {
                 let dropped = shared.dropped.fetch_add(1, Ordering::Relaxed) + 1;
-                tracing::warn!(space_id, item_id, dropped, "the space's event queue is full; event dropped");
+                crate::metrics::event_dropped();
+                let second = std::time::SystemTime::now()
+                    .duration_since(std::time::UNIX_EPOCH)
+                    .map_or(0, |since| since.as_secs());
+                let last = shared.last_drop_logged.load(Ordering::Relaxed);
+                if second > last
+                    && shared
+                        .last_drop_logged
+                        .compare_exchange(last, second, Ordering::Relaxed, Ordering::Relaxed)
+                        .is_ok()
+                {
+                    tracing::warn!(
+                        space_id,
+                        item_id,
+                        dropped,
+                        "a space's event queue is full; events are dropped (logged at most once a second)"
+                    );
+                }
             }
             Err(error) => tracing::warn!(space_id, item_id, %error, "queueing a space event failed; event dropped"),
         }
