@@ -143,6 +143,6 @@ for _ in $(seq 1 30); do
 done
 echo "== /readyz after the run: $ready"
 echo "== server errors in the log, by code:"
-grep -E 'server error|internal error|panicked' "$DATA/server.log" | grep -oE 'code=[A-Za-z]+|internal error|panicked' |
+sed 's/\x1b\[[0-9;]*m//g' "$DATA/server.log" | grep -E 'server error|internal error|panicked' | grep -oE 'code=[A-Za-z]+|internal error|panicked' |
   sort | uniq -c || true
 cp "$DATA/server.log" "/tmp/soak-$engine-server.log"

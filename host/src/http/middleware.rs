@@ -46,7 +46,8 @@ pub async fn require_license(State(state): State<AppState>, mut request: Request
 /// route matched count as `unmatched`, so clients cannot grow the label set.
 pub async fn track_requests(request: Request, next: Next) -> Response {
     let started = std::time::Instant::now();
-    let route = request.extensions().get::<MatchedPath>().map(|p| p.as_str().to_owned());
+    // `MatchedPath` is a shared string: cloning it allocates nothing.
+    let route = request.extensions().get::<MatchedPath>().cloned();
     let method = request.method().clone();
     let response = next.run(request).await;
     let method = match method.as_str() {
