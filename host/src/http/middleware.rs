@@ -54,12 +54,8 @@ pub async fn track_requests(request: Request, next: Next) -> Response {
         "GET" | "POST" | "PUT" | "PATCH" | "DELETE" | "HEAD" | "OPTIONS" => method.as_str(),
         _ => "OTHER",
     };
-    crate::metrics::request(
-        method,
-        route.as_deref().unwrap_or("unmatched"),
-        response.status().as_u16(),
-        started.elapsed(),
-    );
+    let route = route.as_ref().map_or("unmatched", |path| path.as_str());
+    crate::metrics::request(method, route, response.status().as_u16(), started.elapsed());
     response
 }
 
