@@ -3,8 +3,6 @@
 
 use std::collections::BTreeSet;
 
-use futures::StreamExt;
-
 use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
 use trellis_tests::{TestApp, TestUser};
@@ -12,7 +10,8 @@ use trellis_tests::{TestApp, TestUser};
 use crate::support::forms::{expected, problems, sample};
 use crate::support::media::{
     BIG_MAX, assert_stored_objects, attachments_path, delete, descriptor, descriptors_of, download, file, media_form,
-    noise, on_both_backends, pairs, pdf, png, read_form, send, store_contents, text, upload, uploaded, without_key,
+    noise, on_both_backends, pairs, pdf, png, read_form, send, slow_upload, store_contents, text, upload, uploaded,
+    without_key,
 };
 use crate::support::workflow::{grant, moved, read_item, sample_setup, started, submitted_form, wf};
 
@@ -283,20 +282,11 @@ on_both_backends!(a_download_the_client_stops_reading_is_cut_off, short_write_ti
 /// Issue 11, finding 11: an upload that runs longer than the sweeper's grace is kept announced
 /// while its bytes arrive, so the sweeper (every second here) never takes it for abandoned.
 async fn an_upload_longer_than_the_sweep_grace_is_kept(app: &TestApp) {
-    use reqwest::multipart::{Form, Part};
     // Arrange: 16 MiB (two S3 parts) arriving over about eight seconds; the grace is one.
     let ann = app.sign_up("ann").await;
     let form = media_form(app, &ann.token).await;
-    let chunk = 512 * 1024;
-    let bytes = noise(32 * chunk, 7);
-    let chunks: Vec<Vec<u8>> = bytes.chunks(chunk).map(<[u8]>::to_vec).collect();
-    let slow = futures::stream::iter(chunks).then(|piece| async move {
-        tokio::time::sleep(std::time::Duration::from_millis(250)).await;
-        Ok::<_, std::io::Error>(piece)
-    });
-    let part =
-        Part::stream(reqwest::Body::wrap_stream(slow)).file_name("slow.bin").mime_str("application/octet-stream");
-    let body = Form::new().text("fieldIds", form.big.clone()).part("files", part.unwrap());
+    let bytes = noise(32 * 512 * 1024, 7);
+    let body = slow_upload(&form.big, &bytes);
     // Act
     let response = app
         .authed(Method::POST, &attachments_path(&form.form_id), &ann.token)

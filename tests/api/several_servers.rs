@@ -9,7 +9,7 @@ use trellis_tests::{TestApp, assert_error, body, note_skip, s3_settings, spawn_a
 
 use crate::support::channels::{created_channel, join, put_spaces, remove};
 use crate::support::forms::{created_config, post_form, put_config, sample, sample_config, sample_payload};
-use crate::support::media::{attachments_path, media_form, noise};
+use crate::support::media::{attachments_path, media_form, noise, slow_upload};
 use crate::support::modules::{connect, enable_word_count, wait_until};
 use crate::support::spaces::{created_space, id};
 
@@ -147,8 +147,6 @@ fn trusting_and_sweeping(config: &mut Config) {
 
 #[tokio::test]
 async fn no_server_sweeps_the_bytes_another_server_is_still_receiving() {
-    use futures::StreamExt;
-    use reqwest::multipart::{Form, Part};
     let test = "no_server_sweeps_the_bytes_another_server_is_still_receiving";
     if std::env::var("TEST_DATABASE").map_or(true, |db| db != "postgres") {
         note_skip(test, "several servers share a PostgreSQL database (TEST_DATABASE=postgres)");
@@ -160,16 +158,8 @@ async fn no_server_sweeps_the_bytes_another_server_is_still_receiving() {
     // Arrange: 8 MiB arriving at A over about four seconds, while B sweeps every second.
     let ann = a.sign_up("ann").await;
     let form = media_form(&a, &ann.token).await;
-    let chunk = 512 * 1024;
-    let bytes = noise(16 * chunk, 3);
-    let chunks: Vec<Vec<u8>> = bytes.chunks(chunk).map(<[u8]>::to_vec).collect();
-    let slow = futures::stream::iter(chunks).then(|piece| async move {
-        tokio::time::sleep(std::time::Duration::from_millis(250)).await;
-        Ok::<_, std::io::Error>(piece)
-    });
-    let part =
-        Part::stream(reqwest::Body::wrap_stream(slow)).file_name("slow.bin").mime_str("application/octet-stream");
-    let upload = Form::new().text("fieldIds", form.big.clone()).part("files", part.unwrap());
+    let bytes = noise(16 * 512 * 1024, 3);
+    let upload = slow_upload(&form.big, &bytes);
     // Act
     let response =
         a.authed(Method::POST, &attachments_path(&form.form_id), &ann.token).multipart(upload).send().await.unwrap();

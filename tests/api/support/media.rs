@@ -361,6 +361,22 @@ pub async fn new_instance(app: &TestApp, token: &str, view: &Value) -> String {
 }
 
 /// `len` bytes that no sniffer recognises and that do not repeat with a short period.
+/// An attachment upload of `bytes` to `field_id` that arrives in 512 KiB pieces, one every 250 ms
+/// (an upload that outlasts a short sweep grace).
+pub fn slow_upload(field_id: &str, bytes: &[u8]) -> reqwest::multipart::Form {
+    use futures::StreamExt;
+    let chunks: Vec<Vec<u8>> = bytes.chunks(512 * 1024).map(<[u8]>::to_vec).collect();
+    let slow = futures::stream::iter(chunks).then(|piece| async move {
+        tokio::time::sleep(std::time::Duration::from_millis(250)).await;
+        Ok::<_, std::io::Error>(piece)
+    });
+    let part = reqwest::multipart::Part::stream(reqwest::Body::wrap_stream(slow))
+        .file_name("slow.bin")
+        .mime_str("application/octet-stream")
+        .expect("a MIME type");
+    reqwest::multipart::Form::new().text("fieldIds", field_id.to_owned()).part("files", part)
+}
+
 pub fn noise(len: usize, seed: u8) -> Vec<u8> {
     (0..len).map(|i| (((i % 251) ^ (i >> 8)) as u8).wrapping_add(seed) | 0x80).collect()
 }
