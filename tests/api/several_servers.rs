@@ -38,20 +38,22 @@ async fn soon<F: AsyncFn() -> reqwest::Response>(request: F, status: StatusCode)
 }
 
 /// Servers A and B, or `None` where the test cannot run (SQLite; no S3 server outside CI).
-async fn two_servers(test: &str) -> Option<(TestApp, TestApp)> {
+async fn two_servers(test: &str, configure: fn(&mut Config)) -> Option<(TestApp, TestApp)> {
     if std::env::var("TEST_DATABASE").map_or(true, |db| db != "postgres") {
         note_skip(test, "several servers share a PostgreSQL database (TEST_DATABASE=postgres)");
         return None;
     }
     let settings = s3_settings(test)?;
-    let a = spawn_app_on_s3(&settings, trusting).await;
-    let b = spawn_app_beside(&a, trusting).await;
+    let a = spawn_app_on_s3(&settings, configure).await;
+    let b = spawn_app_beside(&a, configure).await;
     Some((a, b))
 }
 
 #[tokio::test]
 async fn a_logout_or_a_revoked_key_on_one_server_holds_on_the_other_at_once() {
-    let Some((a, b)) = two_servers("a_logout_or_a_revoked_key_on_one_server_holds_on_the_other_at_once").await else {
+    let Some((a, b)) =
+        two_servers("a_logout_or_a_revoked_key_on_one_server_holds_on_the_other_at_once", trusting).await
+    else {
         return;
     };
     // Arrange: B has checked (and cached) the session and a second key.
@@ -77,7 +79,8 @@ async fn a_logout_or_a_revoked_key_on_one_server_holds_on_the_other_at_once() {
 #[tokio::test]
 async fn membership_modules_and_configurations_changed_on_one_server_hold_on_the_other_at_once() {
     let Some((a, b)) =
-        two_servers("membership_modules_and_configurations_changed_on_one_server_hold_on_the_other_at_once").await
+        two_servers("membership_modules_and_configurations_changed_on_one_server_hold_on_the_other_at_once", trusting)
+            .await
     else {
         return;
     };
@@ -114,7 +117,9 @@ async fn membership_modules_and_configurations_changed_on_one_server_hold_on_the
 
 #[tokio::test]
 async fn each_event_reaches_the_module_once_whichever_server_took_the_request() {
-    let Some((a, b)) = two_servers("each_event_reaches_the_module_once_whichever_server_took_the_request").await else {
+    let Some((a, b)) =
+        two_servers("each_event_reaches_the_module_once_whichever_server_took_the_request", trusting).await
+    else {
         return;
     };
     // Arrange
@@ -147,14 +152,11 @@ fn trusting_and_sweeping(config: &mut Config) {
 
 #[tokio::test]
 async fn no_server_sweeps_the_bytes_another_server_is_still_receiving() {
-    let test = "no_server_sweeps_the_bytes_another_server_is_still_receiving";
-    if std::env::var("TEST_DATABASE").map_or(true, |db| db != "postgres") {
-        note_skip(test, "several servers share a PostgreSQL database (TEST_DATABASE=postgres)");
+    let Some((a, b)) =
+        two_servers("no_server_sweeps_the_bytes_another_server_is_still_receiving", trusting_and_sweeping).await
+    else {
         return;
-    }
-    let Some(settings) = s3_settings(test) else { return };
-    let a = spawn_app_on_s3(&settings, trusting_and_sweeping).await;
-    let b = spawn_app_beside(&a, trusting_and_sweeping).await;
+    };
     // Arrange: 8 MiB arriving at A over about four seconds, while B sweeps every second.
     let ann = a.sign_up("ann").await;
     let form = media_form(&a, &ann.token).await;
