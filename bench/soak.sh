@@ -61,50 +61,18 @@ jsonauth=("${auth[@]}" -H 'Content-Type: application/json')
 # A space with Tags and comments, a form configuration, a workflow and 8,000 items in it.
 SPACE=$(curl -sf "${jsonauth[@]}" -d '{"name":"soak","displayName":"Soak"}' "$BASE/v0/spaces" | field '["spaceId"]')
 curl -sf -X PUT "${jsonauth[@]}" -d '{"modules":[{"moduleId":"tags","config":{}}]}' "$BASE/v0/spaces/$SPACE/modules" >/dev/null
-forms=host/src/domain/forms/testdata
-workflow_doc=host/src/domain/workflows/testdata/sample_workflow.json
-python3 -c "import json; print(json.dumps({'config': json.load(open('$forms/sample_config.json'))}))" >"$DATA/config.json"
-curl -sf "${jsonauth[@]}" -d @"$DATA/config.json" "$BASE/v0/forms/configurations" >/dev/null
-python3 -c "import json; print(json.dumps({'config': json.load(open('$workflow_doc'))}))" >"$DATA/workflow.json"
-curl -sf "${jsonauth[@]}" -d @"$DATA/workflow.json" "$BASE/v0/workflows/configurations" >/dev/null
-read -r WF V1 V2 TO_REVIEW BACK_TO_INTAKE < <(python3 -c "
-import json; w = json.load(open('$workflow_doc'))
-views = {v['permissionSlot']: v['id'] for v in w['views']}
-entry = w['network']['entryWorkbasketId']
-baskets = {b['id']: b for b in w['network']['workbaskets']}
-forward = baskets[entry]['transitions'][0]
-back = [t for t in baskets[forward['targetWorkbasketId']]['transitions'] if t['targetWorkbasketId'] == entry][0]
-print(w['id'], views[1], views[2], forward['id'], back['id'])")
-python3 -c "
-import json; p = json.load(open('$forms/sample_payload.json'))
-p['payload']['integrations'] = {'workflowConfigurationId': '$WF'}
-print(json.dumps(p))" >"$DATA/payload.json"
+workflow_fixture
 export BODY_FILE="$DATA/payload.json" STOP_AFTER=4000
 wrk -t2 -c32 -d20s -s bench/post_form.lua "${jsonauth[@]:0:4}" "$BASE/v0/forms" >/dev/null
-python3 - "$BASE" "$KEY" "$TOKEN" "$WF" "$V1" "$DATA" <<'PY'
-import json, sys, urllib.request
-base, key, token, wf, view, data = sys.argv[1:]
-ids, cursor = [], None
-while len(ids) < 8000:
-    url = f"{base}/v0/workflows/views/{view}/items?workflowConfigurationId={wf}&limit=200" + (f"&cursor={cursor}" if cursor else "")
-    req = urllib.request.Request(url, headers={"X-License-Key": key, "Authorization": f"Bearer {token}"})
-    page = json.load(urllib.request.urlopen(req))
-    ids += [item["itemId"] for item in page["items"]]
-    cursor = page["nextCursor"]
-    if not cursor:
-        break
-for t in range(2):
-    with open(f"{data}/items-{t}.txt", "w") as f:
-        f.write("\n".join(ids[t::2]))
-PY
+split_view_items
 python3 -c "
 import struct, sys, zlib
 def chunk(kind, data): return struct.pack('>I', len(data)) + kind + data + struct.pack('>I', zlib.crc32(kind + data))
 raw = b''.join(b'\0' + b'\x80\x40\x20' * 32 for _ in range(32))
 png = b'\x89PNG\r\n\x1a\n' + chunk(b'IHDR', struct.pack('>IIBBBBB', 32, 32, 8, 2, 0, 0, 0)) + chunk(b'IDAT', zlib.compress(raw)) + chunk(b'IEND', b'')
 open(sys.argv[1], 'wb').write(png)" "$DATA/avatar.png"
-export ITEMS_PREFIX="$DATA/items-" PAYLOAD_FILE="$DATA/payload.json" AVATAR_FILE="$DATA/avatar.png"
-export SPACE WF V1 V2 TO_REVIEW BACK_TO_INTAKE
+export PAYLOAD_FILE="$DATA/payload.json" AVATAR_FILE="$DATA/avatar.png"
+export SPACE
 
 # Resident memory every 30 s.
 (
