@@ -102,8 +102,55 @@ impl From<StoredInstance> for InstanceSummary {
 #[derive(Deserialize, ToSchema)]
 #[allow(dead_code)]
 pub struct PayloadWrapper {
-    #[schema(value_type = Object)]
-    payload: Value,
+    payload: FormPayload,
+}
+
+/// An instance's payload. The configuration decides the rest: which field ids `fields` takes and
+/// what each answer must be, which `metadata` and `integrations` members it enables. A member given
+/// as `null` counts as left out (in a patch, a `metadata` or `integrations` member set to `null` is removed).
+/// An item PATCH through a workflow view takes `fields` and `metadata` only.
+#[derive(Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+#[allow(dead_code)]
+pub struct FormPayload {
+    /// The configuration's id: required to create, and a patch that gives it must name the same one.
+    configuration_id: Option<String>,
+    /// One of the configuration's languages; to create, its default when left out.
+    language: Option<String>,
+    /// `DRAFT` or `SUBMITTED` (the default to create); a patch may move DRAFT to SUBMITTED only.
+    #[schema(pattern = "^(DRAFT|SUBMITTED)$")]
+    state: Option<String>,
+    /// Answers keyed by the configuration's field ids.
+    #[schema(value_type = Option<Object>)]
+    fields: Option<Value>,
+    metadata: Option<FormMetadata>,
+    integrations: Option<FormIntegrations>,
+}
+
+/// The metadata a configuration's flags enable (`captureTimestamp`, `captureTags`, `captureSummary`,
+/// `captureLocation`).
+#[derive(Deserialize, ToSchema)]
+#[allow(dead_code)]
+pub struct FormMetadata {
+    #[schema(value_type = Option<Value>)]
+    timestamp: Option<Value>,
+    #[schema(value_type = Option<Value>)]
+    tags: Option<Value>,
+    #[schema(value_type = Option<Value>)]
+    summary: Option<Value>,
+    #[schema(value_type = Option<Value>)]
+    location: Option<Value>,
+}
+
+/// The integrations a configuration's flags enable: a space of the caller's, a workflow to start.
+#[derive(Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+#[allow(dead_code)]
+pub struct FormIntegrations {
+    #[schema(value_type = Option<Value>)]
+    space_id: Option<Value>,
+    #[schema(value_type = Option<Value>)]
+    workflow_configuration_id: Option<Value>,
 }
 
 /// Fills in a form: answers keyed by field id, checked against the configuration.

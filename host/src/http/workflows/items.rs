@@ -205,7 +205,7 @@ pub async fn get_item(
 
 /// Changes fields the view makes editable: `{payload: {fields: {fieldId: value}}}`.
 #[utoipa::path(patch, path = "/v0/workflows/items/{itemId}", tag = "workflows", params(("itemId" = String, Path), ItemQuery),
-    request_body(content = Object), security(("session" = [], "license" = [])),
+    request_body = crate::http::forms::instances::PayloadWrapper, security(("session" = [], "license" = [])),
     responses((status = 200, body = ItemDetail), (status = 400, body = ErrorEnvelope, description = "VALIDATION_FAILED: not editable or invalid"),
         (status = 404, body = ErrorEnvelope, description = "NOT_FOUND"), (status = 412, body = ErrorEnvelope, description = "PRECONDITION_FAILED")))]
 pub async fn update_item(
