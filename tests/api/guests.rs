@@ -15,7 +15,7 @@ use crate::support::forms::{
 };
 use crate::support::modules::{
     connect, enable_word_count, enable_word_count_js, enable_word_count_legacy, enable_word_count_py, module_call,
-    tagged_payload, wait_until,
+    poll_until, tagged_payload, wait_until,
 };
 use crate::support::spaces::{created_space, id};
 
@@ -177,8 +177,26 @@ pub async fn concurrent_updates_of_one_item_leave_the_exact_total(guest: Guest) 
     let words = form_field_words(&last["fields"], &[]);
 
     // Assert: once every event is in, the total is the last version's count, and one item.
-    let stats = wait_until(&app, &ann.token, &stats_path(guest, &space_id), |b| b["words"] == words).await;
+    let stats = match poll_until(&app, &ann.token, &stats_path(guest, &space_id), |b| b["words"] == words).await {
+        Ok(stats) => stats,
+        Err(last) => panic!(
+            "the total never reached {words} words; last answer {last}; failed deliveries: {:?}",
+            failed_deliveries(&app, &form_id).await
+        ),
+    };
     assert_eq!(stats["items"], 1, "{stats}");
+}
+
+/// The errors of the deliveries about `item_id` that failed, to explain a count that went wrong.
+async fn failed_deliveries(app: &TestApp, item_id: &str) -> Vec<String> {
+    let store = trellis::store::Store::connect(&app.config.database_url(), 1).await.unwrap();
+    let deliveries = store.module_deliveries.module_deliveries(item_id).await.unwrap();
+    store.close().await;
+    deliveries
+        .into_iter()
+        .filter(|d| d.state != "DELIVERED")
+        .map(|d| format!("{}: {:?}", d.event_kind, d.error))
+        .collect()
 }
 
 pub async fn comment_events_are_counted_by_0_2_guests_and_skipped_by_0_1(guest: Guest) {

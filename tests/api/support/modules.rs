@@ -65,6 +65,14 @@ pub async fn module_call(app: &TestApp, token: &str, method: Method, space_id: &
 /// Polls `GET path` (a module route) until `done` holds for its 200 body; answers that body. The
 /// wait allows for a loaded machine and ends as soon as `done` holds.
 pub async fn wait_until(app: &TestApp, token: &str, path: &str, done: impl Fn(&Value) -> bool) -> Value {
+    match poll_until(app, token, path, done).await {
+        Ok(answer) => answer,
+        Err(last) => panic!("{path} never reached the expected state; last answer {last}"),
+    }
+}
+
+/// Reads `path` until `done` holds for its answer, for up to 30 s: `Err` with the last answer when it never did.
+pub async fn poll_until(app: &TestApp, token: &str, path: &str, done: impl Fn(&Value) -> bool) -> Result<Value, Value> {
     let mut last = Value::Null;
     let deadline = std::time::Instant::now() + Duration::from_secs(30);
     while std::time::Instant::now() < deadline {
@@ -72,12 +80,12 @@ pub async fn wait_until(app: &TestApp, token: &str, path: &str, done: impl Fn(&V
         if response.status() == StatusCode::OK {
             last = body(response).await;
             if done(&last) {
-                return last;
+                return Ok(last);
             }
         }
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
-    panic!("{path} never reached the expected state; last answer {last}");
+    Err(last)
 }
 
 /// The sample instance body in `space_id`, tagged `tags` (comma-separated).
