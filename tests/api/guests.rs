@@ -54,6 +54,11 @@ macro_rules! guest_conformance {
             }
 
             #[tokio::test]
+            async fn an_update_with_fewer_words_lowers_the_total() {
+                super::an_update_with_fewer_words_lowers_the_total(GUEST).await
+            }
+
+            #[tokio::test]
             async fn concurrent_updates_of_one_item_leave_the_exact_total() {
                 super::concurrent_updates_of_one_item_leave_the_exact_total(GUEST).await
             }
@@ -140,6 +145,35 @@ pub async fn form_events_count_words_minus_ignored_fields_and_an_update_replaces
     assert_eq!(first["items"], 1);
     assert_eq!(again, first, "the state survives across calls");
     assert_eq!(second["items"], 1, "an update replaces the item's count: {second}");
+}
+
+/// A negative difference reaches the key-value store as a negative 64-bit integer (a JavaScript guest once
+/// aborted on one: componentize-js lowers an `s64` import argument only from its unsigned bit pattern).
+pub async fn an_update_with_fewer_words_lowers_the_total(guest: Guest) {
+    // Arrange
+    let (app, ann, space_id) = guest_space(guest, json!({})).await;
+    let stats = stats_path(guest, &space_id);
+    let created = created_form(&app, &ann.token, &tagged_payload(&space_id, "")).await;
+    let first_words = form_field_words(&created["fields"], &[]);
+    wait_until(&app, &ann.token, &stats, |b| b["items"] == 1 && b["words"] == first_words).await;
+    let form_id = created["formId"].as_str().unwrap();
+
+    // Act: the full name loses a word.
+    let response =
+        patch_form(&app, &ann.token, form_id, &json!({"payload": {"fields": {sample::FULL_NAME: "Ada"}}})).await;
+    assert_eq!(response.status(), StatusCode::OK);
+    let fewer = form_field_words(&body(response).await["fields"], &[]);
+
+    // Assert
+    assert_eq!(fewer, first_words - 1);
+    let after = match poll_until(&app, &ann.token, &stats, |b| b["words"] == fewer).await {
+        Ok(after) => after,
+        Err(last) => panic!(
+            "the total never fell to {fewer}; last answer {last}; failed deliveries: {:?}",
+            failed_deliveries(&app, form_id).await
+        ),
+    };
+    assert_eq!(after["items"], 1, "{after}");
 }
 
 pub async fn concurrent_updates_of_one_item_leave_the_exact_total(guest: Guest) {
