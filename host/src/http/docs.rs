@@ -1,5 +1,7 @@
 //! `/docs`: the OpenAPI document rendered by Swagger UI from assets built into the binary, so a
-//! client can read and try the API on a machine without internet; `/` points there.
+//! client can read and try the API on a machine without internet; `/` points there. The workspace turns on
+//! `debug-embed` so a debug build embeds them too (rust-embed would otherwise read them from `target/` at
+//! run time, and `/docs` of a debug binary would break once that folder moves).
 
 use axum::Router;
 use axum::response::Redirect;
