@@ -166,13 +166,7 @@ pub async fn an_update_with_fewer_words_lowers_the_total(guest: Guest) {
 
     // Assert
     assert_eq!(fewer, first_words - 1);
-    let after = match poll_until(&app, &ann.token, &stats, |b| b["words"] == fewer).await {
-        Ok(after) => after,
-        Err(last) => panic!(
-            "the total never fell to {fewer}; last answer {last}; failed deliveries: {:?}",
-            failed_deliveries(&app, form_id).await
-        ),
-    };
+    let after = stats_when(&app, &ann.token, &stats, form_id, |b| b["words"] == fewer).await;
     assert_eq!(after["items"], 1, "{after}");
 }
 
@@ -211,17 +205,23 @@ pub async fn concurrent_updates_of_one_item_leave_the_exact_total(guest: Guest) 
     let words = form_field_words(&last["fields"], &[]);
 
     // Assert: once every event is in, the total is the last version's count, and one item.
-    let stats = match poll_until(&app, &ann.token, &stats_path(guest, &space_id), |b| b["words"] == words).await {
-        Ok(stats) => stats,
-        Err(last) => panic!(
-            "the total never reached {words} words; last answer {last}; failed deliveries: {:?}",
-            failed_deliveries(&app, &form_id).await
-        ),
-    };
+    let stats = stats_when(&app, &ann.token, &stats_path(guest, &space_id), &form_id, |b| b["words"] == words).await;
     assert_eq!(stats["items"], 1, "{stats}");
 }
 
-/// The errors of the deliveries about `item_id` that failed, to explain a count that went wrong.
+/// The module's stats once `done` holds for them; when they never do, the panic names the deliveries about
+/// `item_id` that failed, to explain a count that went wrong.
+async fn stats_when(app: &TestApp, token: &str, path: &str, item_id: &str, done: impl Fn(&Value) -> bool) -> Value {
+    match poll_until(app, token, path, done).await {
+        Ok(stats) => stats,
+        Err(last) => panic!(
+            "{path} never reached the expected state; last answer {last}; failed deliveries: {:?}",
+            failed_deliveries(app, item_id).await
+        ),
+    }
+}
+
+/// The errors of the deliveries about `item_id` that failed.
 async fn failed_deliveries(app: &TestApp, item_id: &str) -> Vec<String> {
     let store = trellis::store::Store::connect(&app.config.database_url(), 1).await.unwrap();
     let deliveries = store.module_deliveries.module_deliveries(item_id).await.unwrap();
