@@ -92,11 +92,6 @@ impl ModuleEvents {
         }
     }
 
-    /// Events dropped because their space held its bound of unfinished ones, since start.
-    pub fn dropped(&self) -> u64 {
-        self.shared.dropped.load(Ordering::Relaxed)
-    }
-
     /// Queues an event of `space_id` about `item_id` (described by `item`) for the space's modules.
     /// A space without connected modules queues nothing; a failure is logged, never returned.
     pub async fn publish(&self, space_id: &str, kind: EventKind, item_id: &str, item: Value) {

@@ -360,7 +360,6 @@ pub async fn new_instance(app: &TestApp, token: &str, view: &Value) -> String {
     created_form(app, token, &answers_by_key(view, &[])).await["formId"].as_str().unwrap().to_owned()
 }
 
-/// `len` bytes that no sniffer recognises and that do not repeat with a short period.
 /// An attachment upload of `bytes` to `field_id` that arrives in 512 KiB pieces, one every 250 ms
 /// (an upload that outlasts a short sweep grace).
 pub fn slow_upload(field_id: &str, bytes: &[u8]) -> reqwest::multipart::Form {
@@ -377,6 +376,7 @@ pub fn slow_upload(field_id: &str, bytes: &[u8]) -> reqwest::multipart::Form {
     reqwest::multipart::Form::new().text("fieldIds", field_id.to_owned()).part("files", part)
 }
 
+/// `len` bytes that no sniffer recognises and that do not repeat with a short period.
 pub fn noise(len: usize, seed: u8) -> Vec<u8> {
     (0..len).map(|i| (((i % 251) ^ (i >> 8)) as u8).wrapping_add(seed) | 0x80).collect()
 }

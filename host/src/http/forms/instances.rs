@@ -132,13 +132,9 @@ pub struct FormPayload {
 #[derive(Deserialize, ToSchema)]
 #[allow(dead_code)]
 pub struct FormMetadata {
-    #[schema(value_type = Option<Value>)]
     timestamp: Option<Value>,
-    #[schema(value_type = Option<Value>)]
     tags: Option<Value>,
-    #[schema(value_type = Option<Value>)]
     summary: Option<Value>,
-    #[schema(value_type = Option<Value>)]
     location: Option<Value>,
 }
 
@@ -147,9 +143,7 @@ pub struct FormMetadata {
 #[serde(rename_all = "camelCase")]
 #[allow(dead_code)]
 pub struct FormIntegrations {
-    #[schema(value_type = Option<Value>)]
     space_id: Option<Value>,
-    #[schema(value_type = Option<Value>)]
     workflow_configuration_id: Option<Value>,
 }
 
