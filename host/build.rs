@@ -4,6 +4,7 @@
 // recompiles the crate when an embedded file changes.
 fn main() {
     let dir = std::env::var("DEP_TRELLIS_PLUGINS_DIR").expect("trellis-plugins-build says where plugins/ is built");
-    println!("cargo:rustc-env=TRELLIS_BUNDLED_DIR={dir}");
+    // Not under `TRELLIS_`: `cargo run` puts this into the server's environment, where `TRELLIS_*` are settings.
+    println!("cargo:rustc-env=BUNDLED_MODULES_DIR={dir}");
     println!("cargo:rerun-if-changed=build.rs");
 }

@@ -1,5 +1,5 @@
 // Builds the first-party modules in `plugins/` (their own workspace, target wasm32-wasip2) and says where the
-// components are: to this crate (`TRELLIS_PLUGINS_DIR`, exported as `trellis_plugins_build::DIR`, where tests
+// components are: to this crate (`PLUGINS_BUILD_DIR`, exported as `trellis_plugins_build::DIR`, where tests
 // find them) and, through `links`, to the build scripts of dependents (`DEP_TRELLIS_PLUGINS_DIR`: the host
 // embeds the modules it bundles from there).
 //
@@ -75,7 +75,9 @@ fn main() {
     if !built.is_dir() {
         panic!("{} was not written: plugins/ built no component", built.display());
     }
-    println!("cargo:rustc-env=TRELLIS_PLUGINS_DIR={}", built.display());
+    // Not under `TRELLIS_`: `cargo run` and `cargo test` put these variables into the environment of what they
+    // start, and `TRELLIS_*` variables are the server's settings.
+    println!("cargo:rustc-env=PLUGINS_BUILD_DIR={}", built.display());
     println!("cargo::metadata=dir={}", built.display());
 }
 

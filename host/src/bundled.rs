@@ -14,15 +14,15 @@ pub const MARKETPLACE_DEFAULT: &str = "marketplace-default";
 pub const ANALYSIS_DEFAULT: &str = "analysis-default";
 
 /// Tags: tags space items from form metadata and lets members add and remove tags.
-const TAGS_WASM: &[u8] = include_bytes!(concat!(env!("TRELLIS_BUNDLED_DIR"), "/trellis_tags.wasm"));
+const TAGS_WASM: &[u8] = include_bytes!(concat!(env!("BUNDLED_MODULES_DIR"), "/trellis_tags.wasm"));
 /// The default marketplace rule: trending by activity against age, the owners' registration rules.
 const MARKETPLACE_DEFAULT_WASM: &[u8] =
-    include_bytes!(concat!(env!("TRELLIS_BUNDLED_DIR"), "/trellis_marketplace_default.wasm"));
+    include_bytes!(concat!(env!("BUNDLED_MODULES_DIR"), "/trellis_marketplace_default.wasm"));
 
 /// The default analysis step: labels, faces, picture facts and speech through the host's models,
 /// composed into tags, an English description and a transcript.
 const ANALYSIS_DEFAULT_WASM: &[u8] =
-    include_bytes!(concat!(env!("TRELLIS_BUNDLED_DIR"), "/trellis_analysis_default.wasm"));
+    include_bytes!(concat!(env!("BUNDLED_MODULES_DIR"), "/trellis_analysis_default.wasm"));
 
 /// Every bundled module, for [`trellis_modules::ModuleHost::new`].
 pub fn modules() -> Vec<BundledModule> {

@@ -1,11 +1,15 @@
 //! Deployment settings: defaults, then an optional TOML file, then `TRELLIS_*` environment
-//! variables (nested keys joined by `__`, e.g. `TRELLIS_DATABASE__URL`), then command-line flags.
+//! variables (nested keys joined by `__`, e.g. `TRELLIS_DATABASE__URL`), then command-line flags
+//! (`layers.rs`); the types here are the one description of them (`schema.rs`, `describe.rs`).
 
 pub mod analysis;
+pub mod describe;
 pub mod jobs;
+pub mod layers;
 pub mod marketplace;
 pub mod media;
 pub mod modules;
+mod schema;
 
 pub use modules::ModulesConfig;
 
@@ -14,33 +18,46 @@ use std::fmt;
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 
-use anyhow::Context;
-use serde::Deserialize;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
 
 use crate::domain::entitlement::{Entitlement, Plan};
 
 /// Everything a deployment can set. Every field has a default, so an empty file is a valid config.
-#[derive(Clone, Deserialize)]
+#[derive(Clone, Deserialize, Serialize, JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct Config {
     /// Address the HTTP server binds.
     pub listen: SocketAddr,
     /// Folder for the embedded database, media, the outbox and the first license key.
     pub data_dir: PathBuf,
+    /// The database: the embedded SQLite file, or a PostgreSQL server.
     pub database: DatabaseConfig,
+    /// Sessions and password hashing.
     pub auth: AuthConfig,
+    /// The HTTP server: body limits, timeouts, connection caps, proxies.
     pub http: HttpConfig,
+    /// Third-party API gateway mode (off unless a secret is set).
     pub gateway: GatewayConfig,
+    /// How mail (sign-up and reset PINs) is sent.
     pub mail: MailConfig,
+    /// Attempts allowed per minute (login, PIN, mail, comments).
     pub rate_limits: RateLimitConfig,
     /// Plans by name; each maps entitlement names to daily quotas.
     pub plans: BTreeMap<String, BTreeMap<String, u64>>,
+    /// WebAssembly modules: which are enabled, what they may do and spend.
     pub modules: ModulesConfig,
+    /// Where media bytes live and how uploads are bounded.
     pub media: media::MediaConfig,
+    /// The marketplace: ranking and registration bounds.
     pub marketplace: marketplace::MarketplaceConfig,
+    /// The durable background job queue.
     pub jobs: jobs::JobsConfig,
+    /// The background analysis of published assets.
     pub analysis: analysis::AnalysisConfig,
+    /// Logging to standard error.
     pub log: LogConfig,
+    /// `GET /metrics` in the Prometheus text format.
     pub metrics: MetricsConfig,
     /// Seconds a verified license key is trusted before it is looked up again. A revocation (from
     /// the command line too) is announced to every server on PostgreSQL; this bounds what a server
@@ -86,7 +103,7 @@ impl Default for Config {
     }
 }
 
-#[derive(Clone, Default, Deserialize)]
+#[derive(Clone, Default, Deserialize, Serialize, JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct DatabaseConfig {
     /// `sqlite://...` or `postgres://...`; empty means the SQLite file `<data-dir>/trellis.db`.
@@ -95,7 +112,7 @@ pub struct DatabaseConfig {
     pub max_connections: u32,
 }
 
-#[derive(Clone, Deserialize)]
+#[derive(Clone, Deserialize, Serialize, JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct AuthConfig {
     /// Session lifetime in seconds (default 30 days).
@@ -112,7 +129,7 @@ impl Default for AuthConfig {
     }
 }
 
-#[derive(Clone, Deserialize)]
+#[derive(Clone, Deserialize, Serialize, JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct HttpConfig {
     /// Largest JSON request body accepted, in bytes.
@@ -156,12 +173,16 @@ impl Default for HttpConfig {
 }
 
 /// Third-party API gateway mode; off unless `proxy_secret` is set.
-#[derive(Clone, Deserialize)]
+#[derive(Clone, Deserialize, Serialize, JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct GatewayConfig {
+    /// The shared secret the gateway sends; setting it switches gateway mode on.
     pub proxy_secret: Option<String>,
+    /// Header that carries the gateway's secret.
     pub secret_header: String,
+    /// Header that names the gateway's user.
     pub user_header: String,
+    /// Header that names the gateway subscription, used as the plan.
     pub plan_header: String,
 }
 
@@ -186,10 +207,12 @@ impl fmt::Debug for GatewayConfig {
 }
 
 /// SMTP when `smtp_url` is set (e.g. `smtps://user:pass@host:465`), else `.eml` files in the outbox.
-#[derive(Clone, Deserialize)]
+#[derive(Clone, Deserialize, Serialize, JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct MailConfig {
+    /// SMTP server URL, e.g. `smtps://user:pass@smtp.example.org:465`; unset writes `.eml` files to `<data_dir>/outbox`.
     pub smtp_url: Option<String>,
+    /// The sender of every mail.
     pub from: String,
 }
 
@@ -200,7 +223,7 @@ impl Default for MailConfig {
 }
 
 /// Attempts allowed per minute; each limiter also allows a burst of the same size.
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct RateLimitConfig {
     /// Logins per client address.
@@ -239,10 +262,12 @@ impl Default for RateLimitConfig {
 /// `GET /metrics` (Prometheus text format). Never served to anonymous clients: on the main listener
 /// only with `Authorization: Bearer <token>`; on `listen`, a separate address meant for a private
 /// network, to anyone who reaches it (and with the token too, when one is set). Off when neither is set.
-#[derive(Clone, Default, Deserialize)]
+#[derive(Clone, Default, Deserialize, Serialize, JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct MetricsConfig {
+    /// Bearer token (16+ characters) that serves `/metrics` on the main listener.
     pub token: Option<String>,
+    /// An address of its own for `/metrics`, meant for a private network.
     pub listen: Option<SocketAddr>,
 }
 
@@ -256,7 +281,7 @@ impl fmt::Debug for MetricsConfig {
 }
 
 /// Logging to standard error.
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct LogConfig {
     /// A `tracing` filter, e.g. `info,trellis=debug`.
@@ -271,23 +296,26 @@ impl Default for LogConfig {
     }
 }
 
-#[derive(Clone, Debug, Default, Deserialize)]
+#[derive(Clone, Debug, Default, Deserialize, Serialize, JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct WebModuleConfig {
+    /// Built-in authentication routes.
     pub authentication: AuthenticationModuleConfig,
 }
 
-#[derive(Clone, Debug, Default, Deserialize)]
+#[derive(Clone, Debug, Default, Deserialize, Serialize, JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct AuthenticationModuleConfig {
     // Environment keys arrive lower-cased, hence the alias.
+    /// The password-reset routes (`modules.web.authentication.passwordReset.enabled`).
     #[serde(rename = "passwordReset", alias = "passwordreset")]
     pub password_reset: Switch,
 }
 
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct Switch {
+    /// Whether the routes are served.
     pub enabled: bool,
 }
 
@@ -314,7 +342,7 @@ impl fmt::Debug for Config {
 
 /// A URL fit for logs: no user information, and no query value that could be a secret (a
 /// password may sit in `?password=` as well as before the `@`).
-fn redact_url(url: &str) -> String {
+pub(crate) fn redact_url(url: &str) -> String {
     /// Query parameters whose values are never secret.
     const PLAIN: [&str; 5] = ["mode", "sslmode", "application_name", "connect_timeout", "tls"];
     let (base, query) = url.split_once('?').unwrap_or((url, ""));
@@ -348,25 +376,7 @@ pub struct Overrides {
 impl Config {
     /// Layers defaults, the file (explicit, or `trellis.toml` when present), the environment and flags.
     pub fn load(overrides: &Overrides) -> anyhow::Result<Self> {
-        let mut builder = config::Config::builder();
-        match &overrides.config_file {
-            Some(path) => builder = builder.add_source(config::File::from(path.as_path()).required(true)),
-            None => builder = builder.add_source(config::File::with_name("trellis.toml").required(false)),
-        }
-        builder = builder.add_source(
-            config::Environment::with_prefix("TRELLIS").prefix_separator("_").separator("__").try_parsing(true),
-        );
-        if let Some(dir) = &overrides.data_dir {
-            builder = builder.set_override("data_dir", dir.to_string_lossy().to_string())?;
-        }
-        if let Some(listen) = overrides.listen {
-            builder = builder.set_override("listen", listen.to_string())?;
-        }
-        let mut config: Config =
-            builder.build().context("reading configuration")?.try_deserialize().context("parsing configuration")?;
-        config.fill_default_plan();
-        config.validate()?;
-        Ok(config)
+        Ok(layers::load(overrides)?.config)
     }
 
     /// The `default` plan always exists; the file may override single quotas of it.

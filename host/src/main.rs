@@ -6,15 +6,39 @@ use clap::Parser;
 // for the many short-lived buffers of JSON and SQL handling.
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
-use trellis::cli::{Cli, Command};
+use trellis::cli::{Cli, Command, ConfigCommand};
 use trellis::config::Config;
 
 #[tokio::main]
-async fn main() -> anyhow::Result<()> {
-    let cli = Cli::parse();
+async fn main() -> std::process::ExitCode {
+    match run(Cli::parse()).await {
+        Ok(()) => std::process::ExitCode::SUCCESS,
+        // The message and its causes, without the backtrace `RUST_BACKTRACE` would add to `Debug`:
+        // these are a deployer's errors (a setting, a path), not the program's.
+        Err(error) => {
+            eprintln!("error: {error}");
+            for cause in error.chain().skip(1) {
+                eprintln!("  caused by: {cause}");
+            }
+            std::process::ExitCode::FAILURE
+        }
+    }
+}
+
+async fn run(cli: Cli) -> anyhow::Result<()> {
     // Module tools load the configuration only when they need it (`check` with one, `dev`).
     if let Command::Module { command, common } = cli.command {
         return trellis::cli::module::run(command, &common).await;
+    }
+    if let Command::Config { command, .. } = &cli.command {
+        match command {
+            ConfigCommand::Defaults => print!("{}", trellis::config::describe::defaults_toml()),
+            ConfigCommand::Show => {
+                let layered = trellis::config::layers::load(&cli.command.overrides())?;
+                print!("{}", trellis::config::describe::show(&layered));
+            }
+        }
+        return Ok(());
     }
     let config = Config::load(&cli.command.overrides())?;
     init_tracing(&config.log);

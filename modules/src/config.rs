@@ -5,10 +5,11 @@ use std::borrow::Cow;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use serde::Deserialize;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
 
 /// Settings of the module host. The host nests these keys in its `[modules]` table.
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, Serialize, JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct ModulesConfig {
     /// Modules this deployment runs, in catalogue order. Defaults to none; the host crate chooses its own default.
@@ -124,18 +125,20 @@ impl ModulesConfig {
 ///
 /// A bundled module gets every permission its manifest asks for; a file module only those in `grants`, and
 /// outbound HTTP only to hosts that are both in its manifest and in `allow_hosts`.
-#[derive(Debug, Clone, Default, Deserialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, Deserialize, Serialize, JsonSchema, PartialEq, Eq)]
 #[serde(deny_unknown_fields)]
 pub struct EnabledModule {
     /// Id of a bundled module.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// Path of a component file.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub path: Option<PathBuf>,
     /// Permissions granted to a file module.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub grants: Vec<Grant>,
     /// Host names a file module may reach with outbound HTTP (exact names).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub allow_hosts: Vec<String>,
 }
 
@@ -198,7 +201,7 @@ pub(crate) enum Source<'a> {
 }
 
 /// A permission the deployment grants a file module.
-#[derive(Debug, Clone, Copy, Deserialize, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, Copy, Deserialize, Serialize, JsonSchema, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[serde(rename_all = "kebab-case")]
 pub enum Grant {
     /// The key-value store scoped to (space, module).

@@ -13,7 +13,7 @@ use std::path::PathBuf;
 /// and `trellis_analysis_default.wasm`; the test components `trellis_hostile.wasm`, `trellis_rule_probe.wasm`,
 /// `trellis_analysis_probe.wasm` and `trellis_analysis_legacy.wasm` (a WIT 0.1.0 step); the example
 /// `word_count.wasm`.
-pub const DIR: &str = env!("TRELLIS_PLUGINS_DIR");
+pub const DIR: &str = env!("PLUGINS_BUILD_DIR");
 
 /// The path of one built component, by file name (`word_count.wasm`).
 pub fn path(file: &str) -> PathBuf {

@@ -2,12 +2,13 @@
 
 use std::time::Duration;
 
-use serde::Deserialize;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
 
 use crate::domain::jobs::RetryPolicy;
 
 /// Settings of the background job queue.
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct JobsConfig {
     /// Seconds a claimed job stays this worker's without a heartbeat; a job whose server died

@@ -1,11 +1,12 @@
 //! The `[marketplace]` table: which rule module ranks listings and how often, and the bounds on
 //! registrations.
 
-use serde::Deserialize;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 /// Settings of the marketplace.
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct MarketplaceConfig {
     /// The enabled `marketplace-rule` module that scores listings for trending and may decide

@@ -2,13 +2,15 @@
 
 use std::fmt;
 
-use serde::Deserialize;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
 
-#[derive(Clone, Deserialize)]
+#[derive(Clone, Deserialize, Serialize, JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct MediaConfig {
     /// `local` (files under `<data-dir>/media`, the default) or `s3`.
     pub backend: MediaBackend,
+    /// The S3-compatible store, when `backend = "s3"`.
     pub s3: S3Config,
     /// Largest file accepted on a file field that sets no `file.maxBytes`.
     pub default_max_file_bytes: u64,
@@ -49,7 +51,7 @@ impl Default for MediaConfig {
     }
 }
 
-#[derive(Clone, Copy, Debug, Default, Deserialize, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, JsonSchema, PartialEq, Eq)]
 #[serde(rename_all = "lowercase")]
 pub enum MediaBackend {
     #[default]
@@ -58,14 +60,18 @@ pub enum MediaBackend {
 }
 
 /// An S3-compatible object store.
-#[derive(Clone, Deserialize)]
+#[derive(Clone, Deserialize, Serialize, JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct S3Config {
     /// For example `https://s3.eu-west-1.amazonaws.com` or `http://127.0.0.1:3900`.
     pub endpoint: String,
+    /// The store's region.
     pub region: String,
+    /// The bucket that holds the media objects.
     pub bucket: String,
+    /// Access key id.
     pub access_key: String,
+    /// Secret access key.
     pub secret_key: String,
     /// Path-style addressing (`endpoint/bucket/key`), which most self-hosted stores need;
     /// false for virtual-host style (`bucket.endpoint/key`).

@@ -2,9 +2,11 @@
 //! caps; see [`trellis_modules::ModulesConfig`]) side by side with the switches of built-in web
 //! modules (`modules.web.authentication.passwordReset`).
 
+use std::borrow::Cow;
 use std::path::Path;
 
-use serde::{Deserialize, Deserializer};
+use schemars::{JsonSchema, Schema, SchemaGenerator};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::{Map, Value};
 
 use super::WebModuleConfig;
@@ -58,6 +60,35 @@ impl<'de> Deserialize<'de> for ModulesConfig {
             runtime.enable = crate::bundled::enabled_by_default();
         }
         Ok(Self { web, runtime })
+    }
+}
+
+impl Serialize for ModulesConfig {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::Error;
+        let mut table = serde_json::to_value(&self.runtime).map_err(S::Error::custom)?;
+        let web = serde_json::to_value(&self.web).map_err(S::Error::custom)?;
+        if let Value::Object(table) = &mut table {
+            table.insert("web".into(), web);
+        }
+        table.serialize(serializer)
+    }
+}
+
+/// The module host's own table with `web` beside its keys, as the `Deserialize` above reads it.
+impl JsonSchema for ModulesConfig {
+    fn schema_name() -> Cow<'static, str> {
+        "ModulesConfig".into()
+    }
+
+    fn json_schema(generator: &mut SchemaGenerator) -> Schema {
+        let mut schema = trellis_modules::ModulesConfig::json_schema(generator);
+        let mut web = generator.subschema_for::<WebModuleConfig>();
+        web.insert("description".into(), "Switches of the built-in web modules.".into());
+        if let Some(Value::Object(properties)) = schema.get_mut("properties") {
+            properties.insert("web".into(), web.to_value());
+        }
+        schema
     }
 }
 
