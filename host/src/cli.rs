@@ -66,6 +66,29 @@ pub enum Command {
         #[command(flatten)]
         common: Common,
     },
+    /// Print the settings: every one with its default, or the effective ones and their origins.
+    Config {
+        #[command(subcommand)]
+        command: ConfigCommand,
+        #[command(flatten)]
+        common: Common,
+    },
+    /// Copy the embedded deployment (SQLite and local media) while it serves, or restore a copy.
+    Backup {
+        /// An empty or missing folder to write the copy into.
+        #[arg(long)]
+        to: PathBuf,
+        #[command(flatten)]
+        common: Common,
+    },
+    /// Fill an empty data directory from a backup made by `trellis backup`.
+    Restore {
+        /// The backup folder (it holds `manifest.json`).
+        #[arg(long)]
+        from: PathBuf,
+        #[command(flatten)]
+        common: Common,
+    },
     /// Tools for module authors: scaffold, inspect, check and serve modules.
     Module {
         #[command(subcommand)]
@@ -102,6 +125,15 @@ pub enum ModelsCommand {
 }
 
 #[derive(Debug, Subcommand)]
+pub enum ConfigCommand {
+    /// Print a commented trellis.toml with every setting, its default and its meaning.
+    Defaults,
+    /// Print the effective settings (secrets redacted), each with where it came from: the default,
+    /// the file, the environment or a flag.
+    Show,
+}
+
+#[derive(Debug, Subcommand)]
 pub enum AdminCommand {
     /// Make the user with this handle a platform operator.
     GrantOperator { handle: String },
@@ -115,6 +147,9 @@ impl Command {
             | Command::License { common, .. }
             | Command::Admin { common, .. }
             | Command::Models { common, .. }
+            | Command::Config { common, .. }
+            | Command::Backup { common, .. }
+            | Command::Restore { common, .. }
             | Command::Module { common, .. } => (common, None),
         };
         Overrides { config_file: common.config.clone(), data_dir: common.data_dir.clone(), listen }
@@ -129,11 +164,22 @@ pub async fn run_admin(command: Command, config: Config) -> anyhow::Result<()> {
     if let Command::Models { command, .. } = command {
         return run_models(command, &config);
     }
+    if let Command::Backup { to, .. } = command {
+        return crate::backup::backup(&config, &to).await;
+    }
+    if let Command::Restore { from, .. } = command {
+        return crate::backup::restore(&config, &from).await;
+    }
     crate::private_files::private_dir(config.data_dir()).context("creating the data directory")?;
     let store = Store::connect(&config.database_url(), 2).await?;
     store.migrate().await?;
     let result = match command {
-        Command::Serve { .. } | Command::Module { .. } | Command::Models { .. } => {
+        Command::Serve { .. }
+        | Command::Module { .. }
+        | Command::Models { .. }
+        | Command::Config { .. }
+        | Command::Backup { .. }
+        | Command::Restore { .. } => {
             unreachable!("run before the store is opened")
         }
         Command::Migrate { .. } => {

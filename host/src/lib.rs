@@ -1,6 +1,7 @@
 //! Trellis: a form, workflow and collaboration service. The binary (`main.rs`) parses the command
 //! line; everything else lives here so tests and benchmarks can start the real server in-process.
 
+pub mod backup;
 pub mod bundled;
 pub mod cache;
 pub mod cli;

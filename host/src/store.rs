@@ -12,6 +12,7 @@
 
 mod assets;
 mod audit;
+mod backup;
 mod batch;
 mod challenges;
 mod channels;
@@ -224,6 +225,14 @@ impl Store {
         self.db.migrate().await
     }
 
+    /// Applies the migrations up to `version` only: a database as an older release left it, for the
+    /// tests that upgrade one.
+    pub async fn migrate_up_to(&self, version: i64) -> anyhow::Result<()> {
+        let migrator =
+            migrations::migrator_up_to(self.engine(), version).await.context("reading the embedded migrations")?;
+        migrator.run(&self.db.writer).await.context("applying migrations")
+    }
+
     pub fn engine(&self) -> Engine {
         self.db.engine()
     }
@@ -398,6 +407,11 @@ fn create_sqlite_parent(url: &str) -> anyhow::Result<()> {
 /// placeholders are generated, never values.
 fn placeholders(first: usize, count: usize) -> String {
     (first..first + count).map(|n| format!("${n}")).collect::<Vec<_>>().join(", ")
+}
+
+/// The schema version of the newest migration this binary carries.
+pub fn latest_schema_version() -> i64 {
+    migrations::latest(Engine::Sqlite)
 }
 
 /// Milliseconds since the epoch, the unit every time column uses.

@@ -58,6 +58,18 @@ pub async fn migrator(engine: Engine) -> Result<Migrator, sqlx::migrate::Migrate
     Migrator::new(Source(files(engine))).await
 }
 
+/// The version of the newest migration this binary carries.
+pub fn latest(engine: Engine) -> i64 {
+    files(engine).last().map_or(0, |(version, _, _)| *version)
+}
+
+/// The engine's migrations up to `version`, ready to run.
+pub async fn migrator_up_to(engine: Engine, version: i64) -> Result<Migrator, sqlx::migrate::MigrateError> {
+    let files = files(engine);
+    let count = files.iter().take_while(|(v, _, _)| *v <= version).count();
+    Migrator::new(Source(&files[..count])).await
+}
+
 fn files(engine: Engine) -> &'static [Embedded] {
     match engine {
         Engine::Sqlite => SQLITE,
