@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Times a newcomer's path in one language, in a fresh temporary directory, with the commands the README
+# Times a newcomer's path in one language, in a fresh temporary directory, with the commands docs/modules.md
 # and `trellis module new` print: scaffold, tools, unit tests, build, check, then `trellis module dev`
 # (serve with a user and a space that has the module connected) up to the first answered route call.
 # Usage: bench/newcomer.sh rust|js|python [NAME] [ROUTE]   (TRELLIS: the binary, default target/debug/trellis)

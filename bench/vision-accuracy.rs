@@ -1,5 +1,5 @@
 //! Prints, for each fixture photo, the top-3 labels, the faces, the main colours and the time each call
-//! took: the accuracy table of the README. Run through `bench/vision-accuracy.sh`.
+//! took: the accuracy table of docs/performance.md. Run through `bench/vision-accuracy.sh`.
 
 use std::{path::PathBuf, time::Instant};
 

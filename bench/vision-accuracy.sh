@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Top-3 labels, faces, colours and timings for each real photo of scripts/fixtures (a Markdown table for
-# the README). Needs the installed label model (`trellis models install`).
+# docs/performance.md). Needs the installed label model (`trellis models install`).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export TRELLIS_FIXTURES

@@ -34,7 +34,7 @@ pub struct ModuleView {
     /// `outbound-http:HOST`.
     permissions: Vec<String>,
     /// The version of the module WIT the component targets: `0.1.0` or `0.2.0`. Every earlier 0.x
-    /// version keeps running, adapted (see the README's compatibility policy).
+    /// version keeps running, adapted (see the compatibility policy in docs/modules.md).
     #[schema(example = "0.2.0")]
     wit_version: String,
 }
