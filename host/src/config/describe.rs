@@ -163,6 +163,16 @@ mod tests {
         assert!(text.contains("\"forms.attachments.uploadPerDay\" = 10000"), "{text}");
     }
 
+    /// docs/configuration.toml is the reference page of the settings: it stays what the binary prints.
+    #[test]
+    fn the_reference_page_is_what_config_defaults_prints() {
+        let page = include_str!("../../../docs/configuration.toml");
+        assert!(
+            page == defaults_toml(),
+            "docs/configuration.toml is out of date: run `cargo run -p trellis -- config defaults > docs/configuration.toml`"
+        );
+    }
+
     #[test]
     fn show_redacts_every_secret_and_names_origins() {
         let file = "[gateway]\nproxy_secret = \"gw-SECRET-1\"\n[metrics]\ntoken = \"metrics-SECRET-2-long-enough\"\n\

@@ -130,10 +130,8 @@ pub fn layer(
     }
 
     let layered = Layered { config: Config::default(), set };
-    if problems.is_empty() {
-        for (path, message) in schema::type_errors(&root, &merged) {
-            problems.push(format!("`{}` ({}): {message}", dotted(&path), layered.origin(&path)));
-        }
+    for (path, message) in schema::type_errors(&root, &merged) {
+        problems.push(format!("`{}` ({}): {message}", dotted(&path), layered.origin(&path)));
     }
     if !problems.is_empty() {
         anyhow::bail!("the configuration has {} problem(s):\n  {}", problems.len(), problems.join("\n  "));
@@ -165,10 +163,11 @@ pub fn dotted(path: &[String]) -> String {
         .join(".")
 }
 
-/// The paths of the values a layer holds: tables are walked, everything else is a value.
+/// The paths of the values a layer holds: tables are walked (an empty one sets nothing), everything
+/// else is a value.
 fn leaf_paths(value: &Value, path: &mut Vec<String>, out: &mut Vec<Vec<String>>) {
     match value {
-        Value::Object(table) if !table.is_empty() => {
+        Value::Object(table) => {
             for (key, child) in table {
                 path.push(key.clone());
                 leaf_paths(child, path, out);
