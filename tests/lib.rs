@@ -257,7 +257,8 @@ fn postgres_admin_url() -> String {
     std::env::var("TEST_POSTGRES_URL").unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/postgres".into())
 }
 
-async fn fresh_postgres_database() -> (String, String) {
+/// A new, empty PostgreSQL database: its URL and name.
+pub async fn fresh_postgres_database() -> (String, String) {
     let admin_url = postgres_admin_url();
     let name = format!("trellis_test_{}", uuid::Uuid::new_v4().simple());
     let mut conn = sqlx::PgConnection::connect(&admin_url).await.expect("connecting to PostgreSQL");
@@ -267,6 +268,15 @@ async fn fresh_postgres_database() -> (String, String) {
         .expect("creating a test database");
     let base = admin_url.rsplit_once('/').map(|(base, _)| base).unwrap_or(&admin_url);
     (format!("{base}/{name}"), name)
+}
+
+/// Drops a database made by [`fresh_postgres_database`].
+pub async fn drop_postgres_database(name: &str) {
+    let mut conn = sqlx::PgConnection::connect(&postgres_admin_url()).await.expect("connecting to PostgreSQL");
+    sqlx::raw_sql(sqlx::AssertSqlSafe(format!("drop database if exists {name} with (force)")))
+        .execute(&mut conn)
+        .await
+        .expect("dropping the test database");
 }
 
 impl TestApp {
@@ -413,11 +423,7 @@ impl TestApp {
             remove_bucket(&bucket).await;
         }
         if let Some(name) = self.postgres_database.take() {
-            let mut conn = sqlx::PgConnection::connect(&postgres_admin_url()).await.expect("connecting to PostgreSQL");
-            sqlx::raw_sql(sqlx::AssertSqlSafe(format!("drop database if exists {name} with (force)")))
-                .execute(&mut conn)
-                .await
-                .expect("dropping the test database");
+            drop_postgres_database(&name).await;
         }
     }
 }

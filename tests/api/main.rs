@@ -38,6 +38,7 @@ mod several_servers;
 mod smoke;
 mod spaces;
 mod support;
+mod upgrade;
 mod users;
 mod workflow_configurations;
 mod workflow_items;
