@@ -20,7 +20,7 @@ use crate::config::Config;
 use crate::config::media::MediaBackend;
 use crate::media::StorageKey;
 use crate::private_files::{private_dir, private_file};
-use crate::store::Store;
+use crate::store::{Store, snapshot_contents};
 
 const MANIFEST: &str = "manifest.json";
 const FORMAT: &str = "trellis-backup/1";
@@ -92,13 +92,8 @@ async fn write_backup(config: &Config, to: &Path) -> anyhow::Result<Manifest> {
         remove_if_present(&copy_path)?;
         private_file(&copy_path).with_context(|| format!("creating {}", copy_path.display()))?;
         live.snapshot_into(&copy_path).await.context("copying the database")?;
-        let copy = Store::connect(&sqlite_url(&copy_path), 1).await?;
-        let named = copy.named_objects().await.context("reading the copied database")?;
-        schema_version = copy.schema_version().await.context("reading the copied database")?;
-        copy.close().await;
-        for suffix in ["-wal", "-shm"] {
-            remove_if_present(&PathBuf::from(format!("{}{suffix}", copy_path.display())))?;
-        }
+        let (named, version) = snapshot_contents(&copy_path).await.context("reading the copied database")?;
+        schema_version = version;
 
         let mut missing = Vec::new();
         for key in &named {
@@ -233,10 +228,6 @@ fn embedded_database(config: &Config, what: &str) -> anyhow::Result<PathBuf> {
     }
     let path = url.trim_start_matches("sqlite://").trim_start_matches("sqlite:");
     Ok(PathBuf::from(path.split('?').next().unwrap_or_default()))
-}
-
-fn sqlite_url(path: &Path) -> String {
-    format!("sqlite://{}?mode=rw", path.display())
 }
 
 /// Makes sure `dir` exists and is empty; answers whether it was created here.

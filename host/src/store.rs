@@ -44,6 +44,7 @@ use sqlx::any::{AnyConnectOptions, AnyPoolOptions};
 use sqlx::{AnyPool, Executor};
 
 pub use assets::{AssetFilter, NewAssetRow, StoredAsset};
+pub use backup::snapshot_contents;
 pub use challenges::{Challenge, ChallengePurpose, NewChallenge};
 pub use channels::{
     ChannelMember, ConnectedSpace, InviteOutcome, InviteWrite, MemberChannel, NewChannelRow, NewInvitee, StoredChannel,

@@ -4,6 +4,8 @@
 //! nothing half-written. SQLite and local files only (PostgreSQL and S3 have their own tools, which
 //! the command names instead).
 
+#[path = "support/command.rs"]
+mod command;
 #[path = "support/server.rs"]
 mod server;
 
@@ -15,25 +17,10 @@ use std::time::Duration;
 use reqwest::{Client, StatusCode};
 use serde_json::{Value, json};
 
+use command::{stderr, trellis};
 use server::{Server, data_dir, json_ok, sign_up};
 
 const FILE_FIELD: &str = "6f1d2c3b-4a5e-4f60-8a7b-9c0d1e2f3a41";
-
-/// Runs `trellis <args>` from inside `dir` with no `TRELLIS_*` variable of the surroundings.
-fn trellis(dir: &Path, args: &[&str], env: &[(&str, &str)]) -> Output {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_trellis"));
-    command.args(args).current_dir(dir);
-    for (name, _) in std::env::vars_os() {
-        if name.to_string_lossy().starts_with("TRELLIS_") {
-            command.env_remove(name);
-        }
-    }
-    command.envs(env.iter().copied()).output().expect("running trellis")
-}
-
-fn stderr(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stderr).into_owned()
-}
 
 fn refused(output: &Output, needles: &[&str]) {
     let message = stderr(output);
@@ -73,6 +60,39 @@ fn form_configuration() -> Value {
                 "file": {"accept": ["text/plain"], "maxBytes": 65536, "multiple": false}}]}]}})
 }
 
+/// A server over `dir` with Ann signed up and the configuration above created.
+struct Serving {
+    server: Server,
+    client: Client,
+    key: String,
+    session: String,
+    configuration: String,
+}
+
+impl Serving {
+    async fn start(dir: &Path) -> Self {
+        let client = Client::builder().timeout(Duration::from_secs(30)).build().unwrap();
+        let mut server = Server::start(dir, "server.log", &[]);
+        server.ready(&client).await;
+        let key = std::fs::read_to_string(data_dir(dir).join("license.key")).unwrap().trim().to_owned();
+        let session = sign_up(&client, &server.base, &key, dir).await;
+        let created = client
+            .post(format!("{}/v0/forms/configurations", server.base))
+            .header("X-License-Key", &key)
+            .bearer_auth(&session)
+            .json(&form_configuration())
+            .send()
+            .await
+            .unwrap();
+        let configuration = json_ok(created, StatusCode::CREATED).await["id"].as_str().unwrap().to_owned();
+        Self { server, client, key, session, configuration }
+    }
+
+    async fn write(&self, n: usize, len: usize) -> Write {
+        write_one(&self.client, &self.server.base, &self.key, &self.session, &self.configuration, n, len).await
+    }
+}
+
 /// One write: an instance and its attachment, both acknowledged.
 #[derive(Clone, Debug)]
 struct Write {
@@ -81,7 +101,16 @@ struct Write {
     bytes: Vec<u8>,
 }
 
-async fn write_one(client: &Client, base: &str, key: &str, session: &str, configuration: &str, n: usize) -> Write {
+/// Writes instance `n` with an attachment of `len` bytes or so.
+async fn write_one(
+    client: &Client,
+    base: &str,
+    key: &str,
+    session: &str,
+    configuration: &str,
+    n: usize,
+    len: usize,
+) -> Write {
     let created = client
         .post(format!("{base}/v0/forms"))
         .header("X-License-Key", key)
@@ -91,7 +120,7 @@ async fn write_one(client: &Client, base: &str, key: &str, session: &str, config
         .await
         .unwrap();
     let form_id = json_ok(created, StatusCode::CREATED).await["formId"].as_str().unwrap().to_owned();
-    let bytes = format!("note {n}: {}\n", "x".repeat(n % 97)).into_bytes();
+    let bytes = format!("note {n}: {}\n", "x".repeat(len + n % 97)).into_bytes();
     let part = reqwest::multipart::Part::bytes(bytes.clone()).file_name(format!("note-{n}.txt")).mime_str("text/plain");
     let form = reqwest::multipart::Form::new().text("fieldIds", FILE_FIELD).part("files", part.unwrap());
     let uploaded = client
@@ -110,33 +139,18 @@ async fn write_one(client: &Client, base: &str, key: &str, session: &str, config
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_backup_taken_while_a_writer_writes_restores_every_acknowledged_write_with_its_bytes() {
     let dir = tempfile::tempdir().unwrap();
-    let client = Client::builder().timeout(Duration::from_secs(30)).build().unwrap();
-    let mut server = Server::start(dir.path(), "server.log", &[]);
-    server.ready(&client).await;
-    let base = server.base.clone();
-    let key = std::fs::read_to_string(data_dir(dir.path()).join("license.key")).unwrap().trim().to_owned();
-    let session = sign_up(&client, &base, &key, dir.path()).await;
-    let created = client
-        .post(format!("{base}/v0/forms/configurations"))
-        .header("X-License-Key", &key)
-        .bearer_auth(&session)
-        .json(&form_configuration())
-        .send()
-        .await
-        .unwrap();
-    let configuration = json_ok(created, StatusCode::CREATED).await["id"].as_str().unwrap().to_owned();
+    let serving = Arc::new(Serving::start(dir.path()).await);
+    let (client, key) = (serving.client.clone(), serving.key.clone());
 
     // A writer that keeps writing through the backup; each write is recorded once acknowledged.
     let acknowledged: Arc<Mutex<Vec<Write>>> = Arc::default();
     let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
     let writer = tokio::spawn({
-        let (client, base, key, session, configuration) =
-            (client.clone(), base.clone(), key.clone(), session.clone(), configuration.clone());
-        let (acknowledged, stop) = (acknowledged.clone(), stop.clone());
+        let (serving, acknowledged, stop) = (serving.clone(), acknowledged.clone(), stop.clone());
         async move {
             let mut n = 0;
             while !stop.load(std::sync::atomic::Ordering::Relaxed) {
-                let write = write_one(&client, &base, &key, &session, &configuration, n).await;
+                let write = serving.write(n, 0).await;
                 acknowledged.lock().unwrap().push(write);
                 n += 1;
             }
@@ -171,7 +185,7 @@ async fn a_backup_taken_while_a_writer_writes_restores_every_acknowledged_write_
     );
     refused(&again, &[backup_dir.to_str().unwrap(), "is not empty"]);
     assert_eq!(files_below(&backup_dir), files);
-    drop(server);
+    drop(serving);
 
     // Restore into a new folder and serve it.
     let restored = tempfile::tempdir().unwrap();
@@ -231,22 +245,9 @@ async fn a_backup_taken_while_a_writer_writes_restores_every_acknowledged_write_
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_damaged_backup_is_refused_whole_and_the_target_stays_as_it_was() {
     let dir = tempfile::tempdir().unwrap();
-    let client = Client::new();
-    let mut server = Server::start(dir.path(), "server.log", &[]);
-    server.ready(&client).await;
-    let key = std::fs::read_to_string(data_dir(dir.path()).join("license.key")).unwrap().trim().to_owned();
-    let session = sign_up(&client, &server.base, &key, dir.path()).await;
-    let created = client
-        .post(format!("{}/v0/forms/configurations", server.base))
-        .header("X-License-Key", &key)
-        .bearer_auth(&session)
-        .json(&form_configuration())
-        .send()
-        .await
-        .unwrap();
-    let configuration = json_ok(created, StatusCode::CREATED).await["id"].as_str().unwrap().to_owned();
+    let serving = Serving::start(dir.path()).await;
     for n in 0..3 {
-        write_one(&client, &server.base, &key, &session, &configuration, n).await;
+        serving.write(n, 0).await;
     }
     let data = data_dir(dir.path());
     let backup_dir = dir.path().join("backup");
@@ -256,7 +257,7 @@ async fn a_damaged_backup_is_refused_whole_and_the_target_stays_as_it_was() {
         &[],
     );
     assert!(backup.status.success(), "{}", stderr(&backup));
-    drop(server);
+    drop(serving);
 
     let manifest: Value = serde_json::from_slice(&std::fs::read(backup_dir.join("manifest.json")).unwrap()).unwrap();
     let objects: Vec<String> = manifest["files"]
@@ -296,6 +297,55 @@ async fn a_damaged_backup_is_refused_whole_and_the_target_stays_as_it_was() {
         &[],
     );
     refused(&partial, &["holds no manifest.json"]);
+}
+
+/// A small file system of its own (tmpfs, mounted by root), unmounted when dropped.
+struct SmallDisk(std::path::PathBuf);
+
+impl SmallDisk {
+    fn mount(path: &Path, bytes: usize) -> Option<Self> {
+        std::fs::create_dir_all(path).unwrap();
+        let status = Command::new("mount")
+            .args(["-t", "tmpfs", "-o", &format!("size={bytes}"), "tmpfs"])
+            .arg(path)
+            .stderr(std::process::Stdio::null())
+            .status();
+        if status.is_ok_and(|s| s.success()) {
+            return Some(Self(path.to_owned()));
+        }
+        assert!(std::env::var_os("CI").is_none(), "CI runs as root and can mount a tmpfs");
+        eprintln!("SKIPPED: mounting a tmpfs needs root");
+        None
+    }
+}
+
+impl Drop for SmallDisk {
+    fn drop(&mut self) {
+        let _ = Command::new("umount").arg(&self.0).status();
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_backup_that_fills_its_disk_fails_naming_the_folder_and_leaves_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let Some(disk) = SmallDisk::mount(&dir.path().join("small"), 512 * 1024) else { return };
+    let serving = Serving::start(dir.path()).await;
+    for n in 0..16 {
+        serving.write(n, 60_000).await;
+    }
+    let to = disk.0.join("backup");
+    let data = data_dir(dir.path());
+    let full =
+        trellis(dir.path(), &["backup", "--to", to.to_str().unwrap(), "--data-dir", data.to_str().unwrap()], &[]);
+    refused(&full, &[to.to_str().unwrap(), "nothing of it was kept"]);
+    let message = stderr(&full);
+    assert!(message.contains("No space left on device") || message.contains("disk is full"), "{message}");
+    assert!(
+        files_below(&disk.0).is_empty(),
+        "the full disk holds nothing of the failed backup: {:?}",
+        files_below(&disk.0)
+    );
+    drop(serving);
 }
 
 #[test]

@@ -18,25 +18,28 @@ impl Store {
         sqlx::query("vacuum into $1").bind(path.to_owned()).execute(&self.db.pool).await?;
         Ok(())
     }
+}
 
-    /// The storage keys of every media object a row names: attachments, avatars, uploaded assets.
-    pub async fn named_objects(&self) -> StoreResult<Vec<String>> {
-        let rows = sqlx::query(
-            "select storage_key from form_attachment \
-             union all select storage_key from user_avatar \
-             union all select storage_key from published_asset where storage_key is not null \
-             order by 1",
-        )
-        .fetch_all(&self.db.pool)
-        .await?;
-        Ok(rows.iter().map(|row| row.get::<String, _>(0)).collect())
-    }
-
-    /// The newest migration applied to this database (0 when none is).
-    pub async fn schema_version(&self) -> StoreResult<i64> {
-        let row = sqlx::query("select coalesce(max(version), 0) from _sqlx_migrations where success = true")
-            .fetch_one(&self.db.pool)
-            .await?;
-        Ok(row.get::<i64, _>(0))
-    }
+/// What a snapshot copy holds: the storage keys of every media object its rows name (attachments,
+/// avatars, uploaded assets) and its schema version. The copy is opened read-only and immutable, so
+/// nothing (no journal) is written beside it: the backup's disk may be full.
+pub async fn snapshot_contents(path: &Path) -> StoreResult<(Vec<String>, i64)> {
+    use sqlx::sqlite::SqliteConnectOptions;
+    use sqlx::{ConnectOptions, Connection};
+    let mut conn = SqliteConnectOptions::new().filename(path).read_only(true).immutable(true).connect().await?;
+    let rows = sqlx::query(
+        "select storage_key from form_attachment \
+         union all select storage_key from user_avatar \
+         union all select storage_key from published_asset where storage_key is not null \
+         order by 1",
+    )
+    .fetch_all(&mut conn)
+    .await?;
+    let keys = rows.iter().map(|row| row.get::<String, _>(0)).collect();
+    let version = sqlx::query("select coalesce(max(version), 0) from _sqlx_migrations where success = 1")
+        .fetch_one(&mut conn)
+        .await?
+        .get::<i64, _>(0);
+    conn.close().await?;
+    Ok((keys, version))
 }
