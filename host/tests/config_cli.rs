@@ -1,20 +1,12 @@
 //! `trellis config defaults` and `trellis config show`, and how the real binary reports a setting that
 //! names nothing, run as a child process with a controlled environment.
 
-use std::path::Path;
-use std::process::{Command, Output};
+#[path = "support/command.rs"]
+mod command;
 
-/// Runs `trellis <args>` from inside `dir` with only the `TRELLIS_*` variables given.
-fn trellis(dir: &Path, args: &[&str], env: &[(&str, &str)]) -> Output {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_trellis"));
-    command.args(args).current_dir(dir);
-    for (name, _) in std::env::vars_os() {
-        if name.to_string_lossy().starts_with("TRELLIS_") {
-            command.env_remove(name);
-        }
-    }
-    command.envs(env.iter().copied()).output().expect("running trellis")
-}
+use std::process::Output;
+
+use command::trellis;
 
 fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()

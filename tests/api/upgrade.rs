@@ -261,16 +261,13 @@ async fn dump(app: &TestApp, header: &[(&str, String)]) -> String {
     old.migrate_up_to(FROM_VERSION).await.unwrap();
     old.close().await;
     let mut old = sqlx::SqliteConnection::connect(&old_url).await.unwrap();
-    let tables: Vec<String> = sqlx::query(
+    let tables = texts(
+        &mut old,
         "select name from sqlite_master where type = 'table' and name not like 'sqlite_%' and name not like '_sqlx%' \
-         order by rowid",
+         order by rowid"
+            .into(),
     )
-    .fetch_all(&mut old)
-    .await
-    .unwrap()
-    .iter()
-    .map(|row| row.get(0))
-    .collect();
+    .await;
     let mut live = sqlx::SqliteConnection::connect(&app.config.database_url()).await.unwrap();
     let mut out = format!(
         "-- Every table of schema version {FROM_VERSION}, filled through /v0 (tests/api/upgrade.rs, \
@@ -281,25 +278,22 @@ async fn dump(app: &TestApp, header: &[(&str, String)]) -> String {
     }
     let mut empty = Vec::new();
     for table in tables {
-        let columns: Vec<String> =
-            sqlx::query(sqlx::AssertSqlSafe(format!("select name from pragma_table_info('{table}')")))
-                .fetch_all(&mut old)
-                .await
-                .unwrap()
-                .iter()
-                .map(|row| row.get(0))
-                .collect();
+        let columns = texts(&mut old, format!("select name from pragma_table_info('{table}')")).await;
         let values = columns.iter().map(|c| format!("quote({c})")).collect::<Vec<_>>().join(" || ', ' || ");
-        let select = format!("select {values} from {table} order by rowid");
-        let rows = sqlx::query(sqlx::AssertSqlSafe(select)).fetch_all(&mut live).await.unwrap();
+        let rows = texts(&mut live, format!("select {values} from {table} order by rowid")).await;
         if rows.is_empty() {
             empty.push(table.clone());
         }
-        for row in rows {
-            let values: String = row.get(0);
+        for values in rows {
             out.push_str(&format!("insert into {table} ({}) values ({values});\n", columns.join(", ")));
         }
     }
     assert!(empty.is_empty(), "the fixture must fill every table; empty: {empty:?}");
     out
+}
+
+/// The first column of every row `sql` answers, as text.
+async fn texts(conn: &mut sqlx::SqliteConnection, sql: String) -> Vec<String> {
+    let rows = sqlx::query(sqlx::AssertSqlSafe(sql)).fetch_all(conn).await.unwrap();
+    rows.iter().map(|row| row.get(0)).collect()
 }

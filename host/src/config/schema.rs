@@ -36,10 +36,10 @@ impl<'a> Node<'a> {
     /// An optional value's schema is "this or null": the "this".
     fn variant(self) -> Self {
         for keyword in ["anyOf", "oneOf"] {
-            if let Some(Value::Array(variants)) = self.0.get(keyword) {
-                if let Some(variant) = variants.iter().find(|v| v.get("type").and_then(Value::as_str) != Some("null")) {
-                    return Node(variant).variant();
-                }
+            if let Some(Value::Array(variants)) = self.0.get(keyword)
+                && let Some(variant) = variants.iter().find(|v| v.get("type").and_then(Value::as_str) != Some("null"))
+            {
+                return Node(variant).variant();
             }
         }
         self
