@@ -73,7 +73,16 @@ pub fn load(overrides: &Overrides) -> anyhow::Result<Layered> {
         }
         None => None,
     };
-    let environment: Vec<(String, String)> = std::env::vars().collect();
+    // `std::env::vars` would panic on a variable that is not UTF-8; only ours must be.
+    let mut environment = Vec::new();
+    for (name, value) in std::env::vars_os() {
+        let Ok(name) = name.into_string() else { continue };
+        match value.into_string() {
+            Ok(value) => environment.push((name, value)),
+            Err(_) if name.starts_with("TRELLIS_") => anyhow::bail!("environment variable {name} is not UTF-8"),
+            Err(_) => {}
+        }
+    }
     layer(file.as_ref().map(|(path, text)| (path.as_path(), text.as_str())), &environment, overrides)
 }
 
