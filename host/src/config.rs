@@ -306,9 +306,8 @@ pub struct WebModuleConfig {
 #[derive(Clone, Debug, Default, Deserialize, Serialize, JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct AuthenticationModuleConfig {
-    // Environment keys arrive lower-cased, hence the alias.
     /// The password-reset routes (`modules.web.authentication.passwordReset.enabled`).
-    #[serde(rename = "passwordReset", alias = "passwordreset")]
+    #[serde(rename = "passwordReset")]
     pub password_reset: Switch,
 }
 

@@ -229,9 +229,7 @@ impl Store {
     /// Applies the migrations up to `version` only: a database as an older release left it, for the
     /// tests that upgrade one.
     pub async fn migrate_up_to(&self, version: i64) -> anyhow::Result<()> {
-        let migrator =
-            migrations::migrator_up_to(self.engine(), version).await.context("reading the embedded migrations")?;
-        migrator.run(&self.db.writer).await.context("applying migrations")
+        self.db.migrate_up_to(version).await
     }
 
     pub fn engine(&self) -> Engine {
@@ -341,7 +339,12 @@ impl Db {
     }
 
     pub async fn migrate(&self) -> anyhow::Result<()> {
-        let migrator = migrations::migrator(self.engine).await.context("reading the embedded migrations")?;
+        self.migrate_up_to(i64::MAX).await
+    }
+
+    async fn migrate_up_to(&self, version: i64) -> anyhow::Result<()> {
+        let migrator =
+            migrations::migrator_up_to(self.engine, version).await.context("reading the embedded migrations")?;
         migrator.run(&self.writer).await.context("applying migrations")
     }
 

@@ -1,7 +1,10 @@
 //! The `trellis` administration commands, run as the real binary over a temporary data directory.
 
+#[path = "support/command.rs"]
+mod command;
+
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
 
 use time::OffsetDateTime;
 use trellis::store::{NewUser, Store};
@@ -9,14 +12,9 @@ use trellis::store::{NewUser, Store};
 /// Runs `trellis <args> --data-dir <dir>` from inside `dir`, so no `trellis.toml` or `TRELLIS_*`
 /// variable of the surroundings leaks in.
 fn trellis(dir: &Path, args: &[&str]) -> Output {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_trellis"));
-    command.args(args).arg("--data-dir").arg(dir.join("data")).current_dir(dir);
-    for (name, _) in std::env::vars_os() {
-        if name.to_string_lossy().starts_with("TRELLIS_") {
-            command.env_remove(name);
-        }
-    }
-    command.output().expect("running trellis")
+    let data = dir.join("data");
+    let args: Vec<&str> = args.iter().copied().chain(["--data-dir", data.to_str().unwrap()]).collect();
+    command::trellis(dir, &args, &[])
 }
 
 fn stdout(output: &Output) -> String {

@@ -48,14 +48,28 @@ impl fmt::Display for Origin {
 /// The effective settings and the origin of each value.
 pub struct Layered {
     pub config: Config,
-    /// Paths a layer set, in the order the layers apply (later wins).
-    set: Vec<(Vec<String>, Origin)>,
+    origins: Origins,
 }
 
 impl Layered {
-    /// The layer that gave the value at `path`: the last one that set it or a table above it.
+    /// The layer that gave the value at `path`.
     pub fn origin(&self, path: &[String]) -> &Origin {
-        self.set.iter().rev().find(|(set, _)| path.starts_with(set)).map_or(&Origin::Default, |(_, origin)| origin)
+        self.origins.of(path)
+    }
+}
+
+/// Paths a layer set, in the order the layers apply (later wins).
+#[derive(Default)]
+struct Origins(Vec<(Vec<String>, Origin)>);
+
+impl Origins {
+    /// The last layer that set `path` or a table above it.
+    fn of(&self, path: &[String]) -> &Origin {
+        self.0.iter().rev().find(|(set, _)| path.starts_with(set)).map_or(&Origin::Default, |(_, origin)| origin)
+    }
+
+    fn push(&mut self, path: Vec<String>, origin: Origin) {
+        self.0.push((path, origin));
     }
 }
 
@@ -94,7 +108,7 @@ pub fn layer(
 ) -> anyhow::Result<Layered> {
     let root = schema::settings();
     let mut merged = serde_json::to_value(Config::default()).expect("the defaults serialise");
-    let mut set = Vec::new();
+    let mut origins = Origins::default();
     let mut problems = Vec::new();
 
     if let Some((path, text)) = file {
@@ -108,7 +122,9 @@ pub fn layer(
         }
         let mut leaves = Vec::new();
         leaf_paths(&value, &mut Vec::new(), &mut leaves);
-        set.extend(leaves.into_iter().map(|leaf| (leaf, Origin::File(path.to_owned()))));
+        for leaf in leaves {
+            origins.push(leaf, Origin::File(path.to_owned()));
+        }
         merge(&mut merged, value);
     }
 
@@ -120,7 +136,7 @@ pub fn layer(
         match Node::new(&root).resolve(&segments) {
             Some((path, leaf)) => {
                 set_path(&mut merged, &path, leaf.parse_text(raw));
-                set.push((path, Origin::Environment(name.clone())));
+                origins.push(path, Origin::Environment(name.clone()));
             }
             None => problems.push(format!(
                 "environment variable {name} names no setting (settings are TRELLIS_<SECTION>__<KEY>, e.g. \
@@ -131,27 +147,26 @@ pub fn layer(
 
     if let Some(dir) = &flags.data_dir {
         set_path(&mut merged, &["data_dir".into()], Value::String(dir.to_string_lossy().into_owned()));
-        set.push((vec!["data_dir".into()], Origin::Flag("--data-dir")));
+        origins.push(vec!["data_dir".into()], Origin::Flag("--data-dir"));
     }
     if let Some(listen) = flags.listen {
         set_path(&mut merged, &["listen".into()], Value::String(listen.to_string()));
-        set.push((vec!["listen".into()], Origin::Flag("--listen")));
+        origins.push(vec!["listen".into()], Origin::Flag("--listen"));
     }
 
-    let layered = Layered { config: Config::default(), set };
     for (path, message) in schema::type_errors(&root, &merged) {
-        problems.push(format!("`{}` ({}): {message}", dotted(&path), layered.origin(&path)));
+        problems.push(format!("`{}` ({}): {message}", dotted(&path), origins.of(&path)));
     }
     if !problems.is_empty() {
         anyhow::bail!("the configuration has {} problem(s):\n  {}", problems.len(), problems.join("\n  "));
     }
     let mut config: Config = serde_path_to_error::deserialize(merged).map_err(|error| {
         let path: Vec<String> = error.path().iter().map(|segment| segment.to_string()).collect();
-        anyhow::anyhow!("`{}` ({}): {}", dotted(&path), layered.origin(&path), error.inner())
+        anyhow::anyhow!("`{}` ({}): {}", dotted(&path), origins.of(&path), error.inner())
     })?;
     config.fill_default_plan();
     config.validate()?;
-    Ok(Layered { config, ..layered })
+    Ok(Layered { config, origins })
 }
 
 fn is_tool_variable(name: &str) -> bool {

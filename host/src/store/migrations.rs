@@ -53,11 +53,6 @@ const POSTGRES: &[Embedded] = embed!("postgres":
     12 "0012_jobs.sql",
 );
 
-/// The engine's migrations, ready to run.
-pub async fn migrator(engine: Engine) -> Result<Migrator, sqlx::migrate::MigrateError> {
-    Migrator::new(Source(files(engine))).await
-}
-
 /// The version of the newest migration this binary carries.
 pub fn latest(engine: Engine) -> i64 {
     files(engine).last().map_or(0, |(version, _, _)| *version)
