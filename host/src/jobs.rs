@@ -1,10 +1,12 @@
 //! Work the server does on its own, off the request path: delivering space events to modules,
-//! sweeping unreferenced media, keeping the SQLite log short and dropping expired rows.
+//! analysing assets, sweeping unreferenced media, keeping the SQLite log short and dropping
+//! expired rows.
 //!
-//! A new kind of background work (the analysis queue, a marketplace ranking) is a file here, and
-//! [`start`] runs it beside the others; it calls use cases in `services/`, never HTTP handlers.
-//! Work that must survive a restart is a job on the durable queue ([`queue`]): a
-//! [`queue::JobHandler`] whose workers [`start`] spawns.
+//! Jobs receive what they use ([`JobDeps`]), never the handlers' state, and call use cases in
+//! `services/`, never HTTP handlers; nothing in `services/` imports `jobs/`. Work that must
+//! survive a restart is a durable job kind: its name and typed payload are defined once in
+//! `domain::jobs`, the change that causes it writes it in its own transaction (`store::Outbox`),
+//! and its handler here is a [`queue::KindHandler`] whose workers [`start`] spawns.
 
 pub mod analysis;
 pub mod module_events;
@@ -16,9 +18,32 @@ mod media_sweep;
 mod stale_listener;
 mod wal_checkpoints;
 
+use std::sync::Arc;
+
 use tokio::task::JoinHandle;
 
-use crate::state::AppState;
+use crate::config::Config;
+use crate::media::objects::MediaObjects;
+use crate::rate_limits::RateLimits;
+use crate::services::analysis::Analysis;
+use crate::services::marketplace::ranking::Ranking;
+use crate::services::space_events::SpaceEvents;
+use crate::stale::Caches;
+use crate::store::Store;
+
+/// What the background jobs use.
+pub struct JobDeps {
+    pub config: Arc<Config>,
+    pub store: Store,
+    pub queue: queue::JobQueue,
+    pub space_events: Arc<SpaceEvents>,
+    pub analysis: Arc<Analysis>,
+    pub ranking: Arc<Ranking>,
+    pub media: MediaObjects,
+    pub limits: Arc<RateLimits>,
+    /// Forgets what another server announced stale.
+    pub caches: Arc<dyn Caches>,
+}
 
 /// The periodic jobs of a running server; they stop when this is dropped or [`Jobs::stop`]ped.
 pub struct Jobs {
@@ -26,17 +51,19 @@ pub struct Jobs {
 }
 
 /// Starts every periodic job and the queue's workers.
-pub fn start(state: &AppState) -> Jobs {
+pub fn start(deps: JobDeps) -> Jobs {
+    let config = &deps.config;
     let mut tasks = vec![
-        tokio::spawn(housekeeping::run(state.clone())),
-        tokio::spawn(wal_checkpoints::run(state.store.clone())),
-        tokio::spawn(media_sweep::run(state.clone())),
-        tokio::spawn(marketplace_ranking::run(state.clone())),
+        tokio::spawn(housekeeping::run(deps.store.clone(), deps.limits.clone(), config.jobs.keep_finished())),
+        tokio::spawn(wal_checkpoints::run(deps.store.clone())),
+        tokio::spawn(media_sweep::run(deps.media.clone(), config.media.sweep_interval_seconds)),
+        tokio::spawn(marketplace_ranking::run(deps.ranking.clone(), &config.marketplace)),
     ];
-    tasks.extend(queue::spawn_workers(&state.queue, state.events.delivery(), state.config.jobs.event_workers));
-    let analysis = std::sync::Arc::new(analysis::AnalysisJobs::new(state.analysis.clone()));
-    tasks.extend(queue::spawn_workers(&state.queue, analysis, state.config.analysis.workers));
-    tasks.extend(stale_listener::start(state));
+    let events = queue::handler(module_events::ModuleEventJobs::new(deps.space_events.clone()));
+    tasks.extend(queue::spawn_workers(&deps.queue, events, config.jobs.event_workers));
+    let analysis = queue::handler(analysis::AnalysisJobs::new(deps.analysis.clone()));
+    tasks.extend(queue::spawn_workers(&deps.queue, analysis, config.analysis.workers));
+    tasks.extend(stale_listener::start(config.database_url(), deps.caches.clone()));
     Jobs { tasks }
 }
 

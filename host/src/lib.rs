@@ -48,7 +48,7 @@ pub async fn serve(
     listener: TcpListener,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> anyhow::Result<()> {
-    let jobs = jobs::start(&state);
+    let jobs = jobs::start(state.job_deps());
     let metrics = match state.config.metrics.listen {
         Some(address) => Some(serve_metrics(&state, address).await?),
         None => None,

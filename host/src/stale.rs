@@ -27,6 +27,15 @@ pub enum Stale {
     Workflow(String),
 }
 
+/// The caches a server holds, as the listener for other servers' announcements sees them
+/// (`jobs::stale_listener`).
+pub trait Caches: Send + Sync + 'static {
+    /// Drops what one announcement made stale.
+    fn forget(&self, stale: &Stale);
+    /// Drops every cached entry another server could have changed (announcements may have been missed).
+    fn forget_all(&self);
+}
+
 /// The `NOTIFY` channel.
 pub const CHANNEL: &str = "trellis_stale";
 

@@ -4,7 +4,6 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use crate::config::Config;
-use crate::jobs::module_events::ModuleEvents;
 use crate::jobs::queue::JobQueue;
 use crate::mail::Mailer;
 use crate::media::objects::MediaObjects;
@@ -26,6 +25,7 @@ use crate::services::marketplace::ranking::{Ranking, RankingSettings};
 use crate::services::marketplace::registrations::RegistrationLimits;
 use crate::services::messages::Messages;
 use crate::services::modules::Modules;
+use crate::services::space_events::SpaceEvents;
 use crate::services::spaces::Spaces;
 use crate::services::users::Users;
 use crate::services::workflow_configurations::WorkflowConfigurations;
@@ -58,8 +58,8 @@ pub struct AppState {
     pub messages: Arc<Messages>,
     /// The durable background job queue; `jobs::start` runs its workers.
     pub queue: JobQueue,
-    /// Space events for modules, queued on `queue`.
-    pub events: ModuleEvents,
+    /// Space events for modules: which changes queue one, and their delivery.
+    pub space_events: Arc<SpaceEvents>,
     /// The background analysis of published assets (run by the `analysis` jobs).
     pub analysis: Arc<Analysis>,
 }
@@ -104,15 +104,14 @@ impl AppState {
             })),
         )?;
         let queue = JobQueue::new(store.clone(), &config.jobs);
-        let events = ModuleEvents::new(
+        let events = Arc::new(SpaceEvents::new(
             module_host.clone(),
             spaces.clone(),
             store.clone(),
-            queue.clone(),
             config.modules.runtime.max_queued_events_per_space,
-        );
+        ));
         let messages = Arc::new(Messages::new(store.clone()));
-        let marketplace = Arc::new(marketplace(&config, &store, &spaces, &messages, &module_host)?);
+        let marketplace = Arc::new(marketplace(&config, &store, &spaces, &module_host)?);
         let analysis_host = module_host.clone();
         let modules = Arc::new(Modules::new(module_host, spaces.clone()));
         let form_instances = Arc::new(FormInstances::new(
@@ -141,7 +140,6 @@ impl AppState {
             spaces.clone(),
             media.clone(),
             events.clone(),
-            queue.clone(),
             config.media.max_asset_bytes.min(config.media.max_file_bytes),
         ));
         Ok(Self {
@@ -166,15 +164,32 @@ impl AppState {
             avatars,
             messages,
             queue,
-            events,
+            space_events: events,
             analysis,
         })
     }
 }
 
 impl AppState {
+    /// What the background jobs use.
+    pub fn job_deps(&self) -> crate::jobs::JobDeps {
+        crate::jobs::JobDeps {
+            config: self.config.clone(),
+            store: self.store.clone(),
+            queue: self.queue.clone(),
+            space_events: self.space_events.clone(),
+            analysis: self.analysis.clone(),
+            ranking: self.marketplace.ranking().clone(),
+            media: self.media.clone(),
+            limits: self.limits.clone(),
+            caches: Arc::new(self.clone()),
+        }
+    }
+}
+
+impl crate::stale::Caches for AppState {
     /// Drops what another server announced stale (`jobs::stale_listener`).
-    pub fn forget_cached(&self, stale: &crate::stale::Stale) {
+    fn forget(&self, stale: &crate::stale::Stale) {
         use crate::stale::Stale;
         match stale {
             Stale::Licenses => self.licenses.forget_all(),
@@ -189,7 +204,7 @@ impl AppState {
     }
 
     /// Drops every cached entry another server could have changed: announcements may have been missed.
-    pub fn forget_all_cached(&self) {
+    fn forget_all(&self) {
         self.licenses.forget_all();
         self.accounts.forget_all_sessions();
         self.spaces.forget_roles();
@@ -197,7 +212,9 @@ impl AppState {
         self.form_configurations.forget_all();
         self.workflows.forget_all();
     }
+}
 
+impl AppState {
     /// What `/metrics` reads when scraped rather than counts. The job table is read with a short
     /// deadline, so a scrape still answers (with `trellis_jobs_readable 0`) while the database is away.
     pub async fn metrics_snapshot(&self) -> crate::metrics::Snapshot {
@@ -219,7 +236,6 @@ fn marketplace(
     config: &Config,
     store: &Store,
     spaces: &Arc<Spaces>,
-    messages: &Arc<Messages>,
     host: &trellis_modules::ModuleHost,
 ) -> anyhow::Result<Marketplace> {
     let settings = &config.marketplace;
@@ -272,7 +288,7 @@ fn marketplace(
         per_space: settings.max_pending_registrations_per_space,
         per_user: settings.max_pending_registrations_per_user,
     };
-    Ok(Marketplace::new(store.clone(), spaces.clone(), messages.clone(), host.clone(), ranking, limits))
+    Ok(Marketplace::new(store.clone(), spaces.clone(), host.clone(), ranking, limits))
 }
 
 /// The analysis use case over the deployment's steps, checked here like the marketplace's rule:
@@ -283,7 +299,7 @@ fn analysis(
     spaces: &Arc<Spaces>,
     host: &trellis_modules::ModuleHost,
     media: &MediaObjects,
-    events: &ModuleEvents,
+    events: &Arc<SpaceEvents>,
 ) -> anyhow::Result<Analysis> {
     let settings = &config.analysis;
     let bundled = crate::bundled::ANALYSIS_DEFAULT;

@@ -27,6 +27,7 @@ mod messages;
 mod migrations;
 mod module_deliveries;
 mod module_kv;
+mod outbox;
 mod quotas;
 mod registrations;
 mod sessions;
@@ -59,6 +60,7 @@ pub use marketplace::{ListedSpace, ListingRow, ListingSignals, StoredListing};
 pub use media::{AttachRefusal, StoredAttachment, StoredAvatar};
 pub use messages::{Correspondent, NewMessageRow, StoredMessage, StoredThread};
 pub use module_deliveries::Delivery;
+pub use outbox::Outbox;
 pub use registrations::{NewRegistration, StoredRegistration};
 pub use sessions::SessionUser;
 pub use spaces::{MemberSpace, NewSpaceRow, SpaceChange, SpaceModule, StoredSpace};
@@ -127,6 +129,8 @@ pub struct Db {
     /// Group commit in front of the SQLite writer; `None` on PostgreSQL.
     batcher: Option<batch::Batcher>,
     engine: Engine,
+    /// Wakes this process's job workers when a commit queued jobs (other servers' workers poll).
+    job_wake: Arc<tokio::sync::Notify>,
 }
 
 pub use assets::AssetRepo;
@@ -307,7 +311,7 @@ impl Db {
             Engine::Postgres => pool.clone(),
         };
         let batcher = (engine == Engine::Sqlite).then(|| batch::Batcher::start(writer.clone()));
-        Ok(Self { pool, writer, batcher, engine })
+        Ok(Self { pool, writer, batcher, engine, job_wake: Arc::new(tokio::sync::Notify::new()) })
     }
 
     fn pool_options(engine: Engine, max: u32) -> AnyPoolOptions {
@@ -376,6 +380,13 @@ impl Db {
                 tx.commit().await?;
                 Ok(value)
             }
+        }
+    }
+
+    /// Call after the commit of a write that wrote `outbox`: its jobs can be claimed now.
+    fn committed(&self, outbox: &Outbox) {
+        if outbox.has_jobs() {
+            self.job_wake.notify_waiters();
         }
     }
 

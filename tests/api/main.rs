@@ -33,6 +33,7 @@ mod modules;
 mod multipart_limits;
 mod operations;
 mod outage;
+mod outbox;
 mod password_reset;
 mod several_servers;
 mod smoke;

@@ -22,6 +22,9 @@ pub struct SessionUser {
     pub expires_at: OffsetDateTime,
 }
 
+/// How long a failed PIN check counts against its e-mail address (and is kept).
+pub const PIN_FAILURE_WINDOW: std::time::Duration = std::time::Duration::from_secs(3600);
+
 static HANDLE: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"^[a-z0-9_]{3,30}$").expect("valid regex"));
 
 /// Longest accepted display or full name, in characters.

@@ -1,9 +1,87 @@
-//! Background jobs: their states and when a failed one runs again.
+//! Background jobs: each durable kind with its typed payload, their states, and when a failed one
+//! runs again.
+//!
+//! A job kind is defined once, here: its name, its payload and how jobs of the kind are keyed
+//! ([`JobKind`]). The store writes jobs from these types inside the transaction of the change that
+//! causes them (`store/outbox.rs`); the workers in `jobs/` read the same types back.
 //!
 //! The retry policy is a pure function of the attempt number and a jitter the caller draws, so the
 //! back-off can be tested without a clock or a random source.
 
 use std::time::Duration;
+
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+
+/// A durable job kind: its name in the job table and its payload, which is this type as JSON.
+pub trait JobKind: Serialize + DeserializeOwned + Send + Sync + 'static {
+    /// The name jobs of this kind are stored and claimed under.
+    const NAME: &'static str;
+    /// A second job with the same key is not queued while the first exists.
+    fn dedupe_key(&self) -> Option<String> {
+        None
+    }
+    /// Jobs with the same key run one at a time, in the order they were queued.
+    fn order_key(&self) -> Option<String> {
+        None
+    }
+}
+
+/// Analyse a published asset's bytes (queued with its first approval or enabling).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AnalyseAsset {
+    pub asset_id: String,
+}
+
+impl JobKind for AnalyseAsset {
+    const NAME: &'static str = "analysis";
+    /// The bytes are analysed once however often the asset is approved or enabled.
+    fn dedupe_key(&self) -> Option<String> {
+        Some(format!("analysis:{}", self.asset_id))
+    }
+}
+
+/// What happened in a space that its modules hear of.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum SpaceEventKind {
+    FormInstanceCreated,
+    FormInstanceUpdated,
+    AssetStateChanged,
+    CommentCreated,
+}
+
+impl SpaceEventKind {
+    /// The name an event kind is recorded under (`module_delivery.event_kind`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::FormInstanceCreated => "form-instance-created",
+            Self::FormInstanceUpdated => "form-instance-updated",
+            Self::AssetStateChanged => "asset-state-changed",
+            Self::CommentCreated => "comment-created",
+        }
+    }
+}
+
+/// Deliver a space event to the modules connected to the space. Keyed by space, so a space's
+/// modules see its events in the order they committed and never two at once.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SpaceEvent {
+    pub space_id: String,
+    pub kind: SpaceEventKind,
+    pub item_id: String,
+    /// What the modules are told of the item, as it was when the change committed.
+    pub item: serde_json::Value,
+}
+
+impl JobKind for SpaceEvent {
+    const NAME: &'static str = "module-event";
+    fn order_key(&self) -> Option<String> {
+        Some(self.space_id.clone())
+    }
+}
 
 /// Where a job is in its life. A RUNNING job whose lease ran out is taken again, so RUNNING is
 /// not final; SUCCEEDED and FAILED are.
@@ -87,6 +165,17 @@ impl RetryPolicy {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_space_event_reads_back_as_the_payload_earlier_servers_queued() {
+        // Jobs queued before an upgrade are read by the new server: the payload keeps its shape.
+        let queued = serde_json::json!({"spaceId": "s", "kind": "comment-created", "itemId": "c", "item": {"a": 1}});
+        let event: super::SpaceEvent = serde_json::from_value(queued.clone()).unwrap();
+        assert_eq!(event.kind, super::SpaceEventKind::CommentCreated);
+        assert_eq!(serde_json::to_value(&event).unwrap(), queued);
+        let analysis: super::AnalyseAsset = serde_json::from_value(serde_json::json!({"assetId": "a"})).unwrap();
+        assert_eq!(super::JobKind::dedupe_key(&analysis).as_deref(), Some("analysis:a"));
+    }
+
     use super::*;
 
     fn policy() -> RetryPolicy {

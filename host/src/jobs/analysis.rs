@@ -1,18 +1,15 @@
-//! Runs queued `analysis` jobs (one per asset, queued with its first approval or enabling) through
-//! the analysis use case. Step failures are part of the result; only database and media-store
-//! failures are retried, and when retries run out the asset's analysis is FAILED with the reason.
+//! Runs queued [`AnalyseAsset`] jobs (one per asset, queued with its first approval or enabling)
+//! through the analysis use case. Step failures are part of the result; only database and
+//! media-store failures are retried, and when retries run out the asset's analysis is FAILED with
+//! the reason.
 
 use std::sync::Arc;
 
-use async_trait::async_trait;
-
-use super::queue::{ClaimedJob, JobFailure, JobHandler};
+use super::queue::{JobFailure, KindHandler};
+use crate::domain::jobs::AnalyseAsset;
 use crate::services::analysis::Analysis;
 
-/// The job kind, as the asset repository queues it.
-pub const KIND: &str = "analysis";
-
-/// The `analysis` job handler.
+/// The analysis job handler.
 pub struct AnalysisJobs {
     analysis: Arc<Analysis>,
 }
@@ -23,28 +20,17 @@ impl AnalysisJobs {
     }
 }
 
-fn asset_id(job: &ClaimedJob) -> Result<&str, JobFailure> {
-    job.payload
-        .get("assetId")
-        .and_then(|id| id.as_str())
-        .ok_or_else(|| JobFailure::Permanent(format!("job {} has no assetId", job.id)))
-}
+#[async_trait::async_trait]
+impl KindHandler for AnalysisJobs {
+    type Kind = AnalyseAsset;
 
-#[async_trait]
-impl JobHandler for AnalysisJobs {
-    fn kind(&self) -> &'static str {
-        KIND
+    async fn run(&self, _job_id: i64, job: AnalyseAsset) -> Result<(), JobFailure> {
+        self.analysis.run(&job.asset_id).await.map_err(|error| JobFailure::Retry(error.to_string()))
     }
 
-    async fn run(&self, job: &ClaimedJob) -> Result<(), JobFailure> {
-        let asset_id = asset_id(job)?;
-        self.analysis.run(asset_id).await.map_err(|error| JobFailure::Retry(error.to_string()))
-    }
-
-    async fn failed(&self, job: &ClaimedJob, error: &str) {
-        let Ok(asset_id) = asset_id(job) else { return };
-        if let Err(failure) = self.analysis.give_up(asset_id, error).await {
-            tracing::error!(asset_id, %failure, "recording a failed analysis failed");
+    async fn failed(&self, _job_id: i64, job: AnalyseAsset, error: &str) {
+        if let Err(failure) = self.analysis.give_up(&job.asset_id, error).await {
+            tracing::error!(asset_id = %job.asset_id, %failure, "recording a failed analysis failed");
         }
     }
 }

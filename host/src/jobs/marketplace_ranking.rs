@@ -3,21 +3,24 @@
 //! waits `marketplace.ranking_settle_ms` first, so a burst of changes costs one ranking, and the
 //! rankings of a busy marketplace stay that far apart.
 
+use std::sync::Arc;
 use std::time::Duration;
 
-use crate::state::AppState;
+use crate::config::marketplace::MarketplaceConfig;
+use crate::services::marketplace::ranking::Ranking;
 
-pub async fn run(state: AppState) {
-    let ranking = state.marketplace.ranking().clone();
-    let interval = Duration::from_secs(state.config.marketplace.ranking_interval_seconds.max(1));
-    let settle = Duration::from_millis(state.config.marketplace.ranking_settle_ms);
-    loop {
-        match ranking.rank().await {
-            Ok(count) => tracing::debug!(count, "marketplace ranked"),
-            Err(error) => tracing::warn!(%error, "ranking the marketplace failed; the last good ranking stays"),
+pub fn run(ranking: Arc<Ranking>, config: &MarketplaceConfig) -> impl Future<Output = ()> + use<> {
+    let interval = Duration::from_secs(config.ranking_interval_seconds.max(1));
+    let settle = Duration::from_millis(config.ranking_settle_ms);
+    async move {
+        loop {
+            match ranking.rank().await {
+                Ok(count) => tracing::debug!(count, "marketplace ranked"),
+                Err(error) => tracing::warn!(%error, "ranking the marketplace failed; the last good ranking stays"),
+            }
+            // Whichever comes first: the schedule or a change.
+            let _ = tokio::time::timeout(interval, ranking.wait_for_change()).await;
+            tokio::time::sleep(settle).await;
         }
-        // Whichever comes first: the schedule or a change.
-        let _ = tokio::time::timeout(interval, ranking.wait_for_change()).await;
-        tokio::time::sleep(settle).await;
     }
 }

@@ -3,13 +3,13 @@
 
 use std::time::Duration;
 
-use crate::state::AppState;
+use crate::media::objects::MediaObjects;
 
-pub async fn run(state: AppState) {
-    let mut tick = tokio::time::interval(Duration::from_secs(state.config.media.sweep_interval_seconds.max(1)));
+pub async fn run(media: MediaObjects, interval_seconds: u64) {
+    let mut tick = tokio::time::interval(Duration::from_secs(interval_seconds.max(1)));
     loop {
         tick.tick().await;
-        match state.media.sweep().await {
+        match media.sweep().await {
             Ok(0) => {}
             Ok(removed) => tracing::info!(removed, "swept unreferenced media"),
             Err(error) => tracing::warn!(error = %error, "sweeping media failed"),

@@ -14,11 +14,10 @@ use std::time::Duration;
 
 use futures::FutureExt;
 use time::OffsetDateTime;
-use tokio::sync::Notify;
 use tokio::task::JoinHandle;
 
 use crate::config::jobs::JobsConfig;
-use crate::domain::jobs::{AfterFailure, RetryPolicy};
+use crate::domain::jobs::{AfterFailure, JobKind, RetryPolicy};
 use crate::error::Error;
 use crate::store::{Claim, ClaimedRow, NewJobRow, Store};
 
@@ -33,7 +32,6 @@ pub struct JobQueue {
 
 struct Shared {
     store: Store,
-    wake: Notify,
     /// Names this server process in the jobs it claims.
     worker: String,
     lease: Duration,
@@ -71,7 +69,48 @@ pub enum JobFailure {
     Permanent(String),
 }
 
-/// The code that runs the jobs of one kind.
+/// The code that runs the jobs of one kind of `domain::jobs`, given their typed payload.
+#[async_trait::async_trait]
+pub trait KindHandler: Send + Sync + 'static {
+    type Kind: JobKind;
+    async fn run(&self, job_id: i64, job: Self::Kind) -> Result<(), JobFailure>;
+    /// Called once when the job ends FAILED, so the handler can record it.
+    async fn failed(&self, job_id: i64, job: Self::Kind, error: &str);
+}
+
+/// A [`KindHandler`] as the workers run it: a payload that is not its kind's fails at once.
+pub fn handler<H: KindHandler>(handler: H) -> Arc<dyn JobHandler> {
+    Arc::new(Typed(handler))
+}
+
+struct Typed<H>(H);
+
+impl<H: KindHandler> Typed<H> {
+    fn payload(job: &ClaimedJob) -> Result<H::Kind, JobFailure> {
+        serde_json::from_value(job.payload.clone())
+            .map_err(|error| JobFailure::Permanent(format!("not a {} job: {error}", H::Kind::NAME)))
+    }
+}
+
+#[async_trait::async_trait]
+impl<H: KindHandler> JobHandler for Typed<H> {
+    fn kind(&self) -> &'static str {
+        H::Kind::NAME
+    }
+
+    async fn run(&self, job: &ClaimedJob) -> Result<(), JobFailure> {
+        self.0.run(job.id, Self::payload(job)?).await
+    }
+
+    async fn failed(&self, job: &ClaimedJob, error: &str) {
+        match Self::payload(job) {
+            Ok(payload) => self.0.failed(job.id, payload, error).await,
+            Err(_) => tracing::warn!(job_id = job.id, error, "a job that is not of its kind failed"),
+        }
+    }
+}
+
+/// The code that runs the jobs of one kind, given their JSON payload.
 #[async_trait::async_trait]
 pub trait JobHandler: Send + Sync + 'static {
     fn kind(&self) -> &'static str;
@@ -85,7 +124,6 @@ impl JobQueue {
         Self {
             shared: Arc::new(Shared {
                 store,
-                wake: Notify::new(),
                 worker: uuid::Uuid::new_v4().to_string(),
                 lease: config.lease(),
                 poll: config.poll(),
@@ -103,26 +141,9 @@ impl JobQueue {
     pub async fn enqueue(&self, job: NewJob) -> Result<bool, Error> {
         let queued = self.shared.store.jobs.insert(row(job), OffsetDateTime::now_utc()).await?;
         if queued {
-            self.wake();
+            self.shared.store.jobs.wake();
         }
         Ok(queued)
-    }
-
-    /// Queues a job unless its order_key already has `max_unfinished` jobs waiting or running;
-    /// `false` then (or when the dedupe_key exists), nothing queued.
-    pub async fn enqueue_bounded(&self, job: NewJob, max_unfinished: usize) -> Result<bool, Error> {
-        let max = i64::try_from(max_unfinished).unwrap_or(i64::MAX);
-        let queued = self.shared.store.jobs.insert_bounded(row(job), max, OffsetDateTime::now_utc()).await?;
-        if queued {
-            self.wake();
-        }
-        Ok(queued)
-    }
-
-    /// Wakes this process's idle workers, e.g. after a job was queued inside another repository's
-    /// transaction.
-    pub fn wake(&self) {
-        self.shared.wake.notify_waiters();
     }
 }
 
@@ -144,7 +165,7 @@ async fn work(shared: Arc<Shared>, handler: Arc<dyn JobHandler>) {
     let kinds = [handler.kind()];
     loop {
         // Listening before the claim, so a job queued between an empty claim and the wait wakes us.
-        let woken = shared.wake.notified();
+        let woken = shared.store.jobs.queued().notified();
         tokio::pin!(woken);
         woken.as_mut().enable();
         let now = OffsetDateTime::now_utc();

@@ -3,38 +3,36 @@
 //! so each time it (re)connects every cache is emptied first; the caches' time to live bounds the
 //! rest. SQLite is one server's database: nothing to listen to.
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use sqlx::postgres::PgListener;
 use tokio::task::JoinHandle;
 
-use crate::stale::{CHANNEL, Stale};
-use crate::state::AppState;
+use crate::stale::{CHANNEL, Caches, Stale};
 
-/// Starts listening when the database is PostgreSQL.
-pub fn start(state: &AppState) -> Option<JoinHandle<()>> {
-    let url = state.config.database_url();
+/// Starts listening when the database (`url`) is PostgreSQL.
+pub fn start(url: String, caches: Arc<dyn Caches>) -> Option<JoinHandle<()>> {
     if !(url.starts_with("postgres://") || url.starts_with("postgresql://")) {
         return None;
     }
-    let state = state.clone();
-    Some(tokio::spawn(async move { listen(state, url).await }))
+    Some(tokio::spawn(async move { listen(caches, url).await }))
 }
 
-async fn listen(state: AppState, url: String) {
+async fn listen(state: Arc<dyn Caches>, url: String) {
     loop {
         match connect(&url).await {
             Ok(mut listener) => {
                 // Whatever was announced while nobody here listened is unknown.
-                state.forget_all_cached();
+                state.forget_all();
                 loop {
                     match listener.try_recv().await {
                         Ok(Some(notification)) => match Stale::decode(notification.payload()) {
-                            Some(stale) => state.forget_cached(&stale),
+                            Some(stale) => state.forget(&stale),
                             None => tracing::debug!(payload = notification.payload(), "ignoring an announcement"),
                         },
                         // The connection dropped and the listener reconnected: something may be lost.
-                        Ok(None) => state.forget_all_cached(),
+                        Ok(None) => state.forget_all(),
                         Err(error) => {
                             tracing::warn!(%error, "listening for cache announcements failed; reconnecting");
                             break;

@@ -34,7 +34,7 @@ pub const LIVE_RESET_TOKENS: i64 = 3;
 /// Failed PIN checks against one e-mail address within [`PIN_FAILURE_WINDOW`] after which its
 /// reset (or sign-up) is refused until the window has passed.
 pub const PIN_FAILURES_LOCK: i64 = 10;
-pub const PIN_FAILURE_WINDOW: Duration = Duration::from_secs(3600);
+pub use crate::domain::account::PIN_FAILURE_WINDOW;
 
 /// How long each login attempt on an account over its failure budget waits.
 const STRAINED_LOGIN_DELAY: Duration = Duration::from_secs(1);

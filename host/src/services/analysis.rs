@@ -13,14 +13,15 @@ use std::time::Instant;
 
 use serde_json::json;
 use time::OffsetDateTime;
-use trellis_modules::{AssetInfo, EventKind, Invocation, ModuleHost, ModuleKind};
+use trellis_modules::{AssetInfo, Invocation, ModuleHost, ModuleKind};
 
 use self::inference::{AssetMedia, Inference};
 use self::scratch::ScratchFile;
 use crate::domain::analysis::{AnalysisRecord, Finding, StepOutcome, StepState, compose};
+use crate::domain::jobs::SpaceEventKind;
 use crate::error::{Error, Result};
-use crate::jobs::module_events::ModuleEvents;
 use crate::media::objects::MediaObjects;
+use crate::services::space_events::SpaceEvents;
 use crate::services::spaces::Spaces;
 use crate::store::{Store, StoredAsset};
 
@@ -37,7 +38,7 @@ pub struct Analysis {
     spaces: Arc<Spaces>,
     host: ModuleHost,
     objects: MediaObjects,
-    events: ModuleEvents,
+    events: Arc<SpaceEvents>,
     inference: Arc<Inference>,
     steps: Vec<DeploymentStep>,
     scratch_dir: PathBuf,
@@ -50,7 +51,7 @@ impl Analysis {
         spaces: Arc<Spaces>,
         host: ModuleHost,
         objects: MediaObjects,
-        events: ModuleEvents,
+        events: Arc<SpaceEvents>,
         inference: Arc<Inference>,
         steps: Vec<DeploymentStep>,
         scratch_dir: PathBuf,
@@ -66,7 +67,7 @@ impl Analysis {
         let Some(asset) = self.store.assets.asset_by_id(asset_id).await? else {
             return Ok(()); // gone: nothing to analyse
         };
-        self.store.assets.set_analysis(asset_id, "RUNNING", None, OffsetDateTime::now_utc()).await?;
+        self.store.assets.set_analysis(asset_id, "RUNNING", None, &Arc::default(), OffsetDateTime::now_utc()).await?;
         let record = self.analyse(&asset).await?;
         let state = if record.is_failure() { "FAILED" } else { "SUCCEEDED" };
         tracing::info!(asset_id, state, error = record.error.as_deref(), "analysed");
@@ -77,17 +78,21 @@ impl Analysis {
     pub async fn give_up(&self, asset_id: &str, error: &str) -> Result<()> {
         let record = AnalysisRecord::failed(format!("the analysis could not run: {error}"));
         let json = serde_json::to_string(&record).map_err(Error::internal)?;
-        self.store.assets.set_analysis(asset_id, "FAILED", Some(json), OffsetDateTime::now_utc()).await?;
+        let now = OffsetDateTime::now_utc();
+        self.store.assets.set_analysis(asset_id, "FAILED", Some(json), &Arc::default(), now).await?;
         Ok(())
     }
 
     async fn finish(&self, asset: &StoredAsset, state: &'static str, record: &AnalysisRecord) -> Result<()> {
         let json = serde_json::to_string(record).map_err(Error::internal)?;
-        self.store.assets.set_analysis(&asset.asset_id, state, Some(json), OffsetDateTime::now_utc()).await?;
         // The space's modules hear of the result as a change of the asset (Tags takes its tags).
         let mut item = crate::services::assets::event_item(asset);
         item["analysis"] = json!({"state": state, "tags": record.tags, "description": record.description});
-        self.events.publish(&asset.space_id, EventKind::AssetStateChanged, &asset.asset_id, item).await;
+        let outbox =
+            self.events.outbox(&asset.space_id, SpaceEventKind::AssetStateChanged, &asset.asset_id, item).await;
+        let now = OffsetDateTime::now_utc();
+        self.store.assets.set_analysis(&asset.asset_id, state, Some(json), &outbox, now).await?;
+        self.events.committed(&outbox);
         Ok(())
     }
 

@@ -9,21 +9,20 @@ use std::sync::Arc;
 
 use serde_json::{Map, Value, json};
 use time::OffsetDateTime;
-use trellis_modules::EventKind;
 
 use crate::domain::assets::{self, AssetState};
 use crate::domain::entitlement::Entitlement;
+use crate::domain::jobs::SpaceEventKind;
 use crate::domain::spaces::Role;
 use crate::error::{Error, Result};
-use crate::jobs::module_events::ModuleEvents;
-use crate::jobs::queue::JobQueue;
 use crate::media::objects::MediaObjects;
 use crate::media::{Object, SniffOutcome, judge_type};
 use crate::quotas;
 use crate::services::licenses::Caller;
+use crate::services::space_events::SpaceEvents;
 use crate::services::spaces::Spaces;
 use crate::services::uploads::{PartSource, receive_file_part, wrong_type};
-use crate::store::{AssetFilter, NewAssetRow, SessionUser, Store};
+use crate::store::{AssetFilter, NewAssetRow, Outbox, SessionUser, Store};
 
 /// The record an asset use case answers with: handlers show these, and reach them only through the use case.
 pub use crate::store::StoredAsset;
@@ -38,9 +37,7 @@ pub struct Assets {
     store: Store,
     spaces: Arc<Spaces>,
     objects: MediaObjects,
-    events: ModuleEvents,
-    /// Woken when a decision queued the asset's analysis job.
-    queue: JobQueue,
+    events: Arc<SpaceEvents>,
     max_bytes: u64,
 }
 
@@ -56,11 +53,10 @@ impl Assets {
         store: Store,
         spaces: Arc<Spaces>,
         objects: MediaObjects,
-        events: ModuleEvents,
-        queue: JobQueue,
+        events: Arc<SpaceEvents>,
         max_bytes: u64,
     ) -> Self {
-        Self { store, spaces, objects, events, queue, max_bytes }
+        Self { store, spaces, objects, events, max_bytes }
     }
 
     /// The largest asset this deployment accepts, in bytes.
@@ -176,20 +172,19 @@ impl Assets {
             ))));
         }
         let now = OffsetDateTime::now_utc();
+        // The asset as the move leaves it: the move is guarded by the state it was read in.
+        let moved_asset = StoredAsset { state: next.as_str().to_owned(), updated_at: now, ..asset };
+        let outbox = self.outbox(&moved_asset).await;
         let moved = self
             .store
             .assets
-            .move_state(&asset_id, current.as_str(), next.as_str(), next.starts_analysis(), now)
+            .move_state(&asset_id, current.as_str(), next.as_str(), next.starts_analysis(), &outbox, now)
             .await?;
         if !moved {
             return Err(Error::InvalidTransition(Cow::Borrowed("the asset changed state meanwhile; read it again")));
         }
-        if next.starts_analysis() {
-            // The move may have queued the analysis job in its own commit.
-            self.queue.wake();
-        }
+        self.events.committed(&outbox);
         let asset = self.store.assets.asset(&space_id, &asset_id).await?.ok_or_else(not_found)?;
-        self.announce(&asset).await;
         Ok(asset)
     }
 
@@ -217,11 +212,7 @@ impl Assets {
         let file = receive_file_part(&self.objects, &staged, source, "assets", self.max_bytes, judge).await?;
         let bytes = i64::try_from(file.bytes).unwrap_or(i64::MAX);
         let now = OffsetDateTime::now_utc();
-        if !self.store.assets.attach_bytes(&asset.asset_id, file.key.as_str(), bytes, now).await? {
-            return Err(already_uploaded());
-        }
-        staged.adopted();
-        // What attach_bytes wrote, without reading the row again.
+        // What attach_bytes writes, without reading the row again.
         let asset = StoredAsset {
             state: AssetState::AwaitingApproval.as_str().to_owned(),
             bytes: Some(bytes),
@@ -229,7 +220,12 @@ impl Assets {
             updated_at: now,
             ..asset
         };
-        self.announce(&asset).await;
+        let outbox = self.outbox(&asset).await;
+        if !self.store.assets.attach_bytes(&asset.asset_id, file.key.as_str(), bytes, &outbox, now).await? {
+            return Err(already_uploaded());
+        }
+        staged.adopted();
+        self.events.committed(&outbox);
         Ok(asset)
     }
 
@@ -256,9 +252,10 @@ impl Assets {
         self.objects.read(key, range).await
     }
 
-    /// Tells the space's modules that an asset changed state.
-    async fn announce(&self, asset: &StoredAsset) {
-        self.events.publish(&asset.space_id, EventKind::AssetStateChanged, &asset.asset_id, event_item(asset)).await;
+    /// The event that tells the space's modules that an asset changed state, written with the change.
+    async fn outbox(&self, asset: &StoredAsset) -> Arc<Outbox> {
+        let item = event_item(asset);
+        self.events.outbox(&asset.space_id, SpaceEventKind::AssetStateChanged, &asset.asset_id, item).await
     }
 }
 

@@ -7,14 +7,14 @@ use std::sync::Arc;
 use serde_json::{Map, Value};
 use time::OffsetDateTime;
 use time::format_description::well_known::Rfc3339;
-use trellis_modules::EventKind;
 
 use crate::domain::comments::{self, Scope};
+use crate::domain::jobs::SpaceEventKind;
 use crate::error::Result;
-use crate::jobs::module_events::ModuleEvents;
 use crate::rate_limits::RateLimits;
+use crate::services::space_events::SpaceEvents;
 use crate::services::spaces::Spaces;
-use crate::store::{NewComment, SessionUser, Store, from_millis, to_millis};
+use crate::store::{NewComment, Outbox, SessionUser, Store, from_millis, to_millis};
 
 /// The record a comment use case answers with: handlers show these, and reach them only through the use case.
 pub use crate::store::StoredComment;
@@ -23,11 +23,11 @@ pub struct Comments {
     store: Store,
     spaces: Arc<Spaces>,
     limits: Arc<RateLimits>,
-    events: ModuleEvents,
+    events: Arc<SpaceEvents>,
 }
 
 impl Comments {
-    pub fn new(store: Store, spaces: Arc<Spaces>, limits: Arc<RateLimits>, events: ModuleEvents) -> Self {
+    pub fn new(store: Store, spaces: Arc<Spaces>, limits: Arc<RateLimits>, events: Arc<SpaceEvents>) -> Self {
         Self { store, spaces, limits, events }
     }
 
@@ -41,10 +41,7 @@ impl Comments {
         body: &Map<String, Value>,
     ) -> Result<StoredComment> {
         let (space_id, _) = self.spaces.writer_role(user, space_id).await?;
-        let comment = self.post(user, Scope::Space(&space_id), body).await?;
-        let item = event_item(&space_id, &comment);
-        self.events.publish(&space_id, EventKind::CommentCreated, &comment.comment_id, item).await;
-        Ok(comment)
+        self.post(user, Scope::Space(&space_id), body).await
     }
 
     /// A space's comments, newest first, for whoever reads the space.
@@ -89,7 +86,16 @@ impl Comments {
             author_avatar_pic_id: author.avatar_pic_id.clone(),
             created_at: new.created_at,
         };
-        self.store.comments.insert_comment(new).await?;
+        // A space's modules hear of its comments, with the comment's own commit.
+        let outbox = match scope {
+            Scope::Space(space_id) => {
+                let item = event_item(space_id, &comment);
+                self.events.outbox(space_id, SpaceEventKind::CommentCreated, &comment.comment_id, item).await
+            }
+            Scope::Channel(_) => Arc::<Outbox>::default(),
+        };
+        self.store.comments.insert_comment(new, &outbox).await?;
+        self.events.committed(&outbox);
         Ok(comment)
     }
 

@@ -5,16 +5,16 @@ use std::sync::Arc;
 
 use serde_json::{Map, Value};
 use time::OffsetDateTime;
-use trellis_modules::EventKind;
 
 use crate::domain::forms::{self, CheckedPayload, InstanceState, Mode};
+use crate::domain::jobs::SpaceEventKind;
 use crate::domain::problems::Problems;
 use crate::error::{Error, OnConflict, Result};
-use crate::jobs::module_events::ModuleEvents;
 use crate::services::form_configurations::{Configuration, FormConfigurations};
+use crate::services::space_events::SpaceEvents;
 use crate::services::spaces::Spaces;
 use crate::services::workflow_configurations::WorkflowConfigurations;
-use crate::store::{InstanceContent, NewEvent, NewWorkflowEvent, SessionUser, Store, StoredAttachment};
+use crate::store::{InstanceContent, NewEvent, NewWorkflowEvent, Outbox, SessionUser, Store, StoredAttachment};
 
 /// The records and filter of instance use cases: handlers show these, and reach them only through the use case.
 pub use crate::store::{InstanceEvent, InstanceFilter, StoredInstance};
@@ -24,7 +24,7 @@ pub struct FormInstances {
     configurations: Arc<FormConfigurations>,
     workflows: Arc<WorkflowConfigurations>,
     spaces: Arc<Spaces>,
-    events: ModuleEvents,
+    events: Arc<SpaceEvents>,
 }
 
 /// An instance with the configuration it was filled against.
@@ -63,15 +63,30 @@ impl Instance {
 /// What a module is told of an instance in an event: `{formId, configurationId, state, payload: {language,
 /// fields, metadata, integrations}}`.
 pub fn event_item(stored: &StoredInstance) -> Value {
+    item_of(
+        &stored.form_id,
+        &stored.configuration_id,
+        &InstanceContent {
+            state: &stored.state,
+            language: &stored.language,
+            answers: &stored.answers,
+            metadata: stored.metadata.as_deref(),
+            integrations: stored.integrations.as_deref(),
+            space_id: stored.space_id.as_deref(),
+        },
+    )
+}
+
+fn item_of(form_id: &str, configuration_id: &str, content: &InstanceContent<'_>) -> Value {
     serde_json::json!({
-        "formId": stored.form_id,
-        "configurationId": stored.configuration_id,
-        "state": stored.state,
+        "formId": form_id,
+        "configurationId": configuration_id,
+        "state": content.state,
         "payload": {
-            "language": stored.language,
-            "fields": parse_map(Some(&stored.answers)),
-            "metadata": parse_map(stored.metadata.as_deref()),
-            "integrations": parse_map(stored.integrations.as_deref()),
+            "language": content.language,
+            "fields": parse_map(Some(content.answers)),
+            "metadata": parse_map(content.metadata),
+            "integrations": parse_map(content.integrations),
         },
     })
 }
@@ -104,7 +119,7 @@ impl FormInstances {
         configurations: Arc<FormConfigurations>,
         workflows: Arc<WorkflowConfigurations>,
         spaces: Arc<Spaces>,
-        events: ModuleEvents,
+        events: Arc<SpaceEvents>,
     ) -> Self {
         Self { store, configurations, workflows, spaces, events }
     }
@@ -138,27 +153,33 @@ impl FormInstances {
             action: "CREATED",
             changed_fields,
         });
+        let form_id = uuid::Uuid::new_v4().to_string();
+        let space_id = checked.space_id().map(|id| id.to_string());
+        let content = InstanceContent {
+            state: checked.state.as_str(),
+            language: &language,
+            answers: &answers,
+            metadata: metadata.as_deref(),
+            integrations: integrations.as_deref(),
+            space_id: space_id.as_deref(),
+        };
+        let configuration_id = &configuration.stored.configuration_id;
+        let outbox = self.outbox(SpaceEventKind::FormInstanceCreated, &form_id, configuration_id, &content).await;
         let stored = self
             .store
             .instances
             .insert_instance(
-                &configuration.stored.configuration_id,
+                &form_id,
+                configuration_id,
                 &user.user_id,
-                &InstanceContent {
-                    state: checked.state.as_str(),
-                    language: &language,
-                    answers: &answers,
-                    metadata: metadata.as_deref(),
-                    integrations: integrations.as_deref(),
-                    space_id: checked.space_id().map(|id| id.to_string()).as_deref(),
-                },
+                &content,
                 event.as_ref(),
+                &outbox,
                 OffsetDateTime::now_utc(),
             )
             .await?;
-        let instance = Instance { stored, configuration, attachments: None };
-        self.announce(EventKind::FormInstanceCreated, &instance).await;
-        Ok(instance)
+        self.events.committed(&outbox);
+        Ok(Instance { stored, configuration, attachments: None })
     }
 
     /// The instance if the user may read it (its creator), else NOT_FOUND.
@@ -190,29 +211,39 @@ impl FormInstances {
         let action = if state != merged.state { "SUBMITTED" } else { "UPDATED" };
         let event =
             changed.as_deref().map(|changed_fields| NewEvent { actor_id: &user.user_id, action, changed_fields });
+        let (answers, metadata, integrations) = (
+            Value::Object(merged.fields.clone()).to_string(),
+            to_text(&merged.metadata),
+            to_text(&merged.integrations),
+        );
+        let space_id = merged.space_id().map(|id| id.to_string());
+        let content = InstanceContent {
+            state: merged.state.as_str(),
+            language: merged.language.as_deref().unwrap_or(config.default_language()),
+            answers: &answers,
+            metadata: metadata.as_deref(),
+            integrations: integrations.as_deref(),
+            space_id: space_id.as_deref(),
+        };
+        let form_id = &current.stored.form_id;
+        let configuration_id = &current.stored.configuration_id;
+        let outbox = self.outbox(SpaceEventKind::FormInstanceUpdated, form_id, configuration_id, &content).await;
         let stored = self
             .store
             .instances
             .update_instance(
-                &current.stored.form_id,
+                form_id,
                 current.stored.revision,
-                &InstanceContent {
-                    state: merged.state.as_str(),
-                    language: merged.language.as_deref().unwrap_or(config.default_language()),
-                    answers: &Value::Object(merged.fields.clone()).to_string(),
-                    metadata: to_text(&merged.metadata).as_deref(),
-                    integrations: to_text(&merged.integrations).as_deref(),
-                    space_id: merged.space_id().map(|id| id.to_string()).as_deref(),
-                },
+                &content,
                 event.as_ref(),
                 None,
+                &outbox,
                 OffsetDateTime::now_utc(),
             )
             .await
             .on_conflict("the form changed meanwhile; read it and try again")?;
-        let instance = Instance { stored, configuration: current.configuration, attachments: None };
-        self.announce(EventKind::FormInstanceUpdated, &instance).await;
-        Ok(instance)
+        self.events.committed(&outbox);
+        Ok(Instance { stored, configuration: current.configuration, attachments: None })
     }
 
     /// Writes answers already checked against a workflow view (their editability and the form's
@@ -243,36 +274,46 @@ impl FormInstances {
             changed_fields,
         });
         let stored = &instance.stored;
+        let (answers, metadata) = (Value::Object(after).to_string(), to_text(&stored_metadata));
+        let content = InstanceContent {
+            state: &stored.state,
+            language: &stored.language,
+            answers: &answers,
+            metadata: metadata.as_deref(),
+            integrations: stored.integrations.as_deref(),
+            space_id: stored.space_id.as_deref(),
+        };
+        let outbox =
+            self.outbox(SpaceEventKind::FormInstanceUpdated, &stored.form_id, &stored.configuration_id, &content).await;
         let updated = self
             .store
             .instances
             .update_instance(
                 &stored.form_id,
                 stored.revision,
-                &InstanceContent {
-                    state: &stored.state,
-                    language: &stored.language,
-                    answers: &Value::Object(after).to_string(),
-                    metadata: to_text(&stored_metadata).as_deref(),
-                    integrations: stored.integrations.as_deref(),
-                    space_id: stored.space_id.as_deref(),
-                },
+                &content,
                 event.as_ref(),
                 workflow_event.as_ref().map(|(id, e)| (*id, e)),
+                &outbox,
                 OffsetDateTime::now_utc(),
             )
             .await
             .on_conflict("the form changed meanwhile; read it and try again")?;
-        let updated = Instance { stored: updated, configuration: instance.configuration.clone(), attachments: None };
-        self.announce(EventKind::FormInstanceUpdated, &updated).await;
-        Ok(updated)
+        self.events.committed(&outbox);
+        Ok(Instance { stored: updated, configuration: instance.configuration.clone(), attachments: None })
     }
 
-    /// Tells the modules of the instance's space (if any) about a committed change: queues the
-    /// event, delivered in the background with [`event_item`].
-    async fn announce(&self, kind: EventKind, instance: &Instance) {
-        let Some(space_id) = instance.stored.space_id.as_deref() else { return };
-        self.events.publish(space_id, kind, &instance.stored.form_id, event_item(&instance.stored)).await;
+    /// The event a change of an instance in a space queues with the change, for the space's
+    /// modules (delivered in the background with [`event_item`]); none outside a space.
+    async fn outbox(
+        &self,
+        kind: SpaceEventKind,
+        form_id: &str,
+        configuration_id: &str,
+        content: &InstanceContent<'_>,
+    ) -> Arc<Outbox> {
+        let Some(space_id) = content.space_id else { return Arc::default() };
+        self.events.outbox(space_id, kind, form_id, item_of(form_id, configuration_id, content)).await
     }
 
     /// Pairs a stored instance with its (cached) configuration.

@@ -18,9 +18,8 @@ use trellis_modules::{ConfigError, ModuleHost};
 use crate::domain::marketplace::{self, ListingState, ListingText, Membership};
 use crate::domain::problems::Problems;
 use crate::error::{Error, Result};
-use crate::services::messages::Messages;
 use crate::services::spaces::{Spaces, canonical_id};
-use crate::store::{ListedSpace, ListingRow, SessionUser, Store, StoredListing};
+use crate::store::{ListedSpace, ListingRow, Outbox, SessionUser, Store, StoredListing};
 
 use ranking::Ranking;
 use registrations::RegistrationLimits;
@@ -114,7 +113,6 @@ fn operator_only() -> Error {
 pub struct Marketplace {
     store: Store,
     spaces: Arc<Spaces>,
-    messages: Arc<Messages>,
     host: ModuleHost,
     /// The deployment's rule module, if any.
     rule_module: Option<String>,
@@ -126,13 +124,12 @@ impl Marketplace {
     pub fn new(
         store: Store,
         spaces: Arc<Spaces>,
-        messages: Arc<Messages>,
         host: ModuleHost,
         ranking: Arc<Ranking>,
         limits: RegistrationLimits,
     ) -> Self {
         let rule_module = ranking.rule_module().map(str::to_owned);
-        Self { store, spaces, messages, host, rule_module, ranking, limits }
+        Self { store, spaces, host, rule_module, ranking, limits }
     }
 
     pub fn ranking(&self) -> &Arc<Ranking> {
@@ -274,42 +271,19 @@ impl Marketplace {
                 listing.state
             ))));
         }
-        if !self.store.listings.decide(&space_id, approved, reason.clone(), OffsetDateTime::now_utc()).await? {
+        // The owner is told with the decision's own commit.
+        let outbox = Arc::new(match owner_notice(&listing, approved, reason.as_deref()) {
+            Some(notice) => Outbox::new().notice(notice),
+            None => Outbox::new(),
+        });
+        if !self.store.listings.decide(&space_id, approved, reason.clone(), &outbox, OffsetDateTime::now_utc()).await? {
             return Err(Error::InvalidTransition(Cow::Borrowed("the listing changed meanwhile; it is not SUBMITTED")));
         }
         let decided = self.store.listings.listing(&space_id).await?.ok_or_else(listing_not_found)?;
         if approved {
             self.ranking.changed();
         }
-        self.tell_owner(&decided, approved, reason.as_deref()).await;
         Ok(queued(&decided))
-    }
-
-    async fn tell_owner(&self, listing: &StoredListing, approved: bool, reason: Option<&str>) {
-        let (subject, body) = if approved {
-            (
-                format!("Your marketplace listing \"{}\" is approved", listing.title),
-                format!(
-                    "The platform operator approved the marketplace listing of your space {}. It is listed as \"{}\".{}",
-                    listing.space_name,
-                    listing.title,
-                    reason.map(|r| format!("\n\nThe operator wrote: {r}")).unwrap_or_default()
-                ),
-            )
-        } else {
-            (
-                format!("Your marketplace listing \"{}\" was not approved", listing.title),
-                format!(
-                    "The platform operator did not approve the marketplace listing of your space {}.\n\nReason: {}\n\n\
-                     You can change the listing and submit it again.",
-                    listing.space_name,
-                    reason.unwrap_or("none given")
-                ),
-            )
-        };
-        if let Err(error) = self.messages.notify(&listing.owner_id, &subject, &body).await {
-            tracing::warn!(%error, space_id = %listing.space_id, "the owner could not be told of the listing decision");
-        }
     }
 
     /// A listed space, for anybody with a license; NOT_FOUND unless its listing was approved.
@@ -318,4 +292,35 @@ impl Marketplace {
         let listed = self.store.listings.listed(&space_id).await?.ok_or_else(listing_not_found)?;
         Ok(PublicListing::from_listed(listed))
     }
+}
+
+/// The notice from `system` that tells a listing's owner of the operator's decision; `None` (and
+/// logged) when it cannot be written, which must not stop the decision.
+fn owner_notice(listing: &StoredListing, approved: bool, reason: Option<&str>) -> Option<crate::store::NewMessageRow> {
+    let (subject, body) = if approved {
+        (
+            format!("Your marketplace listing \"{}\" is approved", listing.title),
+            format!(
+                "The platform operator approved the marketplace listing of your space {}. It is listed as \"{}\".{}",
+                listing.space_name,
+                listing.title,
+                reason.map(|r| format!("\n\nThe operator wrote: {r}")).unwrap_or_default()
+            ),
+        )
+    } else {
+        (
+            format!("Your marketplace listing \"{}\" was not approved", listing.title),
+            format!(
+                "The platform operator did not approve the marketplace listing of your space {}.\n\nReason: {}\n\n\
+                 You can change the listing and submit it again.",
+                listing.space_name,
+                reason.unwrap_or("none given")
+            ),
+        )
+    };
+    crate::services::messages::notice(&listing.owner_id, &subject, &body)
+        .inspect_err(|error| {
+            tracing::warn!(%error, space_id = %listing.space_id, "the owner could not be told of the listing decision");
+        })
+        .ok()
 }

@@ -65,17 +65,7 @@ impl Messages {
     /// VALIDATION_FAILED at `/subject` or `/body`. NOT_FOUND when no account has that id.
     #[tracing::instrument(skip_all, fields(recipient_id))]
     pub async fn notify(&self, recipient_id: &str, subject: &str, body: &str) -> crate::error::Result<()> {
-        let (subject, body) = messages::parse_notice(subject, body)?;
-        let row = NewMessageRow {
-            message_id: uuid::Uuid::new_v4().to_string(),
-            thread_id: uuid::Uuid::new_v4().to_string(),
-            new_thread: true,
-            sender_id: None,
-            recipient_id: recipient_id.to_owned(),
-            subject,
-            body,
-            created_at: now_millis(),
-        };
+        let row = notice(recipient_id, subject, body)?;
         self.store.messages.insert_message(row).await.map_err(|error| match error {
             StoreError::NotFound => Error::not_found("user"),
             other => other.into(),
@@ -214,6 +204,22 @@ impl Messages {
     pub async fn unread(&self, user: &SessionUser) -> Result<i64> {
         Ok(self.store.messages.unread(&user.user_id).await?)
     }
+}
+
+/// A notice from `system` to `recipient_id`, checked, for the outbox of the change it tells of
+/// (written in that change's transaction, see `store::Outbox::notice`).
+pub fn notice(recipient_id: &str, subject: &str, body: &str) -> crate::error::Result<NewMessageRow> {
+    let (subject, body) = messages::parse_notice(subject, body)?;
+    Ok(NewMessageRow {
+        message_id: uuid::Uuid::new_v4().to_string(),
+        thread_id: uuid::Uuid::new_v4().to_string(),
+        new_thread: true,
+        sender_id: None,
+        recipient_id: recipient_id.to_owned(),
+        subject,
+        body,
+        created_at: now_millis(),
+    })
 }
 
 #[cfg(test)]

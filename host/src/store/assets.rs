@@ -11,7 +11,9 @@ use time::OffsetDateTime;
 
 mod analysis;
 
+use super::outbox::Outbox;
 use super::{Db, StoreResult, from_millis, placeholders, to_millis};
+use crate::domain::jobs::AnalyseAsset;
 
 /// A stored asset with its proposer's handle.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -180,14 +182,16 @@ impl AssetRepo {
         asset_id: &str,
         storage_key: &str,
         bytes: i64,
+        outbox: &Arc<Outbox>,
         now: OffsetDateTime,
     ) -> StoreResult<bool> {
-        let work = Arc::new((asset_id.to_owned(), storage_key.to_owned()));
-        self.db
+        let work = Arc::new((asset_id.to_owned(), storage_key.to_owned(), outbox.clone()));
+        let attached = self
+            .db
             .write(move |conn| {
                 let work = work.clone();
                 Box::pin(async move {
-                    let (asset_id, storage_key) = &*work;
+                    let (asset_id, storage_key, outbox) = &*work;
                     let updated = sqlx::query(
                         "update published_asset set storage_key = $2, bytes = $3, state = 'AWAITING_APPROVAL', \
                          updated_at = $4 where asset_id = $1 and state = 'AWAITING_UPLOAD' and storage_key is null",
@@ -203,13 +207,17 @@ impl AssetRepo {
                         return Ok(false);
                     }
                     super::media::remove_pending(conn, storage_key).await?;
+                    outbox.write_in(conn, now).await?;
                     Ok(true)
                 })
             })
-            .await
+            .await?;
+        self.db.committed(outbox);
+        Ok(attached)
     }
 
-    /// Moves an asset from `from` to `to` unless it moved meanwhile (`false`, nothing written).
+    /// Moves an asset from `from` to `to` unless it moved meanwhile (`false`, nothing written), and
+    /// writes `outbox` with the move.
     /// With `queue_analysis`, an asset whose analysis was never queued is marked QUEUED and its
     /// `analysis` job queued in the same transaction, so its bytes are analysed once however often
     /// it is approved or enabled, and a crash cannot keep the mark and lose the job.
@@ -220,12 +228,16 @@ impl AssetRepo {
         from: &'static str,
         to: &'static str,
         queue_analysis: bool,
+        outbox: &Arc<Outbox>,
         now: OffsetDateTime,
     ) -> StoreResult<bool> {
         let asset_id = Arc::new(asset_id.to_owned());
-        self.db
+        let analysis = Arc::new(Outbox::new().job(&AnalyseAsset { asset_id: (*asset_id).clone() }));
+        let written = outbox.clone();
+        let moved = self
+            .db
             .write(move |conn| {
-                let asset_id = asset_id.clone();
+                let (asset_id, analysis, outbox) = (asset_id.clone(), analysis.clone(), written.clone());
                 Box::pin(async move {
                     // The first queueing is the one that finds no analysis state; the row lock of
                     // the update below keeps a concurrent move from seeing the same.
@@ -254,12 +266,20 @@ impl AssetRepo {
                     .await?
                     .rows_affected();
                     if updated == 1 && first_analysis {
-                        super::jobs::insert_in(conn, &analysis_job(&asset_id), now).await?;
+                        analysis.write_in(conn, now).await?;
+                    }
+                    if updated == 1 {
+                        outbox.write_in(conn, now).await?;
                     }
                     Ok(updated == 1)
                 })
             })
-            .await
+            .await?;
+        // Whether the analysis job was queued is not known here; a needless wake costs one claim.
+        if queue_analysis || outbox.has_jobs() {
+            self.db.job_wake.notify_waiters();
+        }
+        Ok(moved)
     }
 
     /// How many of a space's assets await their upload or the owner's decision (a space holds a
@@ -273,15 +293,5 @@ impl AssetRepo {
         .fetch_one(&self.db.pool)
         .await?;
         Ok(row.try_get("n")?)
-    }
-}
-
-/// The job that analyses an asset's bytes; its dedupe key makes a second one a no-op.
-fn analysis_job(asset_id: &str) -> super::NewJobRow {
-    super::NewJobRow {
-        kind: "analysis".to_owned(),
-        dedupe_key: Some(format!("analysis:{asset_id}")),
-        order_key: None,
-        payload: serde_json::json!({ "assetId": asset_id }).to_string(),
     }
 }

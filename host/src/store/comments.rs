@@ -6,6 +6,7 @@ use sqlx::Row;
 use sqlx::any::AnyRow;
 use time::OffsetDateTime;
 
+use super::outbox::Outbox;
 use super::{Db, StoreResult, from_millis, to_millis};
 
 /// A stored comment with what a reader sees of its author.
@@ -57,11 +58,12 @@ impl CommentRepo {
 
     /// Writes a comment. On SQLite it shares a commit with other writes arriving at the same time.
     #[tracing::instrument(skip_all, fields(scope = new.scope, scope_id = %new.scope_id))]
-    pub async fn insert_comment(&self, new: NewComment) -> StoreResult<()> {
+    pub async fn insert_comment(&self, new: NewComment, outbox: &Arc<Outbox>) -> StoreResult<()> {
         let new = Arc::new(new);
+        let written = outbox.clone();
         self.db
             .write(move |conn| {
-                let new = new.clone();
+                let (new, outbox) = (new.clone(), written.clone());
                 Box::pin(async move {
                     sqlx::query(
                         "insert into comment (comment_id, scope, scope_id, author_id, body, created_at) \
@@ -73,12 +75,14 @@ impl CommentRepo {
                     .bind(new.author_id.clone())
                     .bind(new.body.clone())
                     .bind(to_millis(new.created_at))
-                    .execute(conn)
+                    .execute(&mut *conn)
                     .await?;
-                    Ok(())
+                    outbox.write_in(conn, new.created_at).await
                 })
             })
-            .await
+            .await?;
+        self.db.committed(outbox);
+        Ok(())
     }
 
     /// A place's comments, newest first, after the `(created_at, comment_id)` key of the previous

@@ -5,6 +5,7 @@ use time::OffsetDateTime;
 use super::audit::{self, AuditEntry, NewEntry, Trail};
 use super::forms::states_list;
 use super::media::{JOINED, StoredAttachment, attachment_named};
+use super::outbox::Outbox;
 use super::workflow_items::{NewWorkflowEvent, insert_workflow_event};
 use super::{Db, StoreError, StoreResult, from_millis, to_millis};
 
@@ -99,16 +100,20 @@ impl InstanceRepo {
     /// Inserts an instance, and its first audit entry when `event` is given, in one transaction
     /// (on SQLite, one shared with other waiting writes; see `batch`).
     #[tracing::instrument(skip_all)]
+    // The row, its audit entry and what it causes are one write: one argument each.
+    #[allow(clippy::too_many_arguments)]
     pub async fn insert_instance(
         &self,
+        form_id: &str,
         configuration_id: &str,
         owner_id: &str,
         content: &InstanceContent<'_>,
         event: Option<&NewEvent<'_>>,
+        outbox: &std::sync::Arc<Outbox>,
         now: OffsetDateTime,
     ) -> StoreResult<StoredInstance> {
         let insert = std::sync::Arc::new(OwnedInsert {
-            form_id: uuid::Uuid::new_v4().to_string(),
+            form_id: form_id.to_owned(),
             configuration_id: configuration_id.to_owned(),
             owner_id: owner_id.to_owned(),
             state: content.state.to_owned(),
@@ -118,14 +123,18 @@ impl InstanceRepo {
             integrations: content.integrations.map(str::to_owned),
             space_id: content.space_id.map(str::to_owned),
             event: event.map(|e| (e.actor_id.to_owned(), e.action.to_owned(), e.changed_fields.to_owned())),
+            outbox: outbox.clone(),
             now,
         });
-        self.db
+        let stored = self
+            .db
             .write(move |conn| {
                 let insert = insert.clone();
                 Box::pin(async move { insert.run(conn).await })
             })
-            .await
+            .await?;
+        self.db.committed(outbox);
+        Ok(stored)
     }
 
     #[tracing::instrument(skip_all, fields(form_id))]
@@ -172,6 +181,8 @@ impl InstanceRepo {
     /// entry and, for a change made through a workflow item, the workflow's audit entry
     /// (`(workflow configuration id, event)`), in one transaction.
     #[tracing::instrument(skip_all, fields(form_id))]
+    // The row, its audit entries and what it causes are one write: one argument each.
+    #[allow(clippy::too_many_arguments)]
     pub async fn update_instance(
         &self,
         form_id: &str,
@@ -179,6 +190,7 @@ impl InstanceRepo {
         content: &InstanceContent<'_>,
         event: Option<&NewEvent<'_>>,
         workflow_event: Option<(&str, &NewWorkflowEvent)>,
+        outbox: &Outbox,
         now: OffsetDateTime,
     ) -> StoreResult<StoredInstance> {
         let mut tx = self.db.writer.begin().await?;
@@ -204,7 +216,9 @@ impl InstanceRepo {
         if let Some((workflow_configuration_id, event)) = workflow_event {
             insert_workflow_event(&mut tx, form_id, workflow_configuration_id, event, now).await?;
         }
+        outbox.write_in(&mut tx, now).await?;
         tx.commit().await?;
+        self.db.committed(outbox);
         Ok(instance_from_row(&row)?)
     }
 
@@ -278,6 +292,8 @@ struct OwnedInsert {
     space_id: Option<String>,
     /// Actor, action and changed fields of the audit entry, when logging is on.
     event: Option<(String, String, String)>,
+    /// What the insert causes, written with it.
+    outbox: std::sync::Arc<Outbox>,
     now: OffsetDateTime,
 }
 
@@ -303,6 +319,7 @@ impl OwnedInsert {
             let event = NewEvent { actor_id, action, changed_fields };
             insert_event(conn, &self.form_id, &event, &self.state, self.now).await?;
         }
+        self.outbox.write_in(conn, self.now).await?;
         Ok(instance_from_row(&row)?)
     }
 }

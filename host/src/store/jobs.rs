@@ -107,9 +107,45 @@ pub(crate) async fn insert_in(conn: &mut AnyConnection, job: &NewJobRow, now: Of
     Ok(inserted == 1)
 }
 
+/// Queues `job` unless its order key already has `max_unfinished` unfinished jobs (or its dedupe
+/// key exists), inside the caller's transaction: the count and the insert are one statement.
+pub(crate) async fn insert_bounded_in(
+    conn: &mut AnyConnection,
+    job: &NewJobRow,
+    max_unfinished: i64,
+    now: OffsetDateTime,
+) -> StoreResult<bool> {
+    let inserted = sqlx::query(
+        "insert into job (kind, dedupe_key, order_key, payload, state, attempts, run_at, created_at, updated_at) \
+         select $1, $2, $3, $4, 'QUEUED', 0, $5, $5, $5 \
+         where (select count(*) from job where order_key = $3 and state in ('QUEUED', 'RUNNING')) < $6 \
+         on conflict (dedupe_key) do nothing",
+    )
+    .bind(job.kind.clone())
+    .bind(job.dedupe_key.clone())
+    .bind(job.order_key.clone())
+    .bind(job.payload.clone())
+    .bind(to_millis(now))
+    .bind(max_unfinished)
+    .execute(conn)
+    .await?
+    .rows_affected();
+    Ok(inserted == 1)
+}
+
 impl JobRepo {
     pub fn new(db: Db) -> Self {
         Self { db }
+    }
+
+    /// Notified when a commit of this process queued jobs.
+    pub fn queued(&self) -> &tokio::sync::Notify {
+        &self.db.job_wake
+    }
+
+    /// Wakes this process's idle workers (after a job was queued outside an [`super::Outbox`]).
+    pub fn wake(&self) {
+        self.db.job_wake.notify_waiters();
     }
 
     /// Queues a job; `false` when a job with the same dedupe key exists.
@@ -132,24 +168,7 @@ impl JobRepo {
         self.db
             .write(move |conn| {
                 let job = job.clone();
-                Box::pin(async move {
-                    let inserted = sqlx::query(
-                        "insert into job (kind, dedupe_key, order_key, payload, state, attempts, run_at, created_at, \
-                         updated_at) select $1, $2, $3, $4, 'QUEUED', 0, $5, $5, $5 \
-                         where (select count(*) from job where order_key = $3 and state in ('QUEUED', 'RUNNING')) < $6 \
-                         on conflict (dedupe_key) do nothing",
-                    )
-                    .bind(job.kind.clone())
-                    .bind(job.dedupe_key.clone())
-                    .bind(job.order_key.clone())
-                    .bind(job.payload.clone())
-                    .bind(to_millis(now))
-                    .bind(max_unfinished)
-                    .execute(conn)
-                    .await?
-                    .rows_affected();
-                    Ok(inserted == 1)
-                })
+                Box::pin(async move { insert_bounded_in(conn, &job, max_unfinished, now).await })
             })
             .await
     }

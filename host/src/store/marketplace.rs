@@ -10,6 +10,7 @@ use sqlx::Row;
 use sqlx::any::AnyRow;
 use time::OffsetDateTime;
 
+use super::outbox::Outbox;
 use super::{Db, StoreResult, from_millis, placeholders, to_millis};
 
 /// A listing as its owner and the operator see it.
@@ -194,14 +195,16 @@ impl ListingRepo {
         space_id: &str,
         approved: bool,
         reason: Option<String>,
+        outbox: &Arc<Outbox>,
         now: OffsetDateTime,
     ) -> StoreResult<bool> {
-        let work = Arc::new((space_id.to_owned(), reason));
-        self.db
+        let work = Arc::new((space_id.to_owned(), reason, outbox.clone()));
+        let decided = self
+            .db
             .write(move |conn| {
                 let work = work.clone();
                 Box::pin(async move {
-                    let (space_id, reason) = &*work;
+                    let (space_id, reason, outbox) = &*work;
                     let updated = sqlx::query(
                         "update listing set state = $2, reason = $3, decided_at = $4, updated_at = $4, \
                          listed_title = case when $5 = 1 then title else listed_title end, \
@@ -215,13 +218,18 @@ impl ListingRepo {
                     .bind(reason.clone())
                     .bind(to_millis(now))
                     .bind(i64::from(approved))
-                    .execute(conn)
+                    .execute(&mut *conn)
                     .await?
                     .rows_affected();
+                    if updated == 1 {
+                        outbox.write_in(conn, now).await?;
+                    }
                     Ok(updated == 1)
                 })
             })
-            .await
+            .await?;
+        self.db.committed(outbox);
+        Ok(decided)
     }
 
     /// Listings in any of `states` (all when empty), newest change first, after the

@@ -231,35 +231,7 @@ impl MessageRepo {
         self.db
             .write(move |conn| {
                 let new = new.clone();
-                Box::pin(async move {
-                    let at = to_millis(new.created_at);
-                    if new.new_thread {
-                        start_thread(conn, &new, at).await?;
-                    } else {
-                        touch_thread(conn, &new, at).await?;
-                    }
-                    sqlx::query(
-                        "insert into message (message_id, thread_id, sender_id, recipient_id, subject, body, created_at) \
-                         values ($1, $2, $3, $4, $5, $6, $7)",
-                    )
-                    .bind(new.message_id.clone())
-                    .bind(new.thread_id.clone())
-                    .bind(new.sender_id.clone())
-                    .bind(new.recipient_id.clone())
-                    .bind(new.subject.clone())
-                    .bind(new.body.clone())
-                    .bind(at)
-                    .execute(&mut *conn)
-                    .await?;
-                    sqlx::query(
-                        "insert into message_inbox (user_id, unread) values ($1, 1) \
-                         on conflict (user_id) do update set unread = message_inbox.unread + 1",
-                    )
-                    .bind(new.recipient_id.clone())
-                    .execute(&mut *conn)
-                    .await?;
-                    Ok(())
-                })
+                Box::pin(async move { insert_in(conn, &new).await })
             })
             .await
     }
@@ -374,5 +346,36 @@ async fn touch_thread(conn: &mut sqlx::AnyConnection, new: &NewMessageRow, at: i
     if touched.rows_affected() != 2 {
         return Err(StoreError::NotFound);
     }
+    Ok(())
+}
+
+/// Writes a message inside the caller's transaction (see [`MessageRepo::insert_message`]).
+pub(super) async fn insert_in(conn: &mut sqlx::AnyConnection, new: &NewMessageRow) -> StoreResult<()> {
+    let at = to_millis(new.created_at);
+    if new.new_thread {
+        start_thread(conn, new, at).await?;
+    } else {
+        touch_thread(conn, new, at).await?;
+    }
+    sqlx::query(
+        "insert into message (message_id, thread_id, sender_id, recipient_id, subject, body, created_at) \
+         values ($1, $2, $3, $4, $5, $6, $7)",
+    )
+    .bind(new.message_id.clone())
+    .bind(new.thread_id.clone())
+    .bind(new.sender_id.clone())
+    .bind(new.recipient_id.clone())
+    .bind(new.subject.clone())
+    .bind(new.body.clone())
+    .bind(at)
+    .execute(&mut *conn)
+    .await?;
+    sqlx::query(
+        "insert into message_inbox (user_id, unread) values ($1, 1) \
+         on conflict (user_id) do update set unread = message_inbox.unread + 1",
+    )
+    .bind(new.recipient_id.clone())
+    .execute(&mut *conn)
+    .await?;
     Ok(())
 }

@@ -36,6 +36,7 @@ const SQLITE: &[Embedded] = embed!("sqlite":
     10 "0010_messages.sql",
     11 "0011_marketplace.sql",
     12 "0012_jobs.sql",
+    13 "0013_delivery_event.sql",
 );
 
 const POSTGRES: &[Embedded] = embed!("postgres":
@@ -51,6 +52,7 @@ const POSTGRES: &[Embedded] = embed!("postgres":
     10 "0010_messages.sql",
     11 "0011_marketplace.sql",
     12 "0012_jobs.sql",
+    13 "0013_delivery_event.sql",
 );
 
 /// The version of the newest migration this binary carries.

@@ -8,6 +8,8 @@ use super::{Db, StoreResult, from_millis, to_millis};
 /// The outcome of delivering one event to one module.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Delivery {
+    /// The event (its job) delivered; a module takes an event once.
+    pub event_id: Option<i64>,
     pub space_id: String,
     pub module_id: String,
     /// `form-instance-created`, `form-instance-updated`, ...
@@ -31,7 +33,18 @@ impl ModuleDeliveryRepo {
         Self { db }
     }
 
-    /// Records a delivery outcome; on SQLite in a commit shared with other waiting writes.
+    /// Whether `module_id` already took event `event_id` (a run of the event's job before this one).
+    pub async fn delivered(&self, event_id: i64, module_id: &str) -> StoreResult<bool> {
+        let row = sqlx::query("select 1 as one from module_delivery where event_id = $1 and module_id = $2")
+            .bind(event_id)
+            .bind(module_id.to_owned())
+            .fetch_optional(&self.db.pool)
+            .await?;
+        Ok(row.is_some())
+    }
+
+    /// Records a delivery outcome, once per event and module; on SQLite in a commit shared with
+    /// other waiting writes.
     #[tracing::instrument(skip_all, fields(space_id = delivery.space_id, module_id = delivery.module_id))]
     pub async fn insert_module_delivery(&self, delivery: Delivery) -> StoreResult<()> {
         let delivery = Arc::new((uuid::Uuid::now_v7().to_string(), delivery));
@@ -40,8 +53,8 @@ impl ModuleDeliveryRepo {
             Box::pin(async move {
                 let (id, d) = &*delivery;
                 sqlx::query(
-                    "insert into module_delivery (delivery_id, space_id, module_id, event_kind, item_id, state, error, created_at) \
-                     values ($1, $2, $3, $4, $5, $6, $7, $8)",
+                    "insert into module_delivery (delivery_id, space_id, module_id, event_kind, item_id, state, error, created_at, \
+                     event_id) values ($1, $2, $3, $4, $5, $6, $7, $8, $9) on conflict do nothing",
                 )
                 .bind(id.clone())
                 .bind(d.space_id.clone())
@@ -51,6 +64,7 @@ impl ModuleDeliveryRepo {
                 .bind(d.state.clone())
                 .bind(d.error.clone())
                 .bind(to_millis(d.created_at))
+                .bind(d.event_id)
                 .execute(&mut *conn)
                 .await?;
                 Ok(())
@@ -63,7 +77,7 @@ impl ModuleDeliveryRepo {
     #[tracing::instrument(skip_all, fields(item_id))]
     pub async fn module_deliveries(&self, item_id: &str) -> StoreResult<Vec<Delivery>> {
         let rows = sqlx::query(
-            "select space_id, module_id, event_kind, item_id, state, error, created_at from module_delivery \
+            "select event_id, space_id, module_id, event_kind, item_id, state, error, created_at from module_delivery \
              where item_id = $1 order by created_at, delivery_id",
         )
         .bind(item_id.to_owned())
@@ -72,6 +86,7 @@ impl ModuleDeliveryRepo {
         rows.iter()
             .map(|row| {
                 Ok(Delivery {
+                    event_id: row.try_get("event_id")?,
                     space_id: row.try_get("space_id")?,
                     module_id: row.try_get("module_id")?,
                     event_kind: row.try_get("event_kind")?,

@@ -7,6 +7,7 @@ use sqlx::Row;
 use sqlx::any::AnyRow;
 use time::OffsetDateTime;
 
+use super::outbox::Outbox;
 use super::{Db, StoreResult, from_millis, to_millis};
 
 /// A registration with the handle of who asked.
@@ -80,11 +81,13 @@ impl RegistrationRepo {
 
     /// Writes a registration; an APPROVED one makes its user a member in the same transaction.
     /// `false` when the user already has a pending registration for the space (nothing written).
-    pub async fn insert(&self, new: NewRegistration, now: OffsetDateTime) -> StoreResult<bool> {
+    pub async fn insert(&self, new: NewRegistration, outbox: &Arc<Outbox>, now: OffsetDateTime) -> StoreResult<bool> {
         let new = Arc::new(new);
-        self.db
+        let written_outbox = outbox.clone();
+        let inserted = self
+            .db
             .write(move |conn| {
-                let new = new.clone();
+                let (new, outbox) = (new.clone(), written_outbox.clone());
                 Box::pin(async move {
                     let decided = (new.state != "PENDING").then(|| to_millis(now));
                     let written = sqlx::query(
@@ -106,10 +109,15 @@ impl RegistrationRepo {
                     if written == 1 && new.state == "APPROVED" {
                         add_member(conn, &new.space_id, &new.user_id, now).await?;
                     }
+                    if written == 1 {
+                        outbox.write_in(conn, now).await?;
+                    }
                     Ok(written == 1)
                 })
             })
-            .await
+            .await?;
+        self.db.committed(outbox);
+        Ok(inserted)
     }
 
     /// The user's pending registration for a space, if any.
@@ -170,14 +178,16 @@ impl RegistrationRepo {
         registration_id: &str,
         approved: bool,
         decided_by: &str,
+        outbox: &Arc<Outbox>,
         now: OffsetDateTime,
     ) -> StoreResult<bool> {
-        let work = Arc::new((space_id.to_owned(), registration_id.to_owned(), decided_by.to_owned()));
-        self.db
+        let work = Arc::new((space_id.to_owned(), registration_id.to_owned(), decided_by.to_owned(), outbox.clone()));
+        let decided = self
+            .db
             .write(move |conn| {
                 let work = work.clone();
                 Box::pin(async move {
-                    let (space_id, registration_id, decided_by) = &*work;
+                    let (space_id, registration_id, decided_by, outbox) = &*work;
                     let user: Option<String> = sqlx::query_scalar(
                         "update registration set state = $3, decided_at = $4, decided_by = $5 \
                          where space_id = $1 and registration_id = $2 and state = 'PENDING' returning user_id",
@@ -193,10 +203,13 @@ impl RegistrationRepo {
                     if approved {
                         add_member(conn, space_id, &user_id, now).await?;
                     }
+                    outbox.write_in(conn, now).await?;
                     Ok(true)
                 })
             })
-            .await
+            .await?;
+        self.db.committed(outbox);
+        Ok(decided)
     }
 
     /// Pending registrations of a space (each space holds a bounded number).

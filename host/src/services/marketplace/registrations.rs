@@ -5,6 +5,7 @@
 //! suggestion the owner sees, so the owner's decision stays final.
 
 use std::borrow::Cow;
+use std::sync::Arc;
 
 use serde_json::{Map, Value};
 use time::OffsetDateTime;
@@ -14,7 +15,7 @@ use super::{Marketplace, listing_not_found};
 use crate::domain::marketplace::{self, Membership, RegistrationState};
 use crate::error::{Error, Result};
 use crate::services::spaces::canonical_id;
-use crate::store::{NewRegistration, SessionUser, StoredRegistration};
+use crate::store::{NewRegistration, Outbox, SessionUser, StoredRegistration};
 
 /// What a registration answers: `{registrationId, state}`, and whether it was made now.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -86,7 +87,13 @@ impl Marketplace {
             state: state.as_str(),
             suggestion,
         };
-        if !self.store.registrations.insert(new, OffsetDateTime::now_utc()).await? {
+        // A registration the rule approves at once tells the user with its own commit.
+        let outbox = Arc::new(match state {
+            RegistrationState::Approved => registrant_notice(&user.user_id, &title, true)
+                .map_or_else(Outbox::new, |notice| Outbox::new().notice(notice)),
+            _ => Outbox::new(),
+        });
+        if !self.store.registrations.insert(new, &outbox, OffsetDateTime::now_utc()).await? {
             // A parallel registration of the same user won: answer it.
             return self.existing(&space_id, user).await?.ok_or_else(|| {
                 Error::Conflict(Cow::Borrowed("a registration of yours was decided meanwhile; register again"))
@@ -95,7 +102,6 @@ impl Marketplace {
         self.ranking.changed();
         if state == RegistrationState::Approved {
             self.spaces.role_changed(&space_id, &user.user_id).await;
-            self.tell_registrant(&user.user_id, &title, true).await;
         }
         Ok(RegistrationAnswer { registration_id: Some(registration_id), state, created: true })
     }
@@ -171,42 +177,46 @@ impl Marketplace {
             .registration(&space_id, &registration_id)
             .await?
             .ok_or_else(|| Error::not_found("registration"))?;
-        if registration.state != RegistrationState::Pending.as_str()
-            || !self
-                .store
-                .registrations
-                .decide(&space_id, &registration_id, approved, &user.user_id, OffsetDateTime::now_utc())
-                .await?
-        {
+        if registration.state != RegistrationState::Pending.as_str() {
+            return Err(Error::InvalidTransition(Cow::Borrowed("only a PENDING registration can be decided")));
+        }
+        let title = match self.store.listings.listing(&space_id).await?.and_then(|l| l.listed_title) {
+            Some(title) => title,
+            None => self.store.spaces.space(&space_id).await?.map(|s| s.display_name).unwrap_or_default(),
+        };
+        // The registrant is told with the decision's own commit.
+        let outbox = Arc::new(match registrant_notice(&registration.user_id, &title, approved) {
+            Some(notice) => Outbox::new().notice(notice),
+            None => Outbox::new(),
+        });
+        let now = OffsetDateTime::now_utc();
+        if !self.store.registrations.decide(&space_id, &registration_id, approved, &user.user_id, &outbox, now).await? {
             return Err(Error::InvalidTransition(Cow::Borrowed("only a PENDING registration can be decided")));
         }
         if approved {
             self.spaces.role_changed(&space_id, &registration.user_id).await;
             self.ranking.changed();
         }
-        let title = match self.store.listings.listing(&space_id).await?.and_then(|l| l.listed_title) {
-            Some(title) => title,
-            None => self.store.spaces.space(&space_id).await?.map(|s| s.display_name).unwrap_or_default(),
-        };
-        self.tell_registrant(&registration.user_id, &title, approved).await;
         let state = if approved { RegistrationState::Approved } else { RegistrationState::Rejected };
         Ok(RegistrationAnswer { registration_id: Some(registration_id), state, created: false })
     }
+}
 
-    async fn tell_registrant(&self, user_id: &str, title: &str, approved: bool) {
-        let (subject, body) = if approved {
-            (
-                format!("You are now a member of \"{title}\""),
-                format!("Your registration with \"{title}\" is approved: you are a member of the space now."),
-            )
-        } else {
-            (
-                format!("Your registration with \"{title}\" was declined"),
-                format!("The owner of \"{title}\" declined your registration."),
-            )
-        };
-        if let Err(error) = self.messages.notify(user_id, &subject, &body).await {
-            tracing::warn!(%error, user_id, "a registrant could not be told of the decision");
-        }
-    }
+/// The notice from `system` that tells a registrant of the owner's decision; `None` (and logged)
+/// when it cannot be written, which must not stop the decision.
+fn registrant_notice(user_id: &str, title: &str, approved: bool) -> Option<crate::store::NewMessageRow> {
+    let (subject, body) = if approved {
+        (
+            format!("You are now a member of \"{title}\""),
+            format!("Your registration with \"{title}\" is approved: you are a member of the space now."),
+        )
+    } else {
+        (
+            format!("Your registration with \"{title}\" was declined"),
+            format!("The owner of \"{title}\" declined your registration."),
+        )
+    };
+    crate::services::messages::notice(user_id, &subject, &body)
+        .inspect_err(|error| tracing::warn!(%error, user_id, "a registrant could not be told of the decision"))
+        .ok()
 }

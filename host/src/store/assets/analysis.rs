@@ -6,7 +6,7 @@ use std::sync::Arc;
 use time::OffsetDateTime;
 
 use super::{ASSET_COLUMNS, AssetRepo, StoredAsset, asset_from_row};
-use crate::store::{StoreResult, to_millis};
+use crate::store::{Outbox, StoreResult, to_millis};
 
 impl AssetRepo {
     /// An asset by its id alone (the worker knows no space).
@@ -30,13 +30,16 @@ impl AssetRepo {
         asset_id: &str,
         state: &'static str,
         analysis: Option<String>,
+        outbox: &Arc<Outbox>,
         now: OffsetDateTime,
     ) -> StoreResult<bool> {
         let asset_id = Arc::new(asset_id.to_owned());
         let analysis = Arc::new(analysis);
-        self.db
+        let written = outbox.clone();
+        let updated = self
+            .db
             .write(move |conn| {
-                let (asset_id, analysis) = (asset_id.clone(), analysis.clone());
+                let (asset_id, analysis, outbox) = (asset_id.clone(), analysis.clone(), written.clone());
                 Box::pin(async move {
                     let updated = sqlx::query(
                         "update published_asset set analysis_state = $2, \
@@ -47,12 +50,17 @@ impl AssetRepo {
                     .bind(state)
                     .bind((*analysis).clone())
                     .bind(to_millis(now))
-                    .execute(conn)
+                    .execute(&mut *conn)
                     .await?
                     .rows_affected();
+                    if updated == 1 {
+                        outbox.write_in(conn, now).await?;
+                    }
                     Ok(updated == 1)
                 })
             })
-            .await
+            .await?;
+        self.db.committed(outbox);
+        Ok(updated)
     }
 }
