@@ -20,6 +20,7 @@ mod comments;
 mod forms;
 mod instances;
 mod jobs;
+mod keyset;
 mod licenses;
 mod marketplace;
 mod media;

@@ -13,9 +13,8 @@ use serde_json::{Map, Value};
 use time::OffsetDateTime;
 use utoipa::ToSchema;
 
-use super::extract::{ApiJson, ApiQuery, AuthUser};
-use super::list::{ListEnvelope, Page, PageQuery, cursor_millis};
-use crate::domain::problems::Problems;
+use super::extract::{ApiJson, AuthUser};
+use super::list::{ListEnvelope, ListQuery, PageQuery, cursor_millis};
 use crate::http::error::{ApiResult, ErrorEnvelope};
 use crate::services::channels::{ChannelMember, ConnectedSpace, MemberChannel};
 use crate::state::AppState;
@@ -171,12 +170,9 @@ pub async fn create_channel(
 pub async fn list_channels(
     State(state): State<AppState>,
     AuthUser(user): AuthUser,
-    ApiQuery(query): ApiQuery<PageQuery>,
+    list: ListQuery<(i64, String)>,
 ) -> ApiResult<Json<ListEnvelope<ChannelView>>> {
-    let mut problems = Problems::new();
-    let page = Page::parse(query.limit.as_deref(), query.cursor.as_deref(), &mut problems);
-    let after: Option<(i64, String)> = page.after(&mut problems);
-    problems.finish(())?;
+    let (page, after) = list.finish()?;
     let rows = state.channels.list(&user, after, page.fetch_limit()).await?;
     Ok(Json(ListEnvelope::from_rows(
         rows,
@@ -228,12 +224,9 @@ pub async fn list_spaces(
     State(state): State<AppState>,
     AuthUser(user): AuthUser,
     Path(channel_id): Path<String>,
-    ApiQuery(query): ApiQuery<PageQuery>,
+    list: ListQuery<i64>,
 ) -> ApiResult<Json<ListEnvelope<ConnectedSpaceView>>> {
-    let mut problems = Problems::new();
-    let page = Page::parse(query.limit.as_deref(), query.cursor.as_deref(), &mut problems);
-    let after: Option<i64> = page.after(&mut problems);
-    problems.finish(())?;
+    let (page, after) = list.finish()?;
     let rows = state.channels.spaces(&user, &channel_id, after, page.fetch_limit()).await?;
     Ok(Json(ListEnvelope::from_rows(rows, &page, |s| s.position, ConnectedSpaceView::from)))
 }
@@ -248,12 +241,9 @@ pub async fn list_members(
     State(state): State<AppState>,
     AuthUser(user): AuthUser,
     Path(channel_id): Path<String>,
-    ApiQuery(query): ApiQuery<PageQuery>,
+    list: ListQuery<(i64, String)>,
 ) -> ApiResult<Json<ListEnvelope<MemberView>>> {
-    let mut problems = Problems::new();
-    let page = Page::parse(query.limit.as_deref(), query.cursor.as_deref(), &mut problems);
-    let after: Option<(i64, String)> = page.after(&mut problems);
-    problems.finish(())?;
+    let (page, after) = list.finish()?;
     let rows = state.channels.members(&user, &channel_id, after, page.fetch_limit()).await?;
     Ok(Json(ListEnvelope::from_rows(
         rows,

@@ -9,10 +9,9 @@ use serde_json::{Map, Value};
 use time::OffsetDateTime;
 use utoipa::ToSchema;
 
-use crate::domain::problems::Problems;
 use crate::http::error::{ApiResult, ErrorEnvelope};
-use crate::http::extract::{ApiJson, ApiQuery, AuthUser};
-use crate::http::list::{ListEnvelope, Page, PageQuery, cursor_millis};
+use crate::http::extract::{ApiJson, AuthUser};
+use crate::http::list::{ListEnvelope, ListQuery, PageQuery, cursor_millis};
 use crate::services::channels::{InviteOutcome, StoredInvite};
 use crate::state::AppState;
 
@@ -128,12 +127,9 @@ pub async fn invite(
 pub async fn pending_invites(
     State(state): State<AppState>,
     AuthUser(user): AuthUser,
-    ApiQuery(query): ApiQuery<PageQuery>,
+    list: ListQuery<(i64, String)>,
 ) -> ApiResult<Json<ListEnvelope<InviteView>>> {
-    let mut problems = Problems::new();
-    let page = Page::parse(query.limit.as_deref(), query.cursor.as_deref(), &mut problems);
-    let after: Option<(i64, String)> = page.after(&mut problems);
-    problems.finish(())?;
+    let (page, after) = list.finish()?;
     let rows = state.channels.pending_invites(&user, after, page.fetch_limit()).await?;
     Ok(Json(ListEnvelope::from_rows(
         rows,
