@@ -46,7 +46,7 @@ use sqlx::{AnyPool, Executor};
 
 pub use assets::{AssetFilter, NewAssetRow, StoredAsset};
 pub use backup::snapshot_contents;
-pub use challenges::{Challenge, ChallengePurpose, NewChallenge};
+pub use challenges::{Challenge, NewChallenge};
 pub use channels::{
     ChannelMember, ConnectedSpace, InviteOutcome, InviteWrite, MemberChannel, NewChannelRow, NewInvitee, StoredChannel,
     StoredInvite,

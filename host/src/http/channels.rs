@@ -16,7 +16,7 @@ use utoipa::ToSchema;
 use super::extract::{ApiJson, AuthUser};
 use super::list::{ListEnvelope, ListQuery, PageQuery, cursor_millis};
 use crate::http::error::{ApiResult, ErrorEnvelope};
-use crate::services::channels::{ChannelMember, ConnectedSpace, MemberChannel};
+use crate::services::channels::{ChannelMembership, ChannelSpace, Member};
 use crate::state::AppState;
 
 pub fn router() -> Router<AppState> {
@@ -54,14 +54,13 @@ pub struct ChannelView {
     updated_at: OffsetDateTime,
 }
 
-impl From<MemberChannel> for ChannelView {
-    fn from(member: MemberChannel) -> Self {
-        let channel = member.channel;
+impl From<ChannelMembership> for ChannelView {
+    fn from(channel: ChannelMembership) -> Self {
         Self {
             channel_id: channel.channel_id,
             name: channel.name,
             description: channel.description,
-            role: member.role,
+            role: channel.role,
             created_at: channel.created_at,
             updated_at: channel.updated_at,
         }
@@ -94,8 +93,8 @@ pub struct ConnectedSpaceView {
     display_name: String,
 }
 
-impl From<ConnectedSpace> for ConnectedSpaceView {
-    fn from(space: ConnectedSpace) -> Self {
+impl From<ChannelSpace> for ConnectedSpaceView {
+    fn from(space: ChannelSpace) -> Self {
         Self { space_id: space.space_id, name: space.name, display_name: space.display_name }
     }
 }
@@ -125,8 +124,8 @@ pub struct MemberView {
     joined_at: OffsetDateTime,
 }
 
-impl From<ChannelMember> for MemberView {
-    fn from(member: ChannelMember) -> Self {
+impl From<Member> for MemberView {
+    fn from(member: Member) -> Self {
         Self {
             user_id: member.user_id,
             handle: member.handle,
@@ -177,7 +176,7 @@ pub async fn list_channels(
     Ok(Json(ListEnvelope::from_rows(
         rows,
         &page,
-        |m| (cursor_millis(m.joined_at), m.channel.channel_id.clone()),
+        |m| (cursor_millis(m.joined_at), m.channel_id.clone()),
         ChannelView::from,
     )))
 }

@@ -12,7 +12,7 @@ use utoipa::ToSchema;
 use crate::http::error::{ApiResult, ErrorEnvelope};
 use crate::http::extract::{ApiJson, AuthUser};
 use crate::http::list::{ListEnvelope, ListQuery, PageQuery, cursor_millis};
-use crate::services::channels::{InviteOutcome, StoredInvite};
+use crate::services::channels::{Invite, InviteAnswer};
 use crate::state::AppState;
 
 /// Whom to invite.
@@ -38,8 +38,8 @@ pub struct InviteResult {
     state: String,
 }
 
-impl From<InviteOutcome> for InviteResult {
-    fn from(outcome: InviteOutcome) -> Self {
+impl From<InviteAnswer> for InviteResult {
+    fn from(outcome: InviteAnswer) -> Self {
         Self { invite_id: outcome.invite_id, handle: outcome.handle, state: outcome.state }
     }
 }
@@ -73,8 +73,8 @@ pub struct InviteView {
     created_at: OffsetDateTime,
 }
 
-impl From<StoredInvite> for InviteView {
-    fn from(invite: StoredInvite) -> Self {
+impl From<Invite> for InviteView {
+    fn from(invite: Invite) -> Self {
         Self {
             invite_id: invite.invite_id,
             channel_id: invite.channel_id,

@@ -12,7 +12,7 @@ use super::parse_states;
 use crate::http::error::{ApiResult, ErrorEnvelope};
 use crate::http::extract::{ApiJson, AuthUser};
 use crate::http::list::{ListEnvelope, ListQuery, Paged, cursor_millis};
-use crate::services::form_configurations::ConfigurationFilter;
+use crate::services::form_configurations::ConfigurationScope;
 use crate::services::form_configurations::{ACTIVE, ARCHIVED, Configuration};
 use crate::services::licenses::Caller;
 use crate::state::AppState;
@@ -176,9 +176,8 @@ pub async fn list_configurations(
         problems.push("query.language", "INVALID_VALUE", "is not a language code");
     }
     problems.finish(())?;
-    let filter =
-        ConfigurationFilter { viewer_id: &user.user_id, viewer_handle: &user.handle, language, states: &states };
-    let rows = state.form_configurations.list(&filter, after, page.fetch_limit()).await?;
+    let scope = ConfigurationScope { language, states: &states };
+    let rows = state.form_configurations.list(&user, &scope, after, page.fetch_limit()).await?;
     Ok(Json(ListEnvelope::from_rows(
         rows,
         &page,
