@@ -20,6 +20,7 @@ mod comments;
 mod forms;
 mod instances;
 mod jobs;
+mod keyset;
 mod licenses;
 mod marketplace;
 mod media;
@@ -46,7 +47,7 @@ use sqlx::{AnyPool, Executor};
 
 pub use assets::{AssetFilter, NewAssetRow, StoredAsset};
 pub use backup::snapshot_contents;
-pub use challenges::{Challenge, ChallengePurpose, NewChallenge};
+pub use challenges::{Challenge, NewChallenge};
 pub use channels::{
     ChannelMember, ConnectedSpace, InviteOutcome, InviteWrite, MemberChannel, NewChannelRow, NewInvitee, StoredChannel,
     StoredInvite,

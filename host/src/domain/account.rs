@@ -266,3 +266,19 @@ mod mailer_addresses {
         );
     }
 }
+
+/// What an e-mailed PIN confirms: a sign-up or a password reset.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ChallengePurpose {
+    Signup,
+    Reset,
+}
+
+impl ChallengePurpose {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Signup => "signup",
+            Self::Reset => "reset",
+        }
+    }
+}

@@ -10,10 +10,9 @@ use serde_json::{Map, Value};
 use time::OffsetDateTime;
 use utoipa::{IntoParams, ToSchema};
 
-use super::extract::{ApiJson, ApiQuery, AuthUser};
-use super::list::{ListEnvelope, Page, cursor_millis};
+use super::extract::{ApiJson, AuthUser};
+use super::list::{ListEnvelope, ListQuery, Paged, cursor_millis};
 use crate::domain::marketplace::parse_states;
-use crate::domain::problems::Problems;
 use crate::http::error::{ApiResult, ErrorEnvelope};
 use crate::services::marketplace::QueuedListing;
 use crate::state::AppState;
@@ -86,6 +85,12 @@ pub struct QueueQuery {
     states: Option<String>,
 }
 
+impl Paged for QueueQuery {
+    fn paging(&self) -> (Option<&str>, Option<&str>) {
+        (self.limit.as_deref(), self.cursor.as_deref())
+    }
+}
+
 /// Listing preparations, newest change first; `states=SUBMITTED` is the queue awaiting a decision.
 #[utoipa::path(get, path = "/v0/admin/marketplace/listings", tag = "admin", params(QueueQuery),
     security(("session" = [], "license" = [])),
@@ -96,11 +101,9 @@ pub struct QueueQuery {
 pub async fn listings(
     State(state): State<AppState>,
     AuthUser(user): AuthUser,
-    ApiQuery(query): ApiQuery<QueueQuery>,
+    list: ListQuery<(i64, String), QueueQuery>,
 ) -> ApiResult<Json<ListEnvelope<ReviewedListingView>>> {
-    let mut problems = Problems::new();
-    let page = Page::parse(query.limit.as_deref(), query.cursor.as_deref(), &mut problems);
-    let after: Option<(i64, String)> = page.after(&mut problems);
+    let ListQuery { page, after, params: query, mut problems } = list;
     let states = query.states.as_deref().map(|raw| parse_states(raw, &mut problems)).unwrap_or_default();
     problems.finish(())?;
     let rows = state.marketplace.queue(&user, &states, after, page.fetch_limit()).await?;

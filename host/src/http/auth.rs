@@ -10,8 +10,8 @@ use utoipa::ToSchema;
 
 use super::extract::{ApiJson, AuthUser, BearerToken, ClientAddress};
 use super::views::Profile;
+use crate::domain::account::ChallengePurpose;
 use crate::http::error::{ApiResult, ErrorEnvelope};
-use crate::services::accounts::ChallengePurpose;
 use crate::services::accounts::{NewSession, SignupForm};
 use crate::state::AppState;
 

@@ -13,11 +13,10 @@ use serde_json::{Map, Value};
 use time::OffsetDateTime;
 use utoipa::ToSchema;
 
-use super::extract::{ApiJson, ApiQuery, AuthUser};
-use super::list::{ListEnvelope, Page, PageQuery, cursor_millis};
-use crate::domain::problems::Problems;
+use super::extract::{ApiJson, AuthUser};
+use super::list::{ListEnvelope, ListQuery, PageQuery, cursor_millis};
 use crate::http::error::{ApiResult, ErrorEnvelope};
-use crate::services::channels::{ChannelMember, ConnectedSpace, MemberChannel};
+use crate::services::channels::{ChannelMembership, ChannelSpace, Member};
 use crate::state::AppState;
 
 pub fn router() -> Router<AppState> {
@@ -55,14 +54,13 @@ pub struct ChannelView {
     updated_at: OffsetDateTime,
 }
 
-impl From<MemberChannel> for ChannelView {
-    fn from(member: MemberChannel) -> Self {
-        let channel = member.channel;
+impl From<ChannelMembership> for ChannelView {
+    fn from(channel: ChannelMembership) -> Self {
         Self {
             channel_id: channel.channel_id,
             name: channel.name,
             description: channel.description,
-            role: member.role,
+            role: channel.role,
             created_at: channel.created_at,
             updated_at: channel.updated_at,
         }
@@ -95,8 +93,8 @@ pub struct ConnectedSpaceView {
     display_name: String,
 }
 
-impl From<ConnectedSpace> for ConnectedSpaceView {
-    fn from(space: ConnectedSpace) -> Self {
+impl From<ChannelSpace> for ConnectedSpaceView {
+    fn from(space: ChannelSpace) -> Self {
         Self { space_id: space.space_id, name: space.name, display_name: space.display_name }
     }
 }
@@ -126,8 +124,8 @@ pub struct MemberView {
     joined_at: OffsetDateTime,
 }
 
-impl From<ChannelMember> for MemberView {
-    fn from(member: ChannelMember) -> Self {
+impl From<Member> for MemberView {
+    fn from(member: Member) -> Self {
         Self {
             user_id: member.user_id,
             handle: member.handle,
@@ -171,17 +169,14 @@ pub async fn create_channel(
 pub async fn list_channels(
     State(state): State<AppState>,
     AuthUser(user): AuthUser,
-    ApiQuery(query): ApiQuery<PageQuery>,
+    list: ListQuery<(i64, String)>,
 ) -> ApiResult<Json<ListEnvelope<ChannelView>>> {
-    let mut problems = Problems::new();
-    let page = Page::parse(query.limit.as_deref(), query.cursor.as_deref(), &mut problems);
-    let after: Option<(i64, String)> = page.after(&mut problems);
-    problems.finish(())?;
+    let (page, after) = list.finish()?;
     let rows = state.channels.list(&user, after, page.fetch_limit()).await?;
     Ok(Json(ListEnvelope::from_rows(
         rows,
         &page,
-        |m| (cursor_millis(m.joined_at), m.channel.channel_id.clone()),
+        |m| (cursor_millis(m.joined_at), m.channel_id.clone()),
         ChannelView::from,
     )))
 }
@@ -228,12 +223,9 @@ pub async fn list_spaces(
     State(state): State<AppState>,
     AuthUser(user): AuthUser,
     Path(channel_id): Path<String>,
-    ApiQuery(query): ApiQuery<PageQuery>,
+    list: ListQuery<i64>,
 ) -> ApiResult<Json<ListEnvelope<ConnectedSpaceView>>> {
-    let mut problems = Problems::new();
-    let page = Page::parse(query.limit.as_deref(), query.cursor.as_deref(), &mut problems);
-    let after: Option<i64> = page.after(&mut problems);
-    problems.finish(())?;
+    let (page, after) = list.finish()?;
     let rows = state.channels.spaces(&user, &channel_id, after, page.fetch_limit()).await?;
     Ok(Json(ListEnvelope::from_rows(rows, &page, |s| s.position, ConnectedSpaceView::from)))
 }
@@ -248,12 +240,9 @@ pub async fn list_members(
     State(state): State<AppState>,
     AuthUser(user): AuthUser,
     Path(channel_id): Path<String>,
-    ApiQuery(query): ApiQuery<PageQuery>,
+    list: ListQuery<(i64, String)>,
 ) -> ApiResult<Json<ListEnvelope<MemberView>>> {
-    let mut problems = Problems::new();
-    let page = Page::parse(query.limit.as_deref(), query.cursor.as_deref(), &mut problems);
-    let after: Option<(i64, String)> = page.after(&mut problems);
-    problems.finish(())?;
+    let (page, after) = list.finish()?;
     let rows = state.channels.members(&user, &channel_id, after, page.fetch_limit()).await?;
     Ok(Json(ListEnvelope::from_rows(
         rows,

@@ -1,6 +1,8 @@
 //! The list envelope `{items, nextCursor}` and `limit`/`cursor` paging shared by every list route.
 //! Lists page by key: the cursor is the opaque, encoded sort key of the last item shown.
 
+use axum::extract::FromRequestParts;
+use axum::http::request::Parts;
 use base64::Engine as _;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use serde::de::DeserializeOwned;
@@ -8,6 +10,8 @@ use serde::{Deserialize, Serialize};
 use utoipa::IntoParams;
 
 use crate::domain::problems::Problems;
+use crate::http::error::Error;
+use crate::http::extract::ApiQuery;
 
 pub const DEFAULT_LIMIT: usize = 50;
 pub const MAX_LIMIT: usize = 200;
@@ -19,6 +23,53 @@ pub struct PageQuery {
     #[param(value_type = Option<u32>, minimum = 1, maximum = 200)]
     pub limit: Option<String>,
     pub cursor: Option<String>,
+}
+
+/// A route's query parameters that carry `limit` and `cursor` beside its own filters.
+pub trait Paged {
+    /// The raw `limit` and `cursor`.
+    fn paging(&self) -> (Option<&str>, Option<&str>);
+}
+
+impl Paged for PageQuery {
+    fn paging(&self) -> (Option<&str>, Option<&str>) {
+        (self.limit.as_deref(), self.cursor.as_deref())
+    }
+}
+
+/// The one extractor of every list route: the query string read as `Q` (as [`ApiQuery`] reads
+/// it), the page asked for and the sort key `K` its cursor names. `problems` holds those of
+/// `query.limit` and `query.cursor`, first, so a route adds its filters' problems after them.
+pub struct ListQuery<K, Q = PageQuery> {
+    pub page: Page,
+    pub after: Option<K>,
+    pub params: Q,
+    pub problems: Problems,
+}
+
+impl<K, Q> ListQuery<K, Q> {
+    /// The page and its key, or VALIDATION_FAILED when a paging problem was found.
+    pub fn finish(self) -> Result<(Page, Option<K>), Error> {
+        Ok(self.problems.finish((self.page, self.after))?)
+    }
+}
+
+impl<S, K, Q> FromRequestParts<S> for ListQuery<K, Q>
+where
+    S: Send + Sync,
+    K: DeserializeOwned,
+    Q: DeserializeOwned + Paged,
+{
+    type Rejection = Error;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
+        let ApiQuery(params) = ApiQuery::<Q>::from_request_parts(parts, state).await?;
+        let mut problems = Problems::new();
+        let (limit, cursor) = params.paging();
+        let page = Page::parse(limit, cursor, &mut problems);
+        let after = page.after(&mut problems);
+        Ok(Self { page, after, params, problems })
+    }
 }
 
 /// A validated page request.

@@ -12,9 +12,8 @@ use serde_json::{Map, Value};
 use time::OffsetDateTime;
 use utoipa::ToSchema;
 
-use super::extract::{ApiJson, ApiQuery, AuthUser};
-use super::list::{ListEnvelope, Page, PageQuery};
-use crate::domain::problems::Problems;
+use super::extract::{ApiJson, AuthUser};
+use super::list::{ListEnvelope, ListQuery, PageQuery};
 use crate::http::error::{ApiResult, ErrorEnvelope};
 use crate::services::marketplace::registrations::RegistrationAnswer;
 use crate::services::marketplace::{PublicListing, ranking::Ranked};
@@ -91,13 +90,10 @@ impl From<&Ranked> for TrendingView {
 pub async fn trending(
     State(state): State<AppState>,
     headers: HeaderMap,
-    ApiQuery(query): ApiQuery<PageQuery>,
+    list: ListQuery<usize>,
 ) -> ApiResult<Response> {
-    let mut problems = Problems::new();
-    let page = Page::parse(query.limit.as_deref(), query.cursor.as_deref(), &mut problems);
     // The cursor is the rank the previous page ended at.
-    let after: Option<usize> = page.after(&mut problems);
-    problems.finish(())?;
+    let (page, after) = list.finish()?;
     let trending = state.marketplace.ranking().current();
     // The ranking's time, not its generation alone: a restarted server counts generations anew.
     let made = trending.ranked_at.map_or(0, |at| at.unix_timestamp_nanos());

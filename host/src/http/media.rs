@@ -14,8 +14,8 @@ use utoipa::{IntoParams, ToSchema};
 
 use super::extract::{ApiQuery, AuthUser};
 use crate::http::error::{ApiResult, ErrorEnvelope};
-use crate::services::attachments::StoredAttachment;
-use crate::services::avatars::StoredAvatar;
+use crate::services::attachments::Attachment;
+use crate::services::avatars::Avatar;
 use crate::services::licenses::Caller;
 use crate::services::workflow_items::Access;
 use crate::state::AppState;
@@ -45,8 +45,8 @@ pub struct AttachmentDescriptor {
     pub filename: String,
 }
 
-impl From<StoredAttachment> for AttachmentDescriptor {
-    fn from(a: StoredAttachment) -> Self {
+impl From<Attachment> for AttachmentDescriptor {
+    fn from(a: Attachment) -> Self {
         Self {
             field_id: a.field_id,
             part_key: a.part_key,
@@ -70,8 +70,8 @@ pub struct AvatarUploaded {
     bytes: i64,
 }
 
-impl From<StoredAvatar> for AvatarUploaded {
-    fn from(a: StoredAvatar) -> Self {
+impl From<Avatar> for AvatarUploaded {
+    fn from(a: Avatar) -> Self {
         Self { pic_id: a.pic_id, content_type: a.content_type, bytes: a.bytes }
     }
 }

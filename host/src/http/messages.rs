@@ -10,14 +10,13 @@ use serde_json::{Map, Value};
 use time::OffsetDateTime;
 use utoipa::ToSchema;
 
-use super::extract::{ApiJson, ApiQuery, AuthUser};
-use super::list::{ListEnvelope, Page, PageQuery, cursor_millis};
+use super::extract::{ApiJson, AuthUser};
+use super::list::{ListEnvelope, ListQuery, PageQuery, cursor_millis};
 use super::views::AvatarRef;
 use crate::domain::messages::{SYSTEM_DISPLAY_NAME, SYSTEM_HANDLE};
-use crate::domain::problems::Problems;
 use crate::http::error::{ApiResult, ErrorEnvelope};
 use crate::services::licenses::Caller;
-use crate::services::messages::{Correspondent, StoredMessage, StoredThread};
+use crate::services::messages::{Message, Party, Thread};
 use crate::state::AppState;
 
 pub fn router() -> Router<AppState> {
@@ -85,7 +84,7 @@ pub struct CorrespondentView {
 }
 
 impl CorrespondentView {
-    fn new(correspondent: Option<Correspondent>, db_hash: &str) -> Self {
+    fn new(correspondent: Option<Party>, db_hash: &str) -> Self {
         match correspondent {
             None => Self {
                 user_id: None,
@@ -124,7 +123,7 @@ pub struct ThreadView {
 }
 
 impl ThreadView {
-    fn new(thread: StoredThread, db_hash: &str) -> Self {
+    fn new(thread: Thread, db_hash: &str) -> Self {
         Self {
             thread_id: thread.thread_id,
             subject: thread.subject,
@@ -155,7 +154,7 @@ pub struct MessageView {
 }
 
 impl MessageView {
-    fn new(message: StoredMessage, db_hash: &str) -> Self {
+    fn new(message: Message, db_hash: &str) -> Self {
         Self {
             message_id: message.message_id,
             thread_id: message.thread_id,
@@ -207,12 +206,9 @@ pub async fn unread(State(state): State<AppState>, AuthUser(user): AuthUser) -> 
 pub async fn list_threads(
     State(state): State<AppState>,
     AuthUser(user): AuthUser,
-    ApiQuery(query): ApiQuery<PageQuery>,
+    list: ListQuery<(i64, String)>,
 ) -> ApiResult<Json<ListEnvelope<ThreadView>>> {
-    let mut problems = Problems::new();
-    let page = Page::parse(query.limit.as_deref(), query.cursor.as_deref(), &mut problems);
-    let after: Option<(i64, String)> = page.after(&mut problems);
-    problems.finish(())?;
+    let (page, after) = list.finish()?;
     let rows = state.messages.threads(&user, after, page.fetch_limit()).await?;
     let db_hash = state.avatars.db_hash();
     Ok(Json(ListEnvelope::from_rows(
@@ -235,12 +231,9 @@ pub async fn list_messages(
     State(state): State<AppState>,
     AuthUser(user): AuthUser,
     Path(thread_id): Path<String>,
-    ApiQuery(query): ApiQuery<PageQuery>,
+    list: ListQuery<(i64, String)>,
 ) -> ApiResult<Json<ListEnvelope<MessageView>>> {
-    let mut problems = Problems::new();
-    let page = Page::parse(query.limit.as_deref(), query.cursor.as_deref(), &mut problems);
-    let after: Option<(i64, String)> = page.after(&mut problems);
-    problems.finish(())?;
+    let (page, after) = list.finish()?;
     let rows = state.messages.messages(&user, &thread_id, after, page.fetch_limit()).await?;
     let db_hash = state.avatars.db_hash();
     Ok(Json(ListEnvelope::from_rows(

@@ -7,9 +7,8 @@ use axum::{Json, Router};
 use serde::Serialize;
 use utoipa::ToSchema;
 
-use super::extract::{ApiQuery, AuthUser};
-use super::list::{ListEnvelope, Page, PageQuery};
-use crate::domain::problems::Problems;
+use super::extract::AuthUser;
+use super::list::{ListEnvelope, ListQuery, PageQuery};
 use crate::http::error::{ApiResult, ErrorEnvelope};
 use crate::state::AppState;
 
@@ -48,13 +47,10 @@ pub struct ModuleView {
 pub async fn list_modules(
     State(state): State<AppState>,
     _user: AuthUser,
-    ApiQuery(query): ApiQuery<PageQuery>,
+    list: ListQuery<usize>,
 ) -> ApiResult<Json<ListEnvelope<ModuleView>>> {
-    let mut problems = Problems::new();
-    let page = Page::parse(query.limit.as_deref(), query.cursor.as_deref(), &mut problems);
     // The key is the module's position in the configuration.
-    let after: Option<usize> = page.after(&mut problems);
-    problems.finish(())?;
+    let (page, after) = list.finish()?;
     let first = after.map_or(0, |last| last + 1);
     let rows: Vec<_> = state.modules.catalogue().into_iter().enumerate().skip(first).take(page.limit + 1).collect();
     Ok(Json(ListEnvelope::from_rows(

@@ -15,11 +15,10 @@ use serde_json::{Map, Value};
 use time::OffsetDateTime;
 use utoipa::ToSchema;
 
-use super::extract::{ApiJson, ApiQuery, AuthUser};
-use super::list::{ListEnvelope, Page, PageQuery, cursor_millis};
-use crate::domain::problems::Problems;
+use super::extract::{ApiJson, AuthUser};
+use super::list::{ListEnvelope, ListQuery, PageQuery, cursor_millis};
 use crate::http::error::{ApiResult, ErrorEnvelope};
-use crate::services::spaces::MemberSpace;
+use crate::services::spaces::SpaceMembership;
 use crate::state::AppState;
 
 pub fn router() -> Router<AppState> {
@@ -62,15 +61,14 @@ pub struct SpaceView {
     updated_at: OffsetDateTime,
 }
 
-impl From<MemberSpace> for SpaceView {
-    fn from(member: MemberSpace) -> Self {
-        let space = member.space;
+impl From<SpaceMembership> for SpaceView {
+    fn from(space: SpaceMembership) -> Self {
         Self {
             space_id: space.space_id,
             name: space.name,
             display_name: space.display_name,
             summary: space.summary,
-            role: member.role,
+            role: space.role,
             created_at: space.created_at,
             updated_at: space.updated_at,
         }
@@ -142,17 +140,14 @@ pub async fn create_space(
 pub async fn list_spaces(
     State(state): State<AppState>,
     AuthUser(user): AuthUser,
-    ApiQuery(query): ApiQuery<PageQuery>,
+    list: ListQuery<(i64, String)>,
 ) -> ApiResult<Json<ListEnvelope<SpaceView>>> {
-    let mut problems = Problems::new();
-    let page = Page::parse(query.limit.as_deref(), query.cursor.as_deref(), &mut problems);
-    let after: Option<(i64, String)> = page.after(&mut problems);
-    problems.finish(())?;
+    let (page, after) = list.finish()?;
     let rows = state.spaces.list(&user, after, page.fetch_limit()).await?;
     Ok(Json(ListEnvelope::from_rows(
         rows,
         &page,
-        |m| (cursor_millis(m.space.created_at), m.space.space_id.clone()),
+        |m| (cursor_millis(m.created_at), m.space_id.clone()),
         SpaceView::from,
     )))
 }

@@ -7,10 +7,9 @@ use serde::Deserialize;
 use serde_json::{Map, Value};
 use utoipa::{IntoParams, ToSchema};
 
-use super::extract::{ApiJson, ApiQuery, AuthUser, BearerToken};
-use super::list::{ListEnvelope, Page};
+use super::extract::{ApiJson, AuthUser, BearerToken};
+use super::list::{ListEnvelope, ListQuery, Paged};
 use super::views::{Profile, UserSummary};
-use crate::domain::problems::Problems;
 use crate::http::error::{ApiResult, ErrorEnvelope};
 use crate::state::AppState;
 
@@ -81,6 +80,12 @@ pub struct SearchQuery {
     cursor: Option<String>,
 }
 
+impl Paged for SearchQuery {
+    fn paging(&self) -> (Option<&str>, Option<&str>) {
+        (self.limit.as_deref(), self.cursor.as_deref())
+    }
+}
+
 /// Users whose handle starts with `q`, in handle order.
 #[utoipa::path(get, path = "/v0/users/search", tag = "users", params(SearchQuery), security(("session" = [], "license" = [])),
     responses((status = 200, body = ListEnvelope<UserSummary>), (status = 400, body = ErrorEnvelope, description = "VALIDATION_FAILED"),
@@ -89,11 +94,9 @@ pub struct SearchQuery {
 pub async fn search_users(
     State(state): State<AppState>,
     _user: AuthUser,
-    ApiQuery(query): ApiQuery<SearchQuery>,
+    list: ListQuery<String, SearchQuery>,
 ) -> ApiResult<Json<ListEnvelope<UserSummary>>> {
-    let mut problems = Problems::new();
-    let page = Page::parse(query.limit.as_deref(), query.cursor.as_deref(), &mut problems);
-    let after: Option<String> = page.after(&mut problems);
+    let ListQuery { page, after, params: query, problems } = list;
     let rows = state.users.search(query.q.as_deref(), after.as_deref(), page.fetch_limit(), problems).await?;
     let db_hash = state.avatars.db_hash();
     Ok(Json(ListEnvelope::from_rows(rows, &page, |u| u.handle.clone(), |u| UserSummary::from(u).in_shard(db_hash))))

@@ -4,7 +4,7 @@ use serde::Serialize;
 use time::OffsetDateTime;
 use utoipa::ToSchema;
 
-use crate::services::accounts::User;
+use crate::services::accounts::Account;
 
 /// Where an avatar is fetched; `null` until the user uploads one.
 #[derive(Clone, Debug, Serialize, ToSchema)]
@@ -33,8 +33,8 @@ pub struct Profile {
     pub updated_at: OffsetDateTime,
 }
 
-impl From<User> for Profile {
-    fn from(user: User) -> Self {
+impl From<Account> for Profile {
+    fn from(user: Account) -> Self {
         let avatar = user.avatar_pic_id.map(|pic_id| AvatarRef {
             db_hash: String::new(),
             user_id: user.user_id.clone(),
@@ -63,8 +63,8 @@ pub struct UserSummary {
     pub avatar: Option<AvatarRef>,
 }
 
-impl From<User> for UserSummary {
-    fn from(user: User) -> Self {
+impl From<Account> for UserSummary {
+    fn from(user: Account) -> Self {
         let avatar = user.avatar_pic_id.map(|pic_id| AvatarRef {
             db_hash: String::new(),
             user_id: user.user_id.clone(),
@@ -110,7 +110,7 @@ pub struct CommentView {
 
 impl CommentView {
     /// The view of a stored comment, its author's avatar named in the deployment's shard.
-    pub fn new(comment: crate::services::comments::StoredComment, db_hash: &str) -> Self {
+    pub fn new(comment: crate::services::comments::Comment, db_hash: &str) -> Self {
         let avatar = comment.author_avatar_pic_id.map(|pic_id| AvatarRef {
             db_hash: db_hash.to_owned(),
             user_id: comment.author_id.clone(),
@@ -132,7 +132,7 @@ impl CommentView {
 
 /// A page of comments as every comment list answers it, keyed by `(createdAt, commentId)`.
 pub fn comment_page(
-    rows: Vec<crate::services::comments::StoredComment>,
+    rows: Vec<crate::services::comments::Comment>,
     page: &crate::http::list::Page,
     db_hash: &str,
 ) -> crate::http::list::ListEnvelope<CommentView> {

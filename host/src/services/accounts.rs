@@ -10,6 +10,7 @@ use time::OffsetDateTime;
 use dashmap::DashSet;
 
 use crate::cache::Cache;
+use crate::domain::account::ChallengePurpose;
 use crate::domain::account::{self, DECOY_HASH};
 use crate::domain::problems::Problems;
 use crate::domain::secret;
@@ -21,7 +22,38 @@ use crate::stale::{self, Stale};
 use crate::store::{NewChallenge, SessionUser, Store, StoreError};
 
 /// The records an account use case answers with: handlers show these, and reach them only through the use case.
-pub use crate::store::{ChallengePurpose, User};
+use crate::store::User;
+
+/// An account as the account use cases answer it.
+#[derive(Clone, Debug)]
+pub struct Account {
+    pub user_id: String,
+    pub email: String,
+    pub handle: String,
+    pub full_name: String,
+    pub display_name: String,
+    pub operator: bool,
+    /// The current avatar's `picId`, if the user has one.
+    pub avatar_pic_id: Option<String>,
+    pub created_at: OffsetDateTime,
+    pub updated_at: OffsetDateTime,
+}
+
+impl From<User> for Account {
+    fn from(u: User) -> Self {
+        Self {
+            user_id: u.user_id,
+            email: u.email,
+            handle: u.handle,
+            full_name: u.full_name,
+            display_name: u.display_name,
+            operator: u.operator,
+            avatar_pic_id: u.avatar_pic_id,
+            created_at: u.created_at,
+            updated_at: u.updated_at,
+        }
+    }
+}
 
 /// How long a mailed PIN (and its token) lives.
 pub const PIN_LIFETIME: Duration = Duration::from_secs(15 * 60);
@@ -60,7 +92,7 @@ pub struct Accounts {
 pub struct NewSession {
     pub token: String,
     pub expires_at: OffsetDateTime,
-    pub user: User,
+    pub user: Account,
 }
 
 /// The sign-up form as sent; every field is checked, and all problems reported together.
@@ -213,7 +245,7 @@ impl Accounts {
                 StoreError::Conflict(_) => Error::Conflict(Cow::Borrowed("the handle or e-mail address is taken")),
                 other => other.into(),
             })?;
-        Ok(NewSession { token: session_token, expires_at, user })
+        Ok(NewSession { token: session_token, expires_at, user: user.into() })
     }
 
     /// Logs in by e-mail or handle. Unknown accounts and wrong passwords answer alike, and take
@@ -257,7 +289,7 @@ impl Accounts {
         let token = secret::new_token("ses_");
         let expires_at = now + self.session_ttl;
         self.store.sessions.insert_session(&secret::digest(&token), &user.user_id, now, expires_at).await?;
-        Ok(NewSession { token, expires_at, user })
+        Ok(NewSession { token, expires_at, user: user.into() })
     }
 
     /// The live session a bearer token names.
@@ -276,15 +308,17 @@ impl Accounts {
     }
 
     /// The account of the live session a bearer token names.
-    pub async fn session_profile(&self, token: &str) -> Result<User> {
+    pub async fn session_profile(&self, token: &str) -> Result<Account> {
         if token.len() > 128 {
             return Err(Error::unauthenticated());
         }
-        self.store
+        let user = self
+            .store
             .users
             .user_by_session(&secret::digest(token), OffsetDateTime::now_utc())
             .await?
-            .ok_or_else(Error::unauthenticated)
+            .ok_or_else(Error::unauthenticated)?;
+        Ok(user.into())
     }
 
     pub async fn logout(&self, token: &str) -> Result<()> {

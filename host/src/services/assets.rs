@@ -22,10 +22,51 @@ use crate::services::licenses::Caller;
 use crate::services::space_events::SpaceEvents;
 use crate::services::spaces::Spaces;
 use crate::services::uploads::{PartSource, receive_file_part, wrong_type};
-use crate::store::{AssetFilter, NewAssetRow, Outbox, SessionUser, Store};
+use crate::store::{AssetFilter, NewAssetRow, Outbox, SessionUser, Store, StoredAsset};
 
-/// The record an asset use case answers with: handlers show these, and reach them only through the use case.
-pub use crate::store::StoredAsset;
+/// A published asset as the asset use cases answer it.
+#[derive(Clone, Debug)]
+pub struct Asset {
+    pub asset_id: String,
+    pub space_id: String,
+    pub proposed_by: String,
+    pub proposer_handle: String,
+    pub title: String,
+    pub filename: String,
+    pub content_type: String,
+    pub state: String,
+    /// `None` until the upload commits.
+    pub bytes: Option<i64>,
+    /// `QUEUED`, `RUNNING`, `SUCCEEDED` or `FAILED`; `None` until analysis is first queued.
+    pub analysis_state: Option<String>,
+    /// The analysis result as JSON text.
+    pub analysis: Option<String>,
+    pub created_at: OffsetDateTime,
+    pub updated_at: OffsetDateTime,
+    /// Where the bytes are; only [`Assets::bytes`] reads it.
+    storage_key: Option<String>,
+}
+
+impl From<StoredAsset> for Asset {
+    fn from(a: StoredAsset) -> Self {
+        Self {
+            asset_id: a.asset_id,
+            space_id: a.space_id,
+            proposed_by: a.proposed_by,
+            proposer_handle: a.proposer_handle,
+            title: a.title,
+            filename: a.filename,
+            content_type: a.content_type,
+            state: a.state,
+            bytes: a.bytes,
+            analysis_state: a.analysis_state,
+            analysis: a.analysis,
+            created_at: a.created_at,
+            updated_at: a.updated_at,
+            storage_key: a.storage_key,
+        }
+    }
+}
 
 /// Assets of one space awaiting their upload or the owner's decision, at most: each is a row a
 /// member can make, so a space's backlog is bounded beside the per-key daily quota.
@@ -113,13 +154,14 @@ impl Assets {
         states: &[AssetState],
         after: Option<(i64, String)>,
         limit: i64,
-    ) -> Result<Vec<StoredAsset>> {
+    ) -> Result<Vec<Asset>> {
         let (space_id, role) = self.spaces.member_role(user, space_id).await?;
         let names: Vec<&'static str> = states.iter().map(|s| s.as_str()).collect();
         let published = assets::PUBLISHED.map(AssetState::as_str);
         let member = (role != Role::Owner).then_some((user.user_id.as_str(), published.as_slice()));
         let filter = AssetFilter { states: &names, member };
-        Ok(self.store.assets.assets(&space_id, &filter, after, limit).await?)
+        let rows = self.store.assets.assets(&space_id, &filter, after, limit).await?;
+        Ok(rows.into_iter().map(Asset::from).collect())
     }
 
     /// The owner's queue: assets awaiting approval, newest first.
@@ -129,15 +171,16 @@ impl Assets {
         space_id: &str,
         after: Option<(i64, String)>,
         limit: i64,
-    ) -> Result<Vec<StoredAsset>> {
+    ) -> Result<Vec<Asset>> {
         let space_id = self.spaces.require_owner(user, space_id).await?;
         let filter = AssetFilter { states: &[AssetState::AwaitingApproval.as_str()], member: None };
-        Ok(self.store.assets.assets(&space_id, &filter, after, limit).await?)
+        let rows = self.store.assets.assets(&space_id, &filter, after, limit).await?;
+        Ok(rows.into_iter().map(Asset::from).collect())
     }
 
     /// One asset the caller may see, with the caller's role in its space.
-    pub async fn get(&self, user: &SessionUser, space_id: &str, asset_id: &str) -> Result<StoredAsset> {
-        Ok(self.visible(user, space_id, asset_id).await?.0)
+    pub async fn get(&self, user: &SessionUser, space_id: &str, asset_id: &str) -> Result<Asset> {
+        Ok(self.visible(user, space_id, asset_id).await?.0.into())
     }
 
     async fn visible(&self, user: &SessionUser, space_id: &str, asset_id: &str) -> Result<(StoredAsset, Role)> {
@@ -154,12 +197,7 @@ impl Assets {
     /// The owner's decision `{assetId, state}`: only the moves of conventions 12; anything else
     /// is INVALID_TRANSITION. APPROVED or ENABLED queues the analysis the first time.
     #[tracing::instrument(skip_all, fields(user_id = %user.user_id, space_id))]
-    pub async fn change_state(
-        &self,
-        user: &SessionUser,
-        space_id: &str,
-        body: &Map<String, Value>,
-    ) -> Result<StoredAsset> {
+    pub async fn change_state(&self, user: &SessionUser, space_id: &str, body: &Map<String, Value>) -> Result<Asset> {
         let space_id = self.spaces.require_owner(user, space_id).await?;
         let (asset_id, next) = assets::parse_change(body)?;
         let asset = self.store.assets.asset(&space_id, &asset_id).await?.ok_or_else(not_found)?;
@@ -185,7 +223,7 @@ impl Assets {
         }
         self.events.committed(&outbox);
         let asset = self.store.assets.asset(&space_id, &asset_id).await?.ok_or_else(not_found)?;
-        Ok(asset)
+        Ok(asset.into())
     }
 
     /// Stores the request's one `file` part as the asset's bytes: only its proposer may, only
@@ -197,7 +235,7 @@ impl Assets {
         space_id: &str,
         asset_id: &str,
         source: &mut dyn PartSource,
-    ) -> Result<StoredAsset> {
+    ) -> Result<Asset> {
         let (asset, role) = self.visible(user, space_id, asset_id).await?;
         if asset.proposed_by != user.user_id || !role.may_write() {
             return Err(Error::Forbidden(Cow::Borrowed("only the member who proposed the asset uploads its bytes")));
@@ -226,17 +264,11 @@ impl Assets {
         }
         staged.adopted();
         self.events.committed(&outbox);
-        Ok(asset)
+        Ok(asset.into())
     }
 
     /// An asset whose bytes the caller may read; only the `base` part exists.
-    pub async fn open(
-        &self,
-        user: &SessionUser,
-        space_id: &str,
-        asset_id: &str,
-        part: Option<&str>,
-    ) -> Result<StoredAsset> {
+    pub async fn open(&self, user: &SessionUser, space_id: &str, asset_id: &str, part: Option<&str>) -> Result<Asset> {
         if let Some(part) = part.filter(|p| *p != BASE_PART) {
             return Err(Error::invalid("part", "UNKNOWN_PART", format!("{part:?} is not a part; only base exists")));
         }
@@ -244,10 +276,10 @@ impl Assets {
         if asset.storage_key.is_none() {
             return Err(Error::NotFound(Cow::Borrowed("the asset's bytes have not been uploaded")));
         }
-        Ok(asset)
+        Ok(asset.into())
     }
 
-    pub async fn bytes(&self, asset: &StoredAsset, range: Option<std::ops::Range<u64>>) -> Result<Object> {
+    pub async fn bytes(&self, asset: &Asset, range: Option<std::ops::Range<u64>>) -> Result<Object> {
         let key = asset.storage_key.as_deref().ok_or_else(not_found)?;
         self.objects.read(key, range).await
     }

@@ -21,10 +21,33 @@ use crate::services::form_instances::{FormInstances, Instance};
 use crate::services::licenses::Caller;
 use crate::services::uploads::{Part, PartSource};
 use crate::services::workflow_items::{Access, WorkflowItems};
-use crate::store::{AttachRefusal, SessionUser, Store};
+use crate::store::{AttachRefusal, SessionUser, Store, StoredAttachment};
 
-/// The record an attachment use case answers with: handlers show these, and reach them only through the use case.
-pub use crate::store::StoredAttachment;
+/// One stored file of a form's file field, as the attachment use cases answer it.
+#[derive(Clone, Debug)]
+pub struct Attachment {
+    pub field_id: String,
+    /// Opaque; names the part in the download and delete routes.
+    pub part_key: String,
+    pub content_type: String,
+    pub bytes: i64,
+    pub filename: String,
+    /// Where the bytes are; only [`Attachments::bytes`] reads it.
+    storage_key: String,
+}
+
+impl From<StoredAttachment> for Attachment {
+    fn from(a: StoredAttachment) -> Self {
+        Self {
+            field_id: a.field_id,
+            part_key: a.part_key,
+            content_type: a.content_type,
+            bytes: a.bytes,
+            filename: a.filename,
+            storage_key: a.storage_key,
+        }
+    }
+}
 
 /// Parts beyond a `fieldIds` and a `files` part per file that a request may carry (to be reported).
 const MAX_STRAY_PARTS: usize = 8;
@@ -88,7 +111,7 @@ impl Attachments {
         form_id: &str,
         access: Access<'_>,
         source: &mut dyn PartSource,
-    ) -> Result<Vec<StoredAttachment>> {
+    ) -> Result<Vec<Attachment>> {
         let target = self.target(user, form_id, access, true).await?;
         let config = target.instance.configuration.parsed.clone();
         source.limit_to(self.request_cap(&config))?;
@@ -169,7 +192,7 @@ impl Attachments {
         let refusal = match stored {
             Ok(Ok(stored)) => {
                 staged.adopted();
-                return Ok(stored);
+                return Ok(stored.into_iter().map(Attachment::from).collect());
             }
             Ok(Err(refusal)) => refusal_error(refusal, &field_ids),
             Err(error) => error.into(),
@@ -308,7 +331,7 @@ impl Attachments {
         form_id: &str,
         part_key: &str,
         access: Access<'_>,
-    ) -> Result<StoredAttachment> {
+    ) -> Result<Attachment> {
         let target = self.target(user, form_id, access, false).await?;
         let attachment = self
             .store
@@ -327,10 +350,10 @@ impl Attachments {
         if !visible {
             return Err(Error::not_found("attachment"));
         }
-        Ok(attachment)
+        Ok(attachment.into())
     }
 
-    pub async fn bytes(&self, attachment: &StoredAttachment, range: Option<std::ops::Range<u64>>) -> Result<Object> {
+    pub async fn bytes(&self, attachment: &Attachment, range: Option<std::ops::Range<u64>>) -> Result<Object> {
         self.objects.read(&attachment.storage_key, range).await
     }
 
@@ -365,17 +388,6 @@ impl Attachments {
             self.objects.discard(vec![key]).await;
         }
         Ok(())
-    }
-
-    /// The descriptors of an instance's files, oldest first (none when the form has no file field).
-    pub async fn of_instance(&self, instance: &Instance) -> Result<Vec<StoredAttachment>> {
-        if !instance.configuration.parsed.fields().any(|f| f.kind == FieldType::File) {
-            return Ok(Vec::new());
-        }
-        if let Some(attachments) = &instance.attachments {
-            return Ok(attachments.clone());
-        }
-        Ok(self.store.media.attachments(&instance.stored.form_id).await?)
     }
 
     /// A field's cap: its `file.maxBytes` (else the deployment's default), never above the

@@ -7,10 +7,30 @@ use super::uploads::{PartSource, receive_file_part, wrong_type};
 use crate::error::{Error, Result};
 use crate::media::objects::MediaObjects;
 use crate::media::{Object, SniffOutcome, StorageKey, judge_type};
-use crate::store::{SessionUser, Store};
+use crate::store::{SessionUser, Store, StoredAvatar};
 
-/// The record an avatar use case answers with: handlers show these, and reach them only through the use case.
-pub use crate::store::StoredAvatar;
+/// A user's avatar image, as the avatar use cases answer it.
+#[derive(Clone, Debug)]
+pub struct Avatar {
+    pub user_id: String,
+    pub pic_id: String,
+    pub content_type: String,
+    pub bytes: i64,
+    /// Where the bytes are; only [`Avatars::bytes`] reads it.
+    storage_key: String,
+}
+
+impl From<StoredAvatar> for Avatar {
+    fn from(a: StoredAvatar) -> Self {
+        Self {
+            user_id: a.user_id,
+            pic_id: a.pic_id,
+            content_type: a.content_type,
+            bytes: a.bytes,
+            storage_key: a.storage_key,
+        }
+    }
+}
 
 /// PNG, JPEG, WebP or GIF up to 2 MiB.
 pub const AVATAR_MAX_BYTES: u64 = 2 * 1024 * 1024;
@@ -36,7 +56,7 @@ impl Avatars {
 
     /// Stores the request's one `file` part as the user's avatar, replacing the previous one.
     #[tracing::instrument(skip_all, fields(user_id = %user.user_id))]
-    pub async fn upload(&self, user: &SessionUser, source: &mut dyn PartSource) -> Result<StoredAvatar> {
+    pub async fn upload(&self, user: &SessionUser, source: &mut dyn PartSource) -> Result<Avatar> {
         let staged = self.objects.staging();
         let judge = |declared: Option<&str>, filename: &str, head: &[u8]| match judge_type(declared, filename, head) {
             SniffOutcome::Agreed(t) if AVATAR_TYPES.contains(&t.as_str()) => Ok(t),
@@ -55,7 +75,7 @@ impl Avatars {
         if let Some(old) = replaced.and_then(|old| StorageKey::parse(&old.storage_key)) {
             self.objects.discard(vec![old]).await;
         }
-        Ok(avatar)
+        Ok(avatar.into())
     }
 
     /// Removes the user's avatar (if any) and its bytes.
@@ -69,16 +89,17 @@ impl Avatars {
     }
 
     /// The avatar named by a URL from a profile or search, checking every part of it.
-    pub async fn find(&self, db_hash: &str, user_id: &str, pic_id: &str) -> Result<StoredAvatar> {
+    pub async fn find(&self, db_hash: &str, user_id: &str, pic_id: &str) -> Result<Avatar> {
         let not_found = || Error::not_found("avatar");
         if db_hash != self.db_hash {
             return Err(not_found());
         }
         let user_id = uuid::Uuid::try_parse(user_id).map_err(|_| not_found())?.to_string();
-        self.store.media.avatar(&user_id).await?.filter(|a| a.pic_id == pic_id).ok_or_else(not_found)
+        let avatar = self.store.media.avatar(&user_id).await?.filter(|a| a.pic_id == pic_id).ok_or_else(not_found)?;
+        Ok(avatar.into())
     }
 
-    pub async fn bytes(&self, avatar: &StoredAvatar, range: Option<std::ops::Range<u64>>) -> Result<Object> {
+    pub async fn bytes(&self, avatar: &Avatar, range: Option<std::ops::Range<u64>>) -> Result<Object> {
         self.objects.read(&avatar.storage_key, range).await
     }
 }

@@ -20,13 +20,16 @@ use crate::domain::channels::{self, MAX_OWNED_CHANNELS, MAX_SPACES, Role};
 use crate::domain::comments::Scope;
 use crate::domain::problems::Problems;
 use crate::error::{Error, Result};
-use crate::services::comments::{Comments, StoredComment};
+use crate::services::comments::{Comment, Comments};
 use crate::services::spaces::Spaces;
 use crate::store::{NewChannelRow, SessionUser, Store};
 
 /// The records a channel use case answers with: handlers show these, and reach them only through
 /// the use case.
-pub use crate::store::{ChannelMember, ConnectedSpace, InviteOutcome, MemberChannel, StoredInvite};
+mod views;
+
+/// What the channel use cases answer with; handlers map these to the wire.
+pub use views::{ChannelMembership, ChannelSpace, Invite, InviteAnswer, Member};
 
 pub struct Channels {
     store: Store,
@@ -54,7 +57,7 @@ impl Channels {
     /// Creates a channel from `{name, description?}`; the creator becomes its owner. A user owns
     /// at most [`MAX_OWNED_CHANNELS`] channels (beyond: CONFLICT).
     #[tracing::instrument(skip_all, fields(user_id = %user.user_id))]
-    pub async fn create(&self, user: &SessionUser, body: &Map<String, Value>) -> Result<MemberChannel> {
+    pub async fn create(&self, user: &SessionUser, body: &Map<String, Value>) -> Result<ChannelMembership> {
         let new = channels::parse_new(body)?;
         let channel_id = uuid::Uuid::new_v4().to_string();
         let row = NewChannelRow {
@@ -65,6 +68,7 @@ impl Channels {
         };
         let created = self.store.channels.insert_channel(&row, MAX_OWNED_CHANNELS, OffsetDateTime::now_utc()).await?;
         created
+            .map(ChannelMembership::from)
             .ok_or_else(|| Error::Conflict(Cow::Owned(format!("a user may own at most {MAX_OWNED_CHANNELS} channels"))))
     }
 
@@ -74,14 +78,16 @@ impl Channels {
         user: &SessionUser,
         after: Option<(i64, String)>,
         limit: i64,
-    ) -> Result<Vec<MemberChannel>> {
-        Ok(self.store.channels.member_channels(&user.user_id, after, limit).await?)
+    ) -> Result<Vec<ChannelMembership>> {
+        let rows = self.store.channels.member_channels(&user.user_id, after, limit).await?;
+        Ok(rows.into_iter().map(ChannelMembership::from).collect())
     }
 
     /// A channel as one of its members sees it.
-    pub async fn get(&self, user: &SessionUser, channel_id: &str) -> Result<MemberChannel> {
+    pub async fn get(&self, user: &SessionUser, channel_id: &str) -> Result<ChannelMembership> {
         let channel_id = channels::canonical_id(channel_id).ok_or_else(not_found)?;
-        self.store.channels.member_channel(&channel_id, &user.user_id).await?.ok_or_else(not_found)
+        let member = self.store.channels.member_channel(&channel_id, &user.user_id).await?.ok_or_else(not_found)?;
+        Ok(member.into())
     }
 
     /// The canonical channel id and the caller's role; NOT_FOUND for anybody but a member.
@@ -111,7 +117,7 @@ impl Channels {
         user: &SessionUser,
         channel_id: &str,
         body: &Map<String, Value>,
-    ) -> Result<Vec<ConnectedSpace>> {
+    ) -> Result<Vec<ChannelSpace>> {
         let channel_id = self.require_owner(user, channel_id).await?;
         let mut problems = Problems::new();
         let entries = channels::parse_space_ids(body, &mut problems);
@@ -130,7 +136,8 @@ impl Channels {
         self.store.channels.replace_spaces(&channel_id, &space_ids, OffsetDateTime::now_utc()).await?;
         // A disconnected space is no longer readable by the channel's members.
         self.spaces.roles_changed().await;
-        Ok(self.store.channels.connected_spaces(&channel_id, None, MAX_SPACES as i64).await?)
+        let spaces = self.store.channels.connected_spaces(&channel_id, None, MAX_SPACES as i64).await?;
+        Ok(spaces.into_iter().map(ChannelSpace::from).collect())
     }
 
     /// The spaces connected to a channel, in the order the owner gave them; members read them.
@@ -140,9 +147,10 @@ impl Channels {
         channel_id: &str,
         after_position: Option<i64>,
         limit: i64,
-    ) -> Result<Vec<ConnectedSpace>> {
+    ) -> Result<Vec<ChannelSpace>> {
         let (channel_id, _) = self.member_role(user, channel_id).await?;
-        Ok(self.store.channels.connected_spaces(&channel_id, after_position, limit).await?)
+        let spaces = self.store.channels.connected_spaces(&channel_id, after_position, limit).await?;
+        Ok(spaces.into_iter().map(ChannelSpace::from).collect())
     }
 
     /// The members of a channel, newest first; members read them.
@@ -152,9 +160,10 @@ impl Channels {
         channel_id: &str,
         after: Option<(i64, String)>,
         limit: i64,
-    ) -> Result<Vec<ChannelMember>> {
+    ) -> Result<Vec<Member>> {
         let (channel_id, _) = self.member_role(user, channel_id).await?;
-        Ok(self.store.channels.members(&channel_id, after, limit).await?)
+        let members = self.store.channels.members(&channel_id, after, limit).await?;
+        Ok(members.into_iter().map(Member::from).collect())
     }
 
     /// Gives a member the `inviter` role or takes it (`{role: "inviter" | "member"}`); owner only.
@@ -166,7 +175,7 @@ impl Channels {
         channel_id: &str,
         member_id: &str,
         body: &Map<String, Value>,
-    ) -> Result<ChannelMember> {
+    ) -> Result<Member> {
         let channel_id = self.require_owner(user, channel_id).await?;
         let member_id = channels::canonical_id(member_id).ok_or_else(member_not_found)?;
         let member = self.store.channels.member(&channel_id, &member_id).await?.ok_or_else(member_not_found)?;
@@ -177,7 +186,8 @@ impl Channels {
         if !self.store.channels.set_member_role(&channel_id, &member_id, role.as_str()).await? {
             return Err(member_not_found());
         }
-        self.store.channels.member(&channel_id, &member_id).await?.ok_or_else(member_not_found)
+        let member = self.store.channels.member(&channel_id, &member_id).await?.ok_or_else(member_not_found)?;
+        Ok(member.into())
     }
 
     /// Comments in a channel from `{body}`: every member may (comments are paced per user).
@@ -187,9 +197,9 @@ impl Channels {
         user: &SessionUser,
         channel_id: &str,
         body: &Map<String, Value>,
-    ) -> Result<StoredComment> {
+    ) -> Result<Comment> {
         let (channel_id, _) = self.member_role(user, channel_id).await?;
-        self.comments.post(user, Scope::Channel(&channel_id), body).await
+        self.comments.post(user, Scope::Channel(&channel_id), body).await.map(Comment::from)
     }
 
     /// A channel's comments, newest first; members read them.
@@ -199,7 +209,7 @@ impl Channels {
         channel_id: &str,
         after: Option<(i64, String)>,
         limit: i64,
-    ) -> Result<Vec<StoredComment>> {
+    ) -> Result<Vec<Comment>> {
         let (channel_id, _) = self.member_role(user, channel_id).await?;
         self.comments.list(Scope::Channel(&channel_id), after, limit).await
     }

@@ -14,10 +14,32 @@ use crate::error::Result;
 use crate::rate_limits::RateLimits;
 use crate::services::space_events::SpaceEvents;
 use crate::services::spaces::Spaces;
-use crate::store::{NewComment, Outbox, SessionUser, Store, from_millis, to_millis};
+use crate::store::{NewComment, Outbox, SessionUser, Store, StoredComment, from_millis, to_millis};
 
-/// The record a comment use case answers with: handlers show these, and reach them only through the use case.
-pub use crate::store::StoredComment;
+/// A comment as the comment use cases answer it, with its author as they are now.
+pub struct Comment {
+    pub comment_id: String,
+    pub body: String,
+    pub author_id: String,
+    pub author_handle: String,
+    pub author_display_name: String,
+    pub author_avatar_pic_id: Option<String>,
+    pub created_at: OffsetDateTime,
+}
+
+impl From<StoredComment> for Comment {
+    fn from(c: StoredComment) -> Self {
+        Self {
+            comment_id: c.comment_id,
+            body: c.body,
+            author_id: c.author_id,
+            author_handle: c.author_handle,
+            author_display_name: c.author_display_name,
+            author_avatar_pic_id: c.author_avatar_pic_id,
+            created_at: c.created_at,
+        }
+    }
+}
 
 pub struct Comments {
     store: Store,
@@ -39,9 +61,9 @@ impl Comments {
         user: &SessionUser,
         space_id: &str,
         body: &Map<String, Value>,
-    ) -> Result<StoredComment> {
+    ) -> Result<Comment> {
         let (space_id, _) = self.spaces.writer_role(user, space_id).await?;
-        self.post(user, Scope::Space(&space_id), body).await
+        Ok(self.post(user, Scope::Space(&space_id), body).await?.into())
     }
 
     /// A space's comments, newest first, for whoever reads the space.
@@ -51,7 +73,7 @@ impl Comments {
         space_id: &str,
         after: Option<(i64, String)>,
         limit: i64,
-    ) -> Result<Vec<StoredComment>> {
+    ) -> Result<Vec<Comment>> {
         let (space_id, _) = self.spaces.member_role(user, space_id).await?;
         self.list(Scope::Space(&space_id), after, limit).await
     }
@@ -100,8 +122,9 @@ impl Comments {
     }
 
     /// The comments of `scope`, newest first; the caller has checked that the reader may see them.
-    pub async fn list(&self, scope: Scope<'_>, after: Option<(i64, String)>, limit: i64) -> Result<Vec<StoredComment>> {
-        Ok(self.store.comments.comments(scope.kind(), scope.id(), after, limit).await?)
+    pub async fn list(&self, scope: Scope<'_>, after: Option<(i64, String)>, limit: i64) -> Result<Vec<Comment>> {
+        let rows = self.store.comments.comments(scope.kind(), scope.id(), after, limit).await?;
+        Ok(rows.into_iter().map(Comment::from).collect())
     }
 }
 

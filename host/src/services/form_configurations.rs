@@ -17,10 +17,17 @@ use crate::error::{Error, OnConflict, Result};
 use crate::quotas;
 use crate::services::licenses::Caller;
 use crate::stale::{self, Stale};
-use crate::store::{ConfigurationChange, NewConfiguration, SessionUser, Store, StoredConfiguration};
+use crate::store::{
+    ConfigurationChange, ConfigurationFilter, NewConfiguration, SessionUser, Store, StoredConfiguration,
+};
 
-/// The filter a configuration listing takes: handlers show these, and reach them only through the use case.
-pub use crate::store::ConfigurationFilter;
+/// What a listing of the configurations a user may read is narrowed to.
+pub struct ConfigurationScope<'a> {
+    /// Only configurations offered in this language.
+    pub language: Option<&'a str>,
+    /// Any of these states; all when empty.
+    pub states: &'a [String],
+}
 
 /// Most editors one configuration may name.
 pub const MAX_EDITORS: usize = 100;
@@ -227,13 +234,21 @@ impl FormConfigurations {
         Ok(Some(configuration))
     }
 
+    /// The configurations `user` may read, newest first.
     pub async fn list(
         &self,
-        filter: &ConfigurationFilter<'_>,
+        user: &SessionUser,
+        scope: &ConfigurationScope<'_>,
         after: Option<(i64, String)>,
         limit: i64,
     ) -> Result<Vec<Configuration>> {
-        let rows = self.store.forms.list_configurations(filter, after, limit).await?;
+        let filter = ConfigurationFilter {
+            viewer_id: &user.user_id,
+            viewer_handle: &user.handle,
+            language: scope.language,
+            states: scope.states,
+        };
+        let rows = self.store.forms.list_configurations(&filter, after, limit).await?;
         let mut out = Vec::with_capacity(rows.len());
         for row in rows {
             // Rows share the cache with single reads, so a list never re-parses a known revision.

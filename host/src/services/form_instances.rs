@@ -17,7 +17,12 @@ use crate::services::workflow_configurations::WorkflowConfigurations;
 use crate::store::{InstanceContent, NewEvent, NewWorkflowEvent, Outbox, SessionUser, Store, StoredAttachment};
 
 /// The records and filter of instance use cases: handlers show these, and reach them only through the use case.
-pub use crate::store::{InstanceEvent, InstanceFilter, StoredInstance};
+use crate::store::{InstanceFilter, StoredInstance};
+
+mod record;
+
+/// What the instance use cases answer with; handlers map these to the wire.
+pub use record::{FormRecord, HistoryEntry, InstanceQuery, InstanceSummary};
 
 pub struct FormInstances {
     store: Store,
@@ -339,13 +344,40 @@ impl FormInstances {
         }
     }
 
+    /// The caller's instances, newest first.
     pub async fn list(
         &self,
-        filter: &InstanceFilter<'_>,
+        user: &SessionUser,
+        query: &InstanceQuery<'_>,
         after: Option<(i64, String)>,
         limit: i64,
-    ) -> Result<Vec<StoredInstance>> {
-        Ok(self.store.instances.list_instances(filter, after, limit).await?)
+    ) -> Result<Vec<InstanceSummary>> {
+        let filter = InstanceFilter {
+            owner_id: &user.user_id,
+            configuration_id: query.configuration_id,
+            space_id: query.space_id,
+            states: query.states,
+        };
+        let rows = self.store.instances.list_instances(&filter, after, limit).await?;
+        Ok(rows.into_iter().map(InstanceSummary::from).collect())
+    }
+
+    /// The instance as answered, its file fields holding their attachments.
+    pub async fn record(&self, instance: Instance) -> Result<FormRecord> {
+        let has_files = instance.configuration.parsed.fields().any(|f| f.kind == forms::FieldType::File);
+        let attachments = match (has_files, &instance.attachments) {
+            (false, _) => Vec::new(),
+            (true, Some(read)) => read.clone(),
+            (true, None) => self.store.media.attachments(&instance.stored.form_id).await?,
+        };
+        let mut record = FormRecord::from(instance);
+        record.attachments = attachments.into_iter().map(Into::into).collect();
+        Ok(record)
+    }
+
+    /// A configuration by id (cached), for use cases over many instances.
+    pub async fn configuration(&self, configuration_id: &str) -> Result<Option<Configuration>> {
+        self.configurations.load(configuration_id).await
     }
 
     pub async fn history(
@@ -354,9 +386,10 @@ impl FormInstances {
         form_id: &str,
         after: Option<(i64, String)>,
         limit: i64,
-    ) -> Result<Vec<InstanceEvent>> {
+    ) -> Result<Vec<HistoryEntry>> {
         let instance = self.readable(user, form_id).await?;
-        Ok(self.store.instances.instance_events(&instance.stored.form_id, after, limit).await?)
+        let events = self.store.instances.instance_events(&instance.stored.form_id, after, limit).await?;
+        Ok(events.into_iter().map(HistoryEntry::from).collect())
     }
 
     /// A space must have the user as a member (any other space, one read through a channel too,

@@ -20,9 +20,10 @@ use crate::quotas;
 use crate::services::licenses::Caller;
 use crate::store::{NewMessageRow, Store, StoreError, from_millis, to_millis};
 
-/// The records a message use case answers with: handlers show these, and reach them only through
-/// the use case.
-pub use crate::store::{Correspondent, StoredMessage, StoredThread};
+mod views;
+
+/// What the message use cases answer with; handlers map these to the wire.
+pub use views::{Message, Party, Thread};
 
 /// What a send answers: `{threadId, messageId}`.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -162,13 +163,9 @@ impl Messages {
     }
 
     /// The user's threads, newest activity first.
-    pub async fn threads(
-        &self,
-        user: &SessionUser,
-        after: Option<(i64, String)>,
-        limit: i64,
-    ) -> Result<Vec<StoredThread>> {
-        Ok(self.store.messages.threads(&user.user_id, after, limit).await?)
+    pub async fn threads(&self, user: &SessionUser, after: Option<(i64, String)>, limit: i64) -> Result<Vec<Thread>> {
+        let rows = self.store.messages.threads(&user.user_id, after, limit).await?;
+        Ok(rows.into_iter().map(Thread::from).collect())
     }
 
     /// A thread's messages, newest first, for its participants; listing marks nothing read.
@@ -178,16 +175,17 @@ impl Messages {
         thread_id: &str,
         after: Option<(i64, String)>,
         limit: i64,
-    ) -> Result<Vec<StoredMessage>> {
+    ) -> Result<Vec<Message>> {
         let thread_id = path_id(thread_id).ok_or_else(thread_not_found)?;
         let thread = self.store.messages.thread(&user.user_id, &thread_id).await?.ok_or_else(thread_not_found)?;
-        Ok(self.store.messages.messages(&thread.thread_id, after, limit).await?)
+        let rows = self.store.messages.messages(&thread.thread_id, after, limit).await?;
+        Ok(rows.into_iter().map(Message::from).collect())
     }
 
     /// One message of a thread the user takes part in. Fetching it as its recipient marks it read
     /// (once: `readAt` keeps the first fetch's time); the sender's fetch changes nothing.
     #[tracing::instrument(skip_all, fields(user_id = %user.user_id, thread_id, message_id))]
-    pub async fn message(&self, user: &SessionUser, thread_id: &str, message_id: &str) -> Result<StoredMessage> {
+    pub async fn message(&self, user: &SessionUser, thread_id: &str, message_id: &str) -> Result<Message> {
         let (Some(thread_id), Some(message_id)) = (path_id(thread_id), path_id(message_id)) else {
             return Err(message_not_found());
         };
@@ -197,7 +195,7 @@ impl Messages {
             message.read_at =
                 self.store.messages.mark_read(&message.message_id, &user.user_id, OffsetDateTime::now_utc()).await?;
         }
-        Ok(message)
+        Ok(message.into())
     }
 
     /// How many messages to the user are not yet read.

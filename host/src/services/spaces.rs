@@ -15,10 +15,34 @@ use crate::cache::Cache;
 use crate::domain::spaces::{self, Role};
 use crate::error::{Error, OnConflict, Result};
 use crate::stale::{self, Stale};
-use crate::store::{NewSpaceRow, SessionUser, SpaceChange, SpaceModule, Store};
+use crate::store::{NewSpaceRow, SessionUser, SpaceChange, SpaceModule, Store, StoredSpace};
 
-/// The record a space use case answers with: handlers show these, and reach them only through the use case.
-pub use crate::store::MemberSpace;
+/// A space as one of its members sees it, as the space use cases answer it.
+#[derive(Clone, Debug)]
+pub struct SpaceMembership {
+    pub space_id: String,
+    pub name: String,
+    pub display_name: String,
+    pub summary: String,
+    /// The member's role: `owner`, `member` or `reader`.
+    pub role: String,
+    pub created_at: OffsetDateTime,
+    pub updated_at: OffsetDateTime,
+}
+
+impl SpaceMembership {
+    fn new(space: StoredSpace, role: &str) -> Self {
+        Self {
+            space_id: space.space_id,
+            name: space.name,
+            display_name: space.display_name,
+            summary: space.summary,
+            role: role.to_owned(),
+            created_at: space.created_at,
+            updated_at: space.updated_at,
+        }
+    }
+}
 
 const NAME_TAKEN: &str = "a space with this name exists";
 /// Memberships and spaces' module sets kept in memory.
@@ -55,7 +79,7 @@ impl Spaces {
     /// Creates a space from `{name, displayName, summary?}`; the creator becomes its owner. A user
     /// owns at most [`spaces::MAX_OWNED_SPACES`] spaces (beyond: CONFLICT).
     #[tracing::instrument(skip_all, fields(user_id = %user.user_id))]
-    pub async fn create(&self, user: &SessionUser, body: &Map<String, Value>) -> Result<MemberSpace> {
+    pub async fn create(&self, user: &SessionUser, body: &Map<String, Value>) -> Result<SpaceMembership> {
         let new = spaces::parse_new(body)?;
         let space_id = uuid::Uuid::new_v4().to_string();
         let row = NewSpaceRow {
@@ -75,12 +99,18 @@ impl Spaces {
                 Error::Conflict(Cow::Owned(format!("a user may own at most {} spaces", spaces::MAX_OWNED_SPACES)))
             })?;
         self.roles.insert(role_key(&space_id, &user.user_id), Role::Owner);
-        Ok(MemberSpace { space, role: Role::Owner.as_str().to_owned() })
+        Ok(SpaceMembership::new(space, Role::Owner.as_str()))
     }
 
     /// The spaces the user is a member of, newest first.
-    pub async fn list(&self, user: &SessionUser, after: Option<(i64, String)>, limit: i64) -> Result<Vec<MemberSpace>> {
-        Ok(self.store.spaces.member_spaces(&user.user_id, after, limit).await?)
+    pub async fn list(
+        &self,
+        user: &SessionUser,
+        after: Option<(i64, String)>,
+        limit: i64,
+    ) -> Result<Vec<SpaceMembership>> {
+        let rows = self.store.spaces.member_spaces(&user.user_id, after, limit).await?;
+        Ok(rows.into_iter().map(|m| SpaceMembership::new(m.space, &m.role)).collect())
     }
 
     /// The role of a user in a space: a membership's, else `Reader` for a member of a channel the
@@ -132,10 +162,10 @@ impl Spaces {
     }
 
     /// A space as one of its members sees it.
-    pub async fn get(&self, user: &SessionUser, space_id: &str) -> Result<MemberSpace> {
+    pub async fn get(&self, user: &SessionUser, space_id: &str) -> Result<SpaceMembership> {
         let (space_id, role) = self.member_role(user, space_id).await?;
         let space = self.store.spaces.space(&space_id).await?.ok_or_else(not_found)?;
-        Ok(MemberSpace { space, role: role.as_str().to_owned() })
+        Ok(SpaceMembership::new(space, role.as_str()))
     }
 
     /// Changes any of `name`, `displayName` and `summary`; owner only.
@@ -145,12 +175,12 @@ impl Spaces {
         user: &SessionUser,
         space_id: &str,
         body: &Map<String, Value>,
-    ) -> Result<MemberSpace> {
+    ) -> Result<SpaceMembership> {
         let space_id = self.require_owner(user, space_id).await?;
         let change = spaces::parse_change(body)?;
         if change.is_empty() {
             let space = self.store.spaces.space(&space_id).await?.ok_or_else(not_found)?;
-            return Ok(MemberSpace { space, role: Role::Owner.as_str().to_owned() });
+            return Ok(SpaceMembership::new(space, Role::Owner.as_str()));
         }
         let change = SpaceChange {
             name: change.name.as_deref(),
@@ -163,7 +193,7 @@ impl Spaces {
             .update_space(&space_id, &change, OffsetDateTime::now_utc())
             .await
             .on_conflict(NAME_TAKEN)?;
-        Ok(MemberSpace { space, role: Role::Owner.as_str().to_owned() })
+        Ok(SpaceMembership::new(space, Role::Owner.as_str()))
     }
 
     /// Makes a user a member of a space with `role` (registrations, administration).

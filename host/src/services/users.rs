@@ -8,7 +8,7 @@ use crate::domain::problems::Problems;
 use crate::error::Result;
 use crate::store::UserRepo;
 
-pub use crate::store::User;
+use crate::services::accounts::Account;
 
 pub struct Users {
     users: UserRepo,
@@ -21,13 +21,14 @@ impl Users {
 
     /// Applies `{displayName?, fullName?}`; every other member is refused at its path.
     #[tracing::instrument(skip_all, fields(user_id = %user.user_id))]
-    pub async fn update_profile(&self, user: &SessionUser, body: &Map<String, Value>) -> Result<User> {
+    pub async fn update_profile(&self, user: &SessionUser, body: &Map<String, Value>) -> Result<Account> {
         let change = account::parse_profile_change(body)?;
         let now = OffsetDateTime::now_utc();
-        Ok(self
+        let updated = self
             .users
             .update_profile(&user.user_id, change.display_name.as_deref(), change.full_name.as_deref(), now)
-            .await?)
+            .await?;
+        Ok(updated.into())
     }
 
     /// Users whose handle starts with the prefix `q` names (problems at `q`), in handle order,
@@ -38,12 +39,15 @@ impl Users {
         after: Option<&str>,
         limit: i64,
         problems: Problems,
-    ) -> Result<Vec<User>> {
+    ) -> Result<Vec<Account>> {
         let prefix = account::parse_handle_prefix(q, problems)?;
         match prefix {
             // A prefix with characters no handle has matches nothing; no need to ask the database.
             HandlePrefix::MatchesNothing => Ok(Vec::new()),
-            HandlePrefix::Prefix(prefix) => Ok(self.users.search_handles(&prefix, after, limit).await?),
+            HandlePrefix::Prefix(prefix) => {
+                let users = self.users.search_handles(&prefix, after, limit).await?;
+                Ok(users.into_iter().map(Account::from).collect())
+            }
         }
     }
 }

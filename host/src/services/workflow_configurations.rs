@@ -17,10 +17,20 @@ use crate::error::{Error, OnConflict, Result};
 use crate::services::form_configurations::CACHED_DOCUMENT_BYTES;
 use crate::services::form_configurations::{Configuration, FormConfigurations};
 use crate::stale::{self, Stale};
-use crate::store::{SessionUser, Store, StoredWorkflow};
+use crate::store::{Grant, SessionUser, Store, StoredWorkflow};
 
-/// The record a permissions use case answers with: handlers show these, and reach them only through the use case.
-pub use crate::store::Grant;
+/// Who holds which permission slots of a workflow, as the permissions use cases answer it.
+pub struct SlotHolder {
+    pub user_id: String,
+    pub handle: String,
+    pub slots: Vec<i64>,
+}
+
+impl From<Grant> for SlotHolder {
+    fn from(g: Grant) -> Self {
+        Self { user_id: g.user_id, handle: g.handle, slots: g.slots }
+    }
+}
 
 /// Most users one grant list may name.
 const MAX_GRANTS: usize = 500;
@@ -170,13 +180,14 @@ impl WorkflowConfigurations {
         Ok(out)
     }
 
-    pub async fn grants(&self, user: &SessionUser, id: &str) -> Result<Vec<Grant>> {
+    pub async fn grants(&self, user: &SessionUser, id: &str) -> Result<Vec<SlotHolder>> {
         let workflow = self.visible(user, id, false).await?;
-        Ok(self.store.workflows.workflow_grants(&workflow.stored.workflow_configuration_id).await?)
+        let grants = self.store.workflows.workflow_grants(&workflow.stored.workflow_configuration_id).await?;
+        Ok(grants.into_iter().map(SlotHolder::from).collect())
     }
 
     /// Replaces every grant: `{grants: [{handle, slots: [n]}]}`; creator only.
-    pub async fn replace_grants(&self, user: &SessionUser, id: &str, body: &Value) -> Result<Vec<Grant>> {
+    pub async fn replace_grants(&self, user: &SessionUser, id: &str, body: &Value) -> Result<Vec<SlotHolder>> {
         let workflow = self.visible(user, id, false).await?;
         if !workflow.is_owner(user) {
             return Err(Error::Forbidden(Cow::Borrowed("only the creator may grant slots")));
@@ -252,7 +263,8 @@ impl WorkflowConfigurations {
             })
             .collect();
         self.store.workflows.replace_workflow_grants(&workflow.stored.workflow_configuration_id, &pairs).await?;
-        Ok(self.store.workflows.workflow_grants(&workflow.stored.workflow_configuration_id).await?)
+        let grants = self.store.workflows.workflow_grants(&workflow.stored.workflow_configuration_id).await?;
+        Ok(grants.into_iter().map(SlotHolder::from).collect())
     }
 
     fn remember(&self, workflow: &Workflow) {

@@ -1,6 +1,7 @@
 //! Workflow instances and items: start, list a view, read, patch and move (conventions 10, 13).
 
 use std::borrow::Cow;
+use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use serde_json::Value;
@@ -11,12 +12,15 @@ use crate::domain::forms::{self, InstanceState, Mode};
 use crate::domain::problems::Problems;
 use crate::domain::workflows::{self, ItemPatch, Shown, View};
 use crate::error::{Error, OnConflict, Result};
-use crate::services::form_instances::{FormInstances, Instance};
+use crate::services::form_configurations::Configuration;
+use crate::services::form_instances::{FormInstances, FormRecord, Instance};
 use crate::services::workflow_configurations::{Workflow, WorkflowConfigurations};
-use crate::store::{ListedItem, NewWorkflowEvent, SessionUser, Store};
+use crate::store::{NewWorkflowEvent, SessionUser, Store, StoredItem};
 
-/// The records an item use case answers with: handlers show these, and reach them only through the use case.
-pub use crate::store::{StoredItem, WorkflowEvent};
+mod views;
+
+/// What the item use cases answer with; handlers map these to the wire.
+pub use views::{AvailableTransition, ItemDetail, ItemPlace, ViewItem, WorkflowHistoryEntry};
 
 pub const ITEM_TYPE_FORM: &str = "FORM";
 
@@ -74,7 +78,7 @@ impl WorkflowItems {
 
     /// Puts an item into the entry workbasket of a workflow.
     #[tracing::instrument(skip_all, fields(user_id = %user.user_id))]
-    pub async fn start(&self, user: &SessionUser, request: StartRequest<'_>) -> Result<StoredItem> {
+    pub async fn start(&self, user: &SessionUser, request: StartRequest<'_>) -> Result<ItemPlace> {
         let mut problems = Problems::new();
         let workflow_id = problems.required("/workflowConfigurationId", request.workflow_configuration_id);
         let item_id = problems.required("/itemId", request.item_id);
@@ -98,7 +102,7 @@ impl WorkflowItems {
         {
             return Err(unknown());
         }
-        self.start_loaded(user, &workflow, &instance, request.confirm_switch).await
+        self.start_loaded(user, &workflow, &instance, request.confirm_switch).await.map(ItemPlace::from)
     }
 
     /// Whether `user` created the workflow the instance sits in now: besides the item's creator,
@@ -176,6 +180,32 @@ impl WorkflowItems {
         }
         let Some(workflow) = self.workflows.load(&workflow_id.to_string(), false).await? else { return Ok(None) };
         self.start_loaded(user, &workflow, instance, false).await.map(Some)
+    }
+
+    /// Fills in a form (see [`FormInstances::create`]) and starts the workflow it asks for.
+    pub async fn create_form(&self, user: &SessionUser, body: &Value) -> Result<FormRecord> {
+        let created = self.instances.create(user, body).await?;
+        self.start_requested(user, &created).await?;
+        Ok(created.into())
+    }
+
+    /// Changes a form (see [`FormInstances::update`]), starts the workflow it asks for, and
+    /// answers it with its attachments.
+    pub async fn update_form(&self, user: &SessionUser, form_id: &str, body: &Value) -> Result<FormRecord> {
+        let updated = self.instances.update(user, form_id, body).await?;
+        self.start_requested(user, &updated).await?;
+        self.instances.record(updated).await
+    }
+
+    /// A form as the caller may read it ([`Self::readable_form`]), with its attachments; a view
+    /// holder sees only what their views show (conventions 13).
+    pub async fn read_form(&self, user: &SessionUser, form_id: &str) -> Result<FormRecord> {
+        let readable = self.readable_form(user, form_id).await?;
+        let mut record = self.instances.record(readable.instance).await?;
+        if let Some(shown) = &readable.shown {
+            shown.reduce(&mut record.fields, &mut record.metadata);
+        }
+        Ok(record)
     }
 
     /// The instance if the user may read it: its creator and the creator of the workflow it sits
@@ -328,7 +358,7 @@ impl WorkflowItems {
         workbasket_id: Option<&str>,
         after: Option<(i64, String)>,
         limit: i64,
-    ) -> Result<(Workflow, View, Vec<ListedItem>)> {
+    ) -> Result<Vec<ViewItem>> {
         let not_found = || Error::not_found("view");
         let workflow = self.workflows.load(workflow_id, false).await?.ok_or_else(not_found)?;
         let view =
@@ -350,7 +380,21 @@ impl WorkflowItems {
             .workflow_items
             .list_view_items(&workflow.stored.workflow_configuration_id, &workbaskets, after, limit)
             .await?;
-        Ok((workflow, view, items))
+        // Each configuration once, however many items of the page share it.
+        let mut forms: BTreeMap<String, Option<Configuration>> = BTreeMap::new();
+        for row in &items {
+            if !forms.contains_key(&row.configuration_id) {
+                let form = self.instances.configuration(&row.configuration_id).await?;
+                forms.insert(row.configuration_id.clone(), form);
+            }
+        }
+        Ok(items
+            .into_iter()
+            .map(|row| {
+                let form = forms.get(&row.configuration_id).and_then(Option::as_ref).map(|c| &c.parsed);
+                ViewItem::new(row, &view, form)
+            })
+            .collect())
     }
 
     pub async fn history(
@@ -360,9 +404,10 @@ impl WorkflowItems {
         access: Access<'_>,
         after: Option<(i64, String)>,
         limit: i64,
-    ) -> Result<Vec<WorkflowEvent>> {
+    ) -> Result<Vec<WorkflowHistoryEntry>> {
         let item = self.reach(user, item_id, access).await?;
-        Ok(self.store.workflow_items.workflow_events(&item.item.item_id, after, limit).await?)
+        let events = self.store.workflow_items.workflow_events(&item.item.item_id, after, limit).await?;
+        Ok(events.into_iter().map(WorkflowHistoryEntry::from).collect())
     }
 
     /// Changes fields the view makes editable.

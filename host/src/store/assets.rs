@@ -12,6 +12,7 @@ use time::OffsetDateTime;
 mod analysis;
 
 use super::outbox::Outbox;
+use super::keyset::{BindKeyset, Keyset};
 use super::{Db, StoreResult, from_millis, placeholders, to_millis};
 use crate::domain::jobs::AnalyseAsset;
 
@@ -140,11 +141,11 @@ impl AssetRepo {
         after: Option<(i64, String)>,
         limit: i64,
     ) -> StoreResult<Vec<StoredAsset>> {
-        // Every stored time is below i64::MAX, so the first page's key needs no id.
-        let (after_at, after_id) = after.unwrap_or((i64::MAX, String::new()));
+        let keyset = Keyset::newest_first(after);
         let mut sql = format!(
             "select {ASSET_COLUMNS} from published_asset p join app_user u on u.user_id = p.proposed_by \
-             where p.space_id = $1 and (p.created_at, p.asset_id) < ($2, $3)"
+             where p.space_id = $1 and {}",
+            keyset.after("p.created_at", "p.asset_id", 2)
         );
         let mut next = 4;
         if !filter.states.is_empty() {
@@ -158,8 +159,8 @@ impl AssetRepo {
             ));
             next += 1 + published.len();
         }
-        sql.push_str(&format!(" order by p.created_at desc, p.asset_id desc limit ${next}"));
-        let mut query = sqlx::query(sqlx::AssertSqlSafe(sql)).bind(space_id.to_owned()).bind(after_at).bind(after_id);
+        sql.push_str(&format!(" {} limit ${next}", keyset.order_by("p.created_at", "p.asset_id")));
+        let mut query = sqlx::query(sqlx::AssertSqlSafe(sql)).bind(space_id.to_owned()).bind_keyset(keyset);
         for state in filter.states {
             query = query.bind(*state);
         }

@@ -8,6 +8,7 @@ use std::collections::BTreeMap;
 use sqlx::{AnyConnection, AnyPool, Row};
 use time::OffsetDateTime;
 
+use super::keyset::{BindKeyset, Keyset};
 use super::{StoreResult, from_millis, to_millis};
 
 /// Where a kind of subject keeps its trail.
@@ -89,20 +90,20 @@ pub async fn page(
     after: Option<(i64, String)>,
     limit: i64,
 ) -> StoreResult<Vec<AuditEntry>> {
-    let (after_at, after_id) = after.unwrap_or((i64::MIN, String::new()));
+    let keyset = Keyset::oldest_first(after);
     let columns: String = trail.details.iter().map(|c| format!(", e.{c}")).collect();
     let sql = format!(
         "select e.event_id, e.actor_id, u.handle, e.action, e.changed_fields, e.at{columns} \
          from {table} e join app_user u on u.user_id = e.actor_id \
-         where e.{subject} = $1 and (e.at > $2 or (e.at = $2 and e.event_id > $3)) \
-         order by e.at, e.event_id limit $4",
+         where e.{subject} = $1 and {after} {order} limit $4",
         table = trail.table,
         subject = trail.subject,
+        after = keyset.after("e.at", "e.event_id", 2),
+        order = keyset.order_by("e.at", "e.event_id"),
     );
     let rows = sqlx::query(sqlx::AssertSqlSafe(sql))
         .bind(subject_id.to_owned())
-        .bind(after_at)
-        .bind(after_id)
+        .bind_keyset(keyset)
         .bind(limit)
         .fetch_all(pool)
         .await?;

@@ -4,21 +4,7 @@ use time::OffsetDateTime;
 
 use super::users::{NewUser, User};
 use super::{Db, StoreError, StoreResult, from_millis, to_millis};
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ChallengePurpose {
-    Signup,
-    Reset,
-}
-
-impl ChallengePurpose {
-    fn as_str(self) -> &'static str {
-        match self {
-            Self::Signup => "signup",
-            Self::Reset => "reset",
-        }
-    }
-}
+use crate::domain::account::ChallengePurpose;
 
 /// A pending sign-up or password reset.
 #[derive(Clone, Debug)]

@@ -10,6 +10,7 @@ use sqlx::{AnyConnection, Row};
 use time::OffsetDateTime;
 
 pub use self::invites::{InviteOutcome, InviteWrite, NewInvitee, StoredInvite};
+use super::keyset::{BindKeyset, Keyset};
 use super::{Db, Engine, StoreResult, from_millis, placeholders, to_millis};
 
 /// A stored channel.
@@ -212,16 +213,17 @@ impl ChannelRepo {
         after: Option<(i64, String)>,
         limit: i64,
     ) -> StoreResult<Vec<MemberChannel>> {
-        let (after_at, after_id) = after.unwrap_or((i64::MAX, "\u{10FFFF}".to_owned()));
+        let keyset = Keyset::newest_first(after);
         let rows = sqlx::query(sqlx::AssertSqlSafe(format!(
             "select {CHANNEL_COLUMNS}, m.role, m.created_at as joined_at \
              from channel_member m join channel c on c.channel_id = m.channel_id \
-             where m.user_id = $1 and (m.created_at < $2 or (m.created_at = $2 and m.channel_id < $3)) \
-             order by m.created_at desc, m.channel_id desc limit $4"
+             where m.user_id = $1 and {after} \
+             {order} limit $4",
+            after = keyset.after("m.created_at", "m.channel_id", 2),
+            order = keyset.order_by("m.created_at", "m.channel_id"),
         )))
         .bind(user_id.to_owned())
-        .bind(after_at)
-        .bind(after_id)
+        .bind_keyset(keyset)
         .bind(limit)
         .fetch_all(&self.db.pool)
         .await?;
@@ -236,15 +238,16 @@ impl ChannelRepo {
         after: Option<(i64, String)>,
         limit: i64,
     ) -> StoreResult<Vec<ChannelMember>> {
-        let (after_at, after_id) = after.unwrap_or((i64::MAX, "\u{10FFFF}".to_owned()));
+        let keyset = Keyset::newest_first(after);
         let rows = sqlx::query(sqlx::AssertSqlSafe(format!(
             "{MEMBER_SELECT} where m.channel_id = $1 \
-               and (m.created_at < $2 or (m.created_at = $2 and m.user_id < $3)) \
-             order by m.created_at desc, m.user_id desc limit $4"
+               and {after} \
+             {order} limit $4",
+            after = keyset.after("m.created_at", "m.user_id", 2),
+            order = keyset.order_by("m.created_at", "m.user_id"),
         )))
         .bind(channel_id.to_owned())
-        .bind(after_at)
-        .bind(after_id)
+        .bind_keyset(keyset)
         .bind(limit)
         .fetch_all(&self.db.pool)
         .await?;

@@ -7,6 +7,7 @@ use sqlx::any::AnyRow;
 use time::OffsetDateTime;
 
 use super::outbox::Outbox;
+use super::keyset::{BindKeyset, Keyset};
 use super::{Db, StoreResult, from_millis, to_millis};
 
 /// A stored comment with what a reader sees of its author.
@@ -96,19 +97,18 @@ impl CommentRepo {
         after: Option<(i64, String)>,
         limit: i64,
     ) -> StoreResult<Vec<StoredComment>> {
-        // Every stored time is below i64::MAX, so the first page's key needs no id.
-        let (after_at, after_id) = after.unwrap_or((i64::MAX, String::new()));
-        let rows = sqlx::query(
+        let keyset = Keyset::newest_first(after);
+        let rows = sqlx::query(sqlx::AssertSqlSafe(format!(
             "select c.comment_id, c.body, c.created_at, u.user_id, u.handle, u.display_name, a.pic_id \
              from comment c join app_user u on u.user_id = c.author_id \
              left join user_avatar a on a.user_id = c.author_id \
-             where c.scope = $1 and c.scope_id = $2 and (c.created_at, c.comment_id) < ($3, $4) \
-             order by c.created_at desc, c.comment_id desc limit $5",
-        )
+             where c.scope = $1 and c.scope_id = $2 and {after} {order} limit $5",
+            after = keyset.after("c.created_at", "c.comment_id", 3),
+            order = keyset.order_by("c.created_at", "c.comment_id"),
+        )))
         .bind(scope)
         .bind(scope_id.to_owned())
-        .bind(after_at)
-        .bind(after_id)
+        .bind_keyset(keyset)
         .bind(limit)
         .fetch_all(&self.db.pool)
         .await?;

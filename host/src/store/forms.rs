@@ -2,6 +2,7 @@ use sqlx::Row;
 use sqlx::any::AnyRow;
 use time::OffsetDateTime;
 
+use super::keyset::{BindKeyset, Keyset};
 use super::{Db, StoreError, StoreResult, from_millis, to_millis};
 
 /// A stored form configuration; the document is the validated JSON as text.
@@ -160,7 +161,7 @@ impl FormRepo {
         after: Option<(i64, String)>,
         limit: i64,
     ) -> StoreResult<Vec<StoredConfiguration>> {
-        let (after_at, after_id) = after.unwrap_or((i64::MAX, String::new()));
+        let keyset = Keyset::newest_first(after);
         let states = states_list(filter.states);
         // Editors are stored as a JSON array of handles; handles are [a-z0-9_] so a quoted
         // substring match is exact.
@@ -169,15 +170,16 @@ impl FormRepo {
              where (c.state = 'ACTIVE' or c.owner_id = $1 or c.editors like $2 escape '\\') \
                and ($3 = '' or exists (select 1 from form_configuration_language l where l.configuration_id = c.configuration_id and l.language = $3)) \
                and ($4 = '' or $4 like '%,' || c.state || ',%') \
-               and (c.created_at < $5 or (c.created_at = $5 and c.configuration_id < $6)) \
-             order by c.created_at desc, c.configuration_id desc limit $7"
+               and {after} \
+             {order} limit $7",
+            after = keyset.after("c.created_at", "c.configuration_id", 5),
+            order = keyset.order_by("c.created_at", "c.configuration_id"),
         )))
         .bind(filter.viewer_id.to_owned())
         .bind(format!("%\"{}\"%", filter.viewer_handle.replace('_', "\\_")))
         .bind(filter.language.unwrap_or_default().to_owned())
         .bind(states)
-        .bind(after_at)
-        .bind(if after_id.is_empty() { "\u{10FFFF}".to_owned() } else { after_id })
+        .bind_keyset(keyset)
         .bind(limit)
         .fetch_all(&self.db.pool)
         .await?;

@@ -4,6 +4,7 @@ use time::OffsetDateTime;
 
 use super::audit::{self, AuditEntry, NewEntry, Trail};
 use super::forms::states_list;
+use super::keyset::{BindKeyset, Keyset};
 use super::media::{JOINED, StoredAttachment, attachment_named};
 use super::outbox::Outbox;
 use super::workflow_items::{NewWorkflowEvent, insert_workflow_event};
@@ -230,20 +231,21 @@ impl InstanceRepo {
         after: Option<(i64, String)>,
         limit: i64,
     ) -> StoreResult<Vec<StoredInstance>> {
-        let (after_at, after_id) = after.unwrap_or((i64::MAX, "\u{10FFFF}".to_owned()));
+        let keyset = Keyset::newest_first(after);
         let rows = sqlx::query(sqlx::AssertSqlSafe(format!(
             "select {INSTANCE_COLUMNS} from form_instance \
              where owner_id = $1 and ($2 = '' or configuration_id = $2) and ($3 = '' or space_id = $3) \
                and ($4 = '' or $4 like '%,' || state || ',%') \
-               and (created_at < $5 or (created_at = $5 and form_id < $6)) \
-             order by created_at desc, form_id desc limit $7"
+               and {after} \
+             {order} limit $7",
+            after = keyset.after("created_at", "form_id", 5),
+            order = keyset.order_by("created_at", "form_id"),
         )))
         .bind(filter.owner_id.to_owned())
         .bind(filter.configuration_id.unwrap_or_default().to_owned())
         .bind(filter.space_id.unwrap_or_default().to_owned())
         .bind(states_list(filter.states))
-        .bind(after_at)
-        .bind(after_id)
+        .bind_keyset(keyset)
         .bind(limit)
         .fetch_all(&self.db.pool)
         .await?;

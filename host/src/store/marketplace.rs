@@ -11,6 +11,7 @@ use sqlx::any::AnyRow;
 use time::OffsetDateTime;
 
 use super::outbox::Outbox;
+use super::keyset::{BindKeyset, Keyset};
 use super::{Db, StoreResult, from_millis, placeholders, to_millis};
 
 /// A listing as its owner and the operator see it.
@@ -240,13 +241,14 @@ impl ListingRepo {
         after: Option<(i64, String)>,
         limit: i64,
     ) -> StoreResult<Vec<StoredListing>> {
-        let (after_at, after_id) = after.unwrap_or((i64::MAX, String::new()));
-        let mut sql = format!("select {LISTING_COLUMNS} {LISTING_FROM} where (l.updated_at, l.space_id) < ($1, $2)");
+        let keyset = Keyset::newest_first(after);
+        let mut sql =
+            format!("select {LISTING_COLUMNS} {LISTING_FROM} where {}", keyset.after("l.updated_at", "l.space_id", 1));
         if !states.is_empty() {
             sql.push_str(&format!(" and l.state in ({})", placeholders(3, states.len())));
         }
-        sql.push_str(&format!(" order by l.updated_at desc, l.space_id desc limit ${}", 3 + states.len()));
-        let mut query = sqlx::query(sqlx::AssertSqlSafe(sql)).bind(after_at).bind(after_id);
+        sql.push_str(&format!(" {} limit ${}", keyset.order_by("l.updated_at", "l.space_id"), 3 + states.len()));
+        let mut query = sqlx::query(sqlx::AssertSqlSafe(sql)).bind_keyset(keyset);
         for state in states {
             query = query.bind(*state);
         }

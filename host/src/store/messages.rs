@@ -11,6 +11,7 @@ use sqlx::Row;
 use sqlx::any::AnyRow;
 use time::OffsetDateTime;
 
+use super::keyset::{BindKeyset, Keyset};
 use super::{Db, StoreError, StoreResult, from_millis, to_millis};
 
 /// A participant with an account, as the other side of a thread or a message sees them.
@@ -155,14 +156,15 @@ impl MessageRepo {
         after: Option<(i64, String)>,
         limit: i64,
     ) -> StoreResult<Vec<StoredThread>> {
-        let (after_at, after_id) = after.unwrap_or((i64::MAX, String::new()));
+        let keyset = Keyset::newest_first(after);
         let rows = sqlx::query(sqlx::AssertSqlSafe(format!(
-            "{THREAD_SELECT} where tp.user_id = $1 and (tp.last_message_at, tp.thread_id) < ($2, $3) \
-             order by tp.last_message_at desc, tp.thread_id desc limit $4"
+            "{THREAD_SELECT} where tp.user_id = $1 and {after} \
+             {order} limit $4",
+            after = keyset.after("tp.last_message_at", "tp.thread_id", 2),
+            order = keyset.order_by("tp.last_message_at", "tp.thread_id"),
         )))
         .bind(user_id.to_owned())
-        .bind(after_at)
-        .bind(after_id)
+        .bind_keyset(keyset)
         .bind(limit)
         .fetch_all(&self.db.pool)
         .await?;
@@ -178,14 +180,15 @@ impl MessageRepo {
         after: Option<(i64, String)>,
         limit: i64,
     ) -> StoreResult<Vec<StoredMessage>> {
-        let (after_at, after_id) = after.unwrap_or((i64::MAX, String::new()));
+        let keyset = Keyset::newest_first(after);
         let rows = sqlx::query(sqlx::AssertSqlSafe(format!(
-            "{MESSAGE_SELECT} where m.thread_id = $1 and (m.created_at, m.message_id) < ($2, $3) \
-             order by m.created_at desc, m.message_id desc limit $4"
+            "{MESSAGE_SELECT} where m.thread_id = $1 and {after} \
+             {order} limit $4",
+            after = keyset.after("m.created_at", "m.message_id", 2),
+            order = keyset.order_by("m.created_at", "m.message_id"),
         )))
         .bind(thread_id.to_owned())
-        .bind(after_at)
-        .bind(after_id)
+        .bind_keyset(keyset)
         .bind(limit)
         .fetch_all(&self.db.pool)
         .await?;

@@ -8,6 +8,7 @@ use sqlx::any::AnyRow;
 use time::OffsetDateTime;
 
 use super::outbox::Outbox;
+use super::keyset::{BindKeyset, Keyset};
 use super::{Db, StoreResult, from_millis, to_millis};
 
 /// A registration with the handle of who asked.
@@ -155,15 +156,16 @@ impl RegistrationRepo {
         after: Option<(i64, String)>,
         limit: i64,
     ) -> StoreResult<Vec<StoredRegistration>> {
-        let (after_at, after_id) = after.unwrap_or((i64::MAX, String::new()));
+        let keyset = Keyset::newest_first(after);
         let rows = sqlx::query(sqlx::AssertSqlSafe(format!(
             "select {COLUMNS} from registration r join app_user u on u.user_id = r.user_id \
-             where r.space_id = $1 and r.state = 'PENDING' and (r.created_at, r.registration_id) < ($2, $3) \
-             order by r.created_at desc, r.registration_id desc limit $4"
+             where r.space_id = $1 and r.state = 'PENDING' and {after} \
+             {order} limit $4",
+            after = keyset.after("r.created_at", "r.registration_id", 2),
+            order = keyset.order_by("r.created_at", "r.registration_id"),
         )))
         .bind(space_id.to_owned())
-        .bind(after_at)
-        .bind(after_id)
+        .bind_keyset(keyset)
         .bind(limit)
         .fetch_all(&self.db.pool)
         .await?;

@@ -2,6 +2,7 @@ use sqlx::Row;
 use sqlx::any::AnyRow;
 use time::OffsetDateTime;
 
+use super::keyset::{BindKeyset, Keyset};
 use super::{Db, StoreResult, from_millis, to_millis};
 
 /// A stored space with its general settings.
@@ -164,15 +165,16 @@ impl SpaceRepo {
         after: Option<(i64, String)>,
         limit: i64,
     ) -> StoreResult<Vec<MemberSpace>> {
-        let (after_at, after_id) = after.unwrap_or((i64::MAX, "\u{10FFFF}".to_owned()));
+        let keyset = Keyset::newest_first(after);
         let rows = sqlx::query(sqlx::AssertSqlSafe(format!(
             "select {SPACE_COLUMNS}, m.role from space_member m join space s on s.space_id = m.space_id \
-             where m.user_id = $1 and (s.created_at < $2 or (s.created_at = $2 and s.space_id < $3)) \
-             order by s.created_at desc, s.space_id desc limit $4"
+             where m.user_id = $1 and {after} \
+             {order} limit $4",
+            after = keyset.after("s.created_at", "s.space_id", 2),
+            order = keyset.order_by("s.created_at", "s.space_id"),
         )))
         .bind(user_id.to_owned())
-        .bind(after_at)
-        .bind(after_id)
+        .bind_keyset(keyset)
         .bind(limit)
         .fetch_all(&self.db.pool)
         .await?;

@@ -6,6 +6,7 @@ use time::OffsetDateTime;
 
 use super::audit::{self, AuditEntry, NewEntry, Trail};
 use super::instances::{INSTANCE_COLUMNS, instance_from_row};
+use super::keyset::{BindKeyset, Keyset};
 use super::{Db, StoreError, StoreResult, StoredInstance, from_millis, placeholders, to_millis};
 
 /// Where an item stands in its workflow.
@@ -259,20 +260,21 @@ impl WorkflowItemRepo {
         if workbasket_ids.is_empty() {
             return Ok(Vec::new());
         }
-        let (after_at, after_id) = after.unwrap_or((i64::MAX, "\u{10FFFF}".to_owned()));
+        let keyset = Keyset::newest_first(after);
         let sql = format!(
             "select i.item_id, i.item_type, i.workflow_configuration_id, i.workbasket_id, i.revision, i.started_by, \
                i.created_at, i.updated_at, f.configuration_id, f.answers \
              from workflow_item i join form_instance f on f.form_id = i.item_id \
-             where i.workflow_configuration_id = $1 and (i.created_at < $2 or (i.created_at = $2 and i.item_id < $3)) \
-               and i.workbasket_id in ({}) \
-             order by i.created_at desc, i.item_id desc limit $4",
-            placeholders(5, workbasket_ids.len())
+             where i.workflow_configuration_id = $1 and {after} \
+               and i.workbasket_id in ({in_list}) \
+             {order} limit $4",
+            after = keyset.after("i.created_at", "i.item_id", 2),
+            in_list = placeholders(5, workbasket_ids.len()),
+            order = keyset.order_by("i.created_at", "i.item_id"),
         );
         let mut query = sqlx::query(sqlx::AssertSqlSafe(sql))
             .bind(workflow_configuration_id.to_owned())
-            .bind(after_at)
-            .bind(after_id)
+            .bind_keyset(keyset)
             .bind(limit);
         for id in workbasket_ids {
             query = query.bind(id.clone());

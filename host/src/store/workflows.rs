@@ -2,6 +2,7 @@ use sqlx::Row;
 use sqlx::any::AnyRow;
 use time::OffsetDateTime;
 
+use super::keyset::{BindKeyset, Keyset};
 use super::{Db, StoreError, StoreResult, from_millis, to_millis};
 
 /// A stored workflow configuration; the document is the validated JSON as text.
@@ -111,16 +112,17 @@ impl WorkflowRepo {
         after: Option<(i64, String)>,
         limit: i64,
     ) -> StoreResult<Vec<StoredWorkflow>> {
-        let (after_at, after_id) = after.unwrap_or((i64::MAX, "\u{10FFFF}".to_owned()));
+        let keyset = Keyset::newest_first(after);
         let rows = sqlx::query(sqlx::AssertSqlSafe(format!(
             "select {WORKFLOW_COLUMNS} from workflow_configuration w \
              where (w.owner_id = $1 or exists (select 1 from workflow_grant g where g.workflow_configuration_id = w.workflow_configuration_id and g.user_id = $1)) \
-               and (w.created_at < $2 or (w.created_at = $2 and w.workflow_configuration_id < $3)) \
-             order by w.created_at desc, w.workflow_configuration_id desc limit $4"
+               and {after} \
+             {order} limit $4",
+            after = keyset.after("w.created_at", "w.workflow_configuration_id", 2),
+            order = keyset.order_by("w.created_at", "w.workflow_configuration_id"),
         )))
         .bind(viewer_id.to_owned())
-        .bind(after_at)
-        .bind(after_id)
+        .bind_keyset(keyset)
         .bind(limit)
         .fetch_all(&self.db.pool)
         .await?;

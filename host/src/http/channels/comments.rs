@@ -5,10 +5,9 @@ use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use serde_json::{Map, Value};
 
-use crate::domain::problems::Problems;
 use crate::http::error::{ApiResult, ErrorEnvelope};
-use crate::http::extract::{ApiJson, ApiQuery, AuthUser};
-use crate::http::list::{ListEnvelope, Page, PageQuery};
+use crate::http::extract::{ApiJson, AuthUser};
+use crate::http::list::{ListEnvelope, ListQuery, PageQuery};
 use crate::http::spaces::comments::NewComment;
 use crate::http::views::{CommentView, comment_page};
 use crate::state::AppState;
@@ -42,12 +41,9 @@ pub async fn list_comments(
     State(state): State<AppState>,
     AuthUser(user): AuthUser,
     Path(channel_id): Path<String>,
-    ApiQuery(query): ApiQuery<PageQuery>,
+    list: ListQuery<(i64, String)>,
 ) -> ApiResult<Json<ListEnvelope<CommentView>>> {
-    let mut problems = Problems::new();
-    let page = Page::parse(query.limit.as_deref(), query.cursor.as_deref(), &mut problems);
-    let after: Option<(i64, String)> = page.after(&mut problems);
-    problems.finish(())?;
+    let (page, after) = list.finish()?;
     let rows = state.channels.comments(&user, &channel_id, after, page.fetch_limit()).await?;
     Ok(Json(comment_page(rows, &page, state.avatars.db_hash())))
 }

@@ -9,11 +9,10 @@ use serde_json::{Map, Value};
 use time::OffsetDateTime;
 use utoipa::ToSchema;
 
-use crate::domain::problems::Problems;
 use crate::http::error::{ApiResult, ErrorEnvelope};
-use crate::http::extract::{ApiJson, ApiQuery, AuthUser};
-use crate::http::list::{ListEnvelope, Page, PageQuery, cursor_millis};
-use crate::services::channels::{InviteOutcome, StoredInvite};
+use crate::http::extract::{ApiJson, AuthUser};
+use crate::http::list::{ListEnvelope, ListQuery, PageQuery, cursor_millis};
+use crate::services::channels::{Invite, InviteAnswer};
 use crate::state::AppState;
 
 /// Whom to invite.
@@ -39,8 +38,8 @@ pub struct InviteResult {
     state: String,
 }
 
-impl From<InviteOutcome> for InviteResult {
-    fn from(outcome: InviteOutcome) -> Self {
+impl From<InviteAnswer> for InviteResult {
+    fn from(outcome: InviteAnswer) -> Self {
         Self { invite_id: outcome.invite_id, handle: outcome.handle, state: outcome.state }
     }
 }
@@ -74,8 +73,8 @@ pub struct InviteView {
     created_at: OffsetDateTime,
 }
 
-impl From<StoredInvite> for InviteView {
-    fn from(invite: StoredInvite) -> Self {
+impl From<Invite> for InviteView {
+    fn from(invite: Invite) -> Self {
         Self {
             invite_id: invite.invite_id,
             channel_id: invite.channel_id,
@@ -128,12 +127,9 @@ pub async fn invite(
 pub async fn pending_invites(
     State(state): State<AppState>,
     AuthUser(user): AuthUser,
-    ApiQuery(query): ApiQuery<PageQuery>,
+    list: ListQuery<(i64, String)>,
 ) -> ApiResult<Json<ListEnvelope<InviteView>>> {
-    let mut problems = Problems::new();
-    let page = Page::parse(query.limit.as_deref(), query.cursor.as_deref(), &mut problems);
-    let after: Option<(i64, String)> = page.after(&mut problems);
-    problems.finish(())?;
+    let (page, after) = list.finish()?;
     let rows = state.channels.pending_invites(&user, after, page.fetch_limit()).await?;
     Ok(Json(ListEnvelope::from_rows(
         rows,

@@ -9,11 +9,10 @@ use time::OffsetDateTime;
 use utoipa::{IntoParams, ToSchema};
 
 use super::parse_states;
-use crate::domain::problems::Problems;
 use crate::http::error::{ApiResult, ErrorEnvelope};
-use crate::http::extract::{ApiJson, ApiQuery, AuthUser};
-use crate::http::list::{ListEnvelope, Page, cursor_millis};
-use crate::services::form_configurations::ConfigurationFilter;
+use crate::http::extract::{ApiJson, AuthUser};
+use crate::http::list::{ListEnvelope, ListQuery, Paged, cursor_millis};
+use crate::services::form_configurations::ConfigurationScope;
 use crate::services::form_configurations::{ACTIVE, ARCHIVED, Configuration};
 use crate::services::licenses::Caller;
 use crate::state::AppState;
@@ -155,6 +154,12 @@ pub struct ConfigurationQuery {
     cursor: Option<String>,
 }
 
+impl Paged for ConfigurationQuery {
+    fn paging(&self) -> (Option<&str>, Option<&str>) {
+        (self.limit.as_deref(), self.cursor.as_deref())
+    }
+}
+
 /// Readable configurations, newest first.
 #[utoipa::path(get, path = "/v0/forms/configurations", tag = "forms", params(ConfigurationQuery),
     security(("session" = [], "license" = [])),
@@ -162,20 +167,17 @@ pub struct ConfigurationQuery {
 pub async fn list_configurations(
     State(state): State<AppState>,
     AuthUser(user): AuthUser,
-    ApiQuery(query): ApiQuery<ConfigurationQuery>,
+    list: ListQuery<(i64, String), ConfigurationQuery>,
 ) -> ApiResult<Json<ListEnvelope<ConfigurationView>>> {
-    let mut problems = Problems::new();
-    let page = Page::parse(query.limit.as_deref(), query.cursor.as_deref(), &mut problems);
-    let after: Option<(i64, String)> = page.after(&mut problems);
+    let ListQuery { page, after, params: query, mut problems } = list;
     let states = parse_states(query.states.as_deref(), &[ACTIVE, ARCHIVED], &mut problems);
     let language = query.language.as_deref().map(str::trim).filter(|l| !l.is_empty());
     if language.is_some_and(|l| l.chars().count() > 35) {
         problems.push("query.language", "INVALID_VALUE", "is not a language code");
     }
     problems.finish(())?;
-    let filter =
-        ConfigurationFilter { viewer_id: &user.user_id, viewer_handle: &user.handle, language, states: &states };
-    let rows = state.form_configurations.list(&filter, after, page.fetch_limit()).await?;
+    let scope = ConfigurationScope { language, states: &states };
+    let rows = state.form_configurations.list(&user, &scope, after, page.fetch_limit()).await?;
     Ok(Json(ListEnvelope::from_rows(
         rows,
         &page,

@@ -9,14 +9,12 @@ use time::OffsetDateTime;
 use utoipa::{IntoParams, ToSchema};
 
 use super::parse_states;
-use crate::domain::forms::FieldType;
 use crate::domain::problems::Problems;
-use crate::http::error::{ApiResult, Error, ErrorEnvelope};
-use crate::http::extract::{ApiJson, ApiQuery, AuthUser};
-use crate::http::list::{ListEnvelope, Page, cursor_millis};
+use crate::http::error::{ApiResult, ErrorEnvelope};
+use crate::http::extract::{ApiJson, AuthUser};
+use crate::http::list::{ListEnvelope, ListQuery, Paged, cursor_millis};
 use crate::http::media::AttachmentDescriptor;
-use crate::services::form_instances::Instance;
-use crate::services::form_instances::{InstanceEvent, InstanceFilter, StoredInstance};
+use crate::services::form_instances::{self as instances, FormRecord, InstanceQuery};
 use crate::state::AppState;
 
 /// A form instance. `fields` holds the answers by field id; file fields hold their attachment
@@ -44,25 +42,26 @@ pub struct InstanceView {
     updated_at: OffsetDateTime,
 }
 
-impl From<Instance> for InstanceView {
-    fn from(instance: Instance) -> Self {
-        let mut fields = instance.answers();
-        for field in instance.configuration.parsed.fields().filter(|f| f.kind == FieldType::File) {
-            fields.insert(field.id.to_string(), Value::Array(Vec::new()));
+impl From<FormRecord> for InstanceView {
+    /// The file fields the record shows hold their attachment descriptors.
+    fn from(record: FormRecord) -> Self {
+        let mut fields = record.fields;
+        for attachment in record.attachments {
+            if let Some(Value::Array(files)) = fields.get_mut(&attachment.field_id) {
+                files.push(serde_json::to_value(AttachmentDescriptor::from(attachment)).unwrap_or_default());
+            }
         }
-        let (metadata, integrations) = (instance.metadata(), instance.integrations());
-        let stored = instance.stored;
         Self {
-            form_id: stored.form_id,
-            configuration_id: stored.configuration_id,
-            state: stored.state,
-            language: stored.language,
+            form_id: record.form_id,
+            configuration_id: record.configuration_id,
+            state: record.state,
+            language: record.language,
             fields,
-            metadata,
-            integrations,
-            revision: stored.revision,
-            created_at: stored.created_at,
-            updated_at: stored.updated_at,
+            metadata: record.metadata,
+            integrations: record.integrations,
+            revision: record.revision,
+            created_at: record.created_at,
+            updated_at: record.updated_at,
         }
     }
 }
@@ -84,8 +83,8 @@ pub struct InstanceSummary {
     updated_at: OffsetDateTime,
 }
 
-impl From<StoredInstance> for InstanceSummary {
-    fn from(s: StoredInstance) -> Self {
+impl From<instances::InstanceSummary> for InstanceSummary {
+    fn from(s: instances::InstanceSummary) -> Self {
         Self {
             form_id: s.form_id,
             configuration_id: s.configuration_id,
@@ -156,9 +155,7 @@ pub async fn create_form(
     AuthUser(user): AuthUser,
     ApiJson(body): ApiJson<Value>,
 ) -> ApiResult<(StatusCode, Json<InstanceView>)> {
-    let created = state.form_instances.create(&user, &body).await?;
-    state.workflow_items.start_requested(&user, &created).await?;
-    Ok((StatusCode::CREATED, Json(created.into())))
+    Ok((StatusCode::CREATED, Json(state.workflow_items.create_form(&user, &body).await?.into())))
 }
 
 /// An instance the caller created, or sees through a workflow (its creator; view holders see what their views show).
@@ -170,25 +167,7 @@ pub async fn get_form(
     AuthUser(user): AuthUser,
     Path(form_id): Path<String>,
 ) -> ApiResult<Json<InstanceView>> {
-    let readable = state.workflow_items.readable_form(&user, &form_id).await?;
-    let mut view = with_attachments(&state, readable.instance).await?;
-    // A view holder sees only what their views show (conventions 13).
-    if let Some(shown) = &readable.shown {
-        shown.reduce(&mut view.fields, &mut view.metadata);
-    }
-    Ok(Json(view))
-}
-
-/// The instance as answered, file fields holding their attachment descriptors.
-async fn with_attachments(state: &AppState, instance: Instance) -> ApiResult<InstanceView> {
-    let attachments = state.attachments.of_instance(&instance).await?;
-    let mut view = InstanceView::from(instance);
-    for attachment in attachments {
-        if let Some(Value::Array(files)) = view.fields.get_mut(&attachment.field_id) {
-            files.push(serde_json::to_value(AttachmentDescriptor::from(attachment)).map_err(Error::internal)?);
-        }
-    }
-    Ok(view)
+    Ok(Json(state.workflow_items.read_form(&user, &form_id).await?.into()))
 }
 
 /// Sparse update: only the sent slices change; `payload.state` may move DRAFT to SUBMITTED.
@@ -202,9 +181,7 @@ pub async fn update_form(
     Path(form_id): Path<String>,
     ApiJson(body): ApiJson<Value>,
 ) -> ApiResult<Json<InstanceView>> {
-    let updated = state.form_instances.update(&user, &form_id, &body).await?;
-    state.workflow_items.start_requested(&user, &updated).await?;
-    with_attachments(&state, updated).await.map(Json)
+    Ok(Json(state.workflow_items.update_form(&user, &form_id, &body).await?.into()))
 }
 
 #[derive(Deserialize, IntoParams)]
@@ -225,28 +202,28 @@ pub struct FormQuery {
     cursor: Option<String>,
 }
 
+impl Paged for FormQuery {
+    fn paging(&self) -> (Option<&str>, Option<&str>) {
+        (self.limit.as_deref(), self.cursor.as_deref())
+    }
+}
+
 /// The caller's instances, newest first.
 #[utoipa::path(get, path = "/v0/forms", tag = "forms", params(FormQuery), security(("session" = [], "license" = [])),
     responses((status = 200, body = ListEnvelope<InstanceSummary>), (status = 400, body = ErrorEnvelope, description = "VALIDATION_FAILED")))]
 pub async fn list_forms(
     State(state): State<AppState>,
     AuthUser(user): AuthUser,
-    ApiQuery(query): ApiQuery<FormQuery>,
+    list: ListQuery<(i64, String), FormQuery>,
 ) -> ApiResult<Json<ListEnvelope<InstanceSummary>>> {
-    let mut problems = Problems::new();
-    let page = Page::parse(query.limit.as_deref(), query.cursor.as_deref(), &mut problems);
-    let after: Option<(i64, String)> = page.after(&mut problems);
+    let ListQuery { page, after, params: query, mut problems } = list;
     let states = parse_states(query.states.as_deref(), &["DRAFT", "SUBMITTED"], &mut problems);
     let configuration_id = id_filter(query.configuration_id.as_deref(), "query.configurationId", &mut problems);
     let space_id = id_filter(query.space_id.as_deref(), "query.spaceId", &mut problems);
     problems.finish(())?;
-    let filter = InstanceFilter {
-        owner_id: &user.user_id,
-        configuration_id: configuration_id.as_deref(),
-        space_id: space_id.as_deref(),
-        states: &states,
-    };
-    let rows = state.form_instances.list(&filter, after, page.fetch_limit()).await?;
+    let narrowed =
+        InstanceQuery { configuration_id: configuration_id.as_deref(), space_id: space_id.as_deref(), states: &states };
+    let rows = state.form_instances.list(&user, &narrowed, after, page.fetch_limit()).await?;
     Ok(Json(ListEnvelope::from_rows(
         rows,
         &page,
@@ -296,13 +273,13 @@ impl Actor {
     }
 }
 
-impl From<InstanceEvent> for HistoryEntry {
-    fn from(e: InstanceEvent) -> Self {
+impl From<instances::HistoryEntry> for HistoryEntry {
+    fn from(e: instances::HistoryEntry) -> Self {
         Self {
             event_id: e.event_id,
             action: e.action,
             actor: Actor { user_id: e.actor_id, handle: e.actor_handle },
-            changed_fields: serde_json::from_str(&e.changed_fields).unwrap_or_default(),
+            changed_fields: e.changed_fields,
             state: e.state,
             at: e.at,
         }
@@ -317,6 +294,12 @@ pub struct HistoryQuery {
     cursor: Option<String>,
 }
 
+impl Paged for HistoryQuery {
+    fn paging(&self) -> (Option<&str>, Option<&str>) {
+        (self.limit.as_deref(), self.cursor.as_deref())
+    }
+}
+
 /// The audit trail, oldest first; kept only while the configuration enables `controls.enableLogging`.
 #[utoipa::path(get, path = "/v0/forms/{formId}/history", tag = "forms", params(("formId" = String, Path), HistoryQuery),
     security(("session" = [], "license" = [])),
@@ -325,12 +308,9 @@ pub async fn form_history(
     State(state): State<AppState>,
     AuthUser(user): AuthUser,
     Path(form_id): Path<String>,
-    ApiQuery(query): ApiQuery<HistoryQuery>,
+    list: ListQuery<(i64, String), HistoryQuery>,
 ) -> ApiResult<Json<ListEnvelope<HistoryEntry>>> {
-    let mut problems = Problems::new();
-    let page = Page::parse(query.limit.as_deref(), query.cursor.as_deref(), &mut problems);
-    let after: Option<(i64, String)> = page.after(&mut problems);
-    problems.finish(())?;
+    let (page, after) = list.finish()?;
     let events = state.form_instances.history(&user, &form_id, after, page.fetch_limit()).await?;
     Ok(Json(ListEnvelope::from_rows(events, &page, |e| (cursor_millis(e.at), e.event_id.clone()), HistoryEntry::from)))
 }

@@ -10,11 +10,10 @@ use time::OffsetDateTime;
 use utoipa::{IntoParams, ToSchema};
 
 use crate::domain::assets::parse_states;
-use crate::domain::problems::Problems;
 use crate::http::error::{ApiResult, ErrorEnvelope};
-use crate::http::extract::{ApiJson, ApiQuery, AuthUser};
-use crate::http::list::{ListEnvelope, Page, cursor_millis};
-use crate::services::assets::{BASE_PART, StoredAsset};
+use crate::http::extract::{ApiJson, AuthUser};
+use crate::http::list::{ListEnvelope, ListQuery, Paged, cursor_millis};
+use crate::services::assets::{Asset, BASE_PART};
 use crate::services::licenses::Caller;
 use crate::state::AppState;
 
@@ -95,8 +94,8 @@ pub struct AssetView {
     updated_at: OffsetDateTime,
 }
 
-impl From<StoredAsset> for AssetView {
-    fn from(asset: StoredAsset) -> Self {
+impl From<Asset> for AssetView {
+    fn from(asset: Asset) -> Self {
         let analysis = asset.analysis_state.map(|state| {
             let found: AssetAnalysis =
                 asset.analysis.as_deref().and_then(|json| serde_json::from_str(json).ok()).unwrap_or_default();
@@ -140,8 +139,8 @@ pub struct AssetPart {
     created_at: OffsetDateTime,
 }
 
-impl From<StoredAsset> for AssetPart {
-    fn from(asset: StoredAsset) -> Self {
+impl From<Asset> for AssetPart {
+    fn from(asset: Asset) -> Self {
         Self {
             asset_id: asset.asset_id,
             part: BASE_PART.to_owned(),
@@ -206,14 +205,13 @@ pub struct AssetQuery {
     states: Option<String>,
 }
 
-/// The page asked for, its problems added to `problems`.
-fn page_of(limit: Option<&str>, cursor: Option<&str>, problems: &mut Problems) -> (Page, Option<(i64, String)>) {
-    let page = Page::parse(limit, cursor, problems);
-    let after = page.after(problems);
-    (page, after)
+impl Paged for AssetQuery {
+    fn paging(&self) -> (Option<&str>, Option<&str>) {
+        (self.limit.as_deref(), self.cursor.as_deref())
+    }
 }
 
-fn asset_key(asset: &StoredAsset) -> (i64, String) {
+fn asset_key(asset: &Asset) -> (i64, String) {
     (cursor_millis(asset.created_at), asset.asset_id.clone())
 }
 
@@ -250,10 +248,9 @@ pub async fn list_assets(
     State(state): State<AppState>,
     AuthUser(user): AuthUser,
     Path(space_id): Path<String>,
-    ApiQuery(query): ApiQuery<AssetQuery>,
+    list: ListQuery<(i64, String), AssetQuery>,
 ) -> ApiResult<Json<ListEnvelope<AssetView>>> {
-    let mut problems = Problems::new();
-    let (page, after) = page_of(query.limit.as_deref(), query.cursor.as_deref(), &mut problems);
+    let ListQuery { page, after, params: query, mut problems } = list;
     let states = query.states.as_deref().map(|raw| parse_states(raw, &mut problems)).unwrap_or_default();
     problems.finish(())?;
     let rows = state.assets.list(&user, &space_id, &states, after, page.fetch_limit()).await?;
@@ -304,11 +301,9 @@ pub async fn awaiting_approval(
     State(state): State<AppState>,
     AuthUser(user): AuthUser,
     Path(space_id): Path<String>,
-    ApiQuery(query): ApiQuery<crate::http::list::PageQuery>,
+    list: ListQuery<(i64, String)>,
 ) -> ApiResult<Json<ListEnvelope<AssetPart>>> {
-    let mut problems = Problems::new();
-    let (page, after) = page_of(query.limit.as_deref(), query.cursor.as_deref(), &mut problems);
-    problems.finish(())?;
+    let (page, after) = list.finish()?;
     let rows = state.assets.awaiting_approval(&user, &space_id, after, page.fetch_limit()).await?;
     Ok(Json(ListEnvelope::from_rows(rows, &page, asset_key, AssetPart::from)))
 }

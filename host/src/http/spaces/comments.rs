@@ -7,10 +7,9 @@ use serde::Deserialize;
 use serde_json::{Map, Value};
 use utoipa::ToSchema;
 
-use crate::domain::problems::Problems;
 use crate::http::error::{ApiResult, ErrorEnvelope};
-use crate::http::extract::{ApiJson, ApiQuery, AuthUser};
-use crate::http::list::{ListEnvelope, Page, PageQuery};
+use crate::http::extract::{ApiJson, AuthUser};
+use crate::http::list::{ListEnvelope, ListQuery, PageQuery};
 use crate::http::views::{CommentView, comment_page};
 use crate::state::AppState;
 
@@ -58,12 +57,9 @@ pub async fn list_comments(
     State(state): State<AppState>,
     AuthUser(user): AuthUser,
     Path(space_id): Path<String>,
-    ApiQuery(query): ApiQuery<PageQuery>,
+    list: ListQuery<(i64, String)>,
 ) -> ApiResult<Json<ListEnvelope<CommentView>>> {
-    let mut problems = Problems::new();
-    let page = Page::parse(query.limit.as_deref(), query.cursor.as_deref(), &mut problems);
-    let after: Option<(i64, String)> = page.after(&mut problems);
-    problems.finish(())?;
+    let (page, after) = list.finish()?;
     let rows = state.comments.list_in_space(&user, &space_id, after, page.fetch_limit()).await?;
     Ok(Json(comment_page(rows, &page, state.avatars.db_hash())))
 }

@@ -8,10 +8,9 @@ use serde_json::{Map, Value};
 use time::OffsetDateTime;
 use utoipa::ToSchema;
 
-use crate::domain::problems::Problems;
 use crate::http::error::{ApiResult, ErrorEnvelope};
-use crate::http::extract::{ApiJson, ApiQuery, AuthUser};
-use crate::http::list::{ListEnvelope, Page, PageQuery, cursor_millis};
+use crate::http::extract::{ApiJson, AuthUser};
+use crate::http::list::{ListEnvelope, ListQuery, PageQuery, cursor_millis};
 use crate::http::marketplace::RegistrationView;
 use crate::services::marketplace::Settings;
 use crate::services::marketplace::registrations::PendingRegistration;
@@ -160,12 +159,9 @@ pub async fn list_pending(
     State(state): State<AppState>,
     AuthUser(user): AuthUser,
     Path(space_id): Path<String>,
-    ApiQuery(query): ApiQuery<PageQuery>,
+    list: ListQuery<(i64, String)>,
 ) -> ApiResult<Json<ListEnvelope<PendingRegistrationView>>> {
-    let mut problems = Problems::new();
-    let page = Page::parse(query.limit.as_deref(), query.cursor.as_deref(), &mut problems);
-    let after: Option<(i64, String)> = page.after(&mut problems);
-    problems.finish(())?;
+    let (page, after) = list.finish()?;
     let rows = state.marketplace.pending(&user, &space_id, after, page.fetch_limit()).await?;
     Ok(Json(ListEnvelope::from_rows(
         rows,

@@ -8,11 +8,10 @@ use serde_json::Value;
 use time::OffsetDateTime;
 use utoipa::ToSchema;
 
-use crate::domain::problems::Problems;
 use crate::http::error::{ApiResult, ErrorEnvelope};
-use crate::http::extract::{ApiJson, ApiQuery, AuthUser};
-use crate::http::list::{ListEnvelope, Page, PageQuery, cursor_millis};
-use crate::services::workflow_configurations::Grant;
+use crate::http::extract::{ApiJson, AuthUser};
+use crate::http::list::{ListEnvelope, ListQuery, PageQuery, cursor_millis};
+use crate::services::workflow_configurations::SlotHolder;
 use crate::services::workflow_configurations::Workflow;
 use crate::state::AppState;
 
@@ -123,12 +122,9 @@ pub async fn get_workflow(
 pub async fn list_workflows(
     State(state): State<AppState>,
     AuthUser(user): AuthUser,
-    ApiQuery(query): ApiQuery<PageQuery>,
+    list: ListQuery<(i64, String)>,
 ) -> ApiResult<Json<ListEnvelope<WorkflowView>>> {
-    let mut problems = Problems::new();
-    let page = Page::parse(query.limit.as_deref(), query.cursor.as_deref(), &mut problems);
-    let after: Option<(i64, String)> = page.after(&mut problems);
-    problems.finish(())?;
+    let (page, after) = list.finish()?;
     let rows = state.workflows.list(&user, after, page.fetch_limit()).await?;
     Ok(Json(ListEnvelope::from_rows(
         rows,
@@ -151,8 +147,8 @@ pub struct GrantView {
     slots: Vec<i64>,
 }
 
-impl From<Vec<Grant>> for Permissions {
-    fn from(grants: Vec<Grant>) -> Self {
+impl From<Vec<SlotHolder>> for Permissions {
+    fn from(grants: Vec<SlotHolder>) -> Self {
         Self { grants: grants.into_iter().map(|g| GrantView { handle: g.handle, slots: g.slots }).collect() }
     }
 }

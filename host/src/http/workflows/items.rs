@@ -1,7 +1,5 @@
 //! Workflow instance and item routes.
 
-use std::collections::BTreeMap;
-
 use axum::Json;
 use axum::extract::{Path, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
@@ -10,16 +8,12 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use time::OffsetDateTime;
 use utoipa::{IntoParams, ToSchema};
-use uuid::Uuid;
 
-use crate::domain::forms::FormConfig;
-use crate::domain::problems::Problems;
-use crate::domain::workflows::{self, DetailField, DetailRule, MetadataRule, View, ViewForm};
+use crate::domain::workflows::DetailField;
 use crate::http::error::{ApiResult, Error, ErrorEnvelope};
 use crate::http::extract::{ApiJson, ApiQuery, AuthUser};
-use crate::http::list::{ListEnvelope, Page, cursor_millis};
-use crate::services::workflow_items::{Access, ITEM_TYPE_FORM, Item, StartRequest};
-use crate::services::workflow_items::{StoredItem, WorkflowEvent};
+use crate::http::list::{ListEnvelope, ListQuery, Paged, cursor_millis};
+use crate::services::workflow_items::{self as items, Access, ITEM_TYPE_FORM, Item, ItemPlace, StartRequest};
 use crate::state::AppState;
 
 /// Where an item stands.
@@ -32,8 +26,8 @@ pub struct ItemState {
     workbasket_id: String,
 }
 
-impl From<StoredItem> for ItemState {
-    fn from(item: StoredItem) -> Self {
+impl From<ItemPlace> for ItemState {
+    fn from(item: ItemPlace) -> Self {
         Self {
             item_id: item.item_id,
             item_type: item.item_type,
@@ -122,63 +116,33 @@ pub struct AvailableTransition {
     target_workbasket_id: String,
 }
 
-/// Without a view, the creator sees every field of the form, as the form itself rules.
-fn creator_view(form: &FormConfig) -> View {
-    let metadata = ["timestamp", "tags", "summary", "location"]
-        .into_iter()
-        .map(|name| (name.to_owned(), MetadataRule { visible: true, editable: true }))
-        .collect();
-    let detail_fields =
-        form.fields().map(|f| DetailRule { field_key: f.key.clone(), ..DetailRule::default() }).collect();
-    View {
-        id: Uuid::nil(),
-        label: String::new(),
-        description: None,
-        workbasket_ids: Vec::new(),
-        permission_slot: 0,
-        forms: BTreeMap::from([(form.id(), ViewForm { list_fields: Vec::new(), detail_fields, metadata })]),
+impl From<items::ItemDetail> for ItemDetail {
+    fn from(detail: items::ItemDetail) -> Self {
+        let transitions = detail
+            .transitions
+            .into_iter()
+            .map(|t| AvailableTransition {
+                transition_id: t.transition_id,
+                label: t.label,
+                target_workbasket_id: t.target_workbasket_id,
+            })
+            .collect();
+        Self {
+            item_id: detail.place.item_id,
+            item_type: detail.place.item_type,
+            workflow_configuration_id: detail.place.workflow_configuration_id,
+            workbasket_id: detail.place.workbasket_id,
+            fields: detail.fields,
+            payload: detail.payload,
+            transitions,
+        }
     }
 }
 
 fn item_response(item: Item, language: Option<&str>) -> Response {
-    let etag = item.etag();
-    let form = &item.instance.configuration.parsed;
-    let view = item.view.clone().unwrap_or_else(|| creator_view(form));
-    let language = language.unwrap_or(form.default_language());
-    let answers = item.instance.answers();
-    let fields = workflows::detail_fields(&view, form, &answers, language);
-    let shown: Map<String, Value> = fields
-        .iter()
-        .map(|f| (f.field_id.to_string(), answers.get(&f.field_id.to_string()).cloned().unwrap_or(Value::Null)))
-        .collect();
-    let payload = serde_json::json!({
-        "configurationId": item.instance.stored.configuration_id,
-        "language": item.instance.stored.language,
-        "state": item.instance.stored.state,
-        "fields": shown,
-        "metadata": workflows::visible_metadata(&view, &form.id(), &item.instance.metadata()),
-    });
-    let workflow = &item.workflow.parsed;
-    let wf_language = language;
-    let transitions = workflow
-        .transitions_from(&item.workbasket_id())
-        .iter()
-        .map(|t| AvailableTransition {
-            transition_id: t.id.to_string(),
-            label: workflow.label(&t.label, wf_language),
-            target_workbasket_id: t.target_workbasket_id.to_string(),
-        })
-        .collect();
-    let detail = ItemDetail {
-        item_id: item.item.item_id,
-        item_type: item.item.item_type,
-        workflow_configuration_id: item.item.workflow_configuration_id,
-        workbasket_id: item.item.workbasket_id,
-        fields,
-        payload,
-        transitions,
-    };
-    let mut response = Json(detail).into_response();
+    let detail = item.detail(language);
+    let etag = detail.etag.clone();
+    let mut response = Json(ItemDetail::from(detail)).into_response();
     if let Ok(value) = HeaderValue::from_str(&etag) {
         response.headers_mut().insert(header::ETAG, value);
     }
@@ -262,6 +226,12 @@ pub struct ViewItemsQuery {
     cursor: Option<String>,
 }
 
+impl Paged for ViewItemsQuery {
+    fn paging(&self) -> (Option<&str>, Option<&str>) {
+        (self.limit.as_deref(), self.cursor.as_deref())
+    }
+}
+
 /// An item in a view listing: its `listFields` by field key.
 #[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
@@ -289,64 +259,30 @@ pub async fn list_view_items(
     State(state): State<AppState>,
     AuthUser(user): AuthUser,
     Path(view_id): Path<String>,
-    ApiQuery(query): ApiQuery<ViewItemsQuery>,
+    list: ListQuery<(i64, String), ViewItemsQuery>,
 ) -> ApiResult<Json<ListEnvelope<ViewItem>>> {
-    let mut problems = Problems::new();
-    let page = Page::parse(query.limit.as_deref(), query.cursor.as_deref(), &mut problems);
-    let after: Option<(i64, String)> = page.after(&mut problems);
+    let ListQuery { page, after, params: query, mut problems } = list;
     let workflow_id = problems.required("query.workflowConfigurationId", query.workflow_configuration_id.as_deref());
     problems.finish(())?;
     let workflow_id = workflow_id.unwrap_or_default();
-    let (_, view, rows) = state
+    let rows = state
         .workflow_items
         .list_view(&user, workflow_id, &view_id, query.workbasket_id.as_deref(), after, page.fetch_limit())
         .await?;
-    let mut forms: BTreeMap<String, Option<FormConfig>> = BTreeMap::new();
-    for row in &rows {
-        if !forms.contains_key(&row.configuration_id) {
-            let form = state.form_configurations.load(&row.configuration_id).await?.map(|c| c.parsed);
-            forms.insert(row.configuration_id.clone(), form);
-        }
-    }
     Ok(Json(ListEnvelope::from_rows(
         rows,
         &page,
-        |row| (cursor_millis(row.item.created_at), row.item.item_id.clone()),
-        |row| {
-            let fields = match forms.get(&row.configuration_id) {
-                Some(Some(form)) => workflows::list_fields(&view, form, &listed_answers(&view, form, &row.answers)),
-                _ => Map::new(),
-            };
-            ViewItem {
-                item_id: row.item.item_id,
-                item_type: row.item.item_type,
-                workbasket_id: row.item.workbasket_id,
-                configuration_id: row.configuration_id,
-                fields,
-                created_at: row.item.created_at,
-                updated_at: row.item.updated_at,
-            }
+        |row| (cursor_millis(row.created_at), row.item_id.clone()),
+        |row| ViewItem {
+            item_id: row.item_id,
+            item_type: row.item_type,
+            workbasket_id: row.workbasket_id,
+            configuration_id: row.configuration_id,
+            fields: row.fields,
+            created_at: row.created_at,
+            updated_at: row.updated_at,
         },
     )))
-}
-
-/// The answers a listing shows, parsed out of the stored answers without building the rest:
-/// a page of 50 items otherwise spends most of its time materialising answers nobody sees.
-fn listed_answers(view: &View, form: &FormConfig, stored: &str) -> Map<String, Value> {
-    let Some(rules) = view.form(&form.id()) else { return Map::new() };
-    let Ok(raw) = serde_json::from_str::<std::collections::HashMap<&str, &serde_json::value::RawValue>>(stored) else {
-        return Map::new();
-    };
-    rules
-        .list_fields
-        .iter()
-        .filter_map(|key| form.field_by_key(key))
-        .filter_map(|field| {
-            let id = field.id.to_string();
-            let value = serde_json::from_str(raw.get(id.as_str())?.get()).ok()?;
-            Some((id, value))
-        })
-        .collect()
 }
 
 /// One entry of an item's workflow audit trail.
@@ -366,8 +302,8 @@ pub struct WorkflowHistoryEntry {
     at: OffsetDateTime,
 }
 
-impl From<WorkflowEvent> for WorkflowHistoryEntry {
-    fn from(e: WorkflowEvent) -> Self {
+impl From<items::WorkflowHistoryEntry> for WorkflowHistoryEntry {
+    fn from(e: items::WorkflowHistoryEntry) -> Self {
         Self {
             event_id: e.event_id,
             action: e.action,
@@ -375,7 +311,7 @@ impl From<WorkflowEvent> for WorkflowHistoryEntry {
             from_workbasket_id: e.from_workbasket_id,
             to_workbasket_id: e.to_workbasket_id,
             transition_id: e.transition_id,
-            changed_fields: serde_json::from_str(&e.changed_fields).unwrap_or_default(),
+            changed_fields: e.changed_fields,
             at: e.at,
         }
     }
@@ -392,6 +328,12 @@ pub struct HistoryQuery {
     cursor: Option<String>,
 }
 
+impl Paged for HistoryQuery {
+    fn paging(&self) -> (Option<&str>, Option<&str>) {
+        (self.limit.as_deref(), self.cursor.as_deref())
+    }
+}
+
 /// Starts, moves and patches of an item, oldest first (kept while `controls.enableLogging`).
 #[utoipa::path(get, path = "/v0/workflows/items/{itemId}/history", tag = "workflows", params(("itemId" = String, Path), HistoryQuery),
     security(("session" = [], "license" = [])),
@@ -400,11 +342,9 @@ pub async fn item_history(
     State(state): State<AppState>,
     AuthUser(user): AuthUser,
     Path(item_id): Path<String>,
-    ApiQuery(query): ApiQuery<HistoryQuery>,
+    list: ListQuery<(i64, String), HistoryQuery>,
 ) -> ApiResult<Json<ListEnvelope<WorkflowHistoryEntry>>> {
-    let mut problems = Problems::new();
-    let page = Page::parse(query.limit.as_deref(), query.cursor.as_deref(), &mut problems);
-    let after: Option<(i64, String)> = page.after(&mut problems);
+    let ListQuery { page, after, params: query, problems } = list;
     problems.finish(())?;
     let access = Access {
         workflow_configuration_id: query.workflow_configuration_id.as_deref(),

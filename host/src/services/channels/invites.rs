@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use serde_json::{Map, Value};
 use time::OffsetDateTime;
 
-use super::{Channels, InviteOutcome, StoredInvite};
+use super::{Channels, Invite, InviteAnswer};
 use crate::domain::channels::{self, InviteState, MAX_PENDING_INVITES, Role};
 use crate::domain::problems::Problems;
 use crate::error::{Error, Result};
@@ -33,7 +33,7 @@ impl Channels {
         user: &SessionUser,
         channel_id: &str,
         body: &Map<String, Value>,
-    ) -> Result<Vec<InviteOutcome>> {
+    ) -> Result<Vec<InviteAnswer>> {
         let (channel_id, role) = self.member_role(user, channel_id).await?;
         if !role.may_invite() {
             return Err(Error::Forbidden(Cow::Borrowed("only the channel's owner and inviters may invite")));
@@ -65,7 +65,7 @@ impl Channels {
             .invite(&channel_id, &user.user_id, invitees, MAX_PENDING_INVITES, OffsetDateTime::now_utc())
             .await?;
         match written {
-            InviteWrite::Invited(outcomes) => Ok(outcomes),
+            InviteWrite::Invited(outcomes) => Ok(outcomes.into_iter().map(InviteAnswer::from).collect()),
             InviteWrite::TooManyPending => Err(Error::Conflict(Cow::Owned(format!(
                 "a channel may have at most {MAX_PENDING_INVITES} pending invites; cancel some first"
             )))),
@@ -78,15 +78,16 @@ impl Channels {
         user: &SessionUser,
         after: Option<(i64, String)>,
         limit: i64,
-    ) -> Result<Vec<StoredInvite>> {
-        Ok(self.store.channels.pending_invites(&user.user_id, after, limit).await?)
+    ) -> Result<Vec<Invite>> {
+        let rows = self.store.channels.pending_invites(&user.user_id, after, limit).await?;
+        Ok(rows.into_iter().map(Invite::from).collect())
     }
 
     /// The invitee answers `{inviteId, response: "ACCEPT" | "DECLINE"}`; an accepted invitee
     /// becomes a `member`. Anybody but the invitee gets NOT_FOUND; a decided invite
     /// INVALID_TRANSITION.
     #[tracing::instrument(skip_all, fields(user_id = %user.user_id))]
-    pub async fn respond(&self, user: &SessionUser, body: &Map<String, Value>) -> Result<StoredInvite> {
+    pub async fn respond(&self, user: &SessionUser, body: &Map<String, Value>) -> Result<Invite> {
         let (invite_id, response) = channels::parse_response(body)?;
         let invite_id = invite_id.ok_or_else(invite_not_found)?;
         let invite = self.store.channels.invite_by_id(&invite_id).await?;
@@ -97,7 +98,7 @@ impl Channels {
         let state = response.state().as_str();
         let moved =
             self.store.channels.decide_invite(&invite_id, &user.user_id, state, OffsetDateTime::now_utc()).await?;
-        moved.ok_or_else(|| decided("no longer PENDING"))
+        moved.map(Invite::from).ok_or_else(|| decided("no longer PENDING"))
     }
 
     /// Cancels a PENDING invite of a channel; its inviter or the channel's owner may. Other

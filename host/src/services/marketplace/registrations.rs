@@ -27,7 +27,28 @@ pub struct RegistrationAnswer {
 }
 
 /// A pending registration as the owner sees it.
-pub use crate::store::StoredRegistration as PendingRegistration;
+pub struct PendingRegistration {
+    pub registration_id: String,
+    pub user_id: String,
+    pub handle: String,
+    pub note: String,
+    /// What the owner's rules suggest (`REJECT`) when they did not decide.
+    pub suggestion: Option<String>,
+    pub created_at: OffsetDateTime,
+}
+
+impl From<StoredRegistration> for PendingRegistration {
+    fn from(r: StoredRegistration) -> Self {
+        Self {
+            registration_id: r.registration_id,
+            user_id: r.user_id,
+            handle: r.handle,
+            note: r.note,
+            suggestion: r.suggestion,
+            created_at: r.created_at,
+        }
+    }
+}
 
 /// Bounds on what registrations may hold.
 #[derive(Clone, Copy, Debug)]
@@ -157,7 +178,8 @@ impl Marketplace {
         limit: i64,
     ) -> Result<Vec<PendingRegistration>> {
         let space_id = self.spaces.require_owner(user, space_id).await?;
-        Ok(self.store.registrations.pending(&space_id, after, limit).await?)
+        let rows = self.store.registrations.pending(&space_id, after, limit).await?;
+        Ok(rows.into_iter().map(PendingRegistration::from).collect())
     }
 
     /// The owner decides a pending registration with `{registrationId, approved: "YES" | "NO"}`; an

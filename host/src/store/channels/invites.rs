@@ -9,6 +9,7 @@ use sqlx::any::AnyRow;
 use time::OffsetDateTime;
 
 use super::{ChannelRepo, lock_row, placeholders};
+use crate::store::keyset::{BindKeyset, Keyset};
 use crate::store::{StoreResult, from_millis, to_millis};
 
 /// An invite with what its invitee is shown: the channel's name and who invited them.
@@ -193,15 +194,16 @@ impl ChannelRepo {
         after: Option<(i64, String)>,
         limit: i64,
     ) -> StoreResult<Vec<StoredInvite>> {
-        let (after_at, after_id) = after.unwrap_or((i64::MAX, "\u{10FFFF}".to_owned()));
+        let keyset = Keyset::newest_first(after);
         let rows = sqlx::query(sqlx::AssertSqlSafe(format!(
             "{INVITE_SELECT} where i.invitee_id = $1 and i.state = 'PENDING' \
-               and (i.created_at < $2 or (i.created_at = $2 and i.invite_id < $3)) \
-             order by i.created_at desc, i.invite_id desc limit $4"
+               and {after} \
+             {order} limit $4",
+            after = keyset.after("i.created_at", "i.invite_id", 2),
+            order = keyset.order_by("i.created_at", "i.invite_id"),
         )))
         .bind(invitee_id.to_owned())
-        .bind(after_at)
-        .bind(after_id)
+        .bind_keyset(keyset)
         .bind(limit)
         .fetch_all(&self.db.pool)
         .await?;
