@@ -9,6 +9,7 @@ use serde_json::{Map, Value};
 use super::account;
 use super::document::ids::parse_hyphenated_uuid;
 use super::problems::Problems;
+use super::text::{Blank, Rule, Words};
 
 /// Longest accepted channel name, in characters.
 pub const MAX_NAME_CHARS: usize = account::MAX_NAME_CHARS;
@@ -124,29 +125,26 @@ pub fn parse_new(body: &Map<String, Value>) -> Result<NewChannel, Problems> {
     }
 }
 
-/// A channel name: non-blank, trimmed, at most [`MAX_NAME_CHARS`], no control characters.
+/// A channel name: non-blank, trimmed, at most [`MAX_NAME_CHARS`], no control characters (a
+/// channel is named as a person is).
+pub const NAME: Rule = account::NAME;
+
 fn check_name(problems: &mut Problems, path: &str, name: &str) -> Option<String> {
-    account::check_name(problems, path, Some(name))
+    NAME.check(problems, path, name)
 }
 
-/// A description: free text of at most [`MAX_DESCRIPTION_CHARS`]; missing or `null` is empty.
+/// A description: free text of at most [`MAX_DESCRIPTION_CHARS`], line breaks allowed; may be empty.
+pub const DESCRIPTION: Rule = Rule::block(MAX_DESCRIPTION_CHARS, Blank::Allowed).worded(Words::SETTINGS);
+
+/// A description by [`DESCRIPTION`]; missing or `null` is empty.
 fn check_description(problems: &mut Problems, path: &str, value: &Value) -> Option<String> {
-    let text = match value {
-        Value::Null => return Some(String::new()),
-        Value::String(s) => s.trim(),
+    match value {
+        Value::Null => Some(String::new()),
+        Value::String(s) => DESCRIPTION.check(problems, path, s),
         _ => {
             problems.push(path, "INVALID_TYPE", "must be a string");
-            return None;
+            None
         }
-    };
-    if text.chars().count() > MAX_DESCRIPTION_CHARS {
-        problems.push(path, "TOO_LONG", format!("must be at most {MAX_DESCRIPTION_CHARS} characters"));
-        None
-    } else if text.chars().any(|c| c.is_control() && !matches!(c, '\n' | '\t' | '\r')) {
-        problems.push(path, "INVALID_CHARACTERS", "must not contain control characters other than line breaks");
-        None
-    } else {
-        Some(text.to_owned())
     }
 }
 

@@ -3,10 +3,12 @@
 use serde_json::{Map, Value};
 
 use super::problems::{Problems, member_pointer};
-use super::text::{self, Blank};
+use super::text::{Blank, Rule};
 
 /// Longest accepted comment, in characters.
 pub const MAX_BODY_CHARS: usize = 4000;
+/// A comment's body: a block, not blank.
+pub const BODY: Rule = Rule::block(MAX_BODY_CHARS, Blank::Refused);
 
 /// Where a comment is made.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -55,7 +57,7 @@ pub fn parse_new(request: &Map<String, Value>) -> Result<String, Problems> {
 }
 
 fn check_body(problems: &mut Problems, path: &str, body: &str) -> Option<String> {
-    text::block(problems, path, body, MAX_BODY_CHARS, Blank::Refused)
+    BODY.check(problems, path, body)
 }
 
 #[cfg(test)]

@@ -85,18 +85,12 @@ impl From<MemberSpace> for SpaceView {
 #[allow(dead_code)]
 pub struct GeneralSettings {
     /// 3 to 64 characters of a-z, 0-9 and `-`; unique.
-    #[schema(nullable = false, pattern = "^[a-z0-9-]{3,64}$")]
+    #[schema(nullable = false)]
     name: Option<String>,
     /// 1 to 100 characters.
-    #[schema(
-        nullable = false,
-        min_length = 1,
-        max_length = 100,
-        pattern = "^[^\\u0000-\\u001f\\u007f-\\u009f]*[^\\s\\u0000-\\u001f\\u007f-\\u009f][^\\u0000-\\u001f\\u007f-\\u009f]*$"
-    )]
+    #[schema(nullable = false)]
     display_name: Option<String>,
     /// At most 1000 characters; `null` clears it.
-    #[schema(max_length = 1000, pattern = "^[^\\u0000-\\u0008\\u000b\\u000c\\u000e-\\u001f\\u007f-\\u009f]*$")]
     summary: Option<String>,
 }
 
@@ -106,17 +100,10 @@ pub struct GeneralSettings {
 #[allow(dead_code)]
 pub struct NewSpace {
     /// 3 to 64 characters of a-z, 0-9 and `-`; unique.
-    #[schema(pattern = "^[a-z0-9-]{3,64}$")]
     name: String,
     /// 1 to 100 characters.
-    #[schema(
-        min_length = 1,
-        max_length = 100,
-        pattern = "^[^\\u0000-\\u001f\\u007f-\\u009f]*[^\\s\\u0000-\\u001f\\u007f-\\u009f][^\\u0000-\\u001f\\u007f-\\u009f]*$"
-    )]
     display_name: String,
     /// At most 1000 characters.
-    #[schema(max_length = 1000, pattern = "^[^\\u0000-\\u0008\\u000b\\u000c\\u000e-\\u001f\\u007f-\\u009f]*$")]
     summary: Option<String>,
 }
 

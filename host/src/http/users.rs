@@ -33,19 +33,9 @@ pub async fn get_me(State(state): State<AppState>, BearerToken(token): BearerTok
 #[serde(rename_all = "camelCase")]
 #[allow(dead_code)]
 pub struct UpdateProfile {
-    #[schema(
-        nullable = false,
-        min_length = 1,
-        max_length = 100,
-        pattern = "^[^\\u0000-\\u001f\\u007f-\\u009f]*[^\\s\\u0000-\\u001f\\u007f-\\u009f][^\\u0000-\\u001f\\u007f-\\u009f]*$"
-    )]
+    #[schema(nullable = false)]
     display_name: Option<String>,
-    #[schema(
-        nullable = false,
-        min_length = 1,
-        max_length = 100,
-        pattern = "^[^\\u0000-\\u001f\\u007f-\\u009f]*[^\\s\\u0000-\\u001f\\u007f-\\u009f][^\\u0000-\\u001f\\u007f-\\u009f]*$"
-    )]
+    #[schema(nullable = false)]
     full_name: Option<String>,
 }
 

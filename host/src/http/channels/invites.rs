@@ -21,7 +21,6 @@ use crate::state::AppState;
 #[allow(dead_code)]
 pub struct InviteRequest {
     /// 1 to 50 distinct handles (without `@`), each naming an account other than the caller's.
-    #[schema(min_items = 1, max_items = 50)]
     users: Vec<String>,
 }
 
@@ -92,7 +91,6 @@ impl From<StoredInvite> for InviteView {
 #[serde(rename_all = "camelCase")]
 #[allow(dead_code)]
 pub struct InviteResponse {
-    #[schema(min_length = 1)]
     invite_id: String,
     /// `ACCEPT` or `DECLINE`.
     #[schema(pattern = "^(ACCEPT|DECLINE)$")]

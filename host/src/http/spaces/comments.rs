@@ -20,11 +20,6 @@ use crate::state::AppState;
 #[allow(dead_code)]
 pub struct NewComment {
     /// 1 to 4000 characters, not blank; no control characters other than line breaks and tabs.
-    #[schema(
-        min_length = 1,
-        max_length = 4000,
-        pattern = "^[^\\u0000-\\u0008\\u000b\\u000c\\u000e-\\u001f\\u007f-\\u009f]*[^\\s\\u0000-\\u001f\\u007f-\\u009f][^\\u0000-\\u0008\\u000b\\u000c\\u000e-\\u001f\\u007f-\\u009f]*$"
-    )]
     body: String,
 }
 
