@@ -7,7 +7,7 @@ use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, Salt
 use regex::Regex;
 use time::OffsetDateTime;
 
-use super::problems::Problems;
+use super::problems::{FromBody, Problems};
 use super::text::{Blank, Rule, Words};
 
 /// What every authenticated request needs: who, and until when.
@@ -168,6 +168,12 @@ pub fn parse_profile_change(body: &serde_json::Map<String, serde_json::Value>) -
         }
     }
     problems.finish(change)
+}
+
+impl FromBody for ProfileChange {
+    fn from_body(body: &serde_json::Map<String, serde_json::Value>) -> Result<Self, Problems> {
+        parse_profile_change(body)
+    }
 }
 
 /// A handle search prefix.

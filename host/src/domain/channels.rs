@@ -8,7 +8,7 @@ use serde_json::{Map, Value};
 
 use super::account;
 use super::document::ids::parse_hyphenated_uuid;
-use super::problems::Problems;
+use super::problems::{FromBody, Problems};
 use super::text::{Blank, Rule, Words};
 
 /// Longest accepted channel name, in characters.
@@ -102,6 +102,12 @@ pub struct NewChannel {
 
 /// Properties of a channel view a client may read but not write.
 const READ_ONLY: [&str; 5] = ["channelId", "role", "ownerId", "createdAt", "updatedAt"];
+
+impl FromBody for NewChannel {
+    fn from_body(body: &Map<String, Value>) -> Result<Self, Problems> {
+        parse_new(body)
+    }
+}
 
 /// Checks a create body `{name, description?}`; every problem is listed.
 pub fn parse_new(body: &Map<String, Value>) -> Result<NewChannel, Problems> {
@@ -206,6 +212,39 @@ pub fn parse_invite_handles(body: &Map<String, Value>, problems: &mut Problems) 
     handles
 }
 
+/// The body of `PUT /channels/{id}/spaces`: the entries of `spaceIds` that pass, and the problems
+/// found in the body, for the use case to add those of its look-ups to (so every problem is listed
+/// at once).
+#[derive(Debug)]
+pub struct SpaceIds {
+    pub entries: Vec<SpaceEntry>,
+    pub problems: Problems,
+}
+
+impl FromBody for SpaceIds {
+    fn from_body(body: &Map<String, Value>) -> Result<Self, Problems> {
+        let mut problems = Problems::new();
+        let entries = parse_space_ids(body, &mut problems);
+        Ok(Self { entries, problems })
+    }
+}
+
+/// The body of an invite request: the `(index, handle)` of each entry of `users` that passes, and
+/// the problems found in the body, for the use case to add those of its look-ups to.
+#[derive(Debug)]
+pub struct InviteHandles {
+    pub handles: Vec<(usize, String)>,
+    pub problems: Problems,
+}
+
+impl FromBody for InviteHandles {
+    fn from_body(body: &Map<String, Value>) -> Result<Self, Problems> {
+        let mut problems = Problems::new();
+        let handles = parse_invite_handles(body, &mut problems);
+        Ok(Self { handles, problems })
+    }
+}
+
 /// What an invitee answers an invite with.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Response {
@@ -220,6 +259,19 @@ impl Response {
             Self::Accept => InviteState::Accepted,
             Self::Decline => InviteState::Declined,
         }
+    }
+}
+
+/// An invitee's answer: the invite (`None` when the id is no UUID) and the response.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct InviteAnswer {
+    pub invite_id: Option<String>,
+    pub response: Response,
+}
+
+impl FromBody for InviteAnswer {
+    fn from_body(body: &Map<String, Value>) -> Result<Self, Problems> {
+        parse_response(body).map(|(invite_id, response)| Self { invite_id, response })
     }
 }
 
@@ -241,6 +293,16 @@ pub fn parse_response(body: &Map<String, Value>) -> Result<(Option<String>, Resp
     match (invite_id, response) {
         (Some(invite_id), Some(response)) => problems.finish((invite_id, response)),
         _ => Err(problems),
+    }
+}
+
+/// A member's new role, from `{role}`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RoleChange(pub Role);
+
+impl FromBody for RoleChange {
+    fn from_body(body: &Map<String, Value>) -> Result<Self, Problems> {
+        parse_role_change(body).map(RoleChange)
     }
 }
 

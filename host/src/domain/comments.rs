@@ -2,7 +2,7 @@
 
 use serde_json::{Map, Value};
 
-use super::problems::{Problems, member_pointer};
+use super::problems::{FromBody, Problems, member_pointer};
 use super::text::{Blank, Rule};
 
 /// Longest accepted comment, in characters.
@@ -53,6 +53,16 @@ pub fn parse_new(request: &Map<String, Value>) -> Result<String, Problems> {
     match text {
         Some(text) if problems.is_empty() => Ok(text),
         _ => Err(problems),
+    }
+}
+
+/// The body of a new comment, checked: its text, trimmed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CommentText(pub String);
+
+impl FromBody for CommentText {
+    fn from_body(body: &Map<String, Value>) -> Result<Self, Problems> {
+        parse_new(body).map(CommentText)
     }
 }
 

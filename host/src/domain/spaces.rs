@@ -6,7 +6,7 @@ use regex::Regex;
 use serde_json::{Map, Value};
 
 use super::account;
-use super::problems::{Problems, member_pointer};
+use super::problems::{FromBody, Problems, member_pointer};
 use super::text::{Blank, Rule, Words};
 
 /// A space name (a slug), as a pattern both Rust's `regex` and JSON Schema read alike.
@@ -77,6 +77,18 @@ impl GeneralChange {
 
 /// Properties a client may read but not write.
 const READ_ONLY: [&str; 5] = ["spaceId", "role", "ownerId", "createdAt", "updatedAt"];
+
+impl FromBody for NewSpace {
+    fn from_body(body: &Map<String, Value>) -> Result<Self, Problems> {
+        parse_new(body)
+    }
+}
+
+impl FromBody for GeneralChange {
+    fn from_body(body: &Map<String, Value>) -> Result<Self, Problems> {
+        parse_change(body)
+    }
+}
 
 /// Checks a create body `{name, displayName, summary?}`; every problem is listed.
 pub fn parse_new(body: &Map<String, Value>) -> Result<NewSpace, Problems> {

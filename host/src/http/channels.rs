@@ -9,11 +9,10 @@ use axum::http::StatusCode;
 use axum::routing::{delete, get, patch, post};
 use axum::{Json, Router};
 use serde::{Deserialize, Serialize};
-use serde_json::{Map, Value};
 use time::OffsetDateTime;
 use utoipa::ToSchema;
 
-use super::extract::{ApiJson, ApiQuery, AuthUser};
+use super::extract::{ApiBody, ApiQuery, AuthUser};
 use super::list::{ListEnvelope, Page, PageQuery, cursor_millis};
 use crate::domain::problems::Problems;
 use crate::http::error::{ApiResult, ErrorEnvelope};
@@ -150,9 +149,9 @@ pub struct RoleChange {
 pub async fn create_channel(
     State(state): State<AppState>,
     AuthUser(user): AuthUser,
-    ApiJson(body): ApiJson<Map<String, Value>>,
+    ApiBody(body): ApiBody<crate::domain::channels::NewChannel>,
 ) -> ApiResult<(StatusCode, Json<ChannelView>)> {
-    let created = state.channels.create(&user, &body).await?;
+    let created = state.channels.create(&user, body).await?;
     Ok((StatusCode::CREATED, Json(created.into())))
 }
 
@@ -205,9 +204,9 @@ pub async fn replace_spaces(
     State(state): State<AppState>,
     AuthUser(user): AuthUser,
     Path(channel_id): Path<String>,
-    ApiJson(body): ApiJson<Map<String, Value>>,
+    ApiBody(body): ApiBody<crate::domain::channels::SpaceIds>,
 ) -> ApiResult<Json<ListEnvelope<ConnectedSpaceView>>> {
-    let spaces = state.channels.replace_spaces(&user, &channel_id, &body).await?;
+    let spaces = state.channels.replace_spaces(&user, &channel_id, body).await?;
     Ok(Json(ListEnvelope { items: spaces.into_iter().map(ConnectedSpaceView::from).collect(), next_cursor: None }))
 }
 
@@ -270,9 +269,9 @@ pub async fn change_role(
     State(state): State<AppState>,
     AuthUser(user): AuthUser,
     Path((channel_id, member_id)): Path<(String, String)>,
-    ApiJson(body): ApiJson<Map<String, Value>>,
+    ApiBody(body): ApiBody<crate::domain::channels::RoleChange>,
 ) -> ApiResult<Json<MemberView>> {
-    Ok(Json(state.channels.change_role(&user, &channel_id, &member_id, &body).await?.into()))
+    Ok(Json(state.channels.change_role(&user, &channel_id, &member_id, body).await?.into()))
 }
 
 /// A member leaves (`userId` is the caller's own id), or the owner removes a member.

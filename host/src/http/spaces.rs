@@ -11,11 +11,10 @@ use axum::http::StatusCode;
 use axum::routing::{any, get};
 use axum::{Json, Router};
 use serde::{Deserialize, Serialize};
-use serde_json::{Map, Value};
 use time::OffsetDateTime;
 use utoipa::ToSchema;
 
-use super::extract::{ApiJson, ApiQuery, AuthUser};
+use super::extract::{ApiBody, ApiQuery, AuthUser};
 use super::list::{ListEnvelope, Page, PageQuery, cursor_millis};
 use crate::domain::problems::Problems;
 use crate::http::error::{ApiResult, ErrorEnvelope};
@@ -116,9 +115,9 @@ pub struct NewSpace {
 pub async fn create_space(
     State(state): State<AppState>,
     AuthUser(user): AuthUser,
-    ApiJson(body): ApiJson<Map<String, Value>>,
+    ApiBody(body): ApiBody<crate::domain::spaces::NewSpace>,
 ) -> ApiResult<(StatusCode, Json<SpaceView>)> {
-    let created = state.spaces.create(&user, &body).await?;
+    let created = state.spaces.create(&user, body).await?;
     Ok((StatusCode::CREATED, Json(created.into())))
 }
 
@@ -169,7 +168,7 @@ pub async fn update_general(
     State(state): State<AppState>,
     AuthUser(user): AuthUser,
     Path(space_id): Path<String>,
-    ApiJson(body): ApiJson<Map<String, Value>>,
+    ApiBody(body): ApiBody<crate::domain::spaces::GeneralChange>,
 ) -> ApiResult<Json<SpaceView>> {
-    Ok(Json(state.spaces.update_general(&user, &space_id, &body).await?.into()))
+    Ok(Json(state.spaces.update_general(&user, &space_id, body).await?.into()))
 }

@@ -4,10 +4,9 @@ use axum::extract::State;
 use axum::routing::get;
 use axum::{Json, Router};
 use serde::Deserialize;
-use serde_json::{Map, Value};
 use utoipa::{IntoParams, ToSchema};
 
-use super::extract::{ApiJson, ApiQuery, AuthUser, BearerToken};
+use super::extract::{ApiBody, ApiQuery, AuthUser, BearerToken};
 use super::list::{ListEnvelope, Page};
 use super::views::{Profile, UserSummary};
 use crate::domain::problems::Problems;
@@ -48,9 +47,9 @@ pub struct UpdateProfile {
 pub async fn update_me(
     State(state): State<AppState>,
     AuthUser(user): AuthUser,
-    ApiJson(body): ApiJson<Map<String, Value>>,
+    ApiBody(body): ApiBody<crate::domain::account::ProfileChange>,
 ) -> ApiResult<Json<Profile>> {
-    let updated = state.users.update_profile(&user, &body).await?;
+    let updated = state.users.update_profile(&user, body).await?;
     Ok(Json(Profile::from(updated).in_shard(state.avatars.db_hash())))
 }
 

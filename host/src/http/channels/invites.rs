@@ -5,13 +5,12 @@ use axum::Json;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use serde::{Deserialize, Serialize};
-use serde_json::{Map, Value};
 use time::OffsetDateTime;
 use utoipa::ToSchema;
 
 use crate::domain::problems::Problems;
 use crate::http::error::{ApiResult, ErrorEnvelope};
-use crate::http::extract::{ApiJson, ApiQuery, AuthUser};
+use crate::http::extract::{ApiBody, ApiQuery, AuthUser};
 use crate::http::list::{ListEnvelope, Page, PageQuery, cursor_millis};
 use crate::services::channels::{InviteOutcome, StoredInvite};
 use crate::state::AppState;
@@ -112,9 +111,9 @@ pub async fn invite(
     State(state): State<AppState>,
     AuthUser(user): AuthUser,
     Path(channel_id): Path<String>,
-    ApiJson(body): ApiJson<Map<String, Value>>,
+    ApiBody(body): ApiBody<crate::domain::channels::InviteHandles>,
 ) -> ApiResult<(StatusCode, Json<InvitesCreated>)> {
-    let outcomes = state.channels.invite(&user, &channel_id, &body).await?;
+    let outcomes = state.channels.invite(&user, &channel_id, body).await?;
     Ok((StatusCode::CREATED, Json(InvitesCreated { invites: outcomes.into_iter().map(InviteResult::from).collect() })))
 }
 
@@ -153,9 +152,9 @@ pub async fn pending_invites(
 pub async fn respond(
     State(state): State<AppState>,
     AuthUser(user): AuthUser,
-    ApiJson(body): ApiJson<Map<String, Value>>,
+    ApiBody(body): ApiBody<crate::domain::channels::InviteAnswer>,
 ) -> ApiResult<Json<InviteView>> {
-    Ok(Json(state.channels.respond(&user, &body).await?.into()))
+    Ok(Json(state.channels.respond(&user, body).await?.into()))
 }
 
 /// Cancels a PENDING invite; its inviter or the channel's owner may.

@@ -4,12 +4,11 @@ use axum::Json;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use serde::Deserialize;
-use serde_json::{Map, Value};
 use utoipa::ToSchema;
 
 use crate::domain::problems::Problems;
 use crate::http::error::{ApiResult, ErrorEnvelope};
-use crate::http::extract::{ApiJson, ApiQuery, AuthUser};
+use crate::http::extract::{ApiBody, ApiQuery, AuthUser};
 use crate::http::list::{ListEnvelope, Page, PageQuery};
 use crate::http::views::{CommentView, comment_page};
 use crate::state::AppState;
@@ -36,9 +35,9 @@ pub async fn post_comment(
     State(state): State<AppState>,
     AuthUser(user): AuthUser,
     Path(space_id): Path<String>,
-    ApiJson(body): ApiJson<Map<String, Value>>,
+    ApiBody(body): ApiBody<crate::domain::comments::CommentText>,
 ) -> ApiResult<(StatusCode, Json<CommentView>)> {
-    let comment = state.comments.post_in_space(&user, &space_id, &body).await?;
+    let comment = state.comments.post_in_space(&user, &space_id, body).await?;
     Ok((StatusCode::CREATED, Json(CommentView::new(comment, state.avatars.db_hash()))))
 }
 
