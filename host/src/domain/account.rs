@@ -7,7 +7,8 @@ use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, Salt
 use regex::Regex;
 use time::OffsetDateTime;
 
-use super::problems::Problems;
+use super::problems::{FromBody, Problems};
+use super::text::{Blank, Rule, Words};
 
 /// What every authenticated request needs: who, and until when.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -25,14 +26,21 @@ pub struct SessionUser {
 /// How long a failed PIN check counts against its e-mail address (and is kept).
 pub const PIN_FAILURE_WINDOW: std::time::Duration = std::time::Duration::from_secs(3600);
 
-static HANDLE: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"^[a-z0-9_]{3,30}$").expect("valid regex"));
+/// A handle, as a pattern both Rust's `regex` and JSON Schema read alike.
+pub const HANDLE_PATTERN: &str = "^[a-z0-9_]{3,30}$";
+
+static HANDLE: LazyLock<Regex> = LazyLock::new(|| Regex::new(HANDLE_PATTERN).expect("valid regex"));
 
 /// Longest accepted display or full name, in characters.
 pub const MAX_NAME_CHARS: usize = 100;
 /// Longest accepted e-mail address (RFC 5321 path limit).
 pub const MAX_EMAIL_CHARS: usize = 254;
+/// Shortest accepted new password.
+pub const MIN_PASSWORD_CHARS: usize = 8;
 /// Longest accepted password; argon2 hashes any length, this only bounds the work per request.
 pub const MAX_PASSWORD_CHARS: usize = 1024;
+/// Digits of a mailed PIN.
+pub const PIN_DIGITS: usize = 6;
 
 /// Handles no account may take: `system` signs the platform's notices (`domain/messages.rs`).
 /// Kept short on purpose: each name here is one nobody can sign up with.
@@ -78,17 +86,11 @@ pub fn check_email(problems: &mut Problems, path: &str, email: Option<&str>) -> 
 }
 
 /// A display or full name: required, trimmed, at most [`MAX_NAME_CHARS`], no control characters.
+pub const NAME: Rule = Rule::line(MAX_NAME_CHARS, Blank::Refused).worded(Words::SETTINGS);
+
+/// Checks a display or full name by [`NAME`]; a missing one is `REQUIRED` like a blank one.
 pub fn check_name(problems: &mut Problems, path: &str, name: Option<&str>) -> Option<String> {
-    let name = problems.required(path, name)?;
-    if name.chars().count() > MAX_NAME_CHARS {
-        problems.push(path, "TOO_LONG", format!("must be at most {MAX_NAME_CHARS} characters"));
-        None
-    } else if name.chars().any(char::is_control) {
-        problems.push(path, "INVALID_CHARACTERS", "must not contain control characters");
-        None
-    } else {
-        Some(name.to_owned())
-    }
+    NAME.check(problems, path, name.unwrap_or_default())
 }
 
 /// The interface's rule: at least 8 characters with a letter and a number.
@@ -98,8 +100,12 @@ pub fn check_password(problems: &mut Problems, path: &str, password: Option<&str
         return None;
     };
     let chars = password.chars().count();
-    if !(8..=MAX_PASSWORD_CHARS).contains(&chars) {
-        problems.push(path, "WEAK_PASSWORD", format!("must be 8 to {MAX_PASSWORD_CHARS} characters"));
+    if !(MIN_PASSWORD_CHARS..=MAX_PASSWORD_CHARS).contains(&chars) {
+        problems.push(
+            path,
+            "WEAK_PASSWORD",
+            format!("must be {MIN_PASSWORD_CHARS} to {MAX_PASSWORD_CHARS} characters"),
+        );
         None
     } else if !password.chars().any(char::is_alphabetic) || !password.chars().any(char::is_numeric) {
         problems.push(path, "WEAK_PASSWORD", "must include a letter and a number");
@@ -111,7 +117,7 @@ pub fn check_password(problems: &mut Problems, path: &str, password: Option<&str
 
 /// A 6-digit PIN as typed; anything else can never match.
 pub fn is_pin_shaped(pin: &str) -> bool {
-    pin.len() == 6 && pin.bytes().all(|b| b.is_ascii_digit())
+    pin.len() == PIN_DIGITS && pin.bytes().all(|b| b.is_ascii_digit())
 }
 
 /// Hashes a password with argon2id (memory-hard). CPU-heavy: call off the async runtime.
@@ -165,6 +171,12 @@ pub fn parse_profile_change(body: &serde_json::Map<String, serde_json::Value>) -
         }
     }
     problems.finish(change)
+}
+
+impl FromBody for ProfileChange {
+    fn from_body(body: &serde_json::Map<String, serde_json::Value>) -> Result<Self, Problems> {
+        parse_profile_change(body)
+    }
 }
 
 /// A handle search prefix.

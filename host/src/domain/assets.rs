@@ -5,14 +5,18 @@ use serde_json::{Map, Value};
 
 use super::problems::{Problems, member_pointer};
 use super::spaces::Role;
-use super::text::{self, Blank};
+use super::text::{Blank, Rule};
 
 /// Longest title, in characters.
 pub const MAX_TITLE_CHARS: usize = 200;
+/// A title: one line, not blank.
+pub const TITLE: Rule = Rule::line(MAX_TITLE_CHARS, Blank::Refused);
 /// Longest file name, in characters.
 pub const MAX_FILENAME_CHARS: usize = 255;
 /// Longest content type (RFC 6838 allows 127 characters on each side of the `/`).
 pub const MAX_CONTENT_TYPE_CHARS: usize = 255;
+/// Longest type or subtype of a content type (RFC 6838).
+pub const MAX_CONTENT_TYPE_PART_CHARS: usize = 127;
 
 /// Where an asset is in its life.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -173,7 +177,7 @@ fn state_names() -> String {
 }
 
 fn check_title(problems: &mut Problems, path: &str, title: &str) -> Option<String> {
-    text::line(problems, path, title, MAX_TITLE_CHARS, Blank::Refused)
+    TITLE.check(problems, path, title)
 }
 
 /// A plain file name: no folders, no control characters, not `.` or `..`. Refused rather than
@@ -197,7 +201,7 @@ fn check_filename(problems: &mut Problems, path: &str, name: &str) -> Option<Str
 fn check_content_type(problems: &mut Problems, path: &str, text: &str) -> Option<String> {
     let restricted = |part: &str| {
         !part.is_empty()
-            && part.len() <= 127
+            && part.len() <= MAX_CONTENT_TYPE_PART_CHARS
             && part.as_bytes()[0].is_ascii_alphanumeric()
             && part.bytes().all(|b| b.is_ascii_alphanumeric() || b"!#$&-^_.+".contains(&b))
     };

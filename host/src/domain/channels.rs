@@ -8,7 +8,8 @@ use serde_json::{Map, Value};
 
 use super::account;
 use super::document::ids::parse_hyphenated_uuid;
-use super::problems::Problems;
+use super::problems::{FromBody, Problems};
+use super::text::{Blank, Rule, Words};
 
 /// Longest accepted channel name, in characters.
 pub const MAX_NAME_CHARS: usize = account::MAX_NAME_CHARS;
@@ -102,6 +103,12 @@ pub struct NewChannel {
 /// Properties of a channel view a client may read but not write.
 const READ_ONLY: [&str; 5] = ["channelId", "role", "ownerId", "createdAt", "updatedAt"];
 
+impl FromBody for NewChannel {
+    fn from_body(body: &Map<String, Value>) -> Result<Self, Problems> {
+        parse_new(body)
+    }
+}
+
 /// Checks a create body `{name, description?}`; every problem is listed.
 pub fn parse_new(body: &Map<String, Value>) -> Result<NewChannel, Problems> {
     let mut problems = Problems::new();
@@ -124,29 +131,26 @@ pub fn parse_new(body: &Map<String, Value>) -> Result<NewChannel, Problems> {
     }
 }
 
-/// A channel name: non-blank, trimmed, at most [`MAX_NAME_CHARS`], no control characters.
+/// A channel name: non-blank, trimmed, at most [`MAX_NAME_CHARS`], no control characters (a
+/// channel is named as a person is).
+pub const NAME: Rule = account::NAME;
+
 fn check_name(problems: &mut Problems, path: &str, name: &str) -> Option<String> {
-    account::check_name(problems, path, Some(name))
+    NAME.check(problems, path, name)
 }
 
-/// A description: free text of at most [`MAX_DESCRIPTION_CHARS`]; missing or `null` is empty.
+/// A description: free text of at most [`MAX_DESCRIPTION_CHARS`], line breaks allowed; may be empty.
+pub const DESCRIPTION: Rule = Rule::block(MAX_DESCRIPTION_CHARS, Blank::Allowed).worded(Words::SETTINGS);
+
+/// A description by [`DESCRIPTION`]; missing or `null` is empty.
 fn check_description(problems: &mut Problems, path: &str, value: &Value) -> Option<String> {
-    let text = match value {
-        Value::Null => return Some(String::new()),
-        Value::String(s) => s.trim(),
+    match value {
+        Value::Null => Some(String::new()),
+        Value::String(s) => DESCRIPTION.check(problems, path, s),
         _ => {
             problems.push(path, "INVALID_TYPE", "must be a string");
-            return None;
+            None
         }
-    };
-    if text.chars().count() > MAX_DESCRIPTION_CHARS {
-        problems.push(path, "TOO_LONG", format!("must be at most {MAX_DESCRIPTION_CHARS} characters"));
-        None
-    } else if text.chars().any(|c| c.is_control() && !matches!(c, '\n' | '\t' | '\r')) {
-        problems.push(path, "INVALID_CHARACTERS", "must not contain control characters other than line breaks");
-        None
-    } else {
-        Some(text.to_owned())
     }
 }
 
@@ -208,6 +212,39 @@ pub fn parse_invite_handles(body: &Map<String, Value>, problems: &mut Problems) 
     handles
 }
 
+/// The body of `PUT /channels/{id}/spaces`: the entries of `spaceIds` that pass, and the problems
+/// found in the body, for the use case to add those of its look-ups to (so every problem is listed
+/// at once).
+#[derive(Debug)]
+pub struct SpaceIds {
+    pub entries: Vec<SpaceEntry>,
+    pub problems: Problems,
+}
+
+impl FromBody for SpaceIds {
+    fn from_body(body: &Map<String, Value>) -> Result<Self, Problems> {
+        let mut problems = Problems::new();
+        let entries = parse_space_ids(body, &mut problems);
+        Ok(Self { entries, problems })
+    }
+}
+
+/// The body of an invite request: the `(index, handle)` of each entry of `users` that passes, and
+/// the problems found in the body, for the use case to add those of its look-ups to.
+#[derive(Debug)]
+pub struct InviteHandles {
+    pub handles: Vec<(usize, String)>,
+    pub problems: Problems,
+}
+
+impl FromBody for InviteHandles {
+    fn from_body(body: &Map<String, Value>) -> Result<Self, Problems> {
+        let mut problems = Problems::new();
+        let handles = parse_invite_handles(body, &mut problems);
+        Ok(Self { handles, problems })
+    }
+}
+
 /// What an invitee answers an invite with.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Response {
@@ -222,6 +259,19 @@ impl Response {
             Self::Accept => InviteState::Accepted,
             Self::Decline => InviteState::Declined,
         }
+    }
+}
+
+/// An invitee's answer: the invite (`None` when the id is no UUID) and the response.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct InviteAnswer {
+    pub invite_id: Option<String>,
+    pub response: Response,
+}
+
+impl FromBody for InviteAnswer {
+    fn from_body(body: &Map<String, Value>) -> Result<Self, Problems> {
+        parse_response(body).map(|(invite_id, response)| Self { invite_id, response })
     }
 }
 
@@ -243,6 +293,16 @@ pub fn parse_response(body: &Map<String, Value>) -> Result<(Option<String>, Resp
     match (invite_id, response) {
         (Some(invite_id), Some(response)) => problems.finish((invite_id, response)),
         _ => Err(problems),
+    }
+}
+
+/// A member's new role, from `{role}`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RoleChange(pub Role);
+
+impl FromBody for RoleChange {
+    fn from_body(body: &Map<String, Value>) -> Result<Self, Problems> {
+        parse_role_change(body).map(RoleChange)
     }
 }
 

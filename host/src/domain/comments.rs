@@ -2,11 +2,13 @@
 
 use serde_json::{Map, Value};
 
-use super::problems::{Problems, member_pointer};
-use super::text::{self, Blank};
+use super::problems::{FromBody, Problems, member_pointer};
+use super::text::{Blank, Rule};
 
 /// Longest accepted comment, in characters.
 pub const MAX_BODY_CHARS: usize = 4000;
+/// A comment's body: a block, not blank.
+pub const BODY: Rule = Rule::block(MAX_BODY_CHARS, Blank::Refused);
 
 /// Where a comment is made.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -54,8 +56,18 @@ pub fn parse_new(request: &Map<String, Value>) -> Result<String, Problems> {
     }
 }
 
+/// The body of a new comment, checked: its text, trimmed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CommentText(pub String);
+
+impl FromBody for CommentText {
+    fn from_body(body: &Map<String, Value>) -> Result<Self, Problems> {
+        parse_new(body).map(CommentText)
+    }
+}
+
 fn check_body(problems: &mut Problems, path: &str, body: &str) -> Option<String> {
-    text::block(problems, path, body, MAX_BODY_CHARS, Blank::Refused)
+    BODY.check(problems, path, body)
 }
 
 #[cfg(test)]

@@ -9,7 +9,7 @@ use serde_json::{Map, Value};
 
 use super::account;
 use super::problems::{Problems, member_pointer};
-use super::text::{self, Blank};
+use super::text::{Blank, Rule};
 
 /// The handle the platform's notices come from. No account has it (sign-up refuses it).
 pub const SYSTEM_HANDLE: &str = "system";
@@ -19,6 +19,10 @@ pub const SYSTEM_DISPLAY_NAME: &str = "Trellis";
 pub const MAX_SUBJECT_CHARS: usize = 200;
 /// Longest accepted body, in characters.
 pub const MAX_BODY_CHARS: usize = 10_000;
+/// A subject: one line, not blank.
+pub const SUBJECT: Rule = Rule::line(MAX_SUBJECT_CHARS, Blank::Refused);
+/// A body: a block, not blank.
+pub const BODY: Rule = Rule::block(MAX_BODY_CHARS, Blank::Refused);
 
 /// A message as its sender asked for it, each part `None` where it was left out or broke a rule
 /// (the problems say which).
@@ -100,11 +104,11 @@ fn check_recipient(problems: &mut Problems, path: &str, to: &str) -> Option<Stri
 }
 
 fn check_subject(problems: &mut Problems, path: &str, subject: &str) -> Option<String> {
-    text::line(problems, path, subject, MAX_SUBJECT_CHARS, Blank::Refused)
+    SUBJECT.check(problems, path, subject)
 }
 
 fn check_body(problems: &mut Problems, path: &str, body: &str) -> Option<String> {
-    text::block(problems, path, body, MAX_BODY_CHARS, Blank::Refused)
+    BODY.check(problems, path, body)
 }
 
 #[cfg(test)]

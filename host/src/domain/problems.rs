@@ -1,12 +1,22 @@
 //! A list of validation problems, gathered so a client sees all of them at once.
 
 use serde::Serialize;
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 /// The JSON Pointer of a member of the body's top-level object (RFC 6901: `~` and `/` escaped).
 pub fn member_pointer(key: &str) -> String {
     format!("/{}", key.replace('~', "~0").replace('/', "~1"))
 }
+
+/// A request body as the domain reads it from the body's JSON object: the typed request, or every
+/// problem at its JSON Pointer. The HTTP edge parses it and the use case answers the problems where
+/// it checks the body, after its access checks, so a stranger is still told NOT_FOUND first.
+pub trait FromBody: Sized {
+    fn from_body(body: &Map<String, Value>) -> Result<Self, Problems>;
+}
+
+/// A request body as the domain read it: the typed request or its problems.
+pub type Parsed<T> = Result<T, Problems>;
 
 /// One broken rule: where (a JSON Pointer into the body, or a parameter name that the HTTP edge
 /// answers as `query.<name>`; the edge also writes `header.<name>`),

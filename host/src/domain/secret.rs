@@ -6,6 +6,11 @@ use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use rand::RngCore;
 use sha2::{Digest, Sha256};
 
+/// Longest sign-up or reset token a request may carry, as the OpenAPI document states it. Tokens
+/// are a short prefix and 43 base64url characters; a longer one is not refused by length but names
+/// no token, which is answered like any unknown one.
+pub const MAX_TOKEN_CHARS: usize = 200;
+
 /// A new random token: `prefix` followed by 43 base64url characters.
 pub fn new_token(prefix: &str) -> String {
     let mut bytes = [0u8; 32];

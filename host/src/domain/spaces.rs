@@ -6,9 +6,13 @@ use regex::Regex;
 use serde_json::{Map, Value};
 
 use super::account;
-use super::problems::{Problems, member_pointer};
+use super::problems::{FromBody, Problems, member_pointer};
+use super::text::{Blank, Rule, Words};
 
-static NAME: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"^[a-z0-9-]{3,64}$").expect("valid regex"));
+/// A space name (a slug), as a pattern both Rust's `regex` and JSON Schema read alike.
+pub const NAME_PATTERN: &str = "^[a-z0-9-]{3,64}$";
+
+static NAME: LazyLock<Regex> = LazyLock::new(|| Regex::new(NAME_PATTERN).expect("valid regex"));
 
 /// Spaces one user may own (beyond: CONFLICT); a bound on what one account can make the server keep.
 pub const MAX_OWNED_SPACES: i64 = 1_000;
@@ -74,6 +78,18 @@ impl GeneralChange {
 /// Properties a client may read but not write.
 const READ_ONLY: [&str; 5] = ["spaceId", "role", "ownerId", "createdAt", "updatedAt"];
 
+impl FromBody for NewSpace {
+    fn from_body(body: &Map<String, Value>) -> Result<Self, Problems> {
+        parse_new(body)
+    }
+}
+
+impl FromBody for GeneralChange {
+    fn from_body(body: &Map<String, Value>) -> Result<Self, Problems> {
+        parse_change(body)
+    }
+}
+
 /// Checks a create body `{name, displayName, summary?}`; every problem is listed.
 pub fn parse_new(body: &Map<String, Value>) -> Result<NewSpace, Problems> {
     let mut problems = Problems::new();
@@ -104,8 +120,7 @@ fn read_settings(body: &Map<String, Value>, problems: &mut Problems) -> GeneralC
         match key.as_str() {
             "name" => change.name = problems.string(&path, value).and_then(|v| check_name(problems, &path, v)),
             "displayName" => {
-                change.display_name =
-                    problems.string(&path, value).and_then(|v| account::check_name(problems, &path, Some(v)))
+                change.display_name = problems.string(&path, value).and_then(|v| DISPLAY_NAME.check(problems, &path, v))
             }
             "summary" => change.summary = summary(problems, &path, value),
             key if READ_ONLY.contains(&key) => problems.push(path, "READ_ONLY", "cannot be changed"),
@@ -125,24 +140,21 @@ pub fn check_name(problems: &mut Problems, path: &str, name: &str) -> Option<Str
     }
 }
 
-/// A summary: free text of at most [`MAX_SUMMARY_CHARS`]; `null` clears it.
+/// A display name: the rule of a person's name.
+pub const DISPLAY_NAME: Rule = account::NAME;
+
+/// A summary: free text of at most [`MAX_SUMMARY_CHARS`], line breaks allowed; may be empty.
+pub const SUMMARY: Rule = Rule::block(MAX_SUMMARY_CHARS, Blank::Allowed).worded(Words::SETTINGS);
+
+/// A summary by [`SUMMARY`]; `null` clears it.
 fn summary(problems: &mut Problems, path: &str, value: &Value) -> Option<String> {
-    let text = match value {
-        Value::Null => return Some(String::new()),
-        Value::String(s) => s.trim(),
+    match value {
+        Value::Null => Some(String::new()),
+        Value::String(s) => SUMMARY.check(problems, path, s),
         _ => {
             problems.push(path, "INVALID_TYPE", "must be a string");
-            return None;
+            None
         }
-    };
-    if text.chars().count() > MAX_SUMMARY_CHARS {
-        problems.push(path, "TOO_LONG", format!("must be at most {MAX_SUMMARY_CHARS} characters"));
-        None
-    } else if text.chars().any(|c| c.is_control() && c != '\n' && c != '\t' && c != '\r') {
-        problems.push(path, "INVALID_CHARACTERS", "must not contain control characters other than line breaks");
-        None
-    } else {
-        Some(text.to_owned())
     }
 }
 

@@ -33,26 +33,14 @@ pub fn router() -> Router<AppState> {
 #[serde(deny_unknown_fields)]
 #[serde(rename_all = "camelCase")]
 pub struct StartSignup {
-    #[schema(required = true, nullable = false, format = Email, max_length = 254)]
+    #[schema(required = true, nullable = false, format = Email)]
     email: Option<String>,
     /// 3 to 30 characters of a-z, 0-9 and `_`; not `system`.
-    #[schema(required = true, nullable = false, pattern = "^[a-z0-9_]{3,30}$")]
+    #[schema(required = true, nullable = false)]
     handle: Option<String>,
-    #[schema(
-        required = true,
-        nullable = false,
-        min_length = 1,
-        max_length = 100,
-        pattern = "^[^\\u0000-\\u001f\\u007f-\\u009f]*[^\\s\\u0000-\\u001f\\u007f-\\u009f][^\\u0000-\\u001f\\u007f-\\u009f]*$"
-    )]
+    #[schema(required = true, nullable = false)]
     full_name: Option<String>,
-    #[schema(
-        required = true,
-        nullable = false,
-        min_length = 1,
-        max_length = 100,
-        pattern = "^[^\\u0000-\\u001f\\u007f-\\u009f]*[^\\s\\u0000-\\u001f\\u007f-\\u009f][^\\u0000-\\u001f\\u007f-\\u009f]*$"
-    )]
+    #[schema(required = true, nullable = false)]
     display_name: Option<String>,
 }
 
@@ -66,9 +54,9 @@ pub struct SignupStarted {
 #[serde(deny_unknown_fields)]
 #[serde(rename_all = "camelCase")]
 pub struct VerifySignupPin {
-    #[schema(required = true, nullable = false, min_length = 1, max_length = 200, pattern = "^[A-Za-z0-9_-]+$")]
+    #[schema(required = true, nullable = false, pattern = "^[A-Za-z0-9_-]+$")]
     signup_token: Option<String>,
-    #[schema(required = true, nullable = false, pattern = "^[0-9]{6}$")]
+    #[schema(required = true, nullable = false)]
     pin: Option<String>,
 }
 
@@ -81,10 +69,10 @@ pub struct Verified {
 #[serde(deny_unknown_fields)]
 #[serde(rename_all = "camelCase")]
 pub struct CompleteSignup {
-    #[schema(required = true, nullable = false, min_length = 1, max_length = 200, pattern = "^[A-Za-z0-9_-]+$")]
+    #[schema(required = true, nullable = false, pattern = "^[A-Za-z0-9_-]+$")]
     signup_token: Option<String>,
     /// 8 to 1,024 characters with at least one letter and one number.
-    #[schema(required = true, nullable = false, min_length = 8, max_length = 1024)]
+    #[schema(required = true, nullable = false)]
     password: Option<String>,
 }
 
@@ -92,9 +80,9 @@ pub struct CompleteSignup {
 #[serde(deny_unknown_fields)]
 pub struct Login {
     /// The e-mail address or the handle.
-    #[schema(required = true, nullable = false, min_length = 1, max_length = 254, pattern = "\\S")]
+    #[schema(required = true, nullable = false, pattern = "\\S")]
     login: Option<String>,
-    #[schema(required = true, nullable = false, min_length = 1, max_length = 1024)]
+    #[schema(required = true, nullable = false)]
     password: Option<String>,
 }
 
@@ -135,7 +123,7 @@ pub struct SessionInfo {
 #[derive(Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct StartReset {
-    #[schema(required = true, nullable = false, format = Email, max_length = 254)]
+    #[schema(required = true, nullable = false, format = Email)]
     email: Option<String>,
 }
 
@@ -149,9 +137,9 @@ pub struct ResetToken {
 #[serde(deny_unknown_fields)]
 #[serde(rename_all = "camelCase")]
 pub struct VerifyResetPin {
-    #[schema(required = true, nullable = false, min_length = 1, max_length = 200, pattern = "^[A-Za-z0-9_-]+$")]
+    #[schema(required = true, nullable = false, pattern = "^[A-Za-z0-9_-]+$")]
     reset_token: Option<String>,
-    #[schema(required = true, nullable = false, pattern = "^[0-9]{6}$")]
+    #[schema(required = true, nullable = false)]
     pin: Option<String>,
 }
 
@@ -159,7 +147,7 @@ pub struct VerifyResetPin {
 #[serde(deny_unknown_fields)]
 #[serde(rename_all = "camelCase")]
 pub struct ResendResetPin {
-    #[schema(required = true, nullable = false, min_length = 1, max_length = 200, pattern = "^[A-Za-z0-9_-]+$")]
+    #[schema(required = true, nullable = false, pattern = "^[A-Za-z0-9_-]+$")]
     reset_token: Option<String>,
 }
 
@@ -167,10 +155,10 @@ pub struct ResendResetPin {
 #[serde(deny_unknown_fields)]
 #[serde(rename_all = "camelCase")]
 pub struct CompleteReset {
-    #[schema(required = true, nullable = false, min_length = 1, max_length = 200, pattern = "^[A-Za-z0-9_-]+$")]
+    #[schema(required = true, nullable = false, pattern = "^[A-Za-z0-9_-]+$")]
     reset_token: Option<String>,
     /// 8 to 1,024 characters with at least one letter and one number.
-    #[schema(required = true, nullable = false, min_length = 8, max_length = 1024)]
+    #[schema(required = true, nullable = false)]
     password: Option<String>,
 }
 

@@ -9,11 +9,10 @@ use axum::http::StatusCode;
 use axum::routing::{delete, get, patch, post};
 use axum::{Json, Router};
 use serde::{Deserialize, Serialize};
-use serde_json::{Map, Value};
 use time::OffsetDateTime;
 use utoipa::ToSchema;
 
-use super::extract::{ApiJson, AuthUser};
+use super::extract::{ApiBody, AuthUser};
 use super::list::{ListEnvelope, ListQuery, PageQuery, cursor_millis};
 use crate::http::error::{ApiResult, ErrorEnvelope};
 use crate::services::channels::{ChannelMembership, ChannelSpace, Member};
@@ -73,14 +72,8 @@ impl From<ChannelMembership> for ChannelView {
 #[allow(dead_code)]
 pub struct NewChannel {
     /// Required: 1 to 100 characters, not blank, no control characters; trimmed.
-    #[schema(
-        min_length = 1,
-        max_length = 100,
-        pattern = "^[^\\u0000-\\u001f\\u007f-\\u009f]*[^\\s\\u0000-\\u001f\\u007f-\\u009f][^\\u0000-\\u001f\\u007f-\\u009f]*$"
-    )]
     name: String,
     /// At most 1000 characters; line breaks allowed, other control characters not.
-    #[schema(max_length = 1000, pattern = "^[^\\u0000-\\u0008\\u000b\\u000c\\u000e-\\u001f\\u007f-\\u009f]*$")]
     description: Option<String>,
 }
 
@@ -106,7 +99,6 @@ impl From<ChannelSpace> for ConnectedSpaceView {
 pub struct SpaceIds {
     /// At most 100 distinct ids of spaces the caller owns, in the order the list shows them;
     /// `[]` disconnects every space.
-    #[schema(max_items = 100)]
     space_ids: Vec<String>,
 }
 
@@ -155,9 +147,9 @@ pub struct RoleChange {
 pub async fn create_channel(
     State(state): State<AppState>,
     AuthUser(user): AuthUser,
-    ApiJson(body): ApiJson<Map<String, Value>>,
+    ApiBody(body): ApiBody<crate::domain::channels::NewChannel>,
 ) -> ApiResult<(StatusCode, Json<ChannelView>)> {
-    let created = state.channels.create(&user, &body).await?;
+    let created = state.channels.create(&user, body).await?;
     Ok((StatusCode::CREATED, Json(created.into())))
 }
 
@@ -207,9 +199,9 @@ pub async fn replace_spaces(
     State(state): State<AppState>,
     AuthUser(user): AuthUser,
     Path(channel_id): Path<String>,
-    ApiJson(body): ApiJson<Map<String, Value>>,
+    ApiBody(body): ApiBody<crate::domain::channels::SpaceIds>,
 ) -> ApiResult<Json<ListEnvelope<ConnectedSpaceView>>> {
-    let spaces = state.channels.replace_spaces(&user, &channel_id, &body).await?;
+    let spaces = state.channels.replace_spaces(&user, &channel_id, body).await?;
     Ok(Json(ListEnvelope { items: spaces.into_iter().map(ConnectedSpaceView::from).collect(), next_cursor: None }))
 }
 
@@ -266,9 +258,9 @@ pub async fn change_role(
     State(state): State<AppState>,
     AuthUser(user): AuthUser,
     Path((channel_id, member_id)): Path<(String, String)>,
-    ApiJson(body): ApiJson<Map<String, Value>>,
+    ApiBody(body): ApiBody<crate::domain::channels::RoleChange>,
 ) -> ApiResult<Json<MemberView>> {
-    Ok(Json(state.channels.change_role(&user, &channel_id, &member_id, &body).await?.into()))
+    Ok(Json(state.channels.change_role(&user, &channel_id, &member_id, body).await?.into()))
 }
 
 /// A member leaves (`userId` is the caller's own id), or the owner removes a member.

@@ -11,7 +11,7 @@ use bytes::Bytes;
 use serde::de::DeserializeOwned;
 
 use crate::domain::account::SessionUser;
-use crate::domain::problems::Problems;
+use crate::domain::problems::{FromBody, Parsed, Problems};
 use crate::http::error::Error;
 use crate::services::licenses::Caller;
 use crate::state::AppState;
@@ -38,6 +38,24 @@ where
             other => Error::invalid("", "UNREADABLE_BODY", other.body_text()),
         })?;
         parse_json(&bytes).map(ApiJson)
+    }
+}
+
+/// A JSON object body read into a typed request by the domain ([`FromBody`]). Refusals of the JSON
+/// itself are those of [`ApiJson`]; the domain's problems travel with the request, for the use case
+/// to answer where it checks the body (after its access checks, as before).
+pub struct ApiBody<T>(pub Parsed<T>);
+
+impl<S, T> FromRequest<S> for ApiBody<T>
+where
+    S: Send + Sync,
+    T: FromBody,
+{
+    type Rejection = Error;
+
+    async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
+        let ApiJson(body) = ApiJson::<serde_json::Map<String, serde_json::Value>>::from_request(req, state).await?;
+        Ok(Self(T::from_body(&body)))
     }
 }
 

@@ -190,7 +190,7 @@ pub struct AssetUploaded {
 #[allow(dead_code)]
 pub struct AssetUpload {
     /// The asset's bytes; they must agree with the announced `contentType` and `filename`.
-    #[schema(value_type = String, format = Binary, min_length = 1)]
+    #[schema(value_type = String, format = Binary)]
     file: Vec<u8>,
 }
 
@@ -269,7 +269,7 @@ pub async fn download_asset(
 #[allow(dead_code)]
 pub struct AvatarUpload {
     /// PNG, JPEG, WebP or GIF, at most 2 MiB.
-    #[schema(value_type = String, format = Binary, min_length = 1)]
+    #[schema(value_type = String, format = Binary)]
     file: Vec<u8>,
 }
 

@@ -36,23 +36,13 @@ pub fn router() -> Router<AppState> {
 pub struct NewMessage {
     /// The recipient's handle, without `@`. Required for a new thread; a reply may leave it out,
     /// and when it gives it, it must name the thread's other participant. Never `system`.
-    #[schema(nullable = false, pattern = "^[a-z0-9_]{3,30}$")]
+    #[schema(nullable = false)]
     to: Option<String>,
     /// 1 to 200 characters, not blank, no control characters. Required for a new thread (it
     /// becomes the thread's subject); a reply that leaves it out takes the thread's.
-    #[schema(
-        nullable = false,
-        min_length = 1,
-        max_length = 200,
-        pattern = "^[^\\u0000-\\u001f\\u007f-\\u009f]*[^\\s\\u0000-\\u001f\\u007f-\\u009f][^\\u0000-\\u001f\\u007f-\\u009f]*$"
-    )]
+    #[schema(nullable = false)]
     subject: Option<String>,
     /// 1 to 10,000 characters, not blank; no control characters other than line breaks and tabs.
-    #[schema(
-        min_length = 1,
-        max_length = 10000,
-        pattern = "^[^\\u0000-\\u0008\\u000b\\u000c\\u000e-\\u001f\\u007f-\\u009f]*[^\\s\\u0000-\\u001f\\u007f-\\u009f][^\\u0000-\\u0008\\u000b\\u000c\\u000e-\\u001f\\u007f-\\u009f]*$"
-    )]
     body: String,
     /// The thread to reply in; the sender must take part in it. Left out (or `null`): a new thread.
     thread_id: Option<String>,

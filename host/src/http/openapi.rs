@@ -1,5 +1,6 @@
 //! `GET /v0/openapi.json`, generated from the handlers' annotations.
 
+mod bounds;
 mod examples;
 mod responses;
 mod strict;
@@ -112,6 +113,7 @@ static DOCUMENT: std::sync::LazyLock<serde_json::Value> = std::sync::LazyLock::n
             }
         }
     }
+    bounds::complete(&mut document);
     strict::complete(&mut document);
     responses::complete(&mut document);
     examples::complete(&mut document);

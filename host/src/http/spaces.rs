@@ -11,11 +11,10 @@ use axum::http::StatusCode;
 use axum::routing::{any, get};
 use axum::{Json, Router};
 use serde::{Deserialize, Serialize};
-use serde_json::{Map, Value};
 use time::OffsetDateTime;
 use utoipa::ToSchema;
 
-use super::extract::{ApiJson, AuthUser};
+use super::extract::{ApiBody, AuthUser};
 use super::list::{ListEnvelope, ListQuery, PageQuery, cursor_millis};
 use crate::http::error::{ApiResult, ErrorEnvelope};
 use crate::services::spaces::SpaceMembership;
@@ -83,18 +82,12 @@ impl From<SpaceMembership> for SpaceView {
 #[allow(dead_code)]
 pub struct GeneralSettings {
     /// 3 to 64 characters of a-z, 0-9 and `-`; unique.
-    #[schema(nullable = false, pattern = "^[a-z0-9-]{3,64}$")]
+    #[schema(nullable = false)]
     name: Option<String>,
     /// 1 to 100 characters.
-    #[schema(
-        nullable = false,
-        min_length = 1,
-        max_length = 100,
-        pattern = "^[^\\u0000-\\u001f\\u007f-\\u009f]*[^\\s\\u0000-\\u001f\\u007f-\\u009f][^\\u0000-\\u001f\\u007f-\\u009f]*$"
-    )]
+    #[schema(nullable = false)]
     display_name: Option<String>,
     /// At most 1000 characters; `null` clears it.
-    #[schema(max_length = 1000, pattern = "^[^\\u0000-\\u0008\\u000b\\u000c\\u000e-\\u001f\\u007f-\\u009f]*$")]
     summary: Option<String>,
 }
 
@@ -104,17 +97,10 @@ pub struct GeneralSettings {
 #[allow(dead_code)]
 pub struct NewSpace {
     /// 3 to 64 characters of a-z, 0-9 and `-`; unique.
-    #[schema(pattern = "^[a-z0-9-]{3,64}$")]
     name: String,
     /// 1 to 100 characters.
-    #[schema(
-        min_length = 1,
-        max_length = 100,
-        pattern = "^[^\\u0000-\\u001f\\u007f-\\u009f]*[^\\s\\u0000-\\u001f\\u007f-\\u009f][^\\u0000-\\u001f\\u007f-\\u009f]*$"
-    )]
     display_name: String,
     /// At most 1000 characters.
-    #[schema(max_length = 1000, pattern = "^[^\\u0000-\\u0008\\u000b\\u000c\\u000e-\\u001f\\u007f-\\u009f]*$")]
     summary: Option<String>,
 }
 
@@ -127,9 +113,9 @@ pub struct NewSpace {
 pub async fn create_space(
     State(state): State<AppState>,
     AuthUser(user): AuthUser,
-    ApiJson(body): ApiJson<Map<String, Value>>,
+    ApiBody(body): ApiBody<crate::domain::spaces::NewSpace>,
 ) -> ApiResult<(StatusCode, Json<SpaceView>)> {
-    let created = state.spaces.create(&user, &body).await?;
+    let created = state.spaces.create(&user, body).await?;
     Ok((StatusCode::CREATED, Json(created.into())))
 }
 
@@ -177,7 +163,7 @@ pub async fn update_general(
     State(state): State<AppState>,
     AuthUser(user): AuthUser,
     Path(space_id): Path<String>,
-    ApiJson(body): ApiJson<Map<String, Value>>,
+    ApiBody(body): ApiBody<crate::domain::spaces::GeneralChange>,
 ) -> ApiResult<Json<SpaceView>> {
-    Ok(Json(state.spaces.update_general(&user, &space_id, &body).await?.into()))
+    Ok(Json(state.spaces.update_general(&user, &space_id, body).await?.into()))
 }

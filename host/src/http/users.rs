@@ -4,10 +4,9 @@ use axum::extract::State;
 use axum::routing::get;
 use axum::{Json, Router};
 use serde::Deserialize;
-use serde_json::{Map, Value};
 use utoipa::{IntoParams, ToSchema};
 
-use super::extract::{ApiJson, AuthUser, BearerToken};
+use super::extract::{ApiBody, AuthUser, BearerToken};
 use super::list::{ListEnvelope, ListQuery, Paged};
 use super::views::{Profile, UserSummary};
 use crate::http::error::{ApiResult, ErrorEnvelope};
@@ -32,19 +31,9 @@ pub async fn get_me(State(state): State<AppState>, BearerToken(token): BearerTok
 #[serde(rename_all = "camelCase")]
 #[allow(dead_code)]
 pub struct UpdateProfile {
-    #[schema(
-        nullable = false,
-        min_length = 1,
-        max_length = 100,
-        pattern = "^[^\\u0000-\\u001f\\u007f-\\u009f]*[^\\s\\u0000-\\u001f\\u007f-\\u009f][^\\u0000-\\u001f\\u007f-\\u009f]*$"
-    )]
+    #[schema(nullable = false)]
     display_name: Option<String>,
-    #[schema(
-        nullable = false,
-        min_length = 1,
-        max_length = 100,
-        pattern = "^[^\\u0000-\\u001f\\u007f-\\u009f]*[^\\s\\u0000-\\u001f\\u007f-\\u009f][^\\u0000-\\u001f\\u007f-\\u009f]*$"
-    )]
+    #[schema(nullable = false)]
     full_name: Option<String>,
 }
 
@@ -57,9 +46,9 @@ pub struct UpdateProfile {
 pub async fn update_me(
     State(state): State<AppState>,
     AuthUser(user): AuthUser,
-    ApiJson(body): ApiJson<Map<String, Value>>,
+    ApiBody(body): ApiBody<crate::domain::account::ProfileChange>,
 ) -> ApiResult<Json<Profile>> {
-    let updated = state.users.update_profile(&user, &body).await?;
+    let updated = state.users.update_profile(&user, body).await?;
     Ok(Json(Profile::from(updated).in_shard(state.avatars.db_hash())))
 }
 

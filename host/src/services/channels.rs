@@ -13,12 +13,11 @@ use std::borrow::Cow;
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use serde_json::{Map, Value};
 use time::OffsetDateTime;
 
-use crate::domain::channels::{self, MAX_OWNED_CHANNELS, MAX_SPACES, Role};
-use crate::domain::comments::Scope;
-use crate::domain::problems::Problems;
+use crate::domain::channels::{self, MAX_OWNED_CHANNELS, MAX_SPACES, NewChannel, Role, RoleChange, SpaceIds};
+use crate::domain::comments::{CommentText, Scope};
+use crate::domain::problems::Parsed;
 use crate::error::{Error, Result};
 use crate::services::comments::{Comment, Comments};
 use crate::services::spaces::Spaces;
@@ -57,8 +56,8 @@ impl Channels {
     /// Creates a channel from `{name, description?}`; the creator becomes its owner. A user owns
     /// at most [`MAX_OWNED_CHANNELS`] channels (beyond: CONFLICT).
     #[tracing::instrument(skip_all, fields(user_id = %user.user_id))]
-    pub async fn create(&self, user: &SessionUser, body: &Map<String, Value>) -> Result<ChannelMembership> {
-        let new = channels::parse_new(body)?;
+    pub async fn create(&self, user: &SessionUser, body: Parsed<NewChannel>) -> Result<ChannelMembership> {
+        let new = body?;
         let channel_id = uuid::Uuid::new_v4().to_string();
         let row = NewChannelRow {
             channel_id: &channel_id,
@@ -116,11 +115,10 @@ impl Channels {
         &self,
         user: &SessionUser,
         channel_id: &str,
-        body: &Map<String, Value>,
+        body: Parsed<SpaceIds>,
     ) -> Result<Vec<ChannelSpace>> {
         let channel_id = self.require_owner(user, channel_id).await?;
-        let mut problems = Problems::new();
-        let entries = channels::parse_space_ids(body, &mut problems);
+        let SpaceIds { entries, mut problems } = body?;
         let space_ids: Vec<String> = entries.iter().filter_map(|entry| entry.space_id.clone()).collect();
         let roles: HashMap<String, String> =
             self.store.channels.space_roles(&user.user_id, &space_ids).await?.into_iter().collect();
@@ -174,12 +172,12 @@ impl Channels {
         user: &SessionUser,
         channel_id: &str,
         member_id: &str,
-        body: &Map<String, Value>,
+        body: Parsed<RoleChange>,
     ) -> Result<Member> {
         let channel_id = self.require_owner(user, channel_id).await?;
         let member_id = channels::canonical_id(member_id).ok_or_else(member_not_found)?;
         let member = self.store.channels.member(&channel_id, &member_id).await?.ok_or_else(member_not_found)?;
-        let role = channels::parse_role_change(body)?;
+        let RoleChange(role) = body?;
         if member.role == Role::Owner.as_str() {
             return Err(owner_stays());
         }
@@ -196,7 +194,7 @@ impl Channels {
         &self,
         user: &SessionUser,
         channel_id: &str,
-        body: &Map<String, Value>,
+        body: Parsed<CommentText>,
     ) -> Result<Comment> {
         let (channel_id, _) = self.member_role(user, channel_id).await?;
         self.comments.post(user, Scope::Channel(&channel_id), body).await.map(Comment::from)

@@ -4,12 +4,13 @@
 
 use std::sync::Arc;
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 use time::OffsetDateTime;
 use time::format_description::well_known::Rfc3339;
 
-use crate::domain::comments::{self, Scope};
+use crate::domain::comments::{CommentText, Scope};
 use crate::domain::jobs::SpaceEventKind;
+use crate::domain::problems::Parsed;
 use crate::error::Result;
 use crate::rate_limits::RateLimits;
 use crate::services::space_events::SpaceEvents;
@@ -60,7 +61,7 @@ impl Comments {
         &self,
         user: &SessionUser,
         space_id: &str,
-        body: &Map<String, Value>,
+        body: Parsed<CommentText>,
     ) -> Result<Comment> {
         let (space_id, _) = self.spaces.writer_role(user, space_id).await?;
         Ok(self.post(user, Scope::Space(&space_id), body).await?.into())
@@ -85,9 +86,9 @@ impl Comments {
         &self,
         author: &SessionUser,
         scope: Scope<'_>,
-        body: &Map<String, Value>,
+        body: Parsed<CommentText>,
     ) -> Result<StoredComment> {
-        let text = comments::parse_new(body)?;
+        let CommentText(text) = body?;
         self.limits.comment(&author.user_id)?;
         let new = NewComment {
             comment_id: uuid::Uuid::new_v4().to_string(),

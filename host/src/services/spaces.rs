@@ -8,11 +8,11 @@ use std::borrow::Cow;
 use std::sync::Arc;
 use std::time::Duration;
 
-use serde_json::{Map, Value};
 use time::OffsetDateTime;
 
 use crate::cache::Cache;
-use crate::domain::spaces::{self, Role};
+use crate::domain::problems::Parsed;
+use crate::domain::spaces::{self, GeneralChange, NewSpace, Role};
 use crate::error::{Error, OnConflict, Result};
 use crate::stale::{self, Stale};
 use crate::store::{NewSpaceRow, SessionUser, SpaceChange, SpaceModule, Store, StoredSpace};
@@ -79,8 +79,8 @@ impl Spaces {
     /// Creates a space from `{name, displayName, summary?}`; the creator becomes its owner. A user
     /// owns at most [`spaces::MAX_OWNED_SPACES`] spaces (beyond: CONFLICT).
     #[tracing::instrument(skip_all, fields(user_id = %user.user_id))]
-    pub async fn create(&self, user: &SessionUser, body: &Map<String, Value>) -> Result<SpaceMembership> {
-        let new = spaces::parse_new(body)?;
+    pub async fn create(&self, user: &SessionUser, body: Parsed<NewSpace>) -> Result<SpaceMembership> {
+        let new = body?;
         let space_id = uuid::Uuid::new_v4().to_string();
         let row = NewSpaceRow {
             space_id: &space_id,
@@ -174,10 +174,10 @@ impl Spaces {
         &self,
         user: &SessionUser,
         space_id: &str,
-        body: &Map<String, Value>,
+        body: Parsed<GeneralChange>,
     ) -> Result<SpaceMembership> {
         let space_id = self.require_owner(user, space_id).await?;
-        let change = spaces::parse_change(body)?;
+        let change = body?;
         if change.is_empty() {
             let space = self.store.spaces.space(&space_id).await?.ok_or_else(not_found)?;
             return Ok(SpaceMembership::new(space, Role::Owner.as_str()));

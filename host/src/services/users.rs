@@ -1,10 +1,9 @@
 //! Users as other users and their owners see them: the own profile's changes and handle search.
 
-use serde_json::{Map, Value};
 use time::OffsetDateTime;
 
-use crate::domain::account::{self, HandlePrefix, SessionUser};
-use crate::domain::problems::Problems;
+use crate::domain::account::{self, HandlePrefix, ProfileChange, SessionUser};
+use crate::domain::problems::{Parsed, Problems};
 use crate::error::Result;
 use crate::store::UserRepo;
 
@@ -21,8 +20,8 @@ impl Users {
 
     /// Applies `{displayName?, fullName?}`; every other member is refused at its path.
     #[tracing::instrument(skip_all, fields(user_id = %user.user_id))]
-    pub async fn update_profile(&self, user: &SessionUser, body: &Map<String, Value>) -> Result<Account> {
-        let change = account::parse_profile_change(body)?;
+    pub async fn update_profile(&self, user: &SessionUser, body: Parsed<ProfileChange>) -> Result<Account> {
+        let change = body?;
         let now = OffsetDateTime::now_utc();
         let updated = self
             .users

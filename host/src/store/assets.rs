@@ -11,8 +11,8 @@ use time::OffsetDateTime;
 
 mod analysis;
 
-use super::outbox::Outbox;
 use super::keyset::{BindKeyset, Keyset};
+use super::outbox::Outbox;
 use super::{Db, StoreResult, from_millis, placeholders, to_millis};
 use crate::domain::jobs::AnalyseAsset;
 

@@ -6,8 +6,8 @@ use sqlx::Row;
 use sqlx::any::AnyRow;
 use time::OffsetDateTime;
 
-use super::outbox::Outbox;
 use super::keyset::{BindKeyset, Keyset};
+use super::outbox::Outbox;
 use super::{Db, StoreResult, from_millis, to_millis};
 
 /// A stored comment with what a reader sees of its author.

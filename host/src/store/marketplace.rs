@@ -10,8 +10,8 @@ use sqlx::Row;
 use sqlx::any::AnyRow;
 use time::OffsetDateTime;
 
-use super::outbox::Outbox;
 use super::keyset::{BindKeyset, Keyset};
+use super::outbox::Outbox;
 use super::{Db, StoreResult, from_millis, placeholders, to_millis};
 
 /// A listing as its owner and the operator see it.

@@ -7,8 +7,8 @@ use sqlx::Row;
 use sqlx::any::AnyRow;
 use time::OffsetDateTime;
 
-use super::outbox::Outbox;
 use super::keyset::{BindKeyset, Keyset};
+use super::outbox::Outbox;
 use super::{Db, StoreResult, from_millis, to_millis};
 
 /// A registration with the handle of who asked.

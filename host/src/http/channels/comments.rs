@@ -3,10 +3,9 @@
 use axum::Json;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
-use serde_json::{Map, Value};
 
 use crate::http::error::{ApiResult, ErrorEnvelope};
-use crate::http::extract::{ApiJson, AuthUser};
+use crate::http::extract::{ApiBody, AuthUser};
 use crate::http::list::{ListEnvelope, ListQuery, PageQuery};
 use crate::http::spaces::comments::NewComment;
 use crate::http::views::{CommentView, comment_page};
@@ -24,9 +23,9 @@ pub async fn post_comment(
     State(state): State<AppState>,
     AuthUser(user): AuthUser,
     Path(channel_id): Path<String>,
-    ApiJson(body): ApiJson<Map<String, Value>>,
+    ApiBody(body): ApiBody<crate::domain::comments::CommentText>,
 ) -> ApiResult<(StatusCode, Json<CommentView>)> {
-    let comment = state.channels.post_comment(&user, &channel_id, &body).await?;
+    let comment = state.channels.post_comment(&user, &channel_id, body).await?;
     Ok((StatusCode::CREATED, Json(CommentView::new(comment, state.avatars.db_hash()))))
 }
 

@@ -5,12 +5,11 @@ use axum::Json;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use serde::{Deserialize, Serialize};
-use serde_json::{Map, Value};
 use time::OffsetDateTime;
 use utoipa::ToSchema;
 
 use crate::http::error::{ApiResult, ErrorEnvelope};
-use crate::http::extract::{ApiJson, AuthUser};
+use crate::http::extract::{ApiBody, AuthUser};
 use crate::http::list::{ListEnvelope, ListQuery, PageQuery, cursor_millis};
 use crate::services::channels::{Invite, InviteAnswer};
 use crate::state::AppState;
@@ -20,7 +19,6 @@ use crate::state::AppState;
 #[allow(dead_code)]
 pub struct InviteRequest {
     /// 1 to 50 distinct handles (without `@`), each naming an account other than the caller's.
-    #[schema(min_items = 1, max_items = 50)]
     users: Vec<String>,
 }
 
@@ -91,7 +89,6 @@ impl From<Invite> for InviteView {
 #[serde(rename_all = "camelCase")]
 #[allow(dead_code)]
 pub struct InviteResponse {
-    #[schema(min_length = 1)]
     invite_id: String,
     /// `ACCEPT` or `DECLINE`.
     #[schema(pattern = "^(ACCEPT|DECLINE)$")]
@@ -113,9 +110,9 @@ pub async fn invite(
     State(state): State<AppState>,
     AuthUser(user): AuthUser,
     Path(channel_id): Path<String>,
-    ApiJson(body): ApiJson<Map<String, Value>>,
+    ApiBody(body): ApiBody<crate::domain::channels::InviteHandles>,
 ) -> ApiResult<(StatusCode, Json<InvitesCreated>)> {
-    let outcomes = state.channels.invite(&user, &channel_id, &body).await?;
+    let outcomes = state.channels.invite(&user, &channel_id, body).await?;
     Ok((StatusCode::CREATED, Json(InvitesCreated { invites: outcomes.into_iter().map(InviteResult::from).collect() })))
 }
 
@@ -151,9 +148,9 @@ pub async fn pending_invites(
 pub async fn respond(
     State(state): State<AppState>,
     AuthUser(user): AuthUser,
-    ApiJson(body): ApiJson<Map<String, Value>>,
+    ApiBody(body): ApiBody<crate::domain::channels::InviteAnswer>,
 ) -> ApiResult<Json<InviteView>> {
-    Ok(Json(state.channels.respond(&user, &body).await?.into()))
+    Ok(Json(state.channels.respond(&user, body).await?.into()))
 }
 
 /// Cancels a PENDING invite; its inviter or the channel's owner may.

@@ -86,7 +86,7 @@ pub fn complete(document: &mut Value) {
 }
 
 /// The component names `value` refers to (`#/components/schemas/<name>`), at any depth.
-fn referenced(value: &Value, names: &mut BTreeSet<String>) {
+pub(super) fn referenced(value: &Value, names: &mut BTreeSet<String>) {
     match value {
         Value::Object(map) => {
             if let Some(name) =

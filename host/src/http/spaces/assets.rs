@@ -158,23 +158,13 @@ impl From<Asset> for AssetPart {
 #[allow(dead_code)]
 pub struct NewAsset {
     /// 1 to 200 characters.
-    #[schema(
-        min_length = 1,
-        max_length = 200,
-        pattern = "^[^\\u0000-\\u001f\\u007f-\\u009f]*[^\\s\\u0000-\\u001f\\u007f-\\u009f][^\\u0000-\\u001f\\u007f-\\u009f]*$"
-    )]
     title: String,
     /// A file name without folders, at most 255 characters; downloads carry it.
     #[schema(
-        max_length = 255,
         pattern = "^[^\\s/\\\\\\u0000-\\u001f\\u007f-\\u009f](?:[^/\\\\\\u0000-\\u001f\\u007f-\\u009f]*[^\\s/\\\\\\u0000-\\u001f\\u007f-\\u009f])?$"
     )]
     filename: String,
     /// A MIME type such as `image/png`; the uploaded bytes must agree with it.
-    #[schema(
-        max_length = 255,
-        pattern = "^\\s*[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}/[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}\\s*$"
-    )]
     content_type: String,
 }
 

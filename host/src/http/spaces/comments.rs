@@ -4,11 +4,10 @@ use axum::Json;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use serde::Deserialize;
-use serde_json::{Map, Value};
 use utoipa::ToSchema;
 
 use crate::http::error::{ApiResult, ErrorEnvelope};
-use crate::http::extract::{ApiJson, AuthUser};
+use crate::http::extract::{ApiBody, AuthUser};
 use crate::http::list::{ListEnvelope, ListQuery, PageQuery};
 use crate::http::views::{CommentView, comment_page};
 use crate::state::AppState;
@@ -19,11 +18,6 @@ use crate::state::AppState;
 #[allow(dead_code)]
 pub struct NewComment {
     /// 1 to 4000 characters, not blank; no control characters other than line breaks and tabs.
-    #[schema(
-        min_length = 1,
-        max_length = 4000,
-        pattern = "^[^\\u0000-\\u0008\\u000b\\u000c\\u000e-\\u001f\\u007f-\\u009f]*[^\\s\\u0000-\\u001f\\u007f-\\u009f][^\\u0000-\\u0008\\u000b\\u000c\\u000e-\\u001f\\u007f-\\u009f]*$"
-    )]
     body: String,
 }
 
@@ -40,9 +34,9 @@ pub async fn post_comment(
     State(state): State<AppState>,
     AuthUser(user): AuthUser,
     Path(space_id): Path<String>,
-    ApiJson(body): ApiJson<Map<String, Value>>,
+    ApiBody(body): ApiBody<crate::domain::comments::CommentText>,
 ) -> ApiResult<(StatusCode, Json<CommentView>)> {
-    let comment = state.comments.post_in_space(&user, &space_id, &body).await?;
+    let comment = state.comments.post_in_space(&user, &space_id, body).await?;
     Ok((StatusCode::CREATED, Json(CommentView::new(comment, state.avatars.db_hash()))))
 }
 

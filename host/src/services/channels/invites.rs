@@ -4,12 +4,13 @@
 use std::borrow::Cow;
 use std::collections::HashMap;
 
-use serde_json::{Map, Value};
 use time::OffsetDateTime;
 
 use super::{Channels, Invite, InviteAnswer};
-use crate::domain::channels::{self, InviteState, MAX_PENDING_INVITES, Role};
-use crate::domain::problems::Problems;
+use crate::domain::channels::{
+    self, InviteAnswer as InviteResponse, InviteHandles, InviteState, MAX_PENDING_INVITES, Role,
+};
+use crate::domain::problems::Parsed;
 use crate::error::{Error, Result};
 use crate::store::{InviteWrite, NewInvitee, SessionUser};
 
@@ -32,14 +33,13 @@ impl Channels {
         &self,
         user: &SessionUser,
         channel_id: &str,
-        body: &Map<String, Value>,
+        body: Parsed<InviteHandles>,
     ) -> Result<Vec<InviteAnswer>> {
         let (channel_id, role) = self.member_role(user, channel_id).await?;
         if !role.may_invite() {
             return Err(Error::Forbidden(Cow::Borrowed("only the channel's owner and inviters may invite")));
         }
-        let mut problems = Problems::new();
-        let handles = channels::parse_invite_handles(body, &mut problems);
+        let InviteHandles { handles, mut problems } = body?;
         let names: Vec<String> = handles.iter().map(|(_, handle)| handle.clone()).collect();
         let users: HashMap<String, String> =
             self.store.channels.users_by_handle(&names).await?.into_iter().map(|(id, handle)| (handle, id)).collect();
@@ -87,8 +87,8 @@ impl Channels {
     /// becomes a `member`. Anybody but the invitee gets NOT_FOUND; a decided invite
     /// INVALID_TRANSITION.
     #[tracing::instrument(skip_all, fields(user_id = %user.user_id))]
-    pub async fn respond(&self, user: &SessionUser, body: &Map<String, Value>) -> Result<Invite> {
-        let (invite_id, response) = channels::parse_response(body)?;
+    pub async fn respond(&self, user: &SessionUser, body: Parsed<InviteResponse>) -> Result<Invite> {
+        let InviteResponse { invite_id, response } = body?;
         let invite_id = invite_id.ok_or_else(invite_not_found)?;
         let invite = self.store.channels.invite_by_id(&invite_id).await?;
         let invite = invite.filter(|invite| invite.invitee_id == user.user_id).ok_or_else(invite_not_found)?;
