@@ -85,9 +85,12 @@ fn main() {
 fn watch(workspace: &Path, plugins: &Path) {
     println!("cargo:rerun-if-changed={}", workspace.join("wit").display());
     // Only paths that exist: cargo treats a watched path that is missing as changed, every build.
-    // (The SDK is locked by plugins/Cargo.lock, watched below with the rest of plugins/.)
-    for file in ["Cargo.toml", "src"] {
-        println!("cargo:rerun-if-changed={}", workspace.join("plugin-sdk").join(file).display());
+    // (The SDK is locked by plugins/Cargo.lock, watched below with the rest of plugins/.) The analysis types
+    // are the SDK's too.
+    for dir in ["plugin-sdk", "analysis-types"] {
+        for file in ["Cargo.toml", "src"] {
+            println!("cargo:rerun-if-changed={}", workspace.join(dir).join(file).display());
+        }
     }
     let entries = std::fs::read_dir(plugins).expect("plugins/ is readable");
     for entry in entries.flatten() {

@@ -11,6 +11,9 @@
 //! - [`speech`]: English transcription (Whisper tiny.en through whisper.cpp).
 //! - [`install`]: fetch, verify and convert the model files once.
 
+// The types of the answers are shared with the module host and the module SDK.
+pub use trellis_analysis_types::{Colour, Face, Label, MediaInfo, MediaKind, PictureFacts, Segment};
+
 pub mod install;
 pub mod media;
 pub mod speech;
@@ -39,91 +42,4 @@ pub enum InferenceError {
     /// The model or a program failed.
     #[error("{0}")]
     Failed(String),
-}
-
-/// What kind of media an asset is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum MediaKind {
-    /// A still picture.
-    Image,
-    /// Sound only.
-    Audio,
-    /// Moving pictures, maybe with a soundtrack.
-    Video,
-    /// Anything else.
-    Other,
-}
-
-/// What [`media::probe`] found.
-#[derive(Debug, Clone, PartialEq)]
-pub struct MediaInfo {
-    /// Image, audio, video or other.
-    pub kind: MediaKind,
-    /// Pixels (images, video), else 0.
-    pub width: u32,
-    /// Pixels (images, video), else 0.
-    pub height: u32,
-    /// Milliseconds (audio, video), else 0.
-    pub duration_ms: u64,
-    /// Whether there is sound to transcribe.
-    pub has_sound: bool,
-}
-
-/// A label of a whole picture; `score` is a probability in 0..1.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Label {
-    /// A plain English name (`golden retriever`, `seashore`).
-    pub name: String,
-    /// Probability, 0..1.
-    pub score: f32,
-}
-
-/// A face, in pixels of the picture it was found in.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Face {
-    /// Left edge.
-    pub x: u32,
-    /// Top edge.
-    pub y: u32,
-    /// Width.
-    pub width: u32,
-    /// Height.
-    pub height: u32,
-    /// The detector's confidence (not a probability; higher is surer).
-    pub score: f32,
-}
-
-/// A named colour and the share of a picture's pixels close to it.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Colour {
-    /// A plain English colour name (`blue`, `dark green`).
-    pub name: String,
-    /// Share of pixels, 0..1.
-    pub share: f32,
-}
-
-/// Facts about a picture that need no model.
-#[derive(Debug, Clone, PartialEq)]
-pub struct PictureFacts {
-    /// Pixels.
-    pub width: u32,
-    /// Pixels.
-    pub height: u32,
-    /// `landscape`, `portrait` or `square`.
-    pub orientation: &'static str,
-    /// The main colours, largest share first (at most 5).
-    pub colours: Vec<Colour>,
-    /// Mean brightness, 0 (black) to 1 (white).
-    pub brightness: f32,
-}
-
-/// A stretch of transcribed speech, with times from the start of the sound.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Segment {
-    /// Start, in milliseconds.
-    pub start_ms: u64,
-    /// End, in milliseconds.
-    pub end_ms: u64,
-    /// What was said.
-    pub text: String,
 }

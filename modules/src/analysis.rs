@@ -7,8 +7,8 @@ use async_trait::async_trait;
 use serde::Serialize;
 
 pub use media::{
-    Colour, Face, Faces, Label, Labels, MAX_FACES, MAX_FRAMES, MAX_LABELS, MAX_MODEL_BYTES, MAX_SEGMENTS,
-    MediaAnalysis, MediaInfo, MediaKind, PictureFacts, Segment, Transcript,
+    Colour, Face, Faces, Label, Labels, MAX_COLOURS, MAX_FACES, MAX_FRAMES, MAX_LABELS, MAX_MODEL_BYTES, MAX_SEGMENTS,
+    MAX_TRANSCRIPT_BYTES, MediaAnalysis, MediaInfo, MediaKind, PictureFacts, Segment, Transcript,
 };
 
 /// Most bytes one `asset-read.read` call returns.
@@ -22,8 +22,6 @@ pub const MAX_TAG_CHARS: usize = 100;
 pub const MAX_SENTENCES: usize = 32;
 /// Longest description (all its sentences together), in bytes.
 pub const MAX_DESCRIPTION_BYTES: usize = 16 * 1024;
-/// Longest transcript, in bytes.
-pub const MAX_TRANSCRIPT_BYTES: usize = 1024 * 1024;
 
 /// The bytes of the asset under analysis. The host implements it over its media store.
 #[async_trait]

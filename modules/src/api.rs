@@ -3,7 +3,7 @@
 use serde::Serialize;
 
 use crate::load::manifest::ModuleKind;
-use crate::load::wit_check::WitVersion;
+use crate::wit::WitVersion;
 
 /// Longest response body a module may answer, in bytes.
 pub const MAX_RESPONSE_BODY_BYTES: usize = 1024 * 1024;

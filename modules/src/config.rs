@@ -8,6 +8,8 @@ use std::time::Duration;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+pub use crate::capabilities::Grant;
+
 /// Settings of the module host. The host nests these keys in its `[modules]` table.
 #[derive(Debug, Clone, Deserialize, Serialize, JsonSchema)]
 #[serde(default, deny_unknown_fields)]
@@ -198,28 +200,6 @@ impl std::fmt::Debug for BundledModule {
 pub(crate) enum Source<'a> {
     Bundled(&'a str),
     File(&'a PathBuf),
-}
-
-/// A permission the deployment grants a file module.
-#[derive(Debug, Clone, Copy, Deserialize, Serialize, JsonSchema, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[serde(rename_all = "kebab-case")]
-pub enum Grant {
-    /// The key-value store scoped to (space, module).
-    KeyValue,
-    /// Logging through the host.
-    Logging,
-    /// The item that triggered the invocation.
-    ItemRead,
-    /// The bytes of the asset under analysis.
-    AssetRead,
-    /// Outbound HTTP to the hosts in `allow_hosts`.
-    OutboundHttp,
-    /// Decode the asset under analysis (WIT 0.2.0 `media`).
-    MediaDecode,
-    /// Labels, faces and facts of decoded frames (WIT 0.2.0 `vision`).
-    Vision,
-    /// Transcription of the asset's speech (WIT 0.2.0 `speech`).
-    Speech,
 }
 
 #[cfg(test)]

@@ -9,10 +9,10 @@ use tokio::sync::{Semaphore, SemaphorePermit};
 use wasmtime::Engine;
 
 use crate::api::{ConfigError, ConfigProblem, ModuleSummary};
+use crate::capabilities::key_value::KeyValueBackend;
+use crate::capabilities::logging::LogBudget;
+use crate::capabilities::outbound_http::HttpAccess;
 use crate::config::{BundledModule, ModulesConfig};
-use crate::imports::key_value::KeyValueBackend;
-use crate::imports::logging::LogBudget;
-use crate::imports::outbound_http::HttpAccess;
 use crate::invoke::admission::Admission;
 use crate::invoke::engine;
 use crate::invoke::failure::{FailureCounts, ModuleFailure};

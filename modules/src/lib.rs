@@ -18,11 +18,12 @@ mod api;
 mod config;
 mod host;
 
-// How it works: WIT bindings per version, loading a module, running it, and the imports it may be granted.
-mod bindings;
-mod imports;
+// How it works: the capabilities a module may be granted (one file each), the WIT versions (one folder
+// each: bindings and adapters), loading a module, and running it.
+mod capabilities;
 mod invoke;
 mod load;
+mod wit;
 
 pub use analysis::{
     AnalysisResult, AssetInfo, AssetSource, BytesAsset, Colour, Face, Faces, Finding, Label, Labels,
@@ -34,15 +35,16 @@ pub use api::{
     CallerRole, ConfigError, ConfigProblem, Decision, EventKind, Invocation, ListingStats, MAX_RESPONSE_BODY_BYTES,
     Method, ModuleEvent, ModuleRequest, ModuleResponse, ModuleSummary, Registration,
 };
-pub use config::{BundledModule, EnabledModule, Grant, ModulesConfig};
-pub use host::{ModuleHost, RefusedModule};
-pub use imports::key_value::{
+pub use capabilities::key_value::{
     KeyValueBackend, KvScope, MAX_KEY_BYTES, MAX_LIST_LIMIT, MAX_VALUE_BYTES, MemoryKv, QuotaExceeded, add_to_counter,
 };
+pub use config::{BundledModule, EnabledModule, Grant, ModulesConfig};
+pub use host::{ModuleHost, RefusedModule};
 pub use invoke::engine::EPOCH_TICK;
 pub use invoke::failure::{FailureCounts, FailureKind, ModuleFailure};
 pub use invoke::metrics::{ModuleMetricsReport, REPORT_BOUNDS_MICROS};
 pub use load::cache::{CodeLoad, CodeOrigin};
 pub use load::inspect::{CheckReport, check, inspect};
 pub use load::manifest::{Manifest, ModuleKind, Permission, is_valid_module_id};
-pub use load::wit_check::{HostImport, ImportReport, WitVersion};
+pub use load::wit_check::{HostImport, ImportReport};
+pub use wit::WitVersion;

@@ -15,17 +15,18 @@ use wasmtime::component::{Component, HasSelf, Linker};
 use wasmtime::{Engine, Store};
 
 use crate::api::ModuleSummary;
-use crate::bindings::{v0_1_0, v0_2_0};
-use crate::config::{BundledModule, EnabledModule, Grant, ModulesConfig, Source};
-use crate::imports::key_value::KeyValueBackend;
-use crate::imports::logging::LogBudget;
-use crate::imports::outbound_http::HttpAccess;
+use crate::capabilities::Grant;
+use crate::capabilities::key_value::KeyValueBackend;
+use crate::capabilities::logging::LogBudget;
+use crate::capabilities::outbound_http::HttpAccess;
+use crate::config::{BundledModule, EnabledModule, ModulesConfig, Source};
 use crate::invoke::configure_store;
 use crate::invoke::failure::FailureCounters;
 use crate::invoke::state::{Capabilities, InferenceAccess, StoreState};
 use crate::load::cache::CodeLoad;
-use crate::load::manifest::{Manifest, ModuleKind, Permission, grant_label};
-use crate::load::wit_check::{ImportReport, WitVersion, world_of};
+use crate::load::manifest::{Manifest, ModuleKind, Permission};
+use crate::load::wit_check::{ImportReport, world_of};
+use crate::wit::{WitVersion, v0_1, v0_2};
 
 /// Time a module gets to answer `manifest()`.
 const MANIFEST_BUDGET: Duration = Duration::from_secs(1);
@@ -33,12 +34,12 @@ const MANIFEST_BUDGET: Duration = Duration::from_secs(1);
 /// A module ready to instantiate, by world and WIT version. The `V0_1` variants are called through the
 /// frozen 0.1.0 bindings and their answers adapted to 0.2.0's.
 pub(crate) enum Prepared {
-    SpaceV0_1(v0_1_0::space::SpaceModulePre<StoreState>),
-    Space(v0_2_0::space::SpaceModulePre<StoreState>),
-    MarketplaceV0_1(v0_1_0::marketplace::MarketplaceRulePre<StoreState>),
-    Marketplace(v0_2_0::marketplace::MarketplaceRulePre<StoreState>),
-    AnalysisV0_1(v0_1_0::analysis::AnalysisStepPre<StoreState>),
-    Analysis(v0_2_0::analysis::AnalysisStepPre<StoreState>),
+    SpaceV0_1(v0_1::space::SpaceModulePre<StoreState>),
+    Space(v0_2::space::SpaceModulePre<StoreState>),
+    MarketplaceV0_1(v0_1::marketplace::MarketplaceRulePre<StoreState>),
+    Marketplace(v0_2::marketplace::MarketplaceRulePre<StoreState>),
+    AnalysisV0_1(v0_1::analysis::AnalysisStepPre<StoreState>),
+    Analysis(v0_2::analysis::AnalysisStepPre<StoreState>),
 }
 
 impl Prepared {
@@ -49,16 +50,14 @@ impl Prepared {
     ) -> anyhow::Result<Self> {
         use WitVersion::{V0_1, V0_2};
         Ok(match (kind, version) {
-            (ModuleKind::Space, V0_1) => Self::SpaceV0_1(v0_1_0::space::SpaceModulePre::new(pre)?),
-            (ModuleKind::Space, V0_2) => Self::Space(v0_2_0::space::SpaceModulePre::new(pre)?),
+            (ModuleKind::Space, V0_1) => Self::SpaceV0_1(v0_1::space::SpaceModulePre::new(pre)?),
+            (ModuleKind::Space, V0_2) => Self::Space(v0_2::space::SpaceModulePre::new(pre)?),
             (ModuleKind::MarketplaceRule, V0_1) => {
-                Self::MarketplaceV0_1(v0_1_0::marketplace::MarketplaceRulePre::new(pre)?)
+                Self::MarketplaceV0_1(v0_1::marketplace::MarketplaceRulePre::new(pre)?)
             }
-            (ModuleKind::MarketplaceRule, V0_2) => {
-                Self::Marketplace(v0_2_0::marketplace::MarketplaceRulePre::new(pre)?)
-            }
-            (ModuleKind::AnalysisStep, V0_1) => Self::AnalysisV0_1(v0_1_0::analysis::AnalysisStepPre::new(pre)?),
-            (ModuleKind::AnalysisStep, V0_2) => Self::Analysis(v0_2_0::analysis::AnalysisStepPre::new(pre)?),
+            (ModuleKind::MarketplaceRule, V0_2) => Self::Marketplace(v0_2::marketplace::MarketplaceRulePre::new(pre)?),
+            (ModuleKind::AnalysisStep, V0_1) => Self::AnalysisV0_1(v0_1::analysis::AnalysisStepPre::new(pre)?),
+            (ModuleKind::AnalysisStep, V0_2) => Self::Analysis(v0_2::analysis::AnalysisStepPre::new(pre)?),
         })
     }
 }
@@ -92,14 +91,9 @@ pub(crate) struct Loader<'a> {
 pub(crate) fn wasi_linker(engine: &Engine) -> anyhow::Result<Linker<StoreState>> {
     let mut linker = Linker::new(engine);
     wasmtime_wasi::p2::add_to_linker_async(&mut linker)?;
-    v0_1_0::types::add_to_linker::<_, HasSelf<StoreState>>(&mut linker, |s| s)?;
-    v0_2_0::types::add_to_linker::<_, HasSelf<StoreState>>(&mut linker, |s| s)?;
+    v0_1::types::add_to_linker::<_, HasSelf<StoreState>>(&mut linker, |s| s)?;
+    v0_2::types::add_to_linker::<_, HasSelf<StoreState>>(&mut linker, |s| s)?;
     Ok(linker)
-}
-
-/// The data every import is implemented on.
-fn get(state: &mut StoreState) -> &mut StoreState {
-    state
 }
 
 /// Adds the host imports for `grants` (each only if the world of that version has it), under the names of
@@ -110,36 +104,9 @@ pub(crate) fn link_grants(
     version: WitVersion,
     grants: &[Grant],
 ) -> anyhow::Result<()> {
-    let importable = version.importable(kind);
+    let importable = Grant::importable(kind, version);
     for grant in grants.iter().filter(|g| importable.contains(g)) {
-        type H = HasSelf<StoreState>;
-        match (version, grant) {
-            (WitVersion::V0_1, Grant::KeyValue) => v0_1_0::key_value::add_to_linker::<_, H>(linker, get)?,
-            (WitVersion::V0_1, Grant::Logging) => v0_1_0::logging::add_to_linker::<_, H>(linker, get)?,
-            (WitVersion::V0_1, Grant::ItemRead) => v0_1_0::item_read::add_to_linker::<_, H>(linker, get)?,
-            (WitVersion::V0_1, Grant::AssetRead) => v0_1_0::asset_read::add_to_linker::<_, H>(linker, get)?,
-            (WitVersion::V0_1, Grant::OutboundHttp) => v0_1_0::outbound_http::add_to_linker::<_, H>(linker, get)?,
-            (WitVersion::V0_2, Grant::KeyValue) => v0_2_0::key_value::add_to_linker::<_, H>(linker, get)?,
-            (WitVersion::V0_2, Grant::ItemRead) => v0_2_0::item_read::add_to_linker::<_, H>(linker, get)?,
-            // Under both names: a 0.2.0 analysis step from an older SDK imports these at 0.1.x (see
-            // `WitVersion::accepts`); the check refuses such imports for the other kinds.
-            (WitVersion::V0_2, Grant::Logging) => {
-                v0_2_0::logging::add_to_linker::<_, H>(linker, get)?;
-                v0_1_0::logging::add_to_linker::<_, H>(linker, get)?;
-            }
-            (WitVersion::V0_2, Grant::AssetRead) => {
-                v0_2_0::asset_read::add_to_linker::<_, H>(linker, get)?;
-                v0_1_0::asset_read::add_to_linker::<_, H>(linker, get)?;
-            }
-            (WitVersion::V0_2, Grant::OutboundHttp) => {
-                v0_2_0::outbound_http::add_to_linker::<_, H>(linker, get)?;
-                v0_1_0::outbound_http::add_to_linker::<_, H>(linker, get)?;
-            }
-            (WitVersion::V0_2, Grant::MediaDecode) => v0_2_0::media::add_to_linker::<_, H>(linker, get)?,
-            (WitVersion::V0_2, Grant::Vision) => v0_2_0::vision::add_to_linker::<_, H>(linker, get)?,
-            (WitVersion::V0_2, Grant::Speech) => v0_2_0::speech::add_to_linker::<_, H>(linker, get)?,
-            (version, grant) => anyhow::bail!("WIT {version} has no {grant:?} import"),
-        }
+        (grant.capability().link)(linker, version)?;
     }
     Ok(())
 }
@@ -209,16 +176,11 @@ impl Loader<'_> {
         let has = |grant| grants.contains(&grant);
         Capabilities {
             module_id: module_id.to_owned(),
+            granted: grants.to_vec(),
             key_value: has(Grant::KeyValue).then(|| self.kv.clone()),
-            logging: has(Grant::Logging),
             log_budget: self.log_budget.clone(),
-            item_read: has(Grant::ItemRead),
-            asset_read: has(Grant::AssetRead),
             http: has(Grant::OutboundHttp).then(|| HttpAccess::new(self.http.clone(), hosts, self.settings)),
             inference: InferenceAccess {
-                media_decode: has(Grant::MediaDecode),
-                vision: has(Grant::Vision),
-                speech: has(Grant::Speech),
                 call_timeout: Duration::from_millis(self.settings.analysis_capability_timeout_ms),
                 invocation_budget: Duration::from_millis(self.settings.analysis_capability_budget_ms),
             },
@@ -245,7 +207,7 @@ fn summary(manifest: &Manifest, version: WitVersion, grants: &[Grant], caps: &Ca
         .iter()
         .flat_map(|grant| match (grant, &caps.http) {
             (Grant::OutboundHttp, Some(http)) => Permission::OutboundHttp(http.allowed_hosts().to_vec()).labels(),
-            _ => vec![grant_label(*grant).to_owned()],
+            _ => vec![grant.label().to_owned()],
         })
         .collect();
     ModuleSummary {
@@ -279,18 +241,17 @@ pub(crate) async fn read_manifest(
         .map_err(anyhow::Error::from)
         .context("cannot instantiate")?;
     // The manifest's type differs between versions (0.2.0 has more permissions); try the newest first.
-    let infos = [(v0_2_0::names::MODULE_INFO, WitVersion::V0_2), (v0_1_0::names::MODULE_INFO, WitVersion::V0_1)];
-    for (name, version) in infos {
-        let Some(interface) = instance.get_export_index(&mut store, None, name) else { continue };
+    for version in [WitVersion::V0_2, WitVersion::V0_1] {
+        let Some(interface) = instance.get_export_index(&mut store, None, version.module_info()) else { continue };
         let func = instance
             .get_export_index(&mut store, Some(&interface), "manifest")
             .context("module-info has no `manifest` function")?;
         return match version {
-            WitVersion::V0_2 => call_manifest::<v0_2_0::types::Manifest>(&mut store, &instance, &func).await,
-            WitVersion::V0_1 => call_manifest::<v0_1_0::types::Manifest>(&mut store, &instance, &func).await,
+            WitVersion::V0_2 => call_manifest::<v0_2::types::Manifest>(&mut store, &instance, &func).await,
+            WitVersion::V0_1 => call_manifest::<v0_1::types::Manifest>(&mut store, &instance, &func).await,
         };
     }
-    anyhow::bail!("component exports neither {} nor {}", v0_2_0::names::MODULE_INFO, v0_1_0::names::MODULE_INFO)
+    anyhow::bail!("component exports neither {} nor {}", v0_2::names::MODULE_INFO, v0_1::names::MODULE_INFO)
 }
 
 /// Stubs every import but WASI's with a trap. Not `define_unknown_imports_as_traps`: it matches instance names

@@ -51,7 +51,7 @@ impl FakeMedia {
 impl MediaAnalysis for FakeMedia {
     async fn probe(&self) -> Result<MediaInfo, String> {
         self.call("probe".into());
-        self.info.clone().ok_or_else(|| "unreadable media: not a known format".to_owned())
+        self.info.ok_or_else(|| "unreadable media: not a known format".to_owned())
     }
 
     async fn frames(&self, count: u32) -> Result<u32, String> {

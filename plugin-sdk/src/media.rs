@@ -18,38 +18,8 @@
 //! ```
 
 use crate::CapabilityError;
-
-/// Most frames decoded at once.
-pub const MAX_FRAMES: u32 = 16;
-
-/// What kind of media an asset is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum MediaKind {
-    /// A still picture.
-    Image,
-    /// Sound only.
-    Audio,
-    /// Moving pictures.
-    Video,
-    /// Anything else.
-    #[default]
-    Other,
-}
-
-/// What [`probe`] found.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct MediaInfo {
-    /// Image, audio, video or other.
-    pub kind: MediaKind,
-    /// Pixels, for images and video (0 otherwise).
-    pub width: u32,
-    /// Pixels, for images and video (0 otherwise).
-    pub height: u32,
-    /// Milliseconds, for audio and video (0 otherwise).
-    pub duration_ms: u64,
-    /// Whether there is sound to transcribe (audio, or video with a soundtrack).
-    pub has_sound: bool,
-}
+/// What media answers: the types the host defines them with (`trellis-analysis-types`).
+pub use trellis_analysis_types::{MAX_FRAMES, MediaInfo, MediaKind};
 
 /// What the asset is; fails when its bytes cannot be read as media.
 pub fn probe() -> Result<MediaInfo, CapabilityError> {

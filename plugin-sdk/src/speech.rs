@@ -17,41 +17,8 @@
 //! ```
 
 use crate::CapabilityError;
-
-/// A stretch of speech, with its times from the start of the asset.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct Segment {
-    /// Start, in milliseconds.
-    pub start_ms: u64,
-    /// End, in milliseconds.
-    pub end_ms: u64,
-    /// What was said.
-    pub text: String,
-}
-
-impl Segment {
-    /// A segment from `start_ms` to `end_ms` saying `text`.
-    pub fn new(start_ms: u64, end_ms: u64, text: impl Into<String>) -> Self {
-        Self { start_ms, end_ms, text: text.into() }
-    }
-}
-
-/// A transcript (at most 10,000 segments and 1 MiB of text) and the model (name and version) that made it.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct Transcript {
-    /// In order.
-    pub segments: Vec<Segment>,
-    /// The model.
-    pub model: String,
-}
-
-impl Transcript {
-    /// The segments' text, trimmed and joined with single spaces.
-    pub fn text(&self) -> String {
-        let parts: Vec<&str> = self.segments.iter().map(|s| s.text.trim()).filter(|t| !t.is_empty()).collect();
-        parts.join(" ")
-    }
-}
+/// What speech answers: the types the host defines them with (`trellis-analysis-types`).
+pub use trellis_analysis_types::{Segment, Transcript};
 
 /// An English transcript of the asset's sound.
 pub fn transcribe() -> Result<Transcript, CapabilityError> {

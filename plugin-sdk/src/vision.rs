@@ -21,82 +21,8 @@
 //! ```
 
 use crate::CapabilityError;
-
-/// Most labels one [`classify`] answers.
-pub const MAX_LABELS: u32 = 20;
-
-/// A label of the whole picture.
-#[derive(Debug, Clone, PartialEq, Default)]
-pub struct Label {
-    /// Plain English name, e.g. `golden retriever`.
-    pub name: String,
-    /// Probability, 0..1.
-    pub score: f32,
-}
-
-impl Label {
-    /// A label with this name and score.
-    pub fn new(name: impl Into<String>, score: f32) -> Self {
-        Self { name: name.into(), score }
-    }
-}
-
-/// Labels, best first, and the model (name and version) that gave them.
-#[derive(Debug, Clone, PartialEq, Default)]
-pub struct Labels {
-    /// Best first.
-    pub labels: Vec<Label>,
-    /// The model.
-    pub model: String,
-}
-
-/// A face, in pixels of its frame.
-#[derive(Debug, Clone, Copy, PartialEq, Default)]
-pub struct Face {
-    /// Left edge.
-    pub x: u32,
-    /// Top edge.
-    pub y: u32,
-    /// Width.
-    pub width: u32,
-    /// Height.
-    pub height: u32,
-    /// The detector's confidence.
-    pub score: f32,
-}
-
-/// The faces of a frame (at most 100) and the model that found them.
-#[derive(Debug, Clone, PartialEq, Default)]
-pub struct Faces {
-    /// The faces.
-    pub faces: Vec<Face>,
-    /// The model.
-    pub model: String,
-}
-
-/// A named colour and its share of a frame's pixels (0..1).
-#[derive(Debug, Clone, PartialEq, Default)]
-pub struct Colour {
-    /// Plain English name, e.g. `blue`.
-    pub name: String,
-    /// Share of pixels.
-    pub share: f32,
-}
-
-/// Facts about a frame that need no model.
-#[derive(Debug, Clone, PartialEq, Default)]
-pub struct PictureFacts {
-    /// Pixels.
-    pub width: u32,
-    /// Pixels.
-    pub height: u32,
-    /// `landscape`, `portrait` or `square`.
-    pub orientation: String,
-    /// The main colours, largest share first (at most 5).
-    pub colours: Vec<Colour>,
-    /// Mean brightness, 0 (black) to 1 (white).
-    pub brightness: f32,
-}
+/// What vision answers: the types the host defines them with (`trellis-analysis-types`).
+pub use trellis_analysis_types::{Colour, Face, Faces, Label, Labels, MAX_LABELS, PictureFacts};
 
 /// At most `limit` labels (and at most [`MAX_LABELS`]) of frame `frame`, best first.
 pub fn classify(frame: u32, limit: u32) -> Result<Labels, CapabilityError> {

@@ -15,7 +15,7 @@ const SQUARE_TOLERANCE: f32 = 0.05;
 /// Orientation, up to 5 main colours with plain English names and shares, mean brightness.
 pub fn facts(image: &RgbImage) -> PictureFacts {
     let (width, height) = image.dimensions();
-    let orientation = orientation(width, height);
+    let orientation = orientation(width, height).to_owned();
     let total = u64::from(width) * u64::from(height);
     if total == 0 {
         return PictureFacts { width, height, orientation, colours: Vec::new(), brightness: 0.0 };

@@ -5,14 +5,14 @@
 use std::sync::Arc;
 
 use crate::analysis::{AnalysisResult, AssetInfo, AssetSource, Finding, MediaAnalysis};
-use crate::bindings::v0_1_0::analysis::exports::trellis::module::analysis_hooks as v1;
-use crate::bindings::v0_1_0::types as types_v1;
-use crate::bindings::v0_2_0::analysis::exports::trellis::module::analysis_hooks as v2;
 use crate::host::ModuleHost;
 use crate::invoke::failure::ModuleFailure;
 use crate::invoke::{bounded, record, settle};
 use crate::load::Prepared;
 use crate::load::manifest::ModuleKind;
+use crate::wit::v0_1::analysis::exports::trellis::module::analysis_hooks as v1;
+use crate::wit::v0_1::types as types_v1;
+use crate::wit::v0_2::analysis::exports::trellis::module::analysis_hooks as v2;
 
 impl ModuleHost {
     /// Runs an analysis step over an asset (budget: `analysis_deadline_ms` of the step's own code).

@@ -1,9 +1,9 @@
 //! The invocations of space modules and marketplace rules: each takes an instance slot, builds a fresh
 //! store and instance from the module's `InstancePre`, makes one call under the kind's budget, checks the
 //! answer, and drops the instance. A WIT 0.1.0 module is called through its own bindings and its answer
-//! adapted (`adapt.rs`); the marketplace's calls are in `marketplace.rs`.
+//! adapted (`wit/v0_1/exports.rs`); the marketplace's calls are in `marketplace.rs`.
 
-mod adapt;
+use crate::wit::v0_1::exports as adapt;
 mod marketplace;
 
 use std::time::Duration;
@@ -12,8 +12,6 @@ use tokio::sync::SemaphorePermit;
 use wasmtime::Store;
 
 use crate::api::{CallerRole, EventKind, Invocation, Method, ModuleEvent, ModuleRequest, ModuleResponse};
-use crate::bindings::latest::space::exports::trellis::module::space_hooks as sh;
-use crate::bindings::latest::types::Context;
 use crate::host::{Inner, ModuleHost};
 use crate::invoke::admission::Ticket;
 use crate::invoke::failure::ModuleFailure;
@@ -21,6 +19,8 @@ use crate::invoke::state::StoreState;
 use crate::invoke::{bounded, check_body, new_store, record, settle};
 use crate::load::manifest::ModuleKind;
 use crate::load::{LoadedModule, Prepared};
+use crate::wit::latest::space::exports::trellis::module::space_hooks as sh;
+use crate::wit::latest::types::Context;
 
 impl ModuleHost {
     /// Serves a request to a space module's routes (budget: `request_deadline_ms`).

@@ -123,7 +123,7 @@ pub(crate) fn emit(
     dropped: usize,
     module: &str,
     space: &str,
-    budget: &crate::imports::logging::LogBudget,
+    budget: &crate::capabilities::logging::LogBudget,
 ) {
     let name = match stream {
         Stream::Stdout => "stdout",

@@ -9,9 +9,10 @@ use wasmtime::component::ResourceTable;
 use wasmtime_wasi::{WasiCtx, WasiCtxBuilder, WasiCtxView, WasiView};
 
 use crate::analysis::{AssetSource, MediaAnalysis};
-use crate::imports::key_value::{KeyValueBackend, KvScope};
-use crate::imports::logging::LogBudget;
-use crate::imports::outbound_http::HttpAccess;
+use crate::capabilities::Grant;
+use crate::capabilities::key_value::{KeyValueBackend, KvScope};
+use crate::capabilities::logging::LogBudget;
+use crate::capabilities::outbound_http::HttpAccess;
 use crate::invoke::clock::GuestClock;
 use crate::invoke::output::GuestOutput;
 
@@ -21,23 +22,21 @@ const LOG_LINES_PER_INVOCATION: u32 = 100;
 /// What one module may reach, shared by all its invocations.
 pub(crate) struct Capabilities {
     pub module_id: String,
+    /// What the module was granted; each import checks it again (`StoreState::require`).
+    pub granted: Vec<Grant>,
+    /// The backend, when `key-value` is granted.
     pub key_value: Option<Arc<dyn KeyValueBackend>>,
-    pub logging: bool,
     /// Log lines per space, shared by every module of the host.
     pub log_budget: Arc<LogBudget>,
-    pub item_read: bool,
-    pub asset_read: bool,
+    /// The hosts and bounds, when `outbound-http` is granted.
     pub http: Option<HttpAccess>,
-    /// The inference capabilities (`media-decode`, `vision`, `speech`) and their bounds.
+    /// How long the inference capabilities (`media-decode`, `vision`, `speech`) may run.
     pub inference: InferenceAccess,
 }
 
-/// Which inference capabilities a module was granted, and how long the host lets them run.
+/// How long the host lets the inference capabilities run.
 #[derive(Debug, Clone, Copy, Default)]
 pub(crate) struct InferenceAccess {
-    pub media_decode: bool,
-    pub vision: bool,
-    pub speech: bool,
     /// Upper bound of one capability call.
     pub call_timeout: Duration,
     /// Upper bound of all capability calls of one invocation together.
@@ -49,14 +48,17 @@ impl Capabilities {
     pub fn none(module_id: &str) -> Self {
         Self {
             module_id: module_id.to_owned(),
+            granted: Vec::new(),
             key_value: None,
-            logging: false,
             log_budget: Arc::new(LogBudget::new(1, 1)),
-            item_read: false,
-            asset_read: false,
             http: None,
             inference: InferenceAccess::default(),
         }
+    }
+
+    /// Whether the module holds `grant`.
+    pub fn has(&self, grant: Grant) -> bool {
+        self.granted.contains(&grant)
     }
 }
 

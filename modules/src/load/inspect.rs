@@ -7,11 +7,13 @@ use anyhow::Context as _;
 use serde::Serialize;
 use wasmtime::component::Component;
 
+use crate::capabilities::Grant;
 use crate::config::ModulesConfig;
 use crate::invoke::engine;
 use crate::load::manifest::{Manifest, ModuleKind};
-use crate::load::wit_check::{ImportReport, WitVersion, world_of};
+use crate::load::wit_check::{ImportReport, world_of};
 use crate::load::{Prepared, link_grants, read_manifest, wasi_linker};
+use crate::wit::WitVersion;
 
 /// Whether a component fits this host's WIT, and every reason it does not.
 #[derive(Debug, Clone, Serialize)]
@@ -110,7 +112,7 @@ fn type_check(
     version: WitVersion,
 ) -> anyhow::Result<()> {
     let mut linker = wasi.clone();
-    link_grants(&mut linker, kind, version, &version.importable(kind))?;
+    link_grants(&mut linker, kind, version, &Grant::importable(kind, version))?;
     let pre = linker.instantiate_pre(component)?;
     Prepared::new(pre, kind, version).map(drop)
 }

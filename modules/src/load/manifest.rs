@@ -5,9 +5,7 @@ use std::sync::LazyLock;
 use regex::Regex;
 use serde::{Serialize, Serializer};
 
-use crate::bindings::v0_1_0::types as wit;
-use crate::bindings::v0_2_0::types as wit2;
-use crate::config::Grant;
+use crate::capabilities::Grant;
 
 /// Which world a module implements.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, serde::Deserialize)]
@@ -39,22 +37,6 @@ impl ModuleKind {
             Self::AnalysisStep => "analysis-step",
         }
     }
-
-    /// The host capabilities the world lets a module of this kind import.
-    pub(crate) fn importable(self) -> &'static [Grant] {
-        match self {
-            Self::Space => &[Grant::KeyValue, Grant::Logging, Grant::ItemRead, Grant::OutboundHttp],
-            Self::MarketplaceRule => &[Grant::KeyValue, Grant::Logging],
-            Self::AnalysisStep => &[
-                Grant::Logging,
-                Grant::AssetRead,
-                Grant::OutboundHttp,
-                Grant::MediaDecode,
-                Grant::Vision,
-                Grant::Speech,
-            ],
-        }
-    }
 }
 
 impl std::fmt::Display for ModuleKind {
@@ -64,39 +46,20 @@ impl std::fmt::Display for ModuleKind {
 }
 
 /// A capability a module asks for.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "kebab-case")]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Permission {
-    /// The key-value store scoped to (space, module).
-    KeyValue,
-    /// Logging through the host.
-    Logging,
-    /// The item that triggered the invocation.
-    ItemRead,
-    /// The bytes of the asset under analysis.
-    AssetRead,
+    /// A capability that takes no parameter, by its grant: `key-value`, `logging`, `media-decode`, ...
+    Plain(Grant),
     /// Outbound HTTP to these host names only.
     OutboundHttp(Vec<String>),
-    /// Decode the asset under analysis (since WIT 0.2.0).
-    MediaDecode,
-    /// Labels, faces and facts of decoded frames (since WIT 0.2.0).
-    Vision,
-    /// Transcription of the asset's speech (since WIT 0.2.0).
-    Speech,
 }
 
 impl Permission {
     /// The grant that covers this permission.
     pub fn grant(&self) -> Grant {
         match self {
-            Self::KeyValue => Grant::KeyValue,
-            Self::Logging => Grant::Logging,
-            Self::ItemRead => Grant::ItemRead,
-            Self::AssetRead => Grant::AssetRead,
+            Self::Plain(grant) => *grant,
             Self::OutboundHttp(_) => Grant::OutboundHttp,
-            Self::MediaDecode => Grant::MediaDecode,
-            Self::Vision => Grant::Vision,
-            Self::Speech => Grant::Speech,
         }
     }
 
@@ -106,21 +69,23 @@ impl Permission {
             Self::OutboundHttp(hosts) if !hosts.is_empty() => {
                 hosts.iter().map(|host| format!("outbound-http:{host}")).collect()
             }
-            other => vec![grant_label(other.grant()).to_owned()],
+            other => vec![other.grant().label().to_owned()],
         }
     }
 }
 
-pub(crate) fn grant_label(grant: Grant) -> &'static str {
-    match grant {
-        Grant::KeyValue => "key-value",
-        Grant::Logging => "logging",
-        Grant::ItemRead => "item-read",
-        Grant::AssetRead => "asset-read",
-        Grant::OutboundHttp => "outbound-http",
-        Grant::MediaDecode => "media-decode",
-        Grant::Vision => "vision",
-        Grant::Speech => "speech",
+/// As in the manifest's JSON: `"key-value"`, or `{"outbound-http": [HOST, ...]}`.
+impl Serialize for Permission {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        match self {
+            Self::Plain(grant) => grant.serialize(serializer),
+            Self::OutboundHttp(hosts) => {
+                let mut map = serializer.serialize_map(Some(1))?;
+                map.serialize_entry(Grant::OutboundHttp.label(), hosts)?;
+                map.end()
+            }
+        }
     }
 }
 
@@ -205,13 +170,13 @@ impl Manifest {
         for permission in &self.permissions {
             let grant = permission.grant();
             if seen.contains(&grant) {
-                problems.push(format!("permission {} is listed twice", grant_label(grant)));
+                problems.push(format!("permission {} is listed twice", grant.label()));
             }
             seen.push(grant);
-            if !self.kind.importable().contains(&grant) {
+            if !grant.capability().kinds.contains(&self.kind) {
                 problems.push(format!(
                     "permission {} does not exist for a {} module (world {})",
-                    grant_label(grant),
+                    grant.label(),
                     self.kind,
                     self.kind.world()
                 ));
@@ -236,65 +201,6 @@ impl Manifest {
     }
 }
 
-impl From<wit::Manifest> for Manifest {
-    fn from(m: wit::Manifest) -> Self {
-        Self {
-            id: m.id,
-            name: m.name,
-            version: m.version,
-            kind: match m.kind {
-                wit::ModuleKind::Space => ModuleKind::Space,
-                wit::ModuleKind::MarketplaceRule => ModuleKind::MarketplaceRule,
-                wit::ModuleKind::AnalysisStep => ModuleKind::AnalysisStep,
-            },
-            description: m.description,
-            config_schema: m.config_schema,
-            permissions: m
-                .permissions
-                .into_iter()
-                .map(|p| match p {
-                    wit::Permission::KeyValue => Permission::KeyValue,
-                    wit::Permission::Logging => Permission::Logging,
-                    wit::Permission::ItemRead => Permission::ItemRead,
-                    wit::Permission::AssetRead => Permission::AssetRead,
-                    wit::Permission::OutboundHttp(hosts) => Permission::OutboundHttp(hosts),
-                })
-                .collect(),
-        }
-    }
-}
-
-impl From<wit2::Manifest> for Manifest {
-    fn from(m: wit2::Manifest) -> Self {
-        Self {
-            id: m.id,
-            name: m.name,
-            version: m.version,
-            kind: match m.kind {
-                wit2::ModuleKind::Space => ModuleKind::Space,
-                wit2::ModuleKind::MarketplaceRule => ModuleKind::MarketplaceRule,
-                wit2::ModuleKind::AnalysisStep => ModuleKind::AnalysisStep,
-            },
-            description: m.description,
-            config_schema: m.config_schema,
-            permissions: m
-                .permissions
-                .into_iter()
-                .map(|p| match p {
-                    wit2::Permission::KeyValue => Permission::KeyValue,
-                    wit2::Permission::Logging => Permission::Logging,
-                    wit2::Permission::ItemRead => Permission::ItemRead,
-                    wit2::Permission::AssetRead => Permission::AssetRead,
-                    wit2::Permission::OutboundHttp(hosts) => Permission::OutboundHttp(hosts),
-                    wit2::Permission::MediaDecode => Permission::MediaDecode,
-                    wit2::Permission::Vision => Permission::Vision,
-                    wit2::Permission::Speech => Permission::Speech,
-                })
-                .collect(),
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -307,7 +213,10 @@ mod tests {
             kind: ModuleKind::Space,
             description: "tags items".into(),
             config_schema: r#"{"type":"object"}"#.into(),
-            permissions: vec![Permission::KeyValue, Permission::OutboundHttp(vec!["api.example.com".into()])],
+            permissions: vec![
+                Permission::Plain(Grant::KeyValue),
+                Permission::OutboundHttp(vec!["api.example.com".into()]),
+            ],
         }
     }
 
@@ -323,9 +232,9 @@ mod tests {
             version: "1.0".into(),
             config_schema: r#"{"type": 12}"#.into(),
             permissions: vec![
-                Permission::AssetRead,
-                Permission::KeyValue,
-                Permission::KeyValue,
+                Permission::Plain(Grant::AssetRead),
+                Permission::Plain(Grant::KeyValue),
+                Permission::Plain(Grant::KeyValue),
                 Permission::OutboundHttp(vec!["*.example.com".into()]),
             ],
             ..manifest()

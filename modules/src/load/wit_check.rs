@@ -5,10 +5,9 @@ use serde::Serialize;
 use wasmtime::Engine;
 use wasmtime::component::Component;
 
-use crate::bindings::v0_1_0::names;
-use crate::bindings::v0_2_0;
-use crate::config::Grant;
-use crate::load::manifest::{Manifest, ModuleKind, grant_label};
+use crate::capabilities::Grant;
+use crate::load::manifest::{Manifest, ModuleKind};
+use crate::wit::{WitVersion, v0_2};
 
 /// WASI p2 interfaces the host links (with no authority behind them). Any 0.2.x version is accepted.
 const WASI_P2: &[&str] = &[
@@ -49,43 +48,7 @@ fn split_version(name: &str) -> (&str, Option<semver::Version>) {
     }
 }
 
-/// The version of the WIT package a component targets. Every world exists at 0.1 (adapted) and 0.2.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
-pub enum WitVersion {
-    /// `trellis:module@0.1.x`.
-    #[serde(rename = "0.1.0")]
-    V0_1,
-    /// `trellis:module@0.2.x`.
-    #[serde(rename = "0.2.0")]
-    V0_2,
-}
-
 impl WitVersion {
-    /// The version as written in WIT: `0.1.0` or `0.2.0`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::V0_1 => "0.1.0",
-            Self::V0_2 => "0.2.0",
-        }
-    }
-
-    /// The package name with its version.
-    pub fn package(self) -> &'static str {
-        match self {
-            Self::V0_1 => names::PACKAGE,
-            Self::V0_2 => v0_2_0::names::PACKAGE,
-        }
-    }
-
-    /// The version `name` (`ns:pkg/iface@0.2.3`) is compatible with, if it is one of ours.
-    fn of(version: &Option<semver::Version>) -> Option<Self> {
-        match version.as_ref().map(|v| (v.major, v.minor)) {
-            Some((0, 1)) => Some(Self::V0_1),
-            Some((0, 2)) => Some(Self::V0_2),
-            _ => None,
-        }
-    }
-
     /// Whether a component of `kind` targeting this version may import `grant`'s interface at version
     /// `imported`. Besides its own version: a 0.2.0 analysis step may take the interfaces 0.2.0 carried over
     /// unchanged (logging, asset-read, outbound-http) at 0.1.x, since SDK builds before 0.2.0 imported them
@@ -95,19 +58,7 @@ impl WitVersion {
             || (self == Self::V0_2
                 && imported == Self::V0_1
                 && kind == ModuleKind::AnalysisStep
-                && matches!(grant, Grant::Logging | Grant::AssetRead | Grant::OutboundHttp))
-    }
-
-    /// The host capabilities a module of `kind` may import at this version.
-    pub(crate) fn importable(self, kind: ModuleKind) -> Vec<Grant> {
-        let since_v0_2 = [Grant::MediaDecode, Grant::Vision, Grant::Speech];
-        kind.importable().iter().copied().filter(|g| self == Self::V0_2 || !since_v0_2.contains(g)).collect()
-    }
-}
-
-impl std::fmt::Display for WitVersion {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
+                && grant.capability().carried_over)
     }
 }
 
@@ -115,20 +66,6 @@ impl std::fmt::Display for WitVersion {
 fn trellis_interface(name: &str) -> Option<(&str, WitVersion)> {
     let (base, version) = split_version(name);
     Some((base.strip_prefix("trellis:module/")?, WitVersion::of(&version)?))
-}
-
-fn grant_of(interface: &str, version: WitVersion) -> Option<Grant> {
-    Some(match (interface, version) {
-        ("key-value", _) => Grant::KeyValue,
-        ("logging", _) => Grant::Logging,
-        ("item-read", _) => Grant::ItemRead,
-        ("asset-read", _) => Grant::AssetRead,
-        ("outbound-http", _) => Grant::OutboundHttp,
-        ("media", WitVersion::V0_2) => Grant::MediaDecode,
-        ("vision", WitVersion::V0_2) => Grant::Vision,
-        ("speech", WitVersion::V0_2) => Grant::Speech,
-        _ => return None,
-    })
 }
 
 /// The world a component implements and the WIT version it targets, from the hooks interface it exports.
@@ -152,19 +89,16 @@ pub(crate) fn world_of(engine: &Engine, component: &Component) -> Result<(Module
         [] => {
             return Err(format!(
                 "component exports none of {}, {}, {} (nor their 0.1.0 versions) (exports: {})",
-                v0_2_0::names::SPACE_HOOKS,
-                v0_2_0::names::MARKETPLACE_HOOKS,
-                v0_2_0::names::ANALYSIS_HOOKS,
+                v0_2::names::SPACE_HOOKS,
+                v0_2::names::MARKETPLACE_HOOKS,
+                v0_2::names::ANALYSIS_HOOKS,
                 exports.join(", ")
             ));
         }
         _ => return Err("component exports the hooks of more than one world".to_owned()),
     };
     if !exported.contains(&("module-info", version)) {
-        let info = match version {
-            WitVersion::V0_1 => names::MODULE_INFO,
-            WitVersion::V0_2 => v0_2_0::names::MODULE_INFO,
-        };
+        let info = version.module_info();
         return Err(format!("component does not export {info} (exports: {})", exports.join(", ")));
     }
     Ok((kind, version))
@@ -194,14 +128,15 @@ pub struct ImportReport {
 impl ImportReport {
     pub(crate) fn of(engine: &Engine, component: &Component, kind: ModuleKind, version: WitVersion) -> Self {
         let mut report = Self::default();
-        let importable = version.importable(kind);
+        let importable = Grant::importable(kind, version);
         for (name, _) in component.component_type().imports(engine) {
             report.all.push(name.to_owned());
             if let Some((interface, imported)) = trellis_interface(name) {
-                let grant = grant_of(interface, imported).filter(|grant| version.accepts(kind, imported, *grant));
+                let grant =
+                    Grant::of_interface(interface, imported).filter(|grant| version.accepts(kind, imported, *grant));
                 match grant {
                     Some(grant) if importable.contains(&grant) => {
-                        report.host.push(HostImport { interface: name.to_owned(), permission: grant_label(grant) });
+                        report.host.push(HostImport { interface: name.to_owned(), permission: grant.label() });
                     }
                     None if interface == "types" => {}
                     _ => report.unsupported.push(name.to_owned()),
@@ -220,7 +155,7 @@ impl ImportReport {
     fn grants(&self) -> impl Iterator<Item = (&str, Grant)> {
         self.host.iter().filter_map(|host| {
             let (interface, version) = trellis_interface(&host.interface)?;
-            Some((host.interface.as_str(), grant_of(interface, version)?))
+            Some((host.interface.as_str(), Grant::of_interface(interface, version)?))
         })
     }
 
@@ -249,7 +184,7 @@ impl ImportReport {
             undeclared.join(", ")
         );
         let missing: Vec<&str> =
-            self.grants().filter(|(_, grant)| !granted.contains(grant)).map(|(_, g)| grant_label(g)).collect();
+            self.grants().filter(|(_, grant)| !granted.contains(grant)).map(|(_, g)| g.label()).collect();
         anyhow::ensure!(
             missing.is_empty(),
             "module {:?} needs permissions the deployment did not grant: {} (add them to `grants` of its entry \
@@ -284,13 +219,5 @@ mod tests {
         assert!(!WitVersion::V0_2.accepts(ModuleKind::Space, WitVersion::V0_1, Grant::Logging));
         assert!(WitVersion::V0_1.accepts(ModuleKind::Space, WitVersion::V0_1, Grant::KeyValue));
         assert!(WitVersion::V0_2.accepts(ModuleKind::Space, WitVersion::V0_2, Grant::KeyValue));
-    }
-
-    #[test]
-    fn inference_interfaces_exist_only_since_0_2() {
-        assert_eq!(grant_of("vision", WitVersion::V0_2), Some(Grant::Vision));
-        assert_eq!(grant_of("vision", WitVersion::V0_1), None);
-        assert!(!WitVersion::V0_1.importable(ModuleKind::AnalysisStep).contains(&Grant::Speech));
-        assert!(WitVersion::V0_2.importable(ModuleKind::AnalysisStep).contains(&Grant::Speech));
     }
 }

@@ -2,14 +2,14 @@
 //! rule scores one listing per call, so its batch makes one call per listing on one instance.
 
 use crate::api::{Decision, Invocation, ListingStats, Registration};
-use crate::bindings::latest::marketplace::exports::trellis::module::marketplace_hooks as mh;
 use crate::host::ModuleHost;
 use crate::invoke::failure::ModuleFailure;
 use crate::invoke::{bounded, record, settle};
 use crate::load::Prepared;
 use crate::load::manifest::ModuleKind;
+use crate::wit::latest::marketplace::exports::trellis::module::marketplace_hooks as mh;
 
-use super::adapt;
+use crate::wit::v0_1::exports as adapt;
 
 /// Most listings one `trending-scores` call gets (the WIT promises it).
 pub(crate) const TRENDING_BATCH: usize = 1000;

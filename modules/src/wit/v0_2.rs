@@ -1,9 +1,12 @@
-//! Host bindings for the three worlds of `wit/v0.2.0/trellis-module.wit`, the version the host implements.
+//! WIT 0.2.0 (`wit/v0.2.0/trellis-module.wit`), the version the host implements (in `capabilities/`): host
+//! bindings for its three worlds, and its manifest read into the host's (`manifest.rs`).
 //!
 //! The space world is generated in full; the other two point the interfaces they share at it with `with`,
 //! so a `Manifest` or a `logging::Level` is one Rust type whatever the world. Imports are async (the
 //! key-value backend is a database) and trappable (a host failure ends the invocation); exports are called
 //! with `call_async` under the store's epoch deadline.
+
+mod manifest;
 
 pub mod space {
     wasmtime::component::bindgen!({
@@ -21,9 +24,9 @@ pub mod marketplace {
         imports: { default: async | trappable },
         exports: { default: async },
         with: {
-            "trellis:module/types": crate::bindings::v0_2_0::space::trellis::module::types,
-            "trellis:module/key-value": crate::bindings::v0_2_0::space::trellis::module::key_value,
-            "trellis:module/logging": crate::bindings::v0_2_0::space::trellis::module::logging,
+            "trellis:module/types": crate::wit::v0_2::space::trellis::module::types,
+            "trellis:module/key-value": crate::wit::v0_2::space::trellis::module::key_value,
+            "trellis:module/logging": crate::wit::v0_2::space::trellis::module::logging,
         },
     });
 }
@@ -35,9 +38,9 @@ pub mod analysis {
         imports: { default: async | trappable },
         exports: { default: async },
         with: {
-            "trellis:module/types": crate::bindings::v0_2_0::space::trellis::module::types,
-            "trellis:module/logging": crate::bindings::v0_2_0::space::trellis::module::logging,
-            "trellis:module/outbound-http": crate::bindings::v0_2_0::space::trellis::module::outbound_http,
+            "trellis:module/types": crate::wit::v0_2::space::trellis::module::types,
+            "trellis:module/logging": crate::wit::v0_2::space::trellis::module::logging,
+            "trellis:module/outbound-http": crate::wit::v0_2::space::trellis::module::outbound_http,
         },
     });
 }
@@ -45,6 +48,8 @@ pub mod analysis {
 pub use space::trellis::module::{item_read, key_value, logging, outbound_http, types};
 
 pub use analysis::trellis::module::{asset_read, media, speech, vision};
+
+impl types::Host for crate::invoke::state::StoreState {}
 
 /// Fully qualified names of the 0.2.0 interfaces, as they appear among a component's imports and exports.
 pub mod names {

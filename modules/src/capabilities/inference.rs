@@ -6,8 +6,9 @@ use std::sync::Arc;
 
 use crate::analysis::MediaAnalysis;
 use crate::api::MAX_MODULE_ERROR_BYTES;
+use crate::capabilities::Grant;
 use crate::invoke::failure::truncate;
-use crate::invoke::state::{HostVerdict, InferenceAccess, StoreState};
+use crate::invoke::state::{HostVerdict, StoreState};
 
 /// Longest name (label, colour, orientation) handed to a guest, in bytes.
 pub(crate) const MAX_NAME_BYTES: usize = 200;
@@ -19,14 +20,14 @@ impl StoreState {
     pub(crate) async fn capability<T, F>(
         &mut self,
         what: &str,
-        granted: impl Fn(&InferenceAccess) -> bool,
+        grant: Grant,
         call: impl FnOnce(Arc<dyn MediaAnalysis>) -> F,
     ) -> wasmtime::Result<Result<T, String>>
     where
         F: Future<Output = Result<T, String>>,
     {
         let access = self.caps.inference;
-        let media = match (granted(&access), self.media.clone()) {
+        let media = match (self.caps.has(grant), self.media.clone()) {
             (true, Some(media)) => media,
             _ => return Err(self.fail(HostVerdict::Host(format!("{what} called without its grant or an asset")))),
         };

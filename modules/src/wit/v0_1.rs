@@ -1,10 +1,15 @@
-//! Host bindings for the three worlds of `wit/v0.1.0/trellis-module.wit` (frozen): their imports are adapters
-//! over the 0.2.0 implementation (`imports/v0_1_0.rs`).
+//! WIT 0.1.0 (`wit/v0.1.0/trellis-module.wit`, frozen): host bindings for its three worlds, and the adapters
+//! to the newest version: its imports call the 0.2.0 implementation (`imports.rs`), its exports are called
+//! with arguments and answers converted (`exports.rs`), and its manifest is read into the host's (`manifest.rs`).
 //!
 //! The space world is generated in full; the other two point the interfaces they share at it with `with`, so a
 //! `Manifest` or a `logging::Level` is one Rust type whatever the world. Imports are async (the key-value
 //! backend is a database) and trappable (a host failure ends the invocation); exports are called with
 //! `call_async` under the store's epoch deadline.
+
+pub(crate) mod exports;
+mod imports;
+mod manifest;
 
 pub mod space {
     wasmtime::component::bindgen!({
@@ -22,9 +27,9 @@ pub mod marketplace {
         imports: { default: async | trappable },
         exports: { default: async },
         with: {
-            "trellis:module/types": crate::bindings::v0_1_0::space::trellis::module::types,
-            "trellis:module/key-value": crate::bindings::v0_1_0::space::trellis::module::key_value,
-            "trellis:module/logging": crate::bindings::v0_1_0::space::trellis::module::logging,
+            "trellis:module/types": crate::wit::v0_1::space::trellis::module::types,
+            "trellis:module/key-value": crate::wit::v0_1::space::trellis::module::key_value,
+            "trellis:module/logging": crate::wit::v0_1::space::trellis::module::logging,
         },
     });
 }
@@ -36,9 +41,9 @@ pub mod analysis {
         imports: { default: async | trappable },
         exports: { default: async },
         with: {
-            "trellis:module/types": crate::bindings::v0_1_0::space::trellis::module::types,
-            "trellis:module/logging": crate::bindings::v0_1_0::space::trellis::module::logging,
-            "trellis:module/outbound-http": crate::bindings::v0_1_0::space::trellis::module::outbound_http,
+            "trellis:module/types": crate::wit::v0_1::space::trellis::module::types,
+            "trellis:module/logging": crate::wit::v0_1::space::trellis::module::logging,
+            "trellis:module/outbound-http": crate::wit::v0_1::space::trellis::module::outbound_http,
         },
     });
 }

@@ -9,9 +9,31 @@ pub use memory::MemoryKv;
 use std::sync::Arc;
 
 use async_trait::async_trait;
+use wasmtime::component::Linker;
 
-use crate::bindings::latest::key_value;
+use crate::capabilities::{Capability, Data, data};
 use crate::invoke::state::{HostVerdict, StoreState};
+use crate::load::manifest::ModuleKind;
+use crate::wit::latest::key_value;
+use crate::wit::{WitVersion, v0_1, v0_2};
+
+/// The `key-value` permission.
+pub(crate) const CAPABILITY: Capability = Capability {
+    name: "key-value",
+    interface: "key-value",
+    since: WitVersion::V0_1,
+    kinds: &[ModuleKind::Space, ModuleKind::MarketplaceRule],
+    carried_over: false,
+    link,
+};
+
+fn link(linker: &mut Linker<StoreState>, version: WitVersion) -> anyhow::Result<()> {
+    match version {
+        WitVersion::V0_1 => v0_1::key_value::add_to_linker::<_, Data>(linker, data)?,
+        WitVersion::V0_2 => v0_2::key_value::add_to_linker::<_, Data>(linker, data)?,
+    }
+    Ok(())
+}
 
 /// Longest key a module may use, in bytes.
 pub const MAX_KEY_BYTES: usize = 512;

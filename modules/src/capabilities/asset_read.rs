@@ -3,14 +3,42 @@
 use std::sync::Arc;
 use std::time::Duration;
 
+use wasmtime::component::Linker;
+
 use crate::analysis::{AssetSource, MAX_ASSET_READ_BYTES};
-use crate::bindings::latest::asset_read;
+use crate::capabilities::{Capability, Data, Grant, data};
 use crate::invoke::state::{HostVerdict, StoreState};
+use crate::load::manifest::ModuleKind;
+use crate::wit::latest::asset_read;
+use crate::wit::{WitVersion, v0_1, v0_2};
+
+/// The `asset-read` permission.
+pub(crate) const CAPABILITY: Capability = Capability {
+    name: "asset-read",
+    interface: "asset-read",
+    since: WitVersion::V0_1,
+    kinds: &[ModuleKind::AnalysisStep],
+    carried_over: true,
+    link,
+};
+
+fn link(linker: &mut Linker<StoreState>, version: WitVersion) -> anyhow::Result<()> {
+    match version {
+        WitVersion::V0_1 => v0_1::asset_read::add_to_linker::<_, Data>(linker, data)?,
+        // Under both names: a 0.2.0 analysis step from an older SDK imports it at 0.1.x (see
+        // `WitVersion::accepts`); the check refuses such imports for the other kinds.
+        WitVersion::V0_2 => {
+            v0_2::asset_read::add_to_linker::<_, Data>(linker, data)?;
+            v0_1::asset_read::add_to_linker::<_, Data>(linker, data)?;
+        }
+    }
+    Ok(())
+}
 
 impl StoreState {
     fn asset(&mut self) -> wasmtime::Result<(Arc<dyn AssetSource>, Duration)> {
         let left = self.remaining()?;
-        match (self.caps.asset_read, self.asset.clone()) {
+        match (self.caps.has(Grant::AssetRead), self.asset.clone()) {
             (true, Some(asset)) => Ok((asset, left)),
             _ => Err(self.fail(HostVerdict::Host("asset-read called without a grant or an asset".into()))),
         }

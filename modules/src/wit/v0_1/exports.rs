@@ -1,18 +1,18 @@
 //! The 0.2.0 arguments of space and marketplace exports in the types of the frozen 0.1.0 bindings: the
 //! records are the same, field by field, under other Rust types.
 
-use crate::bindings::latest::marketplace::exports::trellis::module::marketplace_hooks as mh;
-use crate::bindings::latest::space::exports::trellis::module::space_hooks as sh;
-use crate::bindings::latest::types::Context;
-use crate::bindings::v0_1_0::marketplace::exports::trellis::module::marketplace_hooks as mh1;
-use crate::bindings::v0_1_0::space::exports::trellis::module::space_hooks as sh1;
-use crate::bindings::v0_1_0::types::Context as Context1;
+use crate::wit::latest::marketplace::exports::trellis::module::marketplace_hooks as mh;
+use crate::wit::latest::space::exports::trellis::module::space_hooks as sh;
+use crate::wit::latest::types::Context;
+use crate::wit::v0_1::marketplace::exports::trellis::module::marketplace_hooks as mh1;
+use crate::wit::v0_1::space::exports::trellis::module::space_hooks as sh1;
+use crate::wit::v0_1::types::Context as Context1;
 
-pub(super) fn context(ctx: &Context) -> Context1 {
+pub(crate) fn context(ctx: &Context) -> Context1 {
     Context1 { space_id: ctx.space_id.clone(), config: ctx.config.clone() }
 }
 
-pub(super) fn request(request: &sh::Request) -> sh1::Request {
+pub(crate) fn request(request: &sh::Request) -> sh1::Request {
     sh1::Request {
         method: match request.method {
             sh::Method::Get => sh1::Method::Get,
@@ -34,7 +34,7 @@ pub(super) fn request(request: &sh::Request) -> sh1::Request {
 }
 
 /// The event in 0.1.0's terms; `None` for the kinds 0.1.0 does not know (comments).
-pub(super) fn event(event: &sh::Event) -> Option<sh1::Event> {
+pub(crate) fn event(event: &sh::Event) -> Option<sh1::Event> {
     let kind = match event.kind {
         sh::EventKind::FormInstanceCreated => sh1::EventKind::FormInstanceCreated,
         sh::EventKind::FormInstanceUpdated => sh1::EventKind::FormInstanceUpdated,
@@ -44,7 +44,7 @@ pub(super) fn event(event: &sh::Event) -> Option<sh1::Event> {
     Some(sh1::Event { kind, item_id: event.item_id.clone() })
 }
 
-pub(super) fn listing(stats: &mh::ListingStats) -> mh1::ListingStats {
+pub(crate) fn listing(stats: &mh::ListingStats) -> mh1::ListingStats {
     mh1::ListingStats {
         space_id: stats.space_id.clone(),
         members: stats.members,
@@ -55,7 +55,7 @@ pub(super) fn listing(stats: &mh::ListingStats) -> mh1::ListingStats {
     }
 }
 
-pub(super) fn registration(registration: &mh::Registration) -> mh1::Registration {
+pub(crate) fn registration(registration: &mh::Registration) -> mh1::Registration {
     mh1::Registration {
         space_id: registration.space_id.clone(),
         user_id: registration.user_id.clone(),
@@ -65,7 +65,7 @@ pub(super) fn registration(registration: &mh::Registration) -> mh1::Registration
     }
 }
 
-pub(super) fn decision(decision: mh1::Decision) -> mh::Decision {
+pub(crate) fn decision(decision: mh1::Decision) -> mh::Decision {
     match decision {
         mh1::Decision::Approve => mh::Decision::Approve,
         mh1::Decision::Reject => mh::Decision::Reject,

@@ -10,12 +10,38 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use reqwest::Url;
+use wasmtime::component::Linker;
 
+use crate::capabilities::{Capability, Data, data};
 use crate::config::ModulesConfig;
+use crate::invoke::state::{HostVerdict, StoreState};
+use crate::load::manifest::ModuleKind;
+use crate::wit::latest::outbound_http::{self, IncomingResponse, OutgoingRequest};
+use crate::wit::{WitVersion, v0_1, v0_2};
 use addresses::{GuardedResolver, NameLookup, SystemLookup};
 
-use crate::bindings::latest::outbound_http::{self, IncomingResponse, OutgoingRequest};
-use crate::invoke::state::{HostVerdict, StoreState};
+/// The `outbound-http` permission.
+pub(crate) const CAPABILITY: Capability = Capability {
+    name: "outbound-http",
+    interface: "outbound-http",
+    since: WitVersion::V0_1,
+    kinds: &[ModuleKind::Space, ModuleKind::AnalysisStep],
+    carried_over: true,
+    link,
+};
+
+fn link(linker: &mut Linker<StoreState>, version: WitVersion) -> anyhow::Result<()> {
+    match version {
+        WitVersion::V0_1 => v0_1::outbound_http::add_to_linker::<_, Data>(linker, data)?,
+        // Under both names: a 0.2.0 analysis step from an older SDK imports it at 0.1.x (see
+        // `WitVersion::accepts`); the check refuses such imports for the other kinds.
+        WitVersion::V0_2 => {
+            v0_2::outbound_http::add_to_linker::<_, Data>(linker, data)?;
+            v0_1::outbound_http::add_to_linker::<_, Data>(linker, data)?;
+        }
+    }
+    Ok(())
+}
 
 /// Largest request body a module may send, in bytes.
 const MAX_REQUEST_BODY_BYTES: usize = 1024 * 1024;

@@ -6,8 +6,36 @@ use std::collections::HashMap;
 use std::sync::Mutex;
 use std::time::Instant;
 
-use crate::bindings::latest::logging;
-use crate::invoke::state::{HostVerdict, StoreState};
+use wasmtime::component::Linker;
+
+use crate::capabilities::{Capability, Data, Grant, data};
+use crate::invoke::state::StoreState;
+use crate::load::manifest::ModuleKind;
+use crate::wit::latest::logging;
+use crate::wit::{WitVersion, v0_1, v0_2};
+
+/// The `logging` permission.
+pub(crate) const CAPABILITY: Capability = Capability {
+    name: "logging",
+    interface: "logging",
+    since: WitVersion::V0_1,
+    kinds: &[ModuleKind::Space, ModuleKind::MarketplaceRule, ModuleKind::AnalysisStep],
+    carried_over: true,
+    link,
+};
+
+fn link(linker: &mut Linker<StoreState>, version: WitVersion) -> anyhow::Result<()> {
+    match version {
+        WitVersion::V0_1 => v0_1::logging::add_to_linker::<_, Data>(linker, data)?,
+        // Under both names: a 0.2.0 analysis step from an older SDK imports it at 0.1.x (see
+        // `WitVersion::accepts`); the check refuses such imports for the other kinds.
+        WitVersion::V0_2 => {
+            v0_2::logging::add_to_linker::<_, Data>(linker, data)?;
+            v0_1::logging::add_to_linker::<_, Data>(linker, data)?;
+        }
+    }
+    Ok(())
+}
 
 /// Spaces whose log budget is remembered at once; when full, the oldest refills are forgotten.
 const MAX_TRACKED_SPACES: usize = 100_000;
@@ -50,9 +78,7 @@ const MAX_LOG_BYTES: usize = 4096;
 
 impl logging::Host for StoreState {
     async fn log(&mut self, level: logging::Level, mut message: String) -> wasmtime::Result<()> {
-        if !self.caps.logging {
-            return Err(self.fail(HostVerdict::Host("logging called without the logging grant".into())));
-        }
+        self.require(Grant::Logging)?;
         if self.logs_left == 0 || !self.caps.log_budget.take(&self.scope.space_id) {
             return Ok(());
         }

@@ -1,15 +1,39 @@
 //! The `speech` import (WIT 0.2.0, permission `speech`): an English transcript of the asset's sound, cut
 //! to at most `MAX_SEGMENTS` segments and `MAX_TRANSCRIPT_BYTES` of text.
 
+use wasmtime::component::Linker;
+
 use crate::analysis::{MAX_MODEL_BYTES, MAX_SEGMENTS, MAX_TRANSCRIPT_BYTES, Transcript};
-use crate::bindings::latest::speech;
-use crate::imports::capability::clip;
+use crate::capabilities::Grant;
+use crate::capabilities::inference::clip;
+use crate::capabilities::{Capability, Data, data};
 use crate::invoke::state::StoreState;
+use crate::load::manifest::ModuleKind;
+use crate::wit::latest::speech;
+use crate::wit::{WitVersion, v0_2};
+
+/// The `speech` permission.
+pub(crate) const CAPABILITY: Capability = Capability {
+    name: "speech",
+    interface: "speech",
+    since: WitVersion::V0_2,
+    kinds: &[ModuleKind::AnalysisStep],
+    carried_over: false,
+    link,
+};
+
+fn link(linker: &mut Linker<StoreState>, version: WitVersion) -> anyhow::Result<()> {
+    match version {
+        WitVersion::V0_1 => anyhow::bail!("WIT {version} has no speech import"),
+        WitVersion::V0_2 => v0_2::speech::add_to_linker::<_, Data>(linker, data)?,
+    }
+    Ok(())
+}
 
 impl speech::Host for StoreState {
     async fn transcribe(&mut self) -> wasmtime::Result<Result<speech::Transcript, String>> {
         let answer =
-            self.capability("speech.transcribe", |a| a.speech, |m| async move { m.transcribe().await }).await?;
+            self.capability("speech.transcribe", Grant::Speech, |m| async move { m.transcribe().await }).await?;
         Ok(answer.map(bounded))
     }
 }

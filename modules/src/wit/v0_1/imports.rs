@@ -2,10 +2,10 @@
 //! same functions over types of another name, so each adapter converts and calls the 0.2.0 code.
 //! 0.1.0's `key-value` lacks `compare-and-swap` and `increment`, which only 0.2.0 components can call.
 
-use crate::bindings::latest::{asset_read, item_read, key_value, logging, outbound_http};
-use crate::bindings::v0_1_0::{asset_read as asset_read_v1, item_read as item_read_v1, key_value as key_value_v1};
-use crate::bindings::v0_1_0::{logging as logging_v1, outbound_http as http_v1, types as types_v1};
 use crate::invoke::state::StoreState;
+use crate::wit::latest::{asset_read, item_read, key_value, logging, outbound_http};
+use crate::wit::v0_1::{asset_read as asset_read_v1, item_read as item_read_v1, key_value as key_value_v1};
+use crate::wit::v0_1::{logging as logging_v1, outbound_http as http_v1, types as types_v1};
 
 impl types_v1::Host for StoreState {}
 
@@ -83,7 +83,7 @@ mod tests {
     use std::time::Duration;
 
     use super::*;
-    use crate::imports::key_value::MemoryKv;
+    use crate::capabilities::key_value::MemoryKv;
     use crate::invoke::state::Capabilities;
 
     #[tokio::test]

@@ -1,31 +1,52 @@
 //! The `vision` import (WIT 0.2.0, permission `vision`): labels, faces and facts of a decoded frame, each
 //! answer bounded before the guest sees it.
 
-use crate::analysis::{Faces, Labels, MAX_FACES, MAX_LABELS, MAX_MODEL_BYTES, PictureFacts};
-use crate::bindings::latest::vision;
-use crate::imports::capability::{MAX_NAME_BYTES, clip, unit};
-use crate::invoke::state::StoreState;
+use wasmtime::component::Linker;
 
-/// Most colours of a frame handed to a guest.
-const MAX_COLOURS: usize = 5;
+use crate::analysis::{Faces, Labels, MAX_COLOURS, MAX_FACES, MAX_LABELS, MAX_MODEL_BYTES, PictureFacts};
+use crate::capabilities::Grant;
+use crate::capabilities::inference::{MAX_NAME_BYTES, clip, unit};
+use crate::capabilities::{Capability, Data, data};
+use crate::invoke::state::StoreState;
+use crate::load::manifest::ModuleKind;
+use crate::wit::latest::vision;
+use crate::wit::{WitVersion, v0_2};
+
+/// The `vision` permission.
+pub(crate) const CAPABILITY: Capability = Capability {
+    name: "vision",
+    interface: "vision",
+    since: WitVersion::V0_2,
+    kinds: &[ModuleKind::AnalysisStep],
+    carried_over: false,
+    link,
+};
+
+fn link(linker: &mut Linker<StoreState>, version: WitVersion) -> anyhow::Result<()> {
+    match version {
+        WitVersion::V0_1 => anyhow::bail!("WIT {version} has no vision import"),
+        WitVersion::V0_2 => v0_2::vision::add_to_linker::<_, Data>(linker, data)?,
+    }
+    Ok(())
+}
 
 impl vision::Host for StoreState {
     async fn classify(&mut self, frame: u32, limit: u32) -> wasmtime::Result<Result<vision::Labels, String>> {
         let limit = limit.min(MAX_LABELS);
         let answer =
-            self.capability("vision.classify", |a| a.vision, |m| async move { m.classify(frame, limit).await }).await?;
+            self.capability("vision.classify", Grant::Vision, |m| async move { m.classify(frame, limit).await }).await?;
         Ok(answer.map(|found| labels(found, limit as usize)))
     }
 
     async fn detect_faces(&mut self, frame: u32) -> wasmtime::Result<Result<vision::Faces, String>> {
         let answer = self
-            .capability("vision.detect-faces", |a| a.vision, |m| async move { m.detect_faces(frame).await })
+            .capability("vision.detect-faces", Grant::Vision, |m| async move { m.detect_faces(frame).await })
             .await?;
         Ok(answer.map(faces))
     }
 
     async fn facts(&mut self, frame: u32) -> wasmtime::Result<Result<vision::PictureFacts, String>> {
-        let answer = self.capability("vision.facts", |a| a.vision, |m| async move { m.facts(frame).await }).await?;
+        let answer = self.capability("vision.facts", Grant::Vision, |m| async move { m.facts(frame).await }).await?;
         Ok(answer.map(facts))
     }
 }
