@@ -3,7 +3,7 @@
 
 use serde_json::{Map, Value};
 
-use super::problems::{Problems, member_pointer};
+use super::problems::{FromBody, Problems, member_pointer};
 use super::spaces::Role;
 use super::text::{Blank, Rule};
 
@@ -88,6 +88,25 @@ pub struct NewAsset {
     pub filename: String,
     /// Lowercase `type/subtype`, without parameters.
     pub content_type: String,
+}
+
+impl FromBody for NewAsset {
+    fn from_body(body: &Map<String, Value>) -> Result<Self, Problems> {
+        parse_new(body)
+    }
+}
+
+/// The owner's decision on an asset, checked: which asset (its id as given) and the state asked for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StateChange {
+    pub asset_id: String,
+    pub state: AssetState,
+}
+
+impl FromBody for StateChange {
+    fn from_body(body: &Map<String, Value>) -> Result<Self, Problems> {
+        parse_change(body).map(|(asset_id, state)| StateChange { asset_id, state })
+    }
 }
 
 /// Checks a create body `{title, filename, contentType}`; every problem is listed.

@@ -7,12 +7,13 @@
 use std::borrow::Cow;
 use std::sync::Arc;
 
-use serde_json::{Map, Value, json};
+use serde_json::json;
 use time::OffsetDateTime;
 
-use crate::domain::assets::{self, AssetState};
+use crate::domain::assets::{self, AssetState, NewAsset, StateChange};
 use crate::domain::entitlement::Entitlement;
 use crate::domain::jobs::SpaceEventKind;
+use crate::domain::problems::Parsed;
 use crate::domain::spaces::Role;
 use crate::error::{Error, Result};
 use crate::media::objects::MediaObjects;
@@ -118,10 +119,10 @@ impl Assets {
         user: &SessionUser,
         caller: &Caller,
         space_id: &str,
-        body: &Map<String, Value>,
+        body: Parsed<NewAsset>,
     ) -> Result<String> {
         let (space_id, _) = self.spaces.writer_role(user, space_id).await?;
-        let new = assets::parse_new(body)?;
+        let new = body?;
         if self.store.assets.waiting_assets(&space_id).await? >= MAX_WAITING_PER_SPACE {
             return Err(Error::Conflict(Cow::Owned(format!(
                 "the space has {MAX_WAITING_PER_SPACE} assets awaiting their upload or a decision; the owner must \
@@ -197,9 +198,9 @@ impl Assets {
     /// The owner's decision `{assetId, state}`: only the moves of conventions 12; anything else
     /// is INVALID_TRANSITION. APPROVED or ENABLED queues the analysis the first time.
     #[tracing::instrument(skip_all, fields(user_id = %user.user_id, space_id))]
-    pub async fn change_state(&self, user: &SessionUser, space_id: &str, body: &Map<String, Value>) -> Result<Asset> {
+    pub async fn change_state(&self, user: &SessionUser, space_id: &str, body: Parsed<StateChange>) -> Result<Asset> {
         let space_id = self.spaces.require_owner(user, space_id).await?;
-        let (asset_id, next) = assets::parse_change(body)?;
+        let StateChange { asset_id, state: next } = body?;
         let asset = self.store.assets.asset(&space_id, &asset_id).await?.ok_or_else(not_found)?;
         let current = state_of(&asset)?;
         if !current.may_move_to(next) {

@@ -5,13 +5,13 @@ use axum::Json;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use serde::{Deserialize, Serialize};
-use serde_json::{Map, Value};
 use time::OffsetDateTime;
 use utoipa::{IntoParams, ToSchema};
 
+use crate::domain::assets::StateChange;
 use crate::domain::assets::parse_states;
 use crate::http::error::{ApiResult, ErrorEnvelope};
-use crate::http::extract::{ApiJson, AuthUser};
+use crate::http::extract::{ApiBody, AuthUser};
 use crate::http::list::{ListEnvelope, ListQuery, Paged, cursor_millis};
 use crate::services::assets::{Asset, BASE_PART};
 use crate::services::licenses::Caller;
@@ -220,9 +220,9 @@ pub async fn create_asset(
     AuthUser(user): AuthUser,
     caller: Caller,
     Path(space_id): Path<String>,
-    ApiJson(body): ApiJson<Map<String, Value>>,
+    ApiBody(body): ApiBody<crate::domain::assets::NewAsset>,
 ) -> ApiResult<(StatusCode, Json<AssetCreated>)> {
-    let asset_id = state.assets.create(&user, &caller, &space_id, &body).await?;
+    let asset_id = state.assets.create(&user, &caller, &space_id, body).await?;
     Ok((StatusCode::CREATED, Json(AssetCreated { new_published_asset_id: asset_id })))
 }
 
@@ -274,9 +274,9 @@ pub async fn change_asset_state(
     State(state): State<AppState>,
     AuthUser(user): AuthUser,
     Path(space_id): Path<String>,
-    ApiJson(body): ApiJson<Map<String, Value>>,
+    ApiBody(body): ApiBody<StateChange>,
 ) -> ApiResult<Json<AssetView>> {
-    Ok(Json(state.assets.change_state(&user, &space_id, &body).await?.into()))
+    Ok(Json(state.assets.change_state(&user, &space_id, body).await?.into()))
 }
 
 /// The owner's queue of assets awaiting approval, newest first, as part descriptors.

@@ -147,19 +147,8 @@ impl AssetMedia {
 #[async_trait]
 impl modules::MediaAnalysis for AssetMedia {
     async fn probe(&self) -> Result<modules::MediaInfo, String> {
-        let info = self.info().await?;
-        Ok(modules::MediaInfo {
-            kind: match info.kind {
-                MediaKind::Image => modules::MediaKind::Image,
-                MediaKind::Audio => modules::MediaKind::Audio,
-                MediaKind::Video => modules::MediaKind::Video,
-                MediaKind::Other => modules::MediaKind::Other,
-            },
-            width: info.width,
-            height: info.height,
-            duration_ms: info.duration_ms,
-            has_sound: info.has_sound,
-        })
+        // Inference and the module host share the analysis types (`trellis-analysis-types`).
+        self.info().await
     }
 
     async fn frames(&self, count: u32) -> Result<u32, String> {
@@ -198,7 +187,6 @@ impl modules::MediaAnalysis for AssetMedia {
             .inference
             .run(self.inference.limits.vision_timeout, move || vision.classify(&frames[index], limit as usize))
             .await?;
-        let labels = labels.into_iter().map(|l| modules::Label { name: l.name, score: l.score }).collect();
         Ok(modules::Labels { labels, model })
     }
 
@@ -208,10 +196,6 @@ impl modules::MediaAnalysis for AssetMedia {
             .inference
             .run(self.inference.limits.vision_timeout, move || Ok(vision::detect_faces(&frames[index])))
             .await?;
-        let faces = faces
-            .into_iter()
-            .map(|f| modules::Face { x: f.x, y: f.y, width: f.width, height: f.height, score: f.score })
-            .collect();
         Ok(modules::Faces { faces, model: vision::FACE_MODEL.to_owned() })
     }
 
@@ -219,13 +203,7 @@ impl modules::MediaAnalysis for AssetMedia {
         let (frames, index) = self.frame(frame).await?;
         let facts =
             self.inference.run(self.inference.limits.vision_timeout, move || Ok(vision::facts(&frames[index]))).await?;
-        Ok(modules::PictureFacts {
-            width: facts.width,
-            height: facts.height,
-            orientation: facts.orientation.to_owned(),
-            colours: facts.colours.into_iter().map(|c| modules::Colour { name: c.name, share: c.share }).collect(),
-            brightness: facts.brightness,
-        })
+        Ok(facts)
     }
 
     async fn transcribe(&self) -> Result<modules::Transcript, String> {
@@ -245,10 +223,6 @@ impl modules::MediaAnalysis for AssetMedia {
             .await?;
         let threads = limits.speech_threads;
         let segments = self.inference.run(limits.speech_timeout, move || speech.transcribe(&samples, threads)).await?;
-        let segments = segments
-            .into_iter()
-            .map(|s| modules::Segment { start_ms: s.start_ms, end_ms: s.end_ms, text: s.text })
-            .collect();
         Ok(modules::Transcript { segments, model })
     }
 }
