@@ -1,6 +1,7 @@
 //! The transactional outbox: a change's module event is written in the change's own transaction,
 //! so a client that hangs up at any point of its request cannot make the server commit the change
-//! and lose its event, and a change that did not commit announces nothing.
+//! and lose its event, and a change that did not commit announces nothing. The marketplace's notices
+//! from `system` are written the same way.
 
 use std::time::{Duration, Instant};
 
@@ -8,15 +9,18 @@ use futures::StreamExt;
 use reqwest::Method;
 use serde_json::{Value, json};
 use sqlx::Row;
-use trellis_tests::{TestApp, spawn_app_with};
+use trellis_tests::{TestApp, spawn_app, spawn_app_with};
 
 use crate::support::forms::{created_config, sample_config};
+use crate::support::marketplace::{decision_path, saved};
 use crate::support::modules::{connect, enable_word_count, tagged_payload};
 use crate::support::spaces::{created_space, id};
 
 /// Requests of each kind (creates, then updates), and how many run at once.
 const REQUESTS: usize = 120;
 const CONCURRENCY: usize = 16;
+/// Listings the operator decides in the notices test.
+const LISTINGS: usize = 40;
 
 #[tokio::test]
 async fn requests_cut_off_at_random_points_deliver_one_event_per_committed_change_and_none_for_the_rest() {
@@ -64,6 +68,59 @@ async fn requests_cut_off_at_random_points_deliver_one_event_per_committed_chang
     let delivered: usize = deliveries.iter().map(|(_, _, n)| n).sum();
     let changes: usize = committed.iter().map(|(_, revision)| *revision as usize).sum();
     assert_eq!(delivered, changes, "events were delivered for changes that did not commit");
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn listing_decisions_cut_off_at_random_points_tell_the_owner_once_per_committed_decision() {
+    // Arrange: an owner with submitted listings, and an operator.
+    let app = spawn_app().await;
+    let ann = app.sign_up("ann").await;
+    let olga = app.grant_operator(&app.sign_up("olga").await).await;
+    let mut spaces = Vec::new();
+    for n in 0..LISTINGS {
+        let space_id = id(&created_space(&app, &ann, &format!("garden-{n}")).await);
+        let settings = json!({"title": format!("Garden {n}"), "summary": "Roses", "categories": ["hobby"],
+            "membership": "OPEN", "submit": true});
+        assert_eq!(saved(&app, &ann, &space_id, settings).await["state"], "SUBMITTED");
+        spaces.push(space_id);
+    }
+    let mut random = Random::seeded();
+
+    // Act: the operator decides every listing, each request cut off by the client at random.
+    let decisions = spaces.iter().enumerate().map(|(n, space_id)| {
+        let decision = if n % 2 == 0 { json!({"approved": "YES"}) } else { json!({"approved": "NO", "reason": "thin"}) };
+        let request = app.authed(Method::POST, &decision_path(space_id), &olga.token).json(&decision);
+        cut_off(request, random.delay())
+    });
+    let answered: Vec<Option<Value>> = futures::stream::iter(decisions).buffer_unordered(CONCURRENCY).collect().await;
+    // A request the client left may still be running on the server.
+    tokio::time::sleep(Duration::from_secs(1)).await;
+
+    // Assert: every decided listing told its owner once, no undecided one told anything.
+    let pool = pool(&app).await;
+    let decided: Vec<String> = sqlx::query("select title from listing where state in ('APPROVED', 'REJECTED')")
+        .fetch_all(&pool)
+        .await
+        .unwrap()
+        .iter()
+        .map(|row| row.get("title"))
+        .collect();
+    let notices: Vec<String> = sqlx::query("select subject from message where sender_id is null and recipient_id = $1")
+        .bind(ann.user_id.clone())
+        .fetch_all(&pool)
+        .await
+        .unwrap()
+        .iter()
+        .map(|row| row.get("subject"))
+        .collect();
+    pool.close().await;
+    assert!(answered.iter().flatten().count() < LISTINGS, "every decision answered: nothing was cut off");
+    for title in &decided {
+        let told = notices.iter().filter(|subject| subject.contains(&format!("\"{title}\""))).count();
+        assert_eq!(told, 1, "listing {title} was decided and its owner told {told} times");
+    }
+    assert_eq!(notices.len(), decided.len(), "notices for decisions that did not commit: {notices:?}");
     app.stop().await;
 }
 

@@ -8,7 +8,7 @@
 
 use serde_json::{Map, Value};
 
-use super::problems::{Problems, member_pointer};
+use super::problems::{FromBody, Problems, member_pointer};
 use super::text::{self, Blank};
 
 /// Longest listing title, in characters.
@@ -219,8 +219,45 @@ pub fn check_submittable(text: &ListingText) -> Result<(), Problems> {
     problems.finish(())
 }
 
+/// The operator's decision on a SUBMITTED listing.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ListingDecision {
+    pub approved: bool,
+    /// Why, for the owner; required when not approved.
+    pub reason: Option<String>,
+}
+
+impl FromBody for ListingDecision {
+    fn from_body(body: &Map<String, Value>) -> Result<Self, Problems> {
+        parse_decision(body)
+    }
+}
+
+/// A registration's note to the owner (empty when none was given).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RegistrationNote(pub String);
+
+impl FromBody for RegistrationNote {
+    fn from_body(body: &Map<String, Value>) -> Result<Self, Problems> {
+        parse_registration(body).map(RegistrationNote)
+    }
+}
+
+/// The owner's decision on a PENDING registration.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OwnerDecision {
+    pub registration_id: String,
+    pub approved: bool,
+}
+
+impl FromBody for OwnerDecision {
+    fn from_body(body: &Map<String, Value>) -> Result<Self, Problems> {
+        parse_owner_decision(body)
+    }
+}
+
 /// The operator's `{approved: "YES" | "NO", reason}`: a rejection must say why.
-pub fn parse_decision(body: &Map<String, Value>) -> Result<(bool, Option<String>), Problems> {
+pub fn parse_decision(body: &Map<String, Value>) -> Result<ListingDecision, Problems> {
     let mut problems = Problems::new();
     let approved = yes_no(&mut problems, body, "approved");
     let mut reason = None;
@@ -244,7 +281,7 @@ pub fn parse_decision(body: &Map<String, Value>) -> Result<(bool, Option<String>
         problems.push("/reason", "REQUIRED", "a rejection must give the owner a reason");
     }
     match approved {
-        Some(approved) if problems.is_empty() => Ok((approved, reason)),
+        Some(approved) if problems.is_empty() => Ok(ListingDecision { approved, reason }),
         _ => Err(problems),
     }
 }
@@ -272,7 +309,7 @@ pub fn parse_registration(body: &Map<String, Value>) -> Result<String, Problems>
 }
 
 /// The owner's `{registrationId, approved: "YES" | "NO"}`.
-pub fn parse_owner_decision(body: &Map<String, Value>) -> Result<(String, bool), Problems> {
+pub fn parse_owner_decision(body: &Map<String, Value>) -> Result<OwnerDecision, Problems> {
     let mut problems = Problems::new();
     let approved = yes_no(&mut problems, body, "approved");
     let mut registration_id = None;
@@ -295,7 +332,9 @@ pub fn parse_owner_decision(body: &Map<String, Value>) -> Result<(String, bool),
         problems.push("/registrationId", "REQUIRED", "is required");
     }
     match (registration_id, approved) {
-        (Some(id), Some(approved)) if problems.is_empty() => Ok((id, approved)),
+        (Some(registration_id), Some(approved)) if problems.is_empty() => {
+            Ok(OwnerDecision { registration_id, approved })
+        }
         _ => Err(problems),
     }
 }
@@ -431,12 +470,15 @@ mod tests {
 
     #[test]
     fn a_rejection_needs_a_reason() {
-        assert_eq!(parse_decision(&object(json!({"approved": "YES"}))).unwrap(), (true, None));
+        assert_eq!(
+            parse_decision(&object(json!({"approved": "YES"}))).unwrap(),
+            ListingDecision { approved: true, reason: None }
+        );
         assert_eq!(paths(parse_decision(&object(json!({"approved": "NO"}))).unwrap_err()), ["/reason"]);
         assert_eq!(paths(parse_decision(&object(json!({"approved": "MAYBE"}))).unwrap_err()), ["/approved"]);
         assert_eq!(
             parse_decision(&object(json!({"approved": "NO", "reason": " spam "}))).unwrap(),
-            (false, Some("spam".into()))
+            ListingDecision { approved: false, reason: Some("spam".into()) }
         );
     }
 
@@ -445,7 +487,7 @@ mod tests {
         let id = uuid::Uuid::new_v4().to_string();
         assert_eq!(
             parse_owner_decision(&object(json!({"registrationId": id, "approved": "NO"}))).unwrap(),
-            (id, false)
+            OwnerDecision { registration_id: id, approved: false }
         );
         let mut found = paths(parse_owner_decision(&object(json!({"registrationId": "x", "extra": 1}))).unwrap_err());
         found.sort();

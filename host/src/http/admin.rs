@@ -6,13 +6,12 @@ use axum::extract::{Path, State};
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use serde::{Deserialize, Serialize};
-use serde_json::{Map, Value};
 use time::OffsetDateTime;
 use utoipa::{IntoParams, ToSchema};
 
-use super::extract::{ApiJson, AuthUser};
+use super::extract::{ApiBody, AuthUser};
 use super::list::{ListEnvelope, ListQuery, Paged, cursor_millis};
-use crate::domain::marketplace::parse_states;
+use crate::domain::marketplace::{self, parse_states};
 use crate::http::error::{ApiResult, ErrorEnvelope};
 use crate::services::marketplace::QueuedListing;
 use crate::state::AppState;
@@ -140,7 +139,7 @@ pub async fn decide(
     State(state): State<AppState>,
     AuthUser(user): AuthUser,
     Path(space_id): Path<String>,
-    ApiJson(body): ApiJson<Map<String, Value>>,
+    ApiBody(body): ApiBody<marketplace::ListingDecision>,
 ) -> ApiResult<Json<ReviewedListingView>> {
-    Ok(Json(state.marketplace.decide(&user, &space_id, &body).await?.into()))
+    Ok(Json(state.marketplace.decide(&user, &space_id, body).await?.into()))
 }

@@ -8,11 +8,11 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use serde::{Deserialize, Serialize};
-use serde_json::{Map, Value};
 use time::OffsetDateTime;
 use utoipa::ToSchema;
 
-use super::extract::{ApiJson, AuthUser};
+use super::extract::{ApiBody, AuthUser};
+use crate::domain::marketplace::RegistrationNote;
 use super::list::{ListEnvelope, ListQuery, PageQuery};
 use crate::http::error::{ApiResult, ErrorEnvelope};
 use crate::services::marketplace::registrations::RegistrationAnswer;
@@ -173,9 +173,9 @@ pub async fn register(
     State(state): State<AppState>,
     AuthUser(user): AuthUser,
     Path(space_id): Path<String>,
-    ApiJson(body): ApiJson<Map<String, Value>>,
+    ApiBody(body): ApiBody<RegistrationNote>,
 ) -> ApiResult<(StatusCode, Json<RegistrationView>)> {
-    let answer = state.marketplace.register(&user, &space_id, &body).await?;
+    let answer = state.marketplace.register(&user, &space_id, body).await?;
     let status = if answer.created { StatusCode::CREATED } else { StatusCode::OK };
     Ok((status, Json(RegistrationView::from(answer))))
 }

@@ -15,8 +15,8 @@ use serde_json::{Map, Value};
 use time::OffsetDateTime;
 use trellis_modules::{ConfigError, ModuleHost};
 
-use crate::domain::marketplace::{self, ListingState, ListingText, Membership};
-use crate::domain::problems::Problems;
+use crate::domain::marketplace::{self, ListingDecision, ListingState, ListingText, Membership};
+use crate::domain::problems::{Parsed, Problems};
 use crate::error::{Error, Result};
 use crate::services::spaces::{Spaces, canonical_id};
 use crate::store::{ListedSpace, ListingRow, Outbox, SessionUser, Store, StoredListing};
@@ -258,11 +258,16 @@ impl Marketplace {
     /// The operator decides a SUBMITTED listing with `{approved: "YES" | "NO", reason}`; the owner
     /// is told by a message from `system`.
     #[tracing::instrument(skip_all, fields(user_id = %user.user_id, space_id))]
-    pub async fn decide(&self, user: &SessionUser, space_id: &str, body: &Map<String, Value>) -> Result<QueuedListing> {
+    pub async fn decide(
+        &self,
+        user: &SessionUser,
+        space_id: &str,
+        body: Parsed<ListingDecision>,
+    ) -> Result<QueuedListing> {
         if !user.operator {
             return Err(operator_only());
         }
-        let (approved, reason) = marketplace::parse_decision(body)?;
+        let ListingDecision { approved, reason } = body?;
         let space_id = canonical_id(space_id).ok_or_else(listing_not_found)?;
         let listing = self.store.listings.listing(&space_id).await?.ok_or_else(listing_not_found)?;
         if listing.state != ListingState::Submitted.as_str() {

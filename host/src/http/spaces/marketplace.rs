@@ -9,7 +9,8 @@ use time::OffsetDateTime;
 use utoipa::ToSchema;
 
 use crate::http::error::{ApiResult, ErrorEnvelope};
-use crate::http::extract::{ApiJson, AuthUser};
+use crate::domain::marketplace::OwnerDecision;
+use crate::http::extract::{ApiBody, ApiJson, AuthUser};
 use crate::http::list::{ListEnvelope, ListQuery, PageQuery, cursor_millis};
 use crate::http::marketplace::RegistrationView;
 use crate::services::marketplace::Settings;
@@ -199,7 +200,7 @@ pub async fn decide_pending(
     State(state): State<AppState>,
     AuthUser(user): AuthUser,
     Path(space_id): Path<String>,
-    ApiJson(body): ApiJson<Map<String, Value>>,
+    ApiBody(body): ApiBody<OwnerDecision>,
 ) -> ApiResult<Json<RegistrationView>> {
-    Ok(Json(state.marketplace.decide_registration(&user, &space_id, &body).await?.into()))
+    Ok(Json(state.marketplace.decide_registration(&user, &space_id, body).await?.into()))
 }

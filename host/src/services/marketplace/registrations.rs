@@ -7,12 +7,12 @@
 use std::borrow::Cow;
 use std::sync::Arc;
 
-use serde_json::{Map, Value};
 use time::OffsetDateTime;
 use trellis_modules::{Decision, Invocation, Registration as RuleRegistration};
 
 use super::{Marketplace, listing_not_found};
-use crate::domain::marketplace::{self, Membership, RegistrationState};
+use crate::domain::marketplace::{Membership, OwnerDecision, RegistrationNote, RegistrationState};
+use crate::domain::problems::Parsed;
 use crate::error::{Error, Result};
 use crate::services::spaces::canonical_id;
 use crate::store::{NewRegistration, Outbox, SessionUser, StoredRegistration};
@@ -65,10 +65,10 @@ impl Marketplace {
         &self,
         user: &SessionUser,
         space_id: &str,
-        body: &Map<String, Value>,
+        body: Parsed<RegistrationNote>,
     ) -> Result<RegistrationAnswer> {
         let limits = self.limits;
-        let note = marketplace::parse_registration(body)?;
+        let RegistrationNote(note) = body?;
         let space_id = canonical_id(space_id).ok_or_else(listing_not_found)?;
         // One read gives what a registration needs: listed or not, the policy, the owner's rules.
         let listing = self.store.listings.listing(&space_id).await?.ok_or_else(listing_not_found)?;
@@ -189,10 +189,10 @@ impl Marketplace {
         &self,
         user: &SessionUser,
         space_id: &str,
-        body: &Map<String, Value>,
+        body: Parsed<OwnerDecision>,
     ) -> Result<RegistrationAnswer> {
         let space_id = self.spaces.require_owner(user, space_id).await?;
-        let (registration_id, approved) = marketplace::parse_owner_decision(body)?;
+        let OwnerDecision { registration_id, approved } = body?;
         let registration: StoredRegistration = self
             .store
             .registrations
