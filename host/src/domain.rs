@@ -15,4 +15,5 @@ pub mod problems;
 pub mod secret;
 pub mod spaces;
 pub mod text;
+pub mod timestamp;
 pub mod workflows;

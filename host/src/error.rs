@@ -38,6 +38,8 @@ pub enum ErrorCode {
     /// The database cannot be reached for a moment (not in the conventions' table: their one 503,
     /// MEDIA_UNAVAILABLE, names the media store; this names the database the same way).
     ServiceUnavailable,
+    /// A method the path does not take; the answer carries `Allow`.
+    MethodNotAllowed,
     Internal,
 }
 
@@ -63,6 +65,7 @@ impl ErrorCode {
             Self::ModuleFailed => 816,
             Self::PreconditionFailed => 817,
             Self::ServiceUnavailable => 818,
+            Self::MethodNotAllowed => 819,
             Self::Internal => 899,
         }
     }
@@ -254,6 +257,7 @@ mod tests {
             (ErrorCode::ModuleFailed, 816),
             (ErrorCode::PreconditionFailed, 817),
             (ErrorCode::ServiceUnavailable, 818),
+            (ErrorCode::MethodNotAllowed, 819),
             (ErrorCode::Internal, 899),
         ];
         for (code, numeric) in table {

@@ -41,5 +41,6 @@ mod spaces;
 mod support;
 mod upgrade;
 mod users;
+mod wire;
 mod workflow_configurations;
 mod workflow_items;

@@ -52,10 +52,10 @@ pub struct SpaceView {
     /// The caller's role: `owner`, `member`, or `reader` (a member of a channel the space is
     /// connected to, who reads what members read and writes nothing).
     role: String,
-    #[serde(with = "time::serde::rfc3339")]
+    #[serde(with = "crate::domain::timestamp")]
     #[schema(value_type = String, format = DateTime)]
     created_at: OffsetDateTime,
-    #[serde(with = "time::serde::rfc3339")]
+    #[serde(with = "crate::domain::timestamp")]
     #[schema(value_type = String, format = DateTime)]
     updated_at: OffsetDateTime,
 }

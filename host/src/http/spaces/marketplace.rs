@@ -41,7 +41,7 @@ pub struct MarketplaceSettingsView {
     /// approved last (a changed text waits for approval while the approved one stays listed).
     listed: bool,
     /// `null` until the settings were first saved.
-    #[serde(with = "time::serde::rfc3339::option")]
+    #[serde(with = "crate::domain::timestamp::option")]
     #[schema(value_type = Option<String>, format = DateTime)]
     updated_at: Option<OffsetDateTime>,
 }
@@ -129,7 +129,7 @@ pub struct PendingRegistrationView {
     note: String,
     /// What the owner's rules suggest (`REJECT`) when they did not decide; `null` otherwise.
     suggestion: Option<String>,
-    #[serde(with = "time::serde::rfc3339")]
+    #[serde(with = "crate::domain::timestamp")]
     #[schema(value_type = String, format = DateTime)]
     created_at: OffsetDateTime,
 }

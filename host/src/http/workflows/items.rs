@@ -242,10 +242,10 @@ pub struct ViewItem {
     configuration_id: String,
     #[schema(value_type = Object)]
     fields: Map<String, Value>,
-    #[serde(with = "time::serde::rfc3339")]
+    #[serde(with = "crate::domain::timestamp")]
     #[schema(value_type = String, format = DateTime)]
     created_at: OffsetDateTime,
-    #[serde(with = "time::serde::rfc3339")]
+    #[serde(with = "crate::domain::timestamp")]
     #[schema(value_type = String, format = DateTime)]
     updated_at: OffsetDateTime,
 }
@@ -297,7 +297,7 @@ pub struct WorkflowHistoryEntry {
     to_workbasket_id: Option<String>,
     transition_id: Option<String>,
     changed_fields: Vec<String>,
-    #[serde(with = "time::serde::rfc3339")]
+    #[serde(with = "crate::domain::timestamp")]
     #[schema(value_type = String, format = DateTime)]
     at: OffsetDateTime,
 }
