@@ -11,6 +11,7 @@ pub mod forms;
 pub mod jobs;
 pub mod marketplace;
 pub mod messages;
+pub mod precondition;
 pub mod problems;
 pub mod secret;
 pub mod spaces;

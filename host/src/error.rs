@@ -10,6 +10,7 @@ use std::borrow::Cow;
 use serde::Serialize;
 
 use crate::domain::entitlement::Entitlement;
+use crate::domain::precondition::{EntityTag, Precondition};
 use crate::domain::problems::{Problem, Problems};
 use crate::store::StoreError;
 
@@ -221,6 +222,28 @@ impl<T> OnConflict<T> for Result<T, StoreError> {
         self.map_err(|error| match error {
             StoreError::Conflict(_) => Error::Conflict(Cow::Borrowed(message)),
             other => other.into(),
+        })
+    }
+}
+
+/// Checks an update's `If-Match` against the resource's current tag: 412 when it does not hold.
+/// The write must then still name the state checked (a revision in its `WHERE`), so that a change
+/// in between fails it; [`OnStale`] turns that failure into 412 for a request that asked.
+pub fn check_precondition(precondition: &Precondition, current: &EntityTag) -> Result<()> {
+    if precondition.admits(current) { Ok(()) } else { Err(Error::PreconditionFailed) }
+}
+
+/// A stale write (CONFLICT: the revision moved on after the check) is 412 PRECONDITION_FAILED for
+/// a request that sent `If-Match`, as if its tag had been stale from the start.
+pub trait OnStale<T> {
+    fn on_stale(self, precondition: &Precondition) -> Result<T>;
+}
+
+impl<T> OnStale<T> for Result<T> {
+    fn on_stale(self, precondition: &Precondition) -> Result<T> {
+        self.map_err(|error| match error {
+            Error::Conflict(_) if precondition.is_given() => Error::PreconditionFailed,
+            other => other,
         })
     }
 }

@@ -4,6 +4,7 @@ pub mod admin;
 pub mod admin_modules;
 pub mod auth;
 pub mod channels;
+pub mod conditional;
 pub mod docs;
 pub mod error;
 pub mod extract;
@@ -70,6 +71,7 @@ pub fn router(state: AppState) -> Router {
                 .layer(PropagateRequestIdLayer::new(request_id))
                 .layer(axum::middleware::from_fn(middleware::track_requests))
                 .layer(axum::middleware::from_fn(middleware::render_errors))
+                .layer(axum::middleware::from_fn(conditional::not_modified))
                 .layer(CatchPanicLayer::new())
                 .layer(DefaultBodyLimit::max(state.config.http.json_body_limit)),
         )

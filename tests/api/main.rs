@@ -8,6 +8,7 @@ mod avatars;
 mod channel_spaces;
 mod channels;
 mod comments;
+mod conditional_requests;
 mod connections;
 mod conventions;
 mod data_dir;

@@ -8,6 +8,7 @@ use serde_json::{Map, Value};
 use time::OffsetDateTime;
 use utoipa::ToSchema;
 
+use crate::http::conditional::{IfMatch, Tagged};
 use crate::http::error::{ApiResult, ErrorEnvelope};
 use crate::http::extract::{ApiJson, AuthUser};
 use crate::http::list::{ListEnvelope, ListQuery, PageQuery, cursor_millis};
@@ -94,8 +95,9 @@ pub async fn get_settings(
     State(state): State<AppState>,
     AuthUser(user): AuthUser,
     Path(space_id): Path<String>,
-) -> ApiResult<Json<MarketplaceSettingsView>> {
-    Ok(Json(state.marketplace.settings(&user, &space_id).await?.into()))
+) -> ApiResult<Tagged<MarketplaceSettingsView>> {
+    let settings = state.marketplace.settings(&user, &space_id).await?;
+    Ok(Tagged(settings.etag.clone(), settings.into()))
 }
 
 /// Saves the space's marketplace settings, and with `submit: true` sends them to the operator;
@@ -114,9 +116,11 @@ pub async fn put_settings(
     State(state): State<AppState>,
     AuthUser(user): AuthUser,
     Path(space_id): Path<String>,
+    IfMatch(precondition): IfMatch,
     ApiJson(body): ApiJson<Map<String, Value>>,
-) -> ApiResult<Json<MarketplaceSettingsView>> {
-    Ok(Json(state.marketplace.save_settings(&user, &space_id, &body).await?.into()))
+) -> ApiResult<Tagged<MarketplaceSettingsView>> {
+    let settings = state.marketplace.save_settings(&user, &space_id, &body, &precondition).await?;
+    Ok(Tagged(settings.etag.clone(), settings.into()))
 }
 
 /// A registration awaiting the owner.

@@ -6,6 +6,7 @@ use time::OffsetDateTime;
 
 use super::Instance;
 use crate::domain::forms::FieldType;
+use crate::domain::precondition::EntityTag;
 use crate::services::attachments::Attachment;
 use crate::store::{InstanceEvent, StoredInstance};
 
@@ -25,6 +26,13 @@ pub struct FormRecord {
     pub updated_at: OffsetDateTime,
     /// The descriptors of the files of the file fields, when they were read.
     pub attachments: Vec<Attachment>,
+}
+
+impl FormRecord {
+    /// The tag of the instance this record shows (see [`Instance::etag`]).
+    pub fn etag(&self) -> EntityTag {
+        EntityTag::of_revisions(&[self.revision])
+    }
 }
 
 impl From<Instance> for FormRecord {
