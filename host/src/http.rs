@@ -5,6 +5,7 @@ pub mod admin_modules;
 pub mod auth;
 pub mod channels;
 pub mod conditional;
+pub mod cors;
 pub mod docs;
 pub mod error;
 pub mod extract;
@@ -55,7 +56,8 @@ pub fn router(state: AppState) -> Router {
         .route_layer(axum::middleware::from_fn_with_state(state.clone(), middleware::require_license))
         // The API description is public (conventions section 1): added after the license layer.
         .route("/openapi.json", get(openapi::openapi_json));
-    Router::new()
+    let cors = cors::layer(&state.config.http);
+    let router = Router::new()
         .nest("/v0", v0)
         .merge(health::router())
         .merge(docs::router())
@@ -75,5 +77,11 @@ pub fn router(state: AppState) -> Router {
                 .layer(CatchPanicLayer::new())
                 .layer(DefaultBodyLimit::max(state.config.http.json_body_limit)),
         )
-        .with_state(state)
+        .with_state(state);
+    // Outermost: a preflight is answered here, before the license and session checks, which a
+    // browser cannot satisfy on a preflight (it sends no credentials on one).
+    match cors {
+        Some(cors) => router.layer(cors),
+        None => router,
+    }
 }

@@ -11,6 +11,7 @@ mod comments;
 mod conditional_requests;
 mod connections;
 mod conventions;
+mod cors;
 mod data_dir;
 mod entitlements;
 mod existence;
