@@ -263,7 +263,7 @@ impl MediaRepo {
                         .await?;
                         remove_pending(conn, &a.storage_key).await?;
                     }
-                    bump_revision(conn, &form_id).await?;
+                    bump_revision(conn, form_id).await?;
                     Ok(Ok(attachments.clone()))
                 })
             })
