@@ -168,3 +168,21 @@ async fn space_and_marketplace_settings_answer_etags_and_refuse_a_stale_if_match
         assert_eq!(etag(&app.get_authed(&path, &ann.token).await), second, "{path}");
     }
 }
+
+#[tokio::test]
+async fn a_read_with_no_revision_is_tagged_by_its_bytes() {
+    // Arrange
+    let app = spawn_app().await;
+    let ann = app.sign_up("ann").await;
+    let tag = etag(&app.get_authed("/v0/users/me", &ann.token).await);
+    // Act
+    let unchanged = conditional(&app, Method::GET, "/v0/users/me", &ann.token, ("If-None-Match", &tag)).await;
+    let renamed = app.authed(Method::PATCH, "/v0/users/me", &ann.token).json(&json!({"displayName": "Ann B"})).send();
+    assert_eq!(renamed.await.unwrap().status(), StatusCode::OK);
+    let changed = conditional(&app, Method::GET, "/v0/users/me", &ann.token, ("If-None-Match", &tag)).await;
+    // Assert
+    assert_eq!(unchanged.status(), StatusCode::NOT_MODIFIED);
+    assert_eq!(changed.status(), StatusCode::OK);
+    assert_ne!(etag(&changed), tag);
+    assert_eq!(body(changed).await["displayName"], "Ann B");
+}

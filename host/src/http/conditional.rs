@@ -1,7 +1,7 @@
 //! Conditional requests (conventions section 1), once for every route: [`IfMatch`] hands an update's
 //! use case the [`Precondition`] it checks atomically with its write; [`Tagged`] answers a read with
-//! its strong `ETag`; [`not_modified`] turns a read whose `ETag` the client's `If-None-Match` names
-//! into 304 with no body.
+//! the strong `ETag` of the state it shows; [`not_modified`] tags every other JSON read by its bytes
+//! and turns a read whose `ETag` the client's `If-None-Match` names into 304 with no body.
 
 use axum::Json;
 use axum::body::Body;
@@ -11,6 +11,7 @@ use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use serde::Serialize;
+use sha2::{Digest, Sha256};
 
 use crate::domain::precondition::{EntityTag, Precondition, none_match_names};
 use crate::http::error::Error;
@@ -54,13 +55,23 @@ impl<T: Serialize> IntoResponse for Tagged<T> {
 }
 
 /// A `GET` or `HEAD` whose `If-None-Match` names the `ETag` its answer carries is answered 304 with
-/// that tag and no body (RFC 9110 13.1.2), whichever route made the answer.
+/// that tag and no body (RFC 9110 13.1.2), whichever route made the answer. A JSON read whose route
+/// has no revision to name (a channel, an asset, a message, the caller's profile) gets a strong tag
+/// of its bytes: identical bytes, identical tag.
 pub async fn not_modified(request: Request, next: Next) -> Response {
+    let is_get = request.method() == Method::GET;
     let asked = match *request.method() {
         Method::GET | Method::HEAD => request.headers().get(header::IF_NONE_MATCH).cloned(),
         _ => None,
     };
-    let response = next.run(request).await;
+    let mut response = next.run(request).await;
+    if is_get
+        && response.status() == StatusCode::OK
+        && !response.headers().contains_key(header::ETAG)
+        && is_json(&response)
+    {
+        response = tagged_by_content(response).await;
+    }
     let Some(asked) = asked.and_then(|v| v.to_str().ok().map(str::to_owned)) else { return response };
     if !matches!(response.status(), StatusCode::OK | StatusCode::PARTIAL_CONTENT) {
         return response;
@@ -75,4 +86,22 @@ pub async fn not_modified(request: Request, next: Next) -> Response {
         parts.headers.remove(name);
     }
     Response::from_parts(parts, Body::empty())
+}
+
+fn is_json(response: &Response) -> bool {
+    response.headers().get(header::CONTENT_TYPE).is_some_and(|v| v.as_bytes() == b"application/json")
+}
+
+/// The answer with the strong tag of its bytes (a JSON answer is in memory already).
+async fn tagged_by_content(response: Response) -> Response {
+    let (mut parts, body) = response.into_parts();
+    let Ok(bytes) = axum::body::to_bytes(body, usize::MAX).await else {
+        return (StatusCode::INTERNAL_SERVER_ERROR, "the answer could not be read").into_response();
+    };
+    let digest = Sha256::digest(&bytes);
+    let tag: String = digest[..12].iter().map(|b| format!("{b:02x}")).collect();
+    if let Ok(value) = HeaderValue::from_str(&format!("\"h{tag}\"")) {
+        parts.headers.insert(header::ETAG, value);
+    }
+    Response::from_parts(parts, Body::from(bytes))
 }

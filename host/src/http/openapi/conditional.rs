@@ -5,14 +5,22 @@
 
 use serde_json::{Value, json};
 
-/// Reads that answer an `ETag` (and 304 to `If-None-Match`).
-pub const READS: [&str; 6] = [
+/// Reads of one resource: each answers an `ETag` (and 304 to `If-None-Match`). Those with an update
+/// route name a revision; the others are tagged by their bytes (`http::conditional`).
+pub const READS: [&str; 13] = [
     "/v0/forms/configurations/{configurationId}",
     "/v0/forms/{formId}",
     "/v0/workflows/configurations/{configurationId}",
+    "/v0/workflows/configurations/{configurationId}/permissions",
     "/v0/workflows/items/{itemId}",
     "/v0/spaces/{spaceId}/settings/general",
     "/v0/spaces/{spaceId}/settings/marketplace",
+    "/v0/spaces/{spaceId}/assets/{assetId}",
+    "/v0/spaces/{spaceId}/modules",
+    "/v0/channels/{channelId}",
+    "/v0/messages/threads/{threadId}/messages/{messageId}",
+    "/v0/users/me",
+    "/v0/marketplace/listings/{spaceId}",
 ];
 
 /// Updates that take `If-Match`, as (method, path); they answer the new `ETag`.
