@@ -42,9 +42,10 @@ pub struct Instance {
 }
 
 impl Instance {
-    /// Every change of answers, state, metadata or files moves the revision on.
+    /// Every change of answers, state, metadata or files moves the instance's revision on; the
+    /// configuration's decides which fields show.
     pub fn etag(&self) -> EntityTag {
-        EntityTag::of_revisions(&[self.stored.revision])
+        EntityTag::of_revisions(&[self.stored.revision, self.configuration.stored.revision])
     }
 
     /// The stored payload in the shape the form rules check and merge.

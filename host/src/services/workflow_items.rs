@@ -54,9 +54,16 @@ pub struct Item {
 }
 
 impl Item {
-    /// The entity tag of the item: its place in the workflow and the form's answers.
+    /// The entity tag of the item: its place in the workflow and the form's answers, and the
+    /// documents that label them (the workflow's transitions, the form's fields).
     pub fn etag(&self) -> EntityTag {
-        EntityTag::of_revisions(&[self.item.revision, self.instance.stored.revision])
+        let (item, form) = (self.item.revision, self.instance.stored.revision);
+        EntityTag::of_revisions(&[
+            item,
+            form,
+            self.workflow.stored.revision,
+            self.instance.configuration.stored.revision,
+        ])
     }
 
     pub fn workbasket_id(&self) -> Uuid {

@@ -169,7 +169,7 @@ pub async fn get_form(
     Path(form_id): Path<String>,
 ) -> ApiResult<Tagged<InstanceView>> {
     let record = state.workflow_items.read_form(&user, &form_id).await?;
-    Ok(Tagged(record.etag(), record.into()))
+    Ok(Tagged(record.etag.clone(), record.into()))
 }
 
 /// Sparse update: only the sent slices change; `payload.state` may move DRAFT to SUBMITTED.
@@ -185,7 +185,7 @@ pub async fn update_form(
     ApiJson(body): ApiJson<Value>,
 ) -> ApiResult<Tagged<InstanceView>> {
     let record = state.workflow_items.update_form(&user, &form_id, &body, &precondition).await?;
-    Ok(Tagged(record.etag(), record.into()))
+    Ok(Tagged(record.etag.clone(), record.into()))
 }
 
 #[derive(Deserialize, IntoParams)]

@@ -26,13 +26,8 @@ pub struct FormRecord {
     pub updated_at: OffsetDateTime,
     /// The descriptors of the files of the file fields, when they were read.
     pub attachments: Vec<Attachment>,
-}
-
-impl FormRecord {
     /// The tag of the instance this record shows (see [`Instance::etag`]).
-    pub fn etag(&self) -> EntityTag {
-        EntityTag::of_revisions(&[self.revision])
-    }
+    pub etag: EntityTag,
 }
 
 impl From<Instance> for FormRecord {
@@ -42,6 +37,7 @@ impl From<Instance> for FormRecord {
             fields.insert(field.id.to_string(), Value::Array(Vec::new()));
         }
         let (metadata, integrations) = (instance.metadata(), instance.integrations());
+        let etag = instance.etag();
         let stored = instance.stored;
         Self {
             form_id: stored.form_id,
@@ -55,6 +51,7 @@ impl From<Instance> for FormRecord {
             created_at: stored.created_at,
             updated_at: stored.updated_at,
             attachments: Vec::new(),
+            etag,
         }
     }
 }
