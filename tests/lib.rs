@@ -467,7 +467,7 @@ pub async fn assert_error(response: Response, status: StatusCode, code: &str) ->
 
 /// The code and numeric of every error of the contract (conventions, section 2), and
 /// SERVICE_UNAVAILABLE, the database's counterpart of MEDIA_UNAVAILABLE.
-const ERROR_CODES: [(&str, u64); 20] = [
+const ERROR_CODES: [(&str, u64); 21] = [
     ("VALIDATION_FAILED", 800),
     ("UNAUTHENTICATED", 801),
     ("FORBIDDEN", 802),
@@ -487,6 +487,7 @@ const ERROR_CODES: [(&str, u64); 20] = [
     ("MODULE_FAILED", 816),
     ("PRECONDITION_FAILED", 817),
     ("SERVICE_UNAVAILABLE", 818),
+    ("METHOD_NOT_ALLOWED", 819),
     ("INTERNAL", 899),
 ];
 

@@ -154,6 +154,9 @@ pub struct HttpConfig {
     pub max_connections_per_address: usize,
     /// Seconds in-flight requests may take to finish once shutdown begins; then they are cut.
     pub shutdown_grace_seconds: u64,
+    /// Origins of browser apps allowed to call the API across origins (CORS), each as
+    /// `scheme://host[:port]`, e.g. `https://app.example.com`. Empty: no cross-origin access.
+    pub cors_origins: Vec<String>,
 }
 
 impl Default for HttpConfig {
@@ -168,6 +171,7 @@ impl Default for HttpConfig {
             max_connections: 4096,
             max_connections_per_address: 256,
             shutdown_grace_seconds: 30,
+            cors_origins: Vec::new(),
         }
     }
 }
@@ -397,6 +401,12 @@ impl Config {
             self.metrics.token.as_deref().is_none_or(|token| token.trim().len() >= 16),
             "metrics.token must be at least 16 characters: leave it out to serve /metrics only on metrics.listen"
         );
+        for origin in &self.http.cors_origins {
+            anyhow::ensure!(
+                is_origin(origin),
+                "http.cors_origins holds {origin:?}, which is not an origin such as \"https://app.example.com\""
+            );
+        }
         for (plan, quotas) in &self.plans {
             for key in quotas.keys() {
                 anyhow::ensure!(
@@ -445,6 +455,16 @@ impl Config {
     }
 }
 
+/// `http://` or `https://`, then a host and perhaps a port: no path, query or trailing slash, as a
+/// browser sends it in `Origin`.
+fn is_origin(text: &str) -> bool {
+    let Some(authority) = text.strip_prefix("https://").or_else(|| text.strip_prefix("http://")) else {
+        return false;
+    };
+    !authority.is_empty()
+        && authority.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'-' | b':' | b'[' | b']'))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -457,6 +477,22 @@ mod tests {
             assert_eq!(config.validate().is_ok(), ok, "proxy_secret = {secret:?}");
         }
         assert!(Config::default().validate().is_ok(), "no secret: gateway mode off");
+    }
+
+    #[test]
+    fn cors_origins_must_be_origins() {
+        for (origin, ok) in [
+            ("https://app.example.com", true),
+            ("http://127.0.0.1:5173", true),
+            ("https://app.example.com/", false),
+            ("app.example.com", false),
+            ("*", false),
+            ("https://", false),
+        ] {
+            let mut config = Config::default();
+            config.http.cors_origins = vec![origin.into()];
+            assert_eq!(config.validate().is_ok(), ok, "{origin:?}");
+        }
     }
 
     #[test]

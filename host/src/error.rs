@@ -10,6 +10,7 @@ use std::borrow::Cow;
 use serde::Serialize;
 
 use crate::domain::entitlement::Entitlement;
+use crate::domain::precondition::{EntityTag, Precondition};
 use crate::domain::problems::{Problem, Problems};
 use crate::store::StoreError;
 
@@ -38,6 +39,8 @@ pub enum ErrorCode {
     /// The database cannot be reached for a moment (not in the conventions' table: their one 503,
     /// MEDIA_UNAVAILABLE, names the media store; this names the database the same way).
     ServiceUnavailable,
+    /// A method the path does not take; the answer carries `Allow`.
+    MethodNotAllowed,
     Internal,
 }
 
@@ -63,6 +66,7 @@ impl ErrorCode {
             Self::ModuleFailed => 816,
             Self::PreconditionFailed => 817,
             Self::ServiceUnavailable => 818,
+            Self::MethodNotAllowed => 819,
             Self::Internal => 899,
         }
     }
@@ -222,6 +226,28 @@ impl<T> OnConflict<T> for Result<T, StoreError> {
     }
 }
 
+/// Checks an update's `If-Match` against the resource's current tag: 412 when it does not hold.
+/// The write must then still name the state checked (a revision in its `WHERE`), so that a change
+/// in between fails it; [`OnStale`] turns that failure into 412 for a request that asked.
+pub fn check_precondition(precondition: &Precondition, current: &EntityTag) -> Result<()> {
+    if precondition.admits(current) { Ok(()) } else { Err(Error::PreconditionFailed) }
+}
+
+/// A stale write (CONFLICT: the revision moved on after the check) is 412 PRECONDITION_FAILED for
+/// a request that sent `If-Match`, as if its tag had been stale from the start.
+pub trait OnStale<T> {
+    fn on_stale(self, precondition: &Precondition) -> Result<T>;
+}
+
+impl<T> OnStale<T> for Result<T> {
+    fn on_stale(self, precondition: &Precondition) -> Result<T> {
+        self.map_err(|error| match error {
+            Error::Conflict(_) if precondition.is_given() => Error::PreconditionFailed,
+            other => other,
+        })
+    }
+}
+
 impl From<anyhow::Error> for Error {
     fn from(error: anyhow::Error) -> Self {
         Self::Internal(error)
@@ -254,6 +280,7 @@ mod tests {
             (ErrorCode::ModuleFailed, 816),
             (ErrorCode::PreconditionFailed, 817),
             (ErrorCode::ServiceUnavailable, 818),
+            (ErrorCode::MethodNotAllowed, 819),
             (ErrorCode::Internal, 899),
         ];
         for (code, numeric) in table {

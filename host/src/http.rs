@@ -4,6 +4,8 @@ pub mod admin;
 pub mod admin_modules;
 pub mod auth;
 pub mod channels;
+pub mod conditional;
+pub mod cors;
 pub mod docs;
 pub mod error;
 pub mod extract;
@@ -54,7 +56,8 @@ pub fn router(state: AppState) -> Router {
         .route_layer(axum::middleware::from_fn_with_state(state.clone(), middleware::require_license))
         // The API description is public (conventions section 1): added after the license layer.
         .route("/openapi.json", get(openapi::openapi_json));
-    Router::new()
+    let cors = cors::layer(&state.config.http);
+    let router = Router::new()
         .nest("/v0", v0)
         .merge(health::router())
         .merge(docs::router())
@@ -70,8 +73,15 @@ pub fn router(state: AppState) -> Router {
                 .layer(PropagateRequestIdLayer::new(request_id))
                 .layer(axum::middleware::from_fn(middleware::track_requests))
                 .layer(axum::middleware::from_fn(middleware::render_errors))
+                .layer(axum::middleware::from_fn(conditional::not_modified))
                 .layer(CatchPanicLayer::new())
                 .layer(DefaultBodyLimit::max(state.config.http.json_body_limit)),
         )
-        .with_state(state)
+        .with_state(state);
+    // Outermost: a preflight is answered here, before the license and session checks, which a
+    // browser cannot satisfy on a preflight (it sends no credentials on one).
+    match cors {
+        Some(cors) => router.layer(cors),
+        None => router,
+    }
 }

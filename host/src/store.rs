@@ -64,7 +64,7 @@ pub use module_deliveries::Delivery;
 pub use outbox::Outbox;
 pub use registrations::{NewRegistration, StoredRegistration};
 pub use sessions::SessionUser;
-pub use spaces::{MemberSpace, NewSpaceRow, SpaceChange, SpaceModule, StoredSpace};
+pub use spaces::{MemberSpace, NewSpaceRow, STALE_SPACE, SpaceChange, SpaceModule, StoredSpace};
 pub use users::{NewUser, User};
 pub use workflow_items::{ListedItem, NewWorkflowEvent, StoredItem, WorkflowEvent};
 pub use workflows::{Grant, StoredWorkflow};

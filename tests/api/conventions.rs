@@ -92,13 +92,17 @@ async fn an_unknown_route_is_404_not_found_with_the_envelope() {
 }
 
 #[tokio::test]
-async fn a_known_path_with_a_wrong_method_is_404_not_found_with_the_envelope() {
+async fn a_known_path_with_a_wrong_method_is_405_method_not_allowed_with_allow() {
     // Arrange
     let app = spawn_app().await;
     // Act
     let response = app.request(Method::DELETE, "/v0/users/me").send().await.unwrap();
     // Assert
-    assert_error(response, StatusCode::NOT_FOUND, "NOT_FOUND").await;
+    let allow = response.headers().get("allow").map(|v| v.to_str().unwrap().to_owned()).unwrap_or_default();
+    let allowed: Vec<&str> = allow.split(',').map(str::trim).collect();
+    assert!(allowed.contains(&"GET") && allowed.contains(&"PATCH") && !allowed.contains(&"DELETE"), "{allow}");
+    let error = assert_error(response, StatusCode::METHOD_NOT_ALLOWED, "METHOD_NOT_ALLOWED").await;
+    assert_eq!(error["numeric"], 819);
 }
 
 #[tokio::test]

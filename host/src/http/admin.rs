@@ -42,10 +42,10 @@ pub struct ReviewedListingView {
     reason: Option<String>,
     /// Whether the marketplace shows the space (with the text approved last).
     listed: bool,
-    #[serde(with = "time::serde::rfc3339::option")]
+    #[serde(with = "crate::domain::timestamp::option")]
     #[schema(value_type = Option<String>, format = DateTime)]
     submitted_at: Option<OffsetDateTime>,
-    #[serde(with = "time::serde::rfc3339")]
+    #[serde(with = "crate::domain::timestamp")]
     #[schema(value_type = String, format = DateTime)]
     updated_at: OffsetDateTime,
 }

@@ -91,7 +91,7 @@ pub struct Login {
 #[serde(rename_all = "camelCase")]
 pub struct SessionOpened {
     session_token: String,
-    #[serde(with = "time::serde::rfc3339")]
+    #[serde(with = "crate::domain::timestamp")]
     #[schema(value_type = String, format = DateTime)]
     expires_at: OffsetDateTime,
     user: Profile,
@@ -115,7 +115,7 @@ impl From<NewSession> for SessionOpened {
 pub struct SessionInfo {
     user_id: String,
     handle: String,
-    #[serde(with = "time::serde::rfc3339")]
+    #[serde(with = "crate::domain::timestamp")]
     #[schema(value_type = String, format = DateTime)]
     expires_at: OffsetDateTime,
 }

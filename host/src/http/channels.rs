@@ -45,10 +45,10 @@ pub struct ChannelView {
     description: String,
     /// The caller's role: `owner`, `inviter` or `member`.
     role: String,
-    #[serde(with = "time::serde::rfc3339")]
+    #[serde(with = "crate::domain::timestamp")]
     #[schema(value_type = String, format = DateTime)]
     created_at: OffsetDateTime,
-    #[serde(with = "time::serde::rfc3339")]
+    #[serde(with = "crate::domain::timestamp")]
     #[schema(value_type = String, format = DateTime)]
     updated_at: OffsetDateTime,
 }
@@ -111,7 +111,7 @@ pub struct MemberView {
     display_name: String,
     /// `owner`, `inviter` or `member`.
     role: String,
-    #[serde(with = "time::serde::rfc3339")]
+    #[serde(with = "crate::domain::timestamp")]
     #[schema(value_type = String, format = DateTime)]
     joined_at: OffsetDateTime,
 }

@@ -29,6 +29,7 @@ pub fn status_of(code: ErrorCode) -> StatusCode {
         ErrorCode::RateLimited => StatusCode::TOO_MANY_REQUESTS,
         ErrorCode::ModuleFailed => StatusCode::BAD_GATEWAY,
         ErrorCode::PreconditionFailed => StatusCode::PRECONDITION_FAILED,
+        ErrorCode::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
         ErrorCode::Internal => StatusCode::INTERNAL_SERVER_ERROR,
     }
 }
@@ -39,7 +40,8 @@ pub fn code_for_status(status: StatusCode) -> ErrorCode {
         StatusCode::BAD_REQUEST | StatusCode::UNPROCESSABLE_ENTITY => ErrorCode::ValidationFailed,
         StatusCode::UNAUTHORIZED => ErrorCode::Unauthenticated,
         StatusCode::FORBIDDEN => ErrorCode::Forbidden,
-        StatusCode::NOT_FOUND | StatusCode::METHOD_NOT_ALLOWED => ErrorCode::NotFound,
+        StatusCode::NOT_FOUND => ErrorCode::NotFound,
+        StatusCode::METHOD_NOT_ALLOWED => ErrorCode::MethodNotAllowed,
         StatusCode::CONFLICT => ErrorCode::Conflict,
         StatusCode::PAYLOAD_TOO_LARGE => ErrorCode::PayloadTooLarge,
         StatusCode::UNSUPPORTED_MEDIA_TYPE => ErrorCode::UnsupportedMediaType,
@@ -155,6 +157,7 @@ mod tests {
             (ErrorCode::FeatureDisabled, 404),
             (ErrorCode::ModuleFailed, 502),
             (ErrorCode::PreconditionFailed, 412),
+            (ErrorCode::MethodNotAllowed, 405),
             (ErrorCode::Internal, 500),
         ];
         for (code, status) in table {

@@ -1,17 +1,19 @@
 //! The list envelope `{items, nextCursor}` and `limit`/`cursor` paging shared by every list route.
 //! Lists page by key: the cursor is the opaque, encoded sort key of the last item shown.
 
-use axum::extract::FromRequestParts;
+use axum::extract::{FromRef, FromRequestParts, OriginalUri};
 use axum::http::request::Parts;
 use base64::Engine as _;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
 use utoipa::IntoParams;
 
 use crate::domain::problems::Problems;
 use crate::http::error::Error;
-use crate::http::extract::ApiQuery;
+use crate::http::extract::{ApiQuery, AuthUser};
+use crate::state::AppState;
 
 pub const DEFAULT_LIMIT: usize = 50;
 pub const MAX_LIMIT: usize = 200;
@@ -57,18 +59,40 @@ impl<K, Q> ListQuery<K, Q> {
 impl<S, K, Q> FromRequestParts<S> for ListQuery<K, Q>
 where
     S: Send + Sync,
+    AppState: FromRef<S>,
     K: DeserializeOwned,
     Q: DeserializeOwned + Paged,
 {
     type Rejection = Error;
 
     async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
+        // A cursor pages the list it came from, for the user it was given to: the path (with its
+        // ids) and the signed-in user, if any (public lists have none; a refused session is the
+        // handler's to answer).
+        let user = AuthUser::from_request_parts(parts, state).await.ok().map(|AuthUser(user)| user.user_id);
+        // Nested routers see their path without the prefix (`/configurations` under `/forms` and
+        // under `/workflows` alike): the scope takes the path the client sent.
+        let path = parts.extensions.get::<OriginalUri>().map_or(parts.uri.path(), |OriginalUri(uri)| uri.path());
+        let scope = Scope::of(path, user.as_deref());
         let ApiQuery(params) = ApiQuery::<Q>::from_request_parts(parts, state).await?;
         let mut problems = Problems::new();
         let (limit, cursor) = params.paging();
-        let page = Page::parse(limit, cursor, &mut problems);
+        let page = Page::parse(limit, cursor, &mut problems).within(scope);
         let after = page.after(&mut problems);
         Ok(Self { page, after, params, problems })
+    }
+}
+
+/// The list and reader a cursor belongs to, as a short digest (a cursor is opaque, not secret:
+/// this only makes a cursor from another list or user a refusal instead of a wrong page).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Scope(String);
+
+impl Scope {
+    pub fn of(path: &str, user_id: Option<&str>) -> Self {
+        let digest =
+            Sha256::new().chain_update(path).chain_update([0u8]).chain_update(user_id.unwrap_or("")).finalize();
+        Self(digest[..6].iter().map(|b| format!("{b:02x}")).collect())
     }
 }
 
@@ -77,6 +101,7 @@ where
 pub struct Page {
     pub limit: usize,
     cursor: Option<String>,
+    scope: Scope,
 }
 
 impl Page {
@@ -85,29 +110,43 @@ impl Page {
     pub fn parse(limit: Option<&str>, cursor: Option<&str>, problems: &mut Problems) -> Page {
         let limit = match limit {
             None => DEFAULT_LIMIT,
-            Some(raw) => match raw.parse::<usize>() {
-                Ok(n) if (1..=MAX_LIMIT).contains(&n) => n,
-                _ => {
+            Some(raw) => match raw.trim().parse::<i128>() {
+                Ok(n) if (1..=MAX_LIMIT as i128).contains(&n) => n as usize,
+                Ok(_) => {
+                    problems.push("query.limit", "OUT_OF_RANGE", format!("must be from 1 to {MAX_LIMIT}"));
+                    DEFAULT_LIMIT
+                }
+                // Not a number at all is a type problem, as a mistyped body member is.
+                Err(_) => {
                     problems.push(
                         "query.limit",
-                        "OUT_OF_RANGE",
+                        "INVALID_TYPE",
                         format!("must be a whole number from 1 to {MAX_LIMIT}"),
                     );
                     DEFAULT_LIMIT
                 }
             },
         };
-        Page { limit, cursor: cursor.filter(|c| !c.is_empty()).map(str::to_owned) }
+        Page { limit, cursor: cursor.filter(|c| !c.is_empty()).map(str::to_owned), scope: Scope::default() }
+    }
+
+    /// The page, its cursors bound to `scope`.
+    pub fn within(self, scope: Scope) -> Page {
+        Page { scope, ..self }
     }
 
     /// The sort key the previous page ended at, decoded; problems at `query.cursor`.
     pub fn after<K: DeserializeOwned>(&self, problems: &mut Problems) -> Option<K> {
         let raw = self.cursor.as_deref()?;
-        let decoded = URL_SAFE_NO_PAD.decode(raw).ok().and_then(|bytes| serde_json::from_slice(&bytes).ok());
+        let decoded = URL_SAFE_NO_PAD
+            .decode(raw)
+            .ok()
+            .and_then(|bytes| serde_json::from_slice::<(Scope, K)>(&bytes).ok())
+            .filter(|(scope, _)| *scope == self.scope);
         if decoded.is_none() {
-            problems.push("query.cursor", "INVALID_CURSOR", "is not a cursor this list gave out");
+            problems.push("query.cursor", "INVALID_CURSOR", "is not a cursor this list gave out to this user");
         }
-        decoded
+        decoded.map(|(_, key)| key)
     }
 
     /// How many rows to fetch: one more than shown, to learn whether a next page exists.
@@ -134,7 +173,7 @@ impl<T> ListEnvelope<T> {
     ) -> Self {
         let more = rows.len() > page.limit;
         rows.truncate(page.limit);
-        let next_cursor = if more { rows.last().map(|last| encode_cursor(&key(last))) } else { None };
+        let next_cursor = if more { rows.last().map(|last| encode_cursor(&page.scope, &key(last))) } else { None };
         Self { items: rows.into_iter().map(view).collect(), next_cursor }
     }
 }
@@ -144,8 +183,8 @@ pub fn cursor_millis(at: time::OffsetDateTime) -> i64 {
     (at.unix_timestamp_nanos() / 1_000_000) as i64
 }
 
-fn encode_cursor<K: Serialize>(key: &K) -> String {
-    URL_SAFE_NO_PAD.encode(serde_json::to_vec(key).expect("cursor keys serialize"))
+fn encode_cursor<K: Serialize>(scope: &Scope, key: &K) -> String {
+    URL_SAFE_NO_PAD.encode(serde_json::to_vec(&(scope, key)).expect("cursor keys serialize"))
 }
 
 #[cfg(test)]
@@ -177,5 +216,19 @@ mod tests {
         let forged = Page::parse(None, Some("!!"), &mut problems);
         assert!(forged.after::<String>(&mut problems).is_none());
         assert_eq!(problems.into_vec().len(), 1);
+    }
+
+    #[test]
+    fn a_cursor_pages_only_the_list_and_user_it_was_given_to() {
+        let scope = Scope::of("/v0/spaces", Some("ann"));
+        let page = Page::parse(Some("1"), None, &mut Problems::new()).within(scope.clone());
+        let cursor = ListEnvelope::from_rows(vec!["a", "b"], &page, |r| r.to_string(), |r| r).next_cursor.unwrap();
+        for (path, user, accepted) in
+            [("/v0/spaces", "ann", true), ("/v0/spaces", "bob", false), ("/v0/channels", "ann", false)]
+        {
+            let mut problems = Problems::new();
+            let next = Page::parse(None, Some(&cursor), &mut problems).within(Scope::of(path, Some(user)));
+            assert_eq!(next.after::<String>(&mut problems).is_some(), accepted, "{path} {user}");
+        }
     }
 }

@@ -42,7 +42,7 @@ pub struct ListingView {
     /// Published (APPROVED or ENABLED) assets.
     assets: i64,
     /// When the listing was first approved.
-    #[serde(with = "time::serde::rfc3339")]
+    #[serde(with = "crate::domain::timestamp")]
     #[schema(value_type = String, format = DateTime)]
     listed_at: OffsetDateTime,
 }

@@ -105,7 +105,7 @@ pub struct ThreadView {
     subject: String,
     /// The thread's messages to the caller not yet fetched.
     unread: i64,
-    #[serde(with = "time::serde::rfc3339")]
+    #[serde(with = "crate::domain::timestamp")]
     #[schema(value_type = String, format = DateTime)]
     last_message_at: OffsetDateTime,
     /// The other participant.
@@ -134,11 +134,11 @@ pub struct MessageView {
     to: CorrespondentView,
     subject: String,
     body: String,
-    #[serde(with = "time::serde::rfc3339")]
+    #[serde(with = "crate::domain::timestamp")]
     #[schema(value_type = String, format = DateTime)]
     created_at: OffsetDateTime,
     /// When the recipient first fetched it; `null` until then.
-    #[serde(with = "time::serde::rfc3339::option")]
+    #[serde(with = "crate::domain::timestamp::option")]
     #[schema(value_type = Option<String>, format = DateTime)]
     read_at: Option<OffsetDateTime>,
 }

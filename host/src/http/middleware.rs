@@ -3,7 +3,7 @@
 
 use axum::body::Body;
 use axum::extract::{MatchedPath, Request, State};
-use axum::http::{HeaderValue, header};
+use axum::http::{HeaderValue, StatusCode, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
@@ -117,13 +117,37 @@ pub async fn render_errors(request: Request, next: Next) -> Response {
     } else if status.is_server_error() {
         tracing::warn!(request_id = %body.request_id, %method, %path, code = ?body.code, "server error");
     }
-    // Unknown routes and wrong methods answer as the table says: 404 NOT_FOUND.
+    // Unknown routes answer as the table says: 404 NOT_FOUND (a feature switched off too).
     let status = if body.code == ErrorCode::NotFound { status_of(body.code) } else { status };
     let json = serde_json::to_vec(&serde_json::json!({ "error": body })).expect("error bodies serialize");
     let (mut parts, _) = response.into_parts();
     parts.status = status;
-    parts.headers.insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
-    parts.headers.remove(header::CONTENT_LENGTH);
-    parts.headers.remove(header::ALLOW);
+    let headers = &mut parts.headers;
+    headers.insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
+    headers.remove(header::CONTENT_LENGTH);
+    if status != StatusCode::METHOD_NOT_ALLOWED {
+        headers.remove(header::ALLOW);
+    }
+    if status == StatusCode::UNAUTHORIZED && !headers.contains_key(header::WWW_AUTHENTICATE) {
+        headers.insert(header::WWW_AUTHENTICATE, challenge(body.code));
+    }
+    if matches!(status, StatusCode::TOO_MANY_REQUESTS | StatusCode::SERVICE_UNAVAILABLE)
+        && !headers.contains_key(header::RETRY_AFTER)
+    {
+        headers.insert(header::RETRY_AFTER, HeaderValue::from_static("1"));
+    }
+    // A refused body is left unread, so hyper cannot keep the connection: say so, or a pooled
+    // client sends its next request into a closed connection.
+    if status == StatusCode::PAYLOAD_TOO_LARGE {
+        headers.insert(header::CONNECTION, HeaderValue::from_static("close"));
+    }
     Response::from_parts(parts, Body::from(json))
+}
+
+/// What a 401 asks for (RFC 9110 section 11.6.1): the license key when it is missing, else a session.
+fn challenge(code: ErrorCode) -> HeaderValue {
+    match code {
+        ErrorCode::LicenseRequired => HeaderValue::from_static("X-License-Key realm=\"trellis\""),
+        _ => HeaderValue::from_static("Bearer realm=\"trellis\""),
+    }
 }

@@ -1,6 +1,7 @@
 //! `GET /v0/openapi.json`, generated from the handlers' annotations.
 
 mod bounds;
+mod conditional;
 mod examples;
 mod responses;
 mod strict;
@@ -116,6 +117,7 @@ static DOCUMENT: std::sync::LazyLock<serde_json::Value> = std::sync::LazyLock::n
     bounds::complete(&mut document);
     strict::complete(&mut document);
     responses::complete(&mut document);
+    conditional::complete(&mut document);
     examples::complete(&mut document);
     document
 });

@@ -14,6 +14,7 @@ use serde::{Deserialize, Serialize};
 use time::OffsetDateTime;
 use utoipa::ToSchema;
 
+use super::conditional::{IfMatch, Tagged};
 use super::extract::{ApiBody, AuthUser};
 use super::list::{ListEnvelope, ListQuery, PageQuery, cursor_millis};
 use crate::http::error::{ApiResult, ErrorEnvelope};
@@ -52,10 +53,10 @@ pub struct SpaceView {
     /// The caller's role: `owner`, `member`, or `reader` (a member of a channel the space is
     /// connected to, who reads what members read and writes nothing).
     role: String,
-    #[serde(with = "time::serde::rfc3339")]
+    #[serde(with = "crate::domain::timestamp")]
     #[schema(value_type = String, format = DateTime)]
     created_at: OffsetDateTime,
-    #[serde(with = "time::serde::rfc3339")]
+    #[serde(with = "crate::domain::timestamp")]
     #[schema(value_type = String, format = DateTime)]
     updated_at: OffsetDateTime,
 }
@@ -147,8 +148,9 @@ pub async fn get_general(
     State(state): State<AppState>,
     AuthUser(user): AuthUser,
     Path(space_id): Path<String>,
-) -> ApiResult<Json<SpaceView>> {
-    Ok(Json(state.spaces.get(&user, &space_id).await?.into()))
+) -> ApiResult<Tagged<SpaceView>> {
+    let space = state.spaces.get(&user, &space_id).await?;
+    Ok(Tagged(space.etag(), space.into()))
 }
 
 /// Changes any of `name`, `displayName` and `summary`; only the owner may.
@@ -163,7 +165,9 @@ pub async fn update_general(
     State(state): State<AppState>,
     AuthUser(user): AuthUser,
     Path(space_id): Path<String>,
+    IfMatch(precondition): IfMatch,
     ApiBody(body): ApiBody<crate::domain::spaces::GeneralChange>,
-) -> ApiResult<Json<SpaceView>> {
-    Ok(Json(state.spaces.update_general(&user, &space_id, body).await?.into()))
+) -> ApiResult<Tagged<SpaceView>> {
+    let space = state.spaces.update_general(&user, &space_id, body, &precondition).await?;
+    Ok(Tagged(space.etag(), space.into()))
 }

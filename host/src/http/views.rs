@@ -25,10 +25,10 @@ pub struct Profile {
     pub display_name: String,
     pub full_name: String,
     pub avatar: Option<AvatarRef>,
-    #[serde(with = "time::serde::rfc3339")]
+    #[serde(with = "crate::domain::timestamp")]
     #[schema(value_type = String, format = DateTime)]
     pub created_at: OffsetDateTime,
-    #[serde(with = "time::serde::rfc3339")]
+    #[serde(with = "crate::domain::timestamp")]
     #[schema(value_type = String, format = DateTime)]
     pub updated_at: OffsetDateTime,
 }
@@ -103,7 +103,7 @@ pub struct CommentView {
     pub comment_id: String,
     pub body: String,
     pub author: UserSummary,
-    #[serde(with = "time::serde::rfc3339")]
+    #[serde(with = "crate::domain::timestamp")]
     #[schema(value_type = String, format = DateTime)]
     pub created_at: OffsetDateTime,
 }

@@ -6,7 +6,6 @@ use std::sync::Arc;
 
 use serde_json::Value;
 use time::OffsetDateTime;
-use time::format_description::well_known::Rfc3339;
 
 use crate::domain::comments::{CommentText, Scope};
 use crate::domain::jobs::SpaceEventKind;
@@ -137,6 +136,6 @@ pub fn event_item(space_id: &str, comment: &StoredComment) -> Value {
         "body": comment.body,
         "authorId": comment.author_id,
         "authorHandle": comment.author_handle,
-        "createdAt": comment.created_at.format(&Rfc3339).unwrap_or_default(),
+        "createdAt": crate::domain::timestamp::format(comment.created_at),
     })
 }

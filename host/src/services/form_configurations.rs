@@ -12,8 +12,9 @@ use crate::cache::RevisionCache;
 use crate::domain::account;
 use crate::domain::entitlement::{Entitlement, Plan, QuotaSubject};
 use crate::domain::forms::{self, FormConfig};
+use crate::domain::precondition::{EntityTag, Precondition};
 use crate::domain::problems::Problems;
-use crate::error::{Error, OnConflict, Result};
+use crate::error::{Error, OnConflict, OnStale, Result, check_precondition};
 use crate::quotas;
 use crate::services::licenses::Caller;
 use crate::stale::{self, Stale};
@@ -60,6 +61,11 @@ impl Configuration {
     /// Everyone signed in reads ACTIVE configurations; archived ones only their editors.
     pub fn may_read(&self, user: &SessionUser) -> bool {
         self.is_active() || self.may_edit(user)
+    }
+
+    /// Every change of document, editors or state moves the revision on.
+    pub fn etag(&self) -> EntityTag {
+        EntityTag::of_revisions(&[self.stored.revision])
     }
 }
 
@@ -135,9 +141,15 @@ impl FormConfigurations {
 
     /// Replaces the document (same id), the editors when `roles` is sent, and the state when
     /// `state` is sent. Only the owner and editors may; others get 403 (or 404 when they cannot
-    /// even read it).
+    /// even read it). With a precondition, a configuration changed since is 412.
     #[tracing::instrument(skip_all, fields(user_id = %user.user_id, configuration_id = id))]
-    pub async fn update(&self, user: &SessionUser, id: &str, body: &Value) -> Result<Configuration> {
+    pub async fn update(
+        &self,
+        user: &SessionUser,
+        id: &str,
+        body: &Value,
+        precondition: &Precondition,
+    ) -> Result<Configuration> {
         // Read past the cache: the revision must be the stored one for the update to apply.
         let current = match self.fetch(id, true).await? {
             Some(c) if c.may_read(user) => c,
@@ -146,6 +158,7 @@ impl FormConfigurations {
         if !current.may_edit(user) {
             return Err(Error::Forbidden(Cow::Borrowed("only the owner and editors may change this configuration")));
         }
+        check_precondition(precondition, &current.etag())?;
         let mut problems = Problems::new();
         if let Some(sent) = body.get("id").and_then(Value::as_str)
             && !sent.eq_ignore_ascii_case(id)
@@ -185,7 +198,8 @@ impl FormConfigurations {
                 OffsetDateTime::now_utc(),
             )
             .await
-            .on_conflict("the configuration changed meanwhile; read it and try again")?;
+            .on_conflict("the configuration changed meanwhile; read it and try again")
+            .on_stale(precondition)?;
         let configuration = Configuration { stored: stored.into(), parsed, editors };
         self.remember(&configuration);
         stale::announce(&self.store, Stale::FormConfiguration(configuration.stored.configuration_id.clone())).await;

@@ -8,8 +8,9 @@ use time::OffsetDateTime;
 
 use crate::domain::forms::{self, CheckedPayload, InstanceState, Mode};
 use crate::domain::jobs::SpaceEventKind;
+use crate::domain::precondition::{EntityTag, Precondition};
 use crate::domain::problems::Problems;
-use crate::error::{Error, OnConflict, Result};
+use crate::error::{Error, OnConflict, OnStale, Result, check_precondition};
 use crate::services::form_configurations::{Configuration, FormConfigurations};
 use crate::services::space_events::SpaceEvents;
 use crate::services::spaces::Spaces;
@@ -41,6 +42,12 @@ pub struct Instance {
 }
 
 impl Instance {
+    /// Every change of answers, state, metadata or files moves the instance's revision on; the
+    /// configuration's decides which fields show.
+    pub fn etag(&self) -> EntityTag {
+        EntityTag::of_revisions(&[self.stored.revision, self.configuration.stored.revision])
+    }
+
     /// The stored payload in the shape the form rules check and merge.
     pub fn checked_payload(&self) -> CheckedPayload {
         let config = &self.configuration.parsed;
@@ -195,10 +202,18 @@ impl FormInstances {
             .ok_or_else(|| Error::not_found("form"))
     }
 
-    /// Applies a sparse `{payload}` over the stored instance.
+    /// Applies a sparse `{payload}` over the stored instance; with a precondition, an instance
+    /// changed since is 412.
     #[tracing::instrument(skip_all, fields(user_id = %user.user_id, form_id))]
-    pub async fn update(&self, user: &SessionUser, form_id: &str, body: &Value) -> Result<Instance> {
+    pub async fn update(
+        &self,
+        user: &SessionUser,
+        form_id: &str,
+        body: &Value,
+        precondition: &Precondition,
+    ) -> Result<Instance> {
         let current = self.readable(user, form_id).await?;
+        check_precondition(precondition, &current.etag())?;
         let config = &current.configuration.parsed;
         let state = InstanceState::parse(&current.stored.state).unwrap_or(InstanceState::Submitted);
         let requested = body.pointer("/payload/state").and_then(Value::as_str).and_then(InstanceState::parse);
@@ -246,7 +261,8 @@ impl FormInstances {
                 OffsetDateTime::now_utc(),
             )
             .await
-            .on_conflict("the form changed meanwhile; read it and try again")?;
+            .on_conflict("the form changed meanwhile; read it and try again")
+            .on_stale(precondition)?;
         self.events.committed(&outbox);
         Ok(Instance { stored, configuration: current.configuration, attachments: None })
     }

@@ -16,8 +16,9 @@ use time::OffsetDateTime;
 use trellis_modules::{ConfigError, ModuleHost};
 
 use crate::domain::marketplace::{self, ListingDecision, ListingState, ListingText, Membership};
+use crate::domain::precondition::{EntityTag, Precondition};
 use crate::domain::problems::{Parsed, Problems};
-use crate::error::{Error, Result};
+use crate::error::{Error, OnStale, Result, check_precondition};
 use crate::services::spaces::{Spaces, canonical_id};
 use crate::store::{ListedSpace, ListingRow, Outbox, SessionUser, Store, StoredListing};
 
@@ -37,6 +38,9 @@ pub struct Settings {
     /// Whether the marketplace shows the space (it has an approved text).
     pub listed: bool,
     pub updated_at: Option<OffsetDateTime>,
+    /// The listing's revision; before the first save, the settings show the space's own text and
+    /// change with the space's revision.
+    pub etag: EntityTag,
 }
 
 /// A listing in the operator's queue.
@@ -90,6 +94,7 @@ fn settings_of(listing: &StoredListing) -> Settings {
         reason: listing.reason.clone(),
         listed: listing.listed_at.is_some(),
         updated_at: Some(listing.updated_at),
+        etag: EntityTag::qualified(&[listing.revision], "listing"),
     }
 }
 
@@ -157,6 +162,7 @@ impl Marketplace {
             reason: None,
             listed: false,
             updated_at: None,
+            etag: EntityTag::qualified(&[space.revision], "space"),
         })
     }
 
@@ -169,6 +175,7 @@ impl Marketplace {
         user: &SessionUser,
         space_id: &str,
         body: &Map<String, Value>,
+        precondition: &Precondition,
     ) -> Result<Settings> {
         let space_id = self.spaces.require_owner(user, space_id).await?;
         // The rules' problems are listed with the others.
@@ -188,6 +195,8 @@ impl Marketplace {
             Some(listing) => settings_of(listing),
             None => self.fresh_settings(&space_id).await?,
         };
+        check_precondition(precondition, &before.etag)?;
+        let read_revision = stored.as_ref().filter(|_| precondition.is_given()).map(|listing| listing.revision);
         let text = change.apply_to(&before.text);
         let text_changed = text != before.text;
         let state = before.state.after_save(text_changed, change.submit);
@@ -204,8 +213,9 @@ impl Marketplace {
             state: state.as_str(),
         };
         let read_state = stored.as_ref().map(|_| before.state.as_str());
-        if !self.store.listings.save(row, read_state, OffsetDateTime::now_utc()).await? {
-            return Err(Error::Conflict(Cow::Borrowed("the listing changed meanwhile; read it and save again")));
+        if !self.store.listings.save(row, read_state, read_revision, OffsetDateTime::now_utc()).await? {
+            return Err(Error::Conflict(Cow::Borrowed("the listing changed meanwhile; read it and save again")))
+                .on_stale(precondition);
         }
         let saved = self.store.listings.listing(&space_id).await?.ok_or_else(listing_not_found)?;
         if saved.listed_at.is_some() {

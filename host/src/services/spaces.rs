@@ -11,11 +11,12 @@ use std::time::Duration;
 use time::OffsetDateTime;
 
 use crate::cache::Cache;
+use crate::domain::precondition::{EntityTag, Precondition};
 use crate::domain::problems::Parsed;
 use crate::domain::spaces::{self, GeneralChange, NewSpace, Role};
-use crate::error::{Error, OnConflict, Result};
+use crate::error::{Error, OnConflict, Result, check_precondition};
 use crate::stale::{self, Stale};
-use crate::store::{NewSpaceRow, SessionUser, SpaceChange, SpaceModule, Store, StoredSpace};
+use crate::store::{NewSpaceRow, STALE_SPACE, SessionUser, SpaceChange, SpaceModule, Store, StoreError, StoredSpace};
 
 /// A space as one of its members sees it, as the space use cases answer it.
 #[derive(Clone, Debug)]
@@ -26,6 +27,7 @@ pub struct SpaceMembership {
     pub summary: String,
     /// The member's role: `owner`, `member` or `reader`.
     pub role: String,
+    pub revision: i64,
     pub created_at: OffsetDateTime,
     pub updated_at: OffsetDateTime,
 }
@@ -38,9 +40,15 @@ impl SpaceMembership {
             display_name: space.display_name,
             summary: space.summary,
             role: role.to_owned(),
+            revision: space.revision,
             created_at: space.created_at,
             updated_at: space.updated_at,
         }
+    }
+
+    /// The general settings' revision, and the role the answer shows.
+    pub fn etag(&self) -> EntityTag {
+        EntityTag::qualified(&[self.revision], &self.role)
     }
 }
 
@@ -168,19 +176,27 @@ impl Spaces {
         Ok(SpaceMembership::new(space, role.as_str()))
     }
 
-    /// Changes any of `name`, `displayName` and `summary`; owner only.
+    /// Changes any of `name`, `displayName` and `summary`; owner only. With a precondition,
+    /// settings changed since are 412.
     #[tracing::instrument(skip_all, fields(user_id = %user.user_id, space_id))]
     pub async fn update_general(
         &self,
         user: &SessionUser,
         space_id: &str,
         body: Parsed<GeneralChange>,
+        precondition: &Precondition,
     ) -> Result<SpaceMembership> {
         let space_id = self.require_owner(user, space_id).await?;
         let change = body?;
-        if change.is_empty() {
+        let mut expected_revision = None;
+        if change.is_empty() || precondition.is_given() {
             let space = self.store.spaces.space(&space_id).await?.ok_or_else(not_found)?;
-            return Ok(SpaceMembership::new(space, Role::Owner.as_str()));
+            let current = SpaceMembership::new(space, Role::Owner.as_str());
+            check_precondition(precondition, &current.etag())?;
+            if change.is_empty() {
+                return Ok(current);
+            }
+            expected_revision = precondition.is_given().then_some(current.revision);
         }
         let change = SpaceChange {
             name: change.name.as_deref(),
@@ -190,9 +206,13 @@ impl Spaces {
         let space = self
             .store
             .spaces
-            .update_space(&space_id, &change, OffsetDateTime::now_utc())
+            .update_space(&space_id, &change, expected_revision, OffsetDateTime::now_utc())
             .await
-            .on_conflict(NAME_TAKEN)?;
+            .map_err(|error| match error {
+                StoreError::Conflict(what) if what == STALE_SPACE => Error::PreconditionFailed,
+                StoreError::Conflict(_) => Error::Conflict(Cow::Borrowed(NAME_TAKEN)),
+                other => other.into(),
+            })?;
         Ok(SpaceMembership::new(space, Role::Owner.as_str()))
     }
 

@@ -11,9 +11,10 @@ use uuid::Uuid;
 use crate::cache::RevisionCache;
 use crate::domain::account;
 use crate::domain::forms::FormConfig;
+use crate::domain::precondition::{EntityTag, Precondition};
 use crate::domain::problems::Problems;
 use crate::domain::workflows::{self, WorkflowConfig};
-use crate::error::{Error, OnConflict, Result};
+use crate::error::{Error, OnConflict, OnStale, Result, check_precondition};
 use crate::services::form_configurations::CACHED_DOCUMENT_BYTES;
 use crate::services::form_configurations::{Configuration, FormConfigurations};
 use crate::stale::{self, Stale};
@@ -46,6 +47,11 @@ pub struct Workflow {
 impl Workflow {
     pub fn is_owner(&self, user: &SessionUser) -> bool {
         self.stored.owner_id == user.user_id
+    }
+
+    /// Every change of the document moves the revision on.
+    pub fn etag(&self) -> EntityTag {
+        EntityTag::of_revisions(&[self.stored.revision])
     }
 }
 
@@ -80,13 +86,21 @@ impl WorkflowConfigurations {
         Ok(workflow)
     }
 
-    /// Replaces the document; only the creator may.
+    /// Replaces the document; only the creator may. With a precondition, a document changed
+    /// since is 412.
     #[tracing::instrument(skip_all, fields(user_id = %user.user_id))]
-    pub async fn update(&self, user: &SessionUser, id: &str, body: &Value) -> Result<Workflow> {
+    pub async fn update(
+        &self,
+        user: &SessionUser,
+        id: &str,
+        body: &Value,
+        precondition: &Precondition,
+    ) -> Result<Workflow> {
         let current = self.visible(user, id, true).await?;
         if !current.is_owner(user) {
             return Err(Error::Forbidden(Cow::Borrowed("only the creator may change this workflow configuration")));
         }
+        check_precondition(precondition, &current.etag())?;
         let parsed = self.check(user, body, Some(&current.stored.workflow_configuration_id)).await?;
         let document = serde_json::to_string(parsed.document()).map_err(Error::internal)?;
         let stored = self
@@ -99,7 +113,8 @@ impl WorkflowConfigurations {
                 OffsetDateTime::now_utc(),
             )
             .await
-            .on_conflict("the configuration changed meanwhile; read it and try again")?;
+            .on_conflict("the configuration changed meanwhile; read it and try again")
+            .on_stale(precondition)?;
         let workflow = Workflow { stored: stored.into(), parsed };
         self.remember(&workflow);
         stale::announce(&self.store, Stale::Workflow(workflow.stored.workflow_configuration_id.clone())).await;

@@ -9,9 +9,10 @@ use time::OffsetDateTime;
 use uuid::Uuid;
 
 use crate::domain::forms::{self, InstanceState, Mode};
+use crate::domain::precondition::{EntityTag, Precondition};
 use crate::domain::problems::Problems;
 use crate::domain::workflows::{self, ItemPatch, Shown, View};
-use crate::error::{Error, OnConflict, Result};
+use crate::error::{Error, OnConflict, OnStale, Result, check_precondition};
 use crate::services::form_configurations::Configuration;
 use crate::services::form_instances::{FormInstances, FormRecord, Instance};
 use crate::services::workflow_configurations::{Workflow, WorkflowConfigurations};
@@ -53,9 +54,16 @@ pub struct Item {
 }
 
 impl Item {
-    /// The entity tag of the item: its place in the workflow and the form's answers.
-    pub fn etag(&self) -> String {
-        format!("\"{}.{}\"", self.item.revision, self.instance.stored.revision)
+    /// The entity tag of the item: its place in the workflow and the form's answers, and the
+    /// documents that label them (the workflow's transitions, the form's fields).
+    pub fn etag(&self) -> EntityTag {
+        let (item, form) = (self.item.revision, self.instance.stored.revision);
+        EntityTag::of_revisions(&[
+            item,
+            form,
+            self.workflow.stored.revision,
+            self.instance.configuration.stored.revision,
+        ])
     }
 
     pub fn workbasket_id(&self) -> Uuid {
@@ -191,8 +199,14 @@ impl WorkflowItems {
 
     /// Changes a form (see [`FormInstances::update`]), starts the workflow it asks for, and
     /// answers it with its attachments.
-    pub async fn update_form(&self, user: &SessionUser, form_id: &str, body: &Value) -> Result<FormRecord> {
-        let updated = self.instances.update(user, form_id, body).await?;
+    pub async fn update_form(
+        &self,
+        user: &SessionUser,
+        form_id: &str,
+        body: &Value,
+        precondition: &Precondition,
+    ) -> Result<FormRecord> {
+        let updated = self.instances.update(user, form_id, body, precondition).await?;
         self.start_requested(user, &updated).await?;
         self.instances.record(updated).await
     }
@@ -305,7 +319,7 @@ impl WorkflowItems {
         item_id: &str,
         access: Access<'_>,
         transition_id: Option<&str>,
-        if_match: Option<&str>,
+        precondition: &Precondition,
     ) -> Result<Item> {
         let mut problems = Problems::new();
         let transition_id = problems.required("/transitionId", transition_id);
@@ -315,7 +329,7 @@ impl WorkflowItems {
             return Err(Error::invalid("/transitionId", "INVALID_UUID", "must be a UUID"));
         };
         let current = self.reach_as(user, item_id, access, true).await?;
-        check_if_match(&current, if_match)?;
+        check_precondition(precondition, &current.etag())?;
         let from = current.workbasket_id();
         let transition = current.workflow.parsed.transition(&from, &transition_id).cloned().ok_or_else(|| {
             Error::InvalidTransition(Cow::Borrowed("the transition is not available in the item's workbasket"))
@@ -337,14 +351,14 @@ impl WorkflowItems {
                 &current.item.workflow_configuration_id,
                 &current.item.workbasket_id,
                 &to,
-                if_match.map(|_| (current.item.revision, current.instance.stored.revision)),
+                precondition.is_given().then_some((current.item.revision, current.instance.stored.revision)),
                 event,
                 OffsetDateTime::now_utc(),
             )
             .await?;
         match moved {
             Some(item) => Ok(Item { item, ..current }),
-            None if if_match.is_some() => Err(Error::PreconditionFailed),
+            None if precondition.is_given() => Err(Error::PreconditionFailed),
             None => Err(Error::InvalidTransition(Cow::Borrowed("the item moved meanwhile; fetch it again"))),
         }
     }
@@ -418,10 +432,10 @@ impl WorkflowItems {
         item_id: &str,
         access: Access<'_>,
         body: &Value,
-        if_match: Option<&str>,
+        precondition: &Precondition,
     ) -> Result<Item> {
         let current = self.reach(user, item_id, access).await?;
-        check_if_match(&current, if_match)?;
+        check_precondition(precondition, &current.etag())?;
         let config = &current.instance.configuration.parsed;
         let state = InstanceState::parse(&current.instance.stored.state).unwrap_or(InstanceState::Submitted);
         let patch = match &current.view {
@@ -462,18 +476,7 @@ impl WorkflowItems {
                 workflow_event.map(|event| (workflow_id.as_str(), event)),
             )
             .await
-            .map_err(|e| match e {
-                Error::Conflict(_) if if_match.is_some() => Error::PreconditionFailed,
-                other => other,
-            })?;
+            .on_stale(precondition)?;
         Ok(Item { instance, ..current })
-    }
-}
-
-fn check_if_match(item: &Item, if_match: Option<&str>) -> Result<()> {
-    match if_match.map(str::trim) {
-        None | Some("*") => Ok(()),
-        Some(tags) if tags.split(',').any(|tag| tag.trim().trim_start_matches("W/") == item.etag()) => Ok(()),
-        Some(_) => Err(Error::PreconditionFailed),
     }
 }

@@ -35,6 +35,8 @@ pub struct StoredListing {
     pub submitted_at: Option<OffsetDateTime>,
     pub decided_at: Option<OffsetDateTime>,
     pub listed_at: Option<OffsetDateTime>,
+    /// Moves on with every save and decision.
+    pub revision: i64,
     pub updated_at: OffsetDateTime,
 }
 
@@ -73,7 +75,7 @@ pub struct ListingRow {
 
 const LISTING_COLUMNS: &str = "l.space_id, s.name as space_name, s.owner_id, u.handle as owner_handle, l.title, \
      l.summary, l.categories, l.membership, l.rules, l.state, l.reason, l.listed_title, l.submitted_at, l.decided_at, l.listed_at, \
-     l.updated_at";
+     l.revision, l.updated_at";
 const LISTING_FROM: &str =
     "from listing l join space s on s.space_id = l.space_id join app_user u on u.user_id = s.owner_id";
 
@@ -97,6 +99,7 @@ fn listing_from_row(row: &AnyRow) -> Result<StoredListing, sqlx::Error> {
         submitted_at: at("submitted_at")?,
         decided_at: at("decided_at")?,
         listed_at: at("listed_at")?,
+        revision: row.try_get("revision")?,
         updated_at: from_millis(row.try_get("updated_at")?),
     })
 }
@@ -144,11 +147,13 @@ impl ListingRepo {
     }
 
     /// Writes the owner's preparation unless the listing moved since it was read: `read_state` is
-    /// the state the use case saw (`None`: no row yet). `false` when it moved (nothing written).
+    /// the state the use case saw (`None`: no row yet), `read_revision` the revision it checked an
+    /// `If-Match` against, if any. `false` when it moved (nothing written).
     pub async fn save(
         &self,
         row: ListingRow,
         read_state: Option<&'static str>,
+        read_revision: Option<i64>,
         now: OffsetDateTime,
     ) -> StoreResult<bool> {
         let row = Arc::new(row);
@@ -166,8 +171,8 @@ impl ListingRepo {
                          state = excluded.state, \
                          submitted_at = case when excluded.state = 'SUBMITTED' and listing.state <> 'SUBMITTED' \
                            then excluded.submitted_at else listing.submitted_at end, \
-                         updated_at = excluded.updated_at \
-                         where listing.state = $10",
+                         revision = listing.revision + 1, updated_at = excluded.updated_at \
+                         where listing.state = $10 and ($11 < 0 or listing.revision = $11)",
                     )
                     .bind(row.space_id.clone())
                     .bind(row.title.clone())
@@ -179,6 +184,7 @@ impl ListingRepo {
                     .bind(submitted)
                     .bind(to_millis(now))
                     .bind(read_state.unwrap_or(""))
+                    .bind(read_revision.unwrap_or(-1))
                     .execute(conn)
                     .await?
                     .rows_affected();
@@ -208,6 +214,7 @@ impl ListingRepo {
                     let (space_id, reason, outbox) = &*work;
                     let updated = sqlx::query(
                         "update listing set state = $2, reason = $3, decided_at = $4, updated_at = $4, \
+                         revision = revision + 1, \
                          listed_title = case when $5 = 1 then title else listed_title end, \
                          listed_summary = case when $5 = 1 then summary else listed_summary end, \
                          listed_categories = case when $5 = 1 then categories else listed_categories end, \

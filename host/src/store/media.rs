@@ -129,6 +129,16 @@ pub(super) async fn remove_pending(conn: &mut sqlx::AnyConnection, storage_key: 
     Ok(())
 }
 
+/// An instance's files are part of what it shows: a change of them moves its revision on, so its
+/// entity tag changes and an update computed from the old state loses (conventions section 1).
+async fn bump_revision(conn: &mut sqlx::AnyConnection, form_id: &str) -> Result<(), sqlx::Error> {
+    sqlx::query("update form_instance set revision = revision + 1 where form_id = $1")
+        .bind(form_id.to_owned())
+        .execute(conn)
+        .await?;
+    Ok(())
+}
+
 /// The repository of media records: attachments, avatars and announced objects.
 #[derive(Clone, Debug)]
 pub struct MediaRepo {
@@ -253,6 +263,7 @@ impl MediaRepo {
                         .await?;
                         remove_pending(conn, &a.storage_key).await?;
                     }
+                    bump_revision(conn, form_id).await?;
                     Ok(Ok(attachments.clone()))
                 })
             })
@@ -298,6 +309,7 @@ impl MediaRepo {
                     let Some(row) = row else { return Ok(None) };
                     let attachment = attachment_from_row(&row)?;
                     add_pending(conn, &attachment.storage_key, 0).await?;
+                    bump_revision(conn, &ids.0).await?;
                     Ok(Some(attachment))
                 })
             })

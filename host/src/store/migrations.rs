@@ -37,6 +37,7 @@ const SQLITE: &[Embedded] = embed!("sqlite":
     11 "0011_marketplace.sql",
     12 "0012_jobs.sql",
     13 "0013_delivery_event.sql",
+    14 "0014_revisions.sql",
 );
 
 const POSTGRES: &[Embedded] = embed!("postgres":
@@ -53,6 +54,7 @@ const POSTGRES: &[Embedded] = embed!("postgres":
     11 "0011_marketplace.sql",
     12 "0012_jobs.sql",
     13 "0013_delivery_event.sql",
+    14 "0014_revisions.sql",
 );
 
 /// The version of the newest migration this binary carries.

@@ -3,7 +3,7 @@ use sqlx::any::AnyRow;
 use time::OffsetDateTime;
 
 use super::keyset::{BindKeyset, Keyset};
-use super::{Db, StoreResult, from_millis, to_millis};
+use super::{Db, StoreError, StoreResult, from_millis, to_millis};
 
 /// A stored space with its general settings.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -13,6 +13,8 @@ pub struct StoredSpace {
     pub name: String,
     pub display_name: String,
     pub summary: String,
+    /// Moves on with every change of the general settings.
+    pub revision: i64,
     pub created_at: OffsetDateTime,
     pub updated_at: OffsetDateTime,
 }
@@ -47,7 +49,14 @@ pub struct SpaceModule {
     pub config: String,
 }
 
-const SPACE_COLUMNS: &str = "s.space_id, s.owner_id, s.name, s.display_name, s.summary, s.created_at, s.updated_at";
+const SPACE_COLUMNS: &str =
+    "s.space_id, s.owner_id, s.name, s.display_name, s.summary, s.revision, s.created_at, s.updated_at";
+
+/// The columns a write returns (no alias there).
+const RETURNED: &str = "space_id, owner_id, name, display_name, summary, revision, created_at, updated_at";
+
+/// What a stale `update_space` is: the revision moved on after the use case checked it.
+pub const STALE_SPACE: &str = "space.revision";
 
 fn space_from_row(row: &AnyRow) -> Result<StoredSpace, sqlx::Error> {
     Ok(StoredSpace {
@@ -56,6 +65,7 @@ fn space_from_row(row: &AnyRow) -> Result<StoredSpace, sqlx::Error> {
         name: row.try_get("name")?,
         display_name: row.try_get("display_name")?,
         summary: row.try_get("summary")?,
+        revision: row.try_get("revision")?,
         created_at: from_millis(row.try_get("created_at")?),
         updated_at: from_millis(row.try_get("updated_at")?),
     })
@@ -90,11 +100,10 @@ impl SpaceRepo {
         if owned >= max_owned {
             return Ok(None);
         }
-        let row = sqlx::query(
+        let row = sqlx::query(sqlx::AssertSqlSafe(format!(
             "insert into space (space_id, owner_id, name, display_name, summary, created_at, updated_at) \
-             values ($1, $2, $3, $4, $5, $6, $6) \
-             returning space_id, owner_id, name, display_name, summary, created_at, updated_at",
-        )
+             values ($1, $2, $3, $4, $5, $6, $6) returning {RETURNED}"
+        )))
         .bind(new.space_id.to_owned())
         .bind(new.owner_id.to_owned())
         .bind(new.name.to_owned())
@@ -182,27 +191,34 @@ impl SpaceRepo {
     }
 
     /// Applies a sparse change of the general settings; a taken name is `Conflict`, a missing
-    /// space `NotFound`.
+    /// space `NotFound`. With `expected_revision`, a space no longer at it is `Conflict`
+    /// ([`STALE_SPACE`]) and nothing is written.
     #[tracing::instrument(skip_all, fields(space_id))]
     pub async fn update_space(
         &self,
         space_id: &str,
         change: &SpaceChange<'_>,
+        expected_revision: Option<i64>,
         now: OffsetDateTime,
     ) -> StoreResult<StoredSpace> {
-        let row = sqlx::query(
+        let row = sqlx::query(sqlx::AssertSqlSafe(format!(
             "update space set name = coalesce($2, name), display_name = coalesce($3, display_name), \
-             summary = coalesce($4, summary), updated_at = $5 where space_id = $1 \
-             returning space_id, owner_id, name, display_name, summary, created_at, updated_at",
-        )
+             summary = coalesce($4, summary), revision = revision + 1, updated_at = $5 \
+             where space_id = $1 and ($6 < 0 or revision = $6) returning {RETURNED}"
+        )))
         .bind(space_id.to_owned())
         .bind(change.name.map(str::to_owned))
         .bind(change.display_name.map(str::to_owned))
         .bind(change.summary.map(str::to_owned))
         .bind(to_millis(now))
-        .fetch_one(&self.db.writer)
+        .bind(expected_revision.unwrap_or(-1))
+        .fetch_optional(&self.db.writer)
         .await?;
-        Ok(space_from_row(&row)?)
+        match row {
+            Some(row) => Ok(space_from_row(&row)?),
+            None if expected_revision.is_some() => Err(StoreError::Conflict(STALE_SPACE.into())),
+            None => Err(StoreError::NotFound),
+        }
     }
 
     /// The modules connected to a space, in the order they were given.

@@ -47,9 +47,12 @@ async fn members_comment_and_read_newest_first_in_pages() {
     let page = get_ok(&app, &ann.token, &format!("{}?limit=2", comments_path(&channel_id))).await;
     assert_eq!(bodies(&page), ["Third", "Thanks\nann"]);
     let cursor = page["nextCursor"].as_str().unwrap();
-    let rest = get_ok(&app, &bob.token, &format!("{}?limit=2&cursor={cursor}", comments_path(&channel_id))).await;
+    let rest = get_ok(&app, &ann.token, &format!("{}?limit=2&cursor={cursor}", comments_path(&channel_id))).await;
     assert_eq!(rest["items"], json!([first]));
     assert_eq!(rest["nextCursor"], Value::Null);
+    // A cursor pages for the user it was given to (conventions section 3, docs/contract.md).
+    let borrowed = app.get_authed(&format!("{}?limit=2&cursor={cursor}", comments_path(&channel_id)), &bob.token).await;
+    assert_eq!(borrowed.status(), StatusCode::BAD_REQUEST);
 }
 
 #[tokio::test]

@@ -66,7 +66,7 @@ pub struct InviteView {
     invited_by: UserRef,
     /// `PENDING`, `ACCEPTED`, `DECLINED` or `CANCELLED`.
     state: String,
-    #[serde(with = "time::serde::rfc3339")]
+    #[serde(with = "crate::domain::timestamp")]
     #[schema(value_type = String, format = DateTime)]
     created_at: OffsetDateTime,
 }

@@ -9,6 +9,7 @@ use time::OffsetDateTime;
 use utoipa::{IntoParams, ToSchema};
 
 use super::parse_states;
+use crate::http::conditional::{IfMatch, Tagged};
 use crate::http::error::{ApiResult, ErrorEnvelope};
 use crate::http::extract::{ApiJson, AuthUser};
 use crate::http::list::{ListEnvelope, ListQuery, Paged, cursor_millis};
@@ -31,10 +32,10 @@ pub struct ConfigurationView {
     owner_id: String,
     /// Grows by one with every update.
     revision: i64,
-    #[serde(with = "time::serde::rfc3339")]
+    #[serde(with = "crate::domain::timestamp")]
     #[schema(value_type = String, format = DateTime)]
     created_at: OffsetDateTime,
-    #[serde(with = "time::serde::rfc3339")]
+    #[serde(with = "crate::domain::timestamp")]
     #[schema(value_type = String, format = DateTime)]
     updated_at: OffsetDateTime,
 }
@@ -123,9 +124,11 @@ pub async fn update_configuration(
     State(state): State<AppState>,
     AuthUser(user): AuthUser,
     Path(configuration_id): Path<String>,
+    IfMatch(precondition): IfMatch,
     ApiJson(body): ApiJson<Value>,
-) -> ApiResult<Json<ConfigurationView>> {
-    Ok(Json(state.form_configurations.update(&user, &configuration_id, &body).await?.into()))
+) -> ApiResult<Tagged<ConfigurationView>> {
+    let configuration = state.form_configurations.update(&user, &configuration_id, &body, &precondition).await?;
+    Ok(Tagged(configuration.etag(), configuration.into()))
 }
 
 /// One configuration: ACTIVE ones for everyone signed in, ARCHIVED ones for the owner and editors.
@@ -136,8 +139,9 @@ pub async fn get_configuration(
     State(state): State<AppState>,
     AuthUser(user): AuthUser,
     Path(configuration_id): Path<String>,
-) -> ApiResult<Json<ConfigurationView>> {
-    Ok(Json(state.form_configurations.readable(&user, &configuration_id).await?.into()))
+) -> ApiResult<Tagged<ConfigurationView>> {
+    let configuration = state.form_configurations.readable(&user, &configuration_id).await?;
+    Ok(Tagged(configuration.etag(), configuration.into()))
 }
 
 #[derive(Deserialize, IntoParams)]

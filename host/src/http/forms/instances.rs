@@ -10,6 +10,7 @@ use utoipa::{IntoParams, ToSchema};
 
 use super::parse_states;
 use crate::domain::problems::Problems;
+use crate::http::conditional::{IfMatch, Tagged};
 use crate::http::error::{ApiResult, ErrorEnvelope};
 use crate::http::extract::{ApiJson, AuthUser};
 use crate::http::list::{ListEnvelope, ListQuery, Paged, cursor_millis};
@@ -34,10 +35,10 @@ pub struct InstanceView {
     #[schema(value_type = Object)]
     integrations: Map<String, Value>,
     revision: i64,
-    #[serde(with = "time::serde::rfc3339")]
+    #[serde(with = "crate::domain::timestamp")]
     #[schema(value_type = String, format = DateTime)]
     created_at: OffsetDateTime,
-    #[serde(with = "time::serde::rfc3339")]
+    #[serde(with = "crate::domain::timestamp")]
     #[schema(value_type = String, format = DateTime)]
     updated_at: OffsetDateTime,
 }
@@ -75,10 +76,10 @@ pub struct InstanceSummary {
     state: String,
     language: String,
     space_id: Option<String>,
-    #[serde(with = "time::serde::rfc3339")]
+    #[serde(with = "crate::domain::timestamp")]
     #[schema(value_type = String, format = DateTime)]
     created_at: OffsetDateTime,
-    #[serde(with = "time::serde::rfc3339")]
+    #[serde(with = "crate::domain::timestamp")]
     #[schema(value_type = String, format = DateTime)]
     updated_at: OffsetDateTime,
 }
@@ -166,8 +167,9 @@ pub async fn get_form(
     State(state): State<AppState>,
     AuthUser(user): AuthUser,
     Path(form_id): Path<String>,
-) -> ApiResult<Json<InstanceView>> {
-    Ok(Json(state.workflow_items.read_form(&user, &form_id).await?.into()))
+) -> ApiResult<Tagged<InstanceView>> {
+    let record = state.workflow_items.read_form(&user, &form_id).await?;
+    Ok(Tagged(record.etag.clone(), record.into()))
 }
 
 /// Sparse update: only the sent slices change; `payload.state` may move DRAFT to SUBMITTED.
@@ -179,9 +181,11 @@ pub async fn update_form(
     State(state): State<AppState>,
     AuthUser(user): AuthUser,
     Path(form_id): Path<String>,
+    IfMatch(precondition): IfMatch,
     ApiJson(body): ApiJson<Value>,
-) -> ApiResult<Json<InstanceView>> {
-    Ok(Json(state.workflow_items.update_form(&user, &form_id, &body).await?.into()))
+) -> ApiResult<Tagged<InstanceView>> {
+    let record = state.workflow_items.update_form(&user, &form_id, &body, &precondition).await?;
+    Ok(Tagged(record.etag.clone(), record.into()))
 }
 
 #[derive(Deserialize, IntoParams)]
@@ -255,7 +259,7 @@ pub struct HistoryEntry {
     changed_fields: Vec<String>,
     /// The instance's state after the change.
     state: String,
-    #[serde(with = "time::serde::rfc3339")]
+    #[serde(with = "crate::domain::timestamp")]
     #[schema(value_type = String, format = DateTime)]
     at: OffsetDateTime,
 }

@@ -19,6 +19,7 @@ pub fn complete(document: &mut Value) {
         for method in METHODS {
             if let Some(operation) = item.get_mut(method).and_then(Value::as_object_mut) {
                 complete_operation(path, method, operation, path_parameters);
+                retry_after_on_own(operation);
             }
         }
     }
@@ -58,6 +59,20 @@ fn complete_operation(path: &str, method: &str, operation: &mut Map<String, Valu
     add("503", "Unavailable");
 }
 
+/// An operation's own 429 or 503 carries `Retry-After` as the shared ones do (conventions 2), on
+/// every route: the error rendering sends it with each.
+fn retry_after_on_own(operation: &mut Map<String, Value>) {
+    let Some(responses) = operation.get_mut("responses").and_then(Value::as_object_mut) else { return };
+    for status in ["429", "503"] {
+        if let Some(own) = responses.get_mut(status).filter(|r| r.get("$ref").is_none()) {
+            let headers = own.as_object_mut().expect("a response").entry("headers").or_insert_with(|| json!({}));
+            if headers.get("Retry-After").is_none() {
+                headers["Retry-After"] = retry_after();
+            }
+        }
+    }
+}
+
 fn envelope(description: &str) -> Value {
     json!({
         "description": description,
@@ -66,13 +81,12 @@ fn envelope(description: &str) -> Value {
 }
 
 fn with_retry_after(mut response: Value) -> Value {
-    response["headers"] = json!({
-        "Retry-After": {
-            "description": "Seconds to wait before trying again",
-            "schema": { "type": "integer", "minimum": 1 },
-        }
-    });
+    response["headers"] = json!({ "Retry-After": retry_after() });
     response
+}
+
+fn retry_after() -> Value {
+    json!({ "description": "Seconds to wait before trying again", "schema": { "type": "integer", "minimum": 1 } })
 }
 
 fn shared_responses() -> Value {
@@ -106,7 +120,8 @@ mod tests {
             "components": { "schemas": {} },
             "paths": {
                 "/v0/spaces/{spaceId}": {
-                    "patch": { "requestBody": {}, "responses": { "403": { "description": "own" } } }
+                    "patch": { "requestBody": {}, "responses": { "403": { "description": "own" } } },
+                    "post": { "responses": { "429": { "description": "own limit" } } }
                 },
                 "/v0/openapi.json": { "get": { "responses": {} } },
                 "/healthz": { "get": { "responses": {} } }
@@ -119,6 +134,8 @@ mod tests {
         }
         assert_eq!(patch["403"]["description"], "own");
         assert!(patch.get("429").is_none());
+        let own = &document["paths"]["/v0/spaces/{spaceId}"]["post"]["responses"]["429"];
+        assert!(own["headers"]["Retry-After"].is_object(), "{own}");
         assert_eq!(document["paths"]["/v0/openapi.json"]["get"]["responses"], json!({}));
         assert_eq!(document["paths"]["/healthz"]["get"]["responses"], json!({}));
         assert!(document["components"]["responses"]["RateLimited"]["headers"]["Retry-After"].is_object());

@@ -86,10 +86,10 @@ pub struct AssetView {
     /// Null until analysis is first queued (the first move to APPROVED or ENABLED).
     analysis: Option<AssetAnalysis>,
     proposed_by: Proposer,
-    #[serde(with = "time::serde::rfc3339")]
+    #[serde(with = "crate::domain::timestamp")]
     #[schema(value_type = String, format = DateTime)]
     created_at: OffsetDateTime,
-    #[serde(with = "time::serde::rfc3339")]
+    #[serde(with = "crate::domain::timestamp")]
     #[schema(value_type = String, format = DateTime)]
     updated_at: OffsetDateTime,
 }
@@ -134,7 +134,7 @@ pub struct AssetPart {
     content_type: String,
     bytes: i64,
     filename: String,
-    #[serde(with = "time::serde::rfc3339")]
+    #[serde(with = "crate::domain::timestamp")]
     #[schema(value_type = String, format = DateTime)]
     created_at: OffsetDateTime,
 }

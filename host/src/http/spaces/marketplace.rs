@@ -8,6 +8,7 @@ use serde_json::{Map, Value};
 use time::OffsetDateTime;
 use utoipa::ToSchema;
 
+use crate::http::conditional::{IfMatch, Tagged};
 use crate::http::error::{ApiResult, ErrorEnvelope};
 use crate::domain::marketplace::OwnerDecision;
 use crate::http::extract::{ApiBody, ApiJson, AuthUser};
@@ -42,7 +43,7 @@ pub struct MarketplaceSettingsView {
     /// approved last (a changed text waits for approval while the approved one stays listed).
     listed: bool,
     /// `null` until the settings were first saved.
-    #[serde(with = "time::serde::rfc3339::option")]
+    #[serde(with = "crate::domain::timestamp::option")]
     #[schema(value_type = Option<String>, format = DateTime)]
     updated_at: Option<OffsetDateTime>,
 }
@@ -95,8 +96,9 @@ pub async fn get_settings(
     State(state): State<AppState>,
     AuthUser(user): AuthUser,
     Path(space_id): Path<String>,
-) -> ApiResult<Json<MarketplaceSettingsView>> {
-    Ok(Json(state.marketplace.settings(&user, &space_id).await?.into()))
+) -> ApiResult<Tagged<MarketplaceSettingsView>> {
+    let settings = state.marketplace.settings(&user, &space_id).await?;
+    Ok(Tagged(settings.etag.clone(), settings.into()))
 }
 
 /// Saves the space's marketplace settings, and with `submit: true` sends them to the operator;
@@ -115,9 +117,11 @@ pub async fn put_settings(
     State(state): State<AppState>,
     AuthUser(user): AuthUser,
     Path(space_id): Path<String>,
+    IfMatch(precondition): IfMatch,
     ApiJson(body): ApiJson<Map<String, Value>>,
-) -> ApiResult<Json<MarketplaceSettingsView>> {
-    Ok(Json(state.marketplace.save_settings(&user, &space_id, &body).await?.into()))
+) -> ApiResult<Tagged<MarketplaceSettingsView>> {
+    let settings = state.marketplace.save_settings(&user, &space_id, &body, &precondition).await?;
+    Ok(Tagged(settings.etag.clone(), settings.into()))
 }
 
 /// A registration awaiting the owner.
@@ -130,7 +134,7 @@ pub struct PendingRegistrationView {
     note: String,
     /// What the owner's rules suggest (`REJECT`) when they did not decide; `null` otherwise.
     suggestion: Option<String>,
-    #[serde(with = "time::serde::rfc3339")]
+    #[serde(with = "crate::domain::timestamp")]
     #[schema(value_type = String, format = DateTime)]
     created_at: OffsetDateTime,
 }

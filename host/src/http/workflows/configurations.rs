@@ -8,6 +8,7 @@ use serde_json::Value;
 use time::OffsetDateTime;
 use utoipa::ToSchema;
 
+use crate::http::conditional::{IfMatch, Tagged};
 use crate::http::error::{ApiResult, ErrorEnvelope};
 use crate::http::extract::{ApiJson, AuthUser};
 use crate::http::list::{ListEnvelope, ListQuery, PageQuery, cursor_millis};
@@ -25,10 +26,10 @@ pub struct WorkflowView {
     config: Value,
     owner_id: String,
     revision: i64,
-    #[serde(with = "time::serde::rfc3339")]
+    #[serde(with = "crate::domain::timestamp")]
     #[schema(value_type = String, format = DateTime)]
     created_at: OffsetDateTime,
-    #[serde(with = "time::serde::rfc3339")]
+    #[serde(with = "crate::domain::timestamp")]
     #[schema(value_type = String, format = DateTime)]
     updated_at: OffsetDateTime,
 }
@@ -98,9 +99,11 @@ pub async fn update_workflow(
     State(state): State<AppState>,
     AuthUser(user): AuthUser,
     Path(configuration_id): Path<String>,
+    IfMatch(precondition): IfMatch,
     ApiJson(body): ApiJson<Value>,
-) -> ApiResult<Json<WorkflowView>> {
-    Ok(Json(state.workflows.update(&user, &configuration_id, &body).await?.into()))
+) -> ApiResult<Tagged<WorkflowView>> {
+    let workflow = state.workflows.update(&user, &configuration_id, &body, &precondition).await?;
+    Ok(Tagged(workflow.etag(), workflow.into()))
 }
 
 /// One configuration, for its creator and holders of any of its slots.
@@ -111,8 +114,9 @@ pub async fn get_workflow(
     State(state): State<AppState>,
     AuthUser(user): AuthUser,
     Path(configuration_id): Path<String>,
-) -> ApiResult<Json<WorkflowView>> {
-    Ok(Json(state.workflows.visible(&user, &configuration_id, false).await?.into()))
+) -> ApiResult<Tagged<WorkflowView>> {
+    let workflow = state.workflows.visible(&user, &configuration_id, false).await?;
+    Ok(Tagged(workflow.etag(), workflow.into()))
 }
 
 /// Configurations the caller created or holds a slot of, newest first.

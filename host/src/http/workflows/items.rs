@@ -2,14 +2,14 @@
 
 use axum::Json;
 use axum::extract::{Path, State};
-use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
-use axum::response::{IntoResponse, Response};
+use axum::http::StatusCode;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use time::OffsetDateTime;
 use utoipa::{IntoParams, ToSchema};
 
 use crate::domain::workflows::DetailField;
+use crate::http::conditional::{IfMatch, Tagged};
 use crate::http::error::{ApiResult, Error, ErrorEnvelope};
 use crate::http::extract::{ApiJson, ApiQuery, AuthUser};
 use crate::http::list::{ListEnvelope, ListQuery, Paged, cursor_millis};
@@ -139,18 +139,9 @@ impl From<items::ItemDetail> for ItemDetail {
     }
 }
 
-fn item_response(item: Item, language: Option<&str>) -> Response {
+fn item_response(item: Item, language: Option<&str>) -> Tagged<ItemDetail> {
     let detail = item.detail(language);
-    let etag = detail.etag.clone();
-    let mut response = Json(ItemDetail::from(detail)).into_response();
-    if let Ok(value) = HeaderValue::from_str(&etag) {
-        response.headers_mut().insert(header::ETAG, value);
-    }
-    response
-}
-
-fn if_match(headers: &HeaderMap) -> Option<&str> {
-    headers.get(header::IF_MATCH).and_then(|v| v.to_str().ok())
+    Tagged(detail.etag.clone(), ItemDetail::from(detail))
 }
 
 /// An item through a view (or as the workflow's creator); carries an `ETag`.
@@ -162,7 +153,7 @@ pub async fn get_item(
     AuthUser(user): AuthUser,
     Path(item_id): Path<String>,
     ApiQuery(query): ApiQuery<ItemQuery>,
-) -> ApiResult<Response> {
+) -> ApiResult<Tagged<ItemDetail>> {
     let item = state.workflow_items.reach(&user, &item_id, query.access()?).await?;
     Ok(item_response(item, query.language.as_deref()))
 }
@@ -177,10 +168,10 @@ pub async fn update_item(
     AuthUser(user): AuthUser,
     Path(item_id): Path<String>,
     ApiQuery(query): ApiQuery<ItemQuery>,
-    headers: HeaderMap,
+    IfMatch(precondition): IfMatch,
     ApiJson(body): ApiJson<Value>,
-) -> ApiResult<Response> {
-    let item = state.workflow_items.patch(&user, &item_id, query.access()?, &body, if_match(&headers)).await?;
+) -> ApiResult<Tagged<ItemDetail>> {
+    let item = state.workflow_items.patch(&user, &item_id, query.access()?, &body, &precondition).await?;
     Ok(item_response(item, query.language.as_deref()))
 }
 
@@ -202,12 +193,12 @@ pub async fn transition_item(
     AuthUser(user): AuthUser,
     Path(item_id): Path<String>,
     ApiQuery(query): ApiQuery<ItemQuery>,
-    headers: HeaderMap,
+    IfMatch(precondition): IfMatch,
     ApiJson(body): ApiJson<TransitionRequest>,
-) -> ApiResult<Response> {
+) -> ApiResult<Tagged<ItemDetail>> {
     let item = state
         .workflow_items
-        .transition(&user, &item_id, query.access()?, body.transition_id.as_deref(), if_match(&headers))
+        .transition(&user, &item_id, query.access()?, body.transition_id.as_deref(), &precondition)
         .await?;
     // The view may no longer show the item in its new workbasket; the answer still shows where it went.
     Ok(item_response(item, query.language.as_deref()))
@@ -242,10 +233,10 @@ pub struct ViewItem {
     configuration_id: String,
     #[schema(value_type = Object)]
     fields: Map<String, Value>,
-    #[serde(with = "time::serde::rfc3339")]
+    #[serde(with = "crate::domain::timestamp")]
     #[schema(value_type = String, format = DateTime)]
     created_at: OffsetDateTime,
-    #[serde(with = "time::serde::rfc3339")]
+    #[serde(with = "crate::domain::timestamp")]
     #[schema(value_type = String, format = DateTime)]
     updated_at: OffsetDateTime,
 }
@@ -297,7 +288,7 @@ pub struct WorkflowHistoryEntry {
     to_workbasket_id: Option<String>,
     transition_id: Option<String>,
     changed_fields: Vec<String>,
-    #[serde(with = "time::serde::rfc3339")]
+    #[serde(with = "crate::domain::timestamp")]
     #[schema(value_type = String, format = DateTime)]
     at: OffsetDateTime,
 }

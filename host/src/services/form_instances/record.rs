@@ -6,6 +6,7 @@ use time::OffsetDateTime;
 
 use super::Instance;
 use crate::domain::forms::FieldType;
+use crate::domain::precondition::EntityTag;
 use crate::services::attachments::Attachment;
 use crate::store::{InstanceEvent, StoredInstance};
 
@@ -25,6 +26,8 @@ pub struct FormRecord {
     pub updated_at: OffsetDateTime,
     /// The descriptors of the files of the file fields, when they were read.
     pub attachments: Vec<Attachment>,
+    /// The tag of the instance this record shows (see [`Instance::etag`]).
+    pub etag: EntityTag,
 }
 
 impl From<Instance> for FormRecord {
@@ -34,6 +37,7 @@ impl From<Instance> for FormRecord {
             fields.insert(field.id.to_string(), Value::Array(Vec::new()));
         }
         let (metadata, integrations) = (instance.metadata(), instance.integrations());
+        let etag = instance.etag();
         let stored = instance.stored;
         Self {
             form_id: stored.form_id,
@@ -47,6 +51,7 @@ impl From<Instance> for FormRecord {
             created_at: stored.created_at,
             updated_at: stored.updated_at,
             attachments: Vec::new(),
+            etag,
         }
     }
 }

@@ -11,6 +11,7 @@ use uuid::Uuid;
 
 use super::Item;
 use crate::domain::forms::FormConfig;
+use crate::domain::precondition::EntityTag;
 use crate::domain::workflows::{self, DetailField, DetailRule, MetadataRule, View, ViewForm};
 use crate::store::{ListedItem, StoredItem};
 
@@ -42,7 +43,7 @@ pub struct ItemDetail {
     pub payload: Value,
     pub transitions: Vec<AvailableTransition>,
     /// The entity tag: the item's place in the workflow and the form's answers.
-    pub etag: String,
+    pub etag: EntityTag,
 }
 
 pub struct AvailableTransition {
