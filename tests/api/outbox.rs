@@ -89,7 +89,8 @@ async fn listing_decisions_cut_off_at_random_points_tell_the_owner_once_per_comm
 
     // Act: the operator decides every listing, each request cut off by the client at random.
     let decisions = spaces.iter().enumerate().map(|(n, space_id)| {
-        let decision = if n % 2 == 0 { json!({"approved": "YES"}) } else { json!({"approved": "NO", "reason": "thin"}) };
+        let decision =
+            if n % 2 == 0 { json!({"approved": "YES"}) } else { json!({"approved": "NO", "reason": "thin"}) };
         let request = app.authed(Method::POST, &decision_path(space_id), &olga.token).json(&decision);
         cut_off(request, random.delay())
     });

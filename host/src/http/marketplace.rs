@@ -12,8 +12,8 @@ use time::OffsetDateTime;
 use utoipa::ToSchema;
 
 use super::extract::{ApiBody, AuthUser};
-use crate::domain::marketplace::RegistrationNote;
 use super::list::{ListEnvelope, ListQuery, PageQuery};
+use crate::domain::marketplace::RegistrationNote;
 use crate::http::error::{ApiResult, ErrorEnvelope};
 use crate::services::marketplace::registrations::RegistrationAnswer;
 use crate::services::marketplace::{PublicListing, ranking::Ranked};

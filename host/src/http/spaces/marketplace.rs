@@ -8,9 +8,9 @@ use serde_json::{Map, Value};
 use time::OffsetDateTime;
 use utoipa::ToSchema;
 
+use crate::domain::marketplace::OwnerDecision;
 use crate::http::conditional::{IfMatch, Tagged};
 use crate::http::error::{ApiResult, ErrorEnvelope};
-use crate::domain::marketplace::OwnerDecision;
 use crate::http::extract::{ApiBody, ApiJson, AuthUser};
 use crate::http::list::{ListEnvelope, ListQuery, PageQuery, cursor_millis};
 use crate::http::marketplace::RegistrationView;
