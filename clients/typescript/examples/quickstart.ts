@@ -12,7 +12,7 @@ import { readFile, readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 
-import { callModule, createTrellis, login, ok, signUp, TrellisError, uploadAttachments } from "../src/index.js";
+import { callModule, createTrellis, login, ok, type RequestBody, signUp, TrellisError, uploadAttachments } from "../src/index.js";
 
 const base = process.env.TRELLIS_BASE ?? "http://127.0.0.1:8080";
 const data = process.env.TRELLIS_DATA ?? "data";
@@ -55,7 +55,7 @@ async function main(): Promise<void> {
   // 3. A form configuration with a text field and a file field; texts live in translations.
   const amount = "8b0f6bd4-54a4-4e11-9d3b-2f6f0c5f1a01";
   const receipt = "8b0f6bd4-54a4-4e11-9d3b-2f6f0c5f1a02";
-  const formConfig = {
+  const formConfig: RequestBody<"/v0/forms/configurations", "post"> = {
     config: {
       version: "1.0.0",
       controls: { enableLogging: false },
@@ -89,13 +89,13 @@ async function main(): Promise<void> {
       ],
     },
   };
-  const form = await ok(trellis.api.POST("/v0/forms/configurations", { body: formConfig as never }));
+  const form = await ok(trellis.api.POST("/v0/forms/configurations", { body: formConfig }));
   console.log("form configuration", form.id);
 
   // 4. An instance (file fields stay empty in JSON), then its attachment as multipart.
   const instance = await ok(
     trellis.api.POST("/v0/forms", {
-      body: { payload: { configurationId: form.id, language: "en", fields: { [amount]: "42.50", [receipt]: [] } } } as never,
+      body: { payload: { configurationId: form.id, language: "en", fields: { [amount]: "42.50", [receipt]: [] } } },
     }),
   );
   const claim = instance.formId;
@@ -113,7 +113,7 @@ async function main(): Promise<void> {
   // 5. A workflow (submitted, then approved) that allows this form; start it on the claim and move it.
   const submitted = "2b8f4c1e-0a4d-4f7a-9c1e-5d6f7a8b9c01";
   const approved = "2b8f4c1e-0a4d-4f7a-9c1e-5d6f7a8b9c02";
-  const flowConfig = {
+  const flowConfig: RequestBody<"/v0/workflows/configurations", "post"> = {
     config: {
       version: "1.0.0",
       controls: { enableLogging: false },
@@ -146,7 +146,7 @@ async function main(): Promise<void> {
       integrations: { forms: { allowedConfigurationIds: [form.id] } },
     },
   };
-  const flow = await ok(trellis.api.POST("/v0/workflows/configurations", { body: flowConfig as never }));
+  const flow = await ok(trellis.api.POST("/v0/workflows/configurations", { body: flowConfig }));
   await ok(trellis.api.POST("/v0/workflows/instances", { body: { workflowConfigurationId: flow.id, itemId: claim } }));
   const item = await ok(
     trellis.api.GET("/v0/workflows/items/{itemId}", {
@@ -170,7 +170,7 @@ async function main(): Promise<void> {
   await ok(
     trellis.api.PUT("/v0/spaces/{spaceId}/modules", {
       params: { path: { spaceId: space.spaceId } },
-      body: { modules: [{ moduleId: "tags", config: {} }] } as never,
+      body: { modules: [{ moduleId: "tags", config: {} }] },
     }),
   );
   const tags = await callModule(trellis, space.spaceId, "tags", "POST", `items/${claim}/tags`, { tags: ["travel"] });

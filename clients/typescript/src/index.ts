@@ -136,14 +136,15 @@ export async function ok<T>(call: Promise<Outcome<T>>): Promise<T> {
   return data as T;
 }
 
-type JsonBody<Path extends keyof paths, Method extends keyof paths[Path]> = paths[Path][Method] extends {
+/** The JSON request body of an operation: `RequestBody<"/v0/spaces", "post">`. */
+export type RequestBody<Path extends keyof paths, Method extends keyof paths[Path]> = paths[Path][Method] extends {
   requestBody?: { content: { "application/json": infer Body } };
 }
   ? Body
   : never;
 
 /** The details a sign-up starts with: `{email, handle, fullName, displayName}`. */
-export type SignUpDetails = JsonBody<"/v0/auth/sign-up/start", "post">;
+export type SignUpDetails = RequestBody<"/v0/auth/sign-up/start", "post">;
 
 /**
  * Signs a new user up: starts the sign-up, asks `getPin` for the PIN the server mailed, verifies it
