@@ -1,0 +1,236 @@
+from http import HTTPStatus
+from typing import Any
+from urllib.parse import quote
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.error_envelope import ErrorEnvelope
+from ...models.member_view import MemberView
+from ...models.role_change import RoleChange
+from ...types import Response
+
+
+def _get_kwargs(
+    channel_id: str,
+    user_id: str,
+    *,
+    body: RoleChange,
+) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+
+    _kwargs: dict[str, Any] = {
+        "method": "patch",
+        "url": "/v0/channels/{channel_id}/members/{user_id}".format(
+            channel_id=quote(str(channel_id), safe=""),
+            user_id=quote(str(user_id), safe=""),
+        ),
+    }
+
+    _kwargs["json"] = body.to_dict()
+
+    headers["Content-Type"] = "application/json"
+
+    _kwargs["headers"] = headers
+    return _kwargs
+
+
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> ErrorEnvelope | MemberView | None:
+    if response.status_code == 200:
+        response_200 = MemberView.from_dict(response.json())
+
+        return response_200
+
+    if response.status_code == 400:
+        response_400 = ErrorEnvelope.from_dict(response.json())
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = ErrorEnvelope.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = ErrorEnvelope.from_dict(response.json())
+
+        return response_403
+
+    if response.status_code == 404:
+        response_404 = ErrorEnvelope.from_dict(response.json())
+
+        return response_404
+
+    if response.status_code == 409:
+        response_409 = ErrorEnvelope.from_dict(response.json())
+
+        return response_409
+
+    if response.status_code == 413:
+        response_413 = ErrorEnvelope.from_dict(response.json())
+
+        return response_413
+
+    if response.status_code == 415:
+        response_415 = ErrorEnvelope.from_dict(response.json())
+
+        return response_415
+
+    if response.status_code == 500:
+        response_500 = ErrorEnvelope.from_dict(response.json())
+
+        return response_500
+
+    if response.status_code == 503:
+        response_503 = ErrorEnvelope.from_dict(response.json())
+
+        return response_503
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[ErrorEnvelope | MemberView]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    channel_id: str,
+    user_id: str,
+    *,
+    client: AuthenticatedClient,
+    body: RoleChange,
+) -> Response[ErrorEnvelope | MemberView]:
+    """Gives a member the `inviter` role or takes it; only the owner may. Answers the member.
+
+    Args:
+        channel_id (str):
+        user_id (str):
+        body (RoleChange): A member's new role.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[ErrorEnvelope | MemberView]
+    """
+
+    kwargs = _get_kwargs(
+        channel_id=channel_id,
+        user_id=user_id,
+        body=body,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    channel_id: str,
+    user_id: str,
+    *,
+    client: AuthenticatedClient,
+    body: RoleChange,
+) -> ErrorEnvelope | MemberView | None:
+    """Gives a member the `inviter` role or takes it; only the owner may. Answers the member.
+
+    Args:
+        channel_id (str):
+        user_id (str):
+        body (RoleChange): A member's new role.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        ErrorEnvelope | MemberView
+    """
+
+    return sync_detailed(
+        channel_id=channel_id,
+        user_id=user_id,
+        client=client,
+        body=body,
+    ).parsed
+
+
+async def asyncio_detailed(
+    channel_id: str,
+    user_id: str,
+    *,
+    client: AuthenticatedClient,
+    body: RoleChange,
+) -> Response[ErrorEnvelope | MemberView]:
+    """Gives a member the `inviter` role or takes it; only the owner may. Answers the member.
+
+    Args:
+        channel_id (str):
+        user_id (str):
+        body (RoleChange): A member's new role.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[ErrorEnvelope | MemberView]
+    """
+
+    kwargs = _get_kwargs(
+        channel_id=channel_id,
+        user_id=user_id,
+        body=body,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    channel_id: str,
+    user_id: str,
+    *,
+    client: AuthenticatedClient,
+    body: RoleChange,
+) -> ErrorEnvelope | MemberView | None:
+    """Gives a member the `inviter` role or takes it; only the owner may. Answers the member.
+
+    Args:
+        channel_id (str):
+        user_id (str):
+        body (RoleChange): A member's new role.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        ErrorEnvelope | MemberView
+    """
+
+    return (
+        await asyncio_detailed(
+            channel_id=channel_id,
+            user_id=user_id,
+            client=client,
+            body=body,
+        )
+    ).parsed

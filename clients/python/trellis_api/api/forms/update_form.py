@@ -1,0 +1,246 @@
+from http import HTTPStatus
+from typing import Any
+from urllib.parse import quote
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.error_envelope import ErrorEnvelope
+from ...models.instance_view import InstanceView
+from ...models.payload_wrapper import PayloadWrapper
+from ...types import UNSET, Response, Unset
+
+
+def _get_kwargs(
+    form_id: str,
+    *,
+    body: PayloadWrapper,
+    if_match: str | Unset = UNSET,
+) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+    if not isinstance(if_match, Unset):
+        headers["If-Match"] = if_match
+
+    _kwargs: dict[str, Any] = {
+        "method": "patch",
+        "url": "/v0/forms/{form_id}".format(
+            form_id=quote(str(form_id), safe=""),
+        ),
+    }
+
+    _kwargs["json"] = body.to_dict()
+
+    headers["Content-Type"] = "application/json"
+
+    _kwargs["headers"] = headers
+    return _kwargs
+
+
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> ErrorEnvelope | InstanceView | None:
+    if response.status_code == 200:
+        response_200 = InstanceView.from_dict(response.json())
+
+        return response_200
+
+    if response.status_code == 400:
+        response_400 = ErrorEnvelope.from_dict(response.json())
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = ErrorEnvelope.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = ErrorEnvelope.from_dict(response.json())
+
+        return response_403
+
+    if response.status_code == 404:
+        response_404 = ErrorEnvelope.from_dict(response.json())
+
+        return response_404
+
+    if response.status_code == 409:
+        response_409 = ErrorEnvelope.from_dict(response.json())
+
+        return response_409
+
+    if response.status_code == 412:
+        response_412 = ErrorEnvelope.from_dict(response.json())
+
+        return response_412
+
+    if response.status_code == 413:
+        response_413 = ErrorEnvelope.from_dict(response.json())
+
+        return response_413
+
+    if response.status_code == 415:
+        response_415 = ErrorEnvelope.from_dict(response.json())
+
+        return response_415
+
+    if response.status_code == 500:
+        response_500 = ErrorEnvelope.from_dict(response.json())
+
+        return response_500
+
+    if response.status_code == 503:
+        response_503 = ErrorEnvelope.from_dict(response.json())
+
+        return response_503
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[ErrorEnvelope | InstanceView]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    form_id: str,
+    *,
+    client: AuthenticatedClient,
+    body: PayloadWrapper,
+    if_match: str | Unset = UNSET,
+) -> Response[ErrorEnvelope | InstanceView]:
+    """Sparse update: only the sent slices change; `payload.state` may move DRAFT to SUBMITTED.
+
+    Args:
+        form_id (str):
+        if_match (str | Unset):
+        body (PayloadWrapper): `{payload: {configurationId, language, state?, fields, metadata?,
+            integrations?}}`.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[ErrorEnvelope | InstanceView]
+    """
+
+    kwargs = _get_kwargs(
+        form_id=form_id,
+        body=body,
+        if_match=if_match,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    form_id: str,
+    *,
+    client: AuthenticatedClient,
+    body: PayloadWrapper,
+    if_match: str | Unset = UNSET,
+) -> ErrorEnvelope | InstanceView | None:
+    """Sparse update: only the sent slices change; `payload.state` may move DRAFT to SUBMITTED.
+
+    Args:
+        form_id (str):
+        if_match (str | Unset):
+        body (PayloadWrapper): `{payload: {configurationId, language, state?, fields, metadata?,
+            integrations?}}`.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        ErrorEnvelope | InstanceView
+    """
+
+    return sync_detailed(
+        form_id=form_id,
+        client=client,
+        body=body,
+        if_match=if_match,
+    ).parsed
+
+
+async def asyncio_detailed(
+    form_id: str,
+    *,
+    client: AuthenticatedClient,
+    body: PayloadWrapper,
+    if_match: str | Unset = UNSET,
+) -> Response[ErrorEnvelope | InstanceView]:
+    """Sparse update: only the sent slices change; `payload.state` may move DRAFT to SUBMITTED.
+
+    Args:
+        form_id (str):
+        if_match (str | Unset):
+        body (PayloadWrapper): `{payload: {configurationId, language, state?, fields, metadata?,
+            integrations?}}`.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[ErrorEnvelope | InstanceView]
+    """
+
+    kwargs = _get_kwargs(
+        form_id=form_id,
+        body=body,
+        if_match=if_match,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    form_id: str,
+    *,
+    client: AuthenticatedClient,
+    body: PayloadWrapper,
+    if_match: str | Unset = UNSET,
+) -> ErrorEnvelope | InstanceView | None:
+    """Sparse update: only the sent slices change; `payload.state` may move DRAFT to SUBMITTED.
+
+    Args:
+        form_id (str):
+        if_match (str | Unset):
+        body (PayloadWrapper): `{payload: {configurationId, language, state?, fields, metadata?,
+            integrations?}}`.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        ErrorEnvelope | InstanceView
+    """
+
+    return (
+        await asyncio_detailed(
+            form_id=form_id,
+            client=client,
+            body=body,
+            if_match=if_match,
+        )
+    ).parsed

@@ -1,0 +1,251 @@
+from http import HTTPStatus
+from typing import Any
+from urllib.parse import quote
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.error_envelope import ErrorEnvelope
+from ...models.new_registration import NewRegistration
+from ...models.registration_view import RegistrationView
+from ...types import Response
+
+
+def _get_kwargs(
+    space_id: str,
+    *,
+    body: NewRegistration,
+) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+
+    _kwargs: dict[str, Any] = {
+        "method": "post",
+        "url": "/v0/marketplace/listings/{space_id}/registration".format(
+            space_id=quote(str(space_id), safe=""),
+        ),
+    }
+
+    _kwargs["json"] = body.to_dict()
+
+    headers["Content-Type"] = "application/json"
+
+    _kwargs["headers"] = headers
+    return _kwargs
+
+
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> ErrorEnvelope | RegistrationView | None:
+    if response.status_code == 200:
+        response_200 = RegistrationView.from_dict(response.json())
+
+        return response_200
+
+    if response.status_code == 201:
+        response_201 = RegistrationView.from_dict(response.json())
+
+        return response_201
+
+    if response.status_code == 400:
+        response_400 = ErrorEnvelope.from_dict(response.json())
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = ErrorEnvelope.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = ErrorEnvelope.from_dict(response.json())
+
+        return response_403
+
+    if response.status_code == 404:
+        response_404 = ErrorEnvelope.from_dict(response.json())
+
+        return response_404
+
+    if response.status_code == 409:
+        response_409 = ErrorEnvelope.from_dict(response.json())
+
+        return response_409
+
+    if response.status_code == 413:
+        response_413 = ErrorEnvelope.from_dict(response.json())
+
+        return response_413
+
+    if response.status_code == 415:
+        response_415 = ErrorEnvelope.from_dict(response.json())
+
+        return response_415
+
+    if response.status_code == 500:
+        response_500 = ErrorEnvelope.from_dict(response.json())
+
+        return response_500
+
+    if response.status_code == 503:
+        response_503 = ErrorEnvelope.from_dict(response.json())
+
+        return response_503
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[ErrorEnvelope | RegistrationView]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    space_id: str,
+    *,
+    client: AuthenticatedClient,
+    body: NewRegistration,
+) -> Response[ErrorEnvelope | RegistrationView]:
+    """Registers the caller with a listed space. OPEN membership approves at once (the caller becomes a
+    member, 201 `APPROVED`); APPROVAL lists it for the owner (201 `PENDING`) unless the owner's
+    rules, run by the deployment's rule module, let the caller in at once; CLOSED refuses (403). A
+    registration while one is pending answers the pending one (200), as does a member's (200
+    `APPROVED`).
+
+    Args:
+        space_id (str):
+        body (NewRegistration): A registration: an optional note for the owner. The handler reads
+            the body as a map so it can
+            name every unknown property; this type documents it.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[ErrorEnvelope | RegistrationView]
+    """
+
+    kwargs = _get_kwargs(
+        space_id=space_id,
+        body=body,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    space_id: str,
+    *,
+    client: AuthenticatedClient,
+    body: NewRegistration,
+) -> ErrorEnvelope | RegistrationView | None:
+    """Registers the caller with a listed space. OPEN membership approves at once (the caller becomes a
+    member, 201 `APPROVED`); APPROVAL lists it for the owner (201 `PENDING`) unless the owner's
+    rules, run by the deployment's rule module, let the caller in at once; CLOSED refuses (403). A
+    registration while one is pending answers the pending one (200), as does a member's (200
+    `APPROVED`).
+
+    Args:
+        space_id (str):
+        body (NewRegistration): A registration: an optional note for the owner. The handler reads
+            the body as a map so it can
+            name every unknown property; this type documents it.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        ErrorEnvelope | RegistrationView
+    """
+
+    return sync_detailed(
+        space_id=space_id,
+        client=client,
+        body=body,
+    ).parsed
+
+
+async def asyncio_detailed(
+    space_id: str,
+    *,
+    client: AuthenticatedClient,
+    body: NewRegistration,
+) -> Response[ErrorEnvelope | RegistrationView]:
+    """Registers the caller with a listed space. OPEN membership approves at once (the caller becomes a
+    member, 201 `APPROVED`); APPROVAL lists it for the owner (201 `PENDING`) unless the owner's
+    rules, run by the deployment's rule module, let the caller in at once; CLOSED refuses (403). A
+    registration while one is pending answers the pending one (200), as does a member's (200
+    `APPROVED`).
+
+    Args:
+        space_id (str):
+        body (NewRegistration): A registration: an optional note for the owner. The handler reads
+            the body as a map so it can
+            name every unknown property; this type documents it.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[ErrorEnvelope | RegistrationView]
+    """
+
+    kwargs = _get_kwargs(
+        space_id=space_id,
+        body=body,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    space_id: str,
+    *,
+    client: AuthenticatedClient,
+    body: NewRegistration,
+) -> ErrorEnvelope | RegistrationView | None:
+    """Registers the caller with a listed space. OPEN membership approves at once (the caller becomes a
+    member, 201 `APPROVED`); APPROVAL lists it for the owner (201 `PENDING`) unless the owner's
+    rules, run by the deployment's rule module, let the caller in at once; CLOSED refuses (403). A
+    registration while one is pending answers the pending one (200), as does a member's (200
+    `APPROVED`).
+
+    Args:
+        space_id (str):
+        body (NewRegistration): A registration: an optional note for the owner. The handler reads
+            the body as a map so it can
+            name every unknown property; this type documents it.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        ErrorEnvelope | RegistrationView
+    """
+
+    return (
+        await asyncio_detailed(
+            space_id=space_id,
+            client=client,
+            body=body,
+        )
+    ).parsed

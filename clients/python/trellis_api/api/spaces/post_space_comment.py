@@ -1,0 +1,230 @@
+from http import HTTPStatus
+from typing import Any
+from urllib.parse import quote
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.comment_view import CommentView
+from ...models.error_envelope import ErrorEnvelope
+from ...models.new_comment import NewComment
+from ...types import Response
+
+
+def _get_kwargs(
+    space_id: str,
+    *,
+    body: NewComment,
+) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+
+    _kwargs: dict[str, Any] = {
+        "method": "post",
+        "url": "/v0/spaces/{space_id}/comments".format(
+            space_id=quote(str(space_id), safe=""),
+        ),
+    }
+
+    _kwargs["json"] = body.to_dict()
+
+    headers["Content-Type"] = "application/json"
+
+    _kwargs["headers"] = headers
+    return _kwargs
+
+
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> CommentView | ErrorEnvelope | None:
+    if response.status_code == 201:
+        response_201 = CommentView.from_dict(response.json())
+
+        return response_201
+
+    if response.status_code == 400:
+        response_400 = ErrorEnvelope.from_dict(response.json())
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = ErrorEnvelope.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = ErrorEnvelope.from_dict(response.json())
+
+        return response_403
+
+    if response.status_code == 404:
+        response_404 = ErrorEnvelope.from_dict(response.json())
+
+        return response_404
+
+    if response.status_code == 413:
+        response_413 = ErrorEnvelope.from_dict(response.json())
+
+        return response_413
+
+    if response.status_code == 415:
+        response_415 = ErrorEnvelope.from_dict(response.json())
+
+        return response_415
+
+    if response.status_code == 429:
+        response_429 = ErrorEnvelope.from_dict(response.json())
+
+        return response_429
+
+    if response.status_code == 500:
+        response_500 = ErrorEnvelope.from_dict(response.json())
+
+        return response_500
+
+    if response.status_code == 503:
+        response_503 = ErrorEnvelope.from_dict(response.json())
+
+        return response_503
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[CommentView | ErrorEnvelope]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    space_id: str,
+    *,
+    client: AuthenticatedClient,
+    body: NewComment,
+) -> Response[CommentView | ErrorEnvelope]:
+    """Comments on the space; its owner and members may (not readers through a channel).
+
+    Args:
+        space_id (str):
+        body (NewComment): A new comment. The handler reads the body as a map so it can name every
+            unknown property; this
+            type documents it.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[CommentView | ErrorEnvelope]
+    """
+
+    kwargs = _get_kwargs(
+        space_id=space_id,
+        body=body,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    space_id: str,
+    *,
+    client: AuthenticatedClient,
+    body: NewComment,
+) -> CommentView | ErrorEnvelope | None:
+    """Comments on the space; its owner and members may (not readers through a channel).
+
+    Args:
+        space_id (str):
+        body (NewComment): A new comment. The handler reads the body as a map so it can name every
+            unknown property; this
+            type documents it.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        CommentView | ErrorEnvelope
+    """
+
+    return sync_detailed(
+        space_id=space_id,
+        client=client,
+        body=body,
+    ).parsed
+
+
+async def asyncio_detailed(
+    space_id: str,
+    *,
+    client: AuthenticatedClient,
+    body: NewComment,
+) -> Response[CommentView | ErrorEnvelope]:
+    """Comments on the space; its owner and members may (not readers through a channel).
+
+    Args:
+        space_id (str):
+        body (NewComment): A new comment. The handler reads the body as a map so it can name every
+            unknown property; this
+            type documents it.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[CommentView | ErrorEnvelope]
+    """
+
+    kwargs = _get_kwargs(
+        space_id=space_id,
+        body=body,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    space_id: str,
+    *,
+    client: AuthenticatedClient,
+    body: NewComment,
+) -> CommentView | ErrorEnvelope | None:
+    """Comments on the space; its owner and members may (not readers through a channel).
+
+    Args:
+        space_id (str):
+        body (NewComment): A new comment. The handler reads the body as a map so it can name every
+            unknown property; this
+            type documents it.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        CommentView | ErrorEnvelope
+    """
+
+    return (
+        await asyncio_detailed(
+            space_id=space_id,
+            client=client,
+            body=body,
+        )
+    ).parsed

@@ -1,0 +1,254 @@
+from http import HTTPStatus
+from typing import Any
+from urllib.parse import quote
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.error_envelope import ErrorEnvelope
+from ...models.list_envelope_workflow_history_entry import (
+    ListEnvelopeWorkflowHistoryEntry,
+)
+from ...types import UNSET, Response, Unset
+
+
+def _get_kwargs(
+    item_id: str,
+    *,
+    workflow_configuration_id: str | Unset = UNSET,
+    view_id: str | Unset = UNSET,
+    limit: int | Unset = UNSET,
+    cursor: str | Unset = UNSET,
+) -> dict[str, Any]:
+
+    params: dict[str, Any] = {}
+
+    params["workflowConfigurationId"] = workflow_configuration_id
+
+    params["viewId"] = view_id
+
+    params["limit"] = limit
+
+    params["cursor"] = cursor
+
+    params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
+
+    _kwargs: dict[str, Any] = {
+        "method": "get",
+        "url": "/v0/workflows/items/{item_id}/history".format(
+            item_id=quote(str(item_id), safe=""),
+        ),
+        "params": params,
+    }
+
+    return _kwargs
+
+
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> ErrorEnvelope | ListEnvelopeWorkflowHistoryEntry | None:
+    if response.status_code == 200:
+        response_200 = ListEnvelopeWorkflowHistoryEntry.from_dict(response.json())
+
+        return response_200
+
+    if response.status_code == 400:
+        response_400 = ErrorEnvelope.from_dict(response.json())
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = ErrorEnvelope.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = ErrorEnvelope.from_dict(response.json())
+
+        return response_403
+
+    if response.status_code == 404:
+        response_404 = ErrorEnvelope.from_dict(response.json())
+
+        return response_404
+
+    if response.status_code == 500:
+        response_500 = ErrorEnvelope.from_dict(response.json())
+
+        return response_500
+
+    if response.status_code == 503:
+        response_503 = ErrorEnvelope.from_dict(response.json())
+
+        return response_503
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[ErrorEnvelope | ListEnvelopeWorkflowHistoryEntry]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    item_id: str,
+    *,
+    client: AuthenticatedClient,
+    workflow_configuration_id: str | Unset = UNSET,
+    view_id: str | Unset = UNSET,
+    limit: int | Unset = UNSET,
+    cursor: str | Unset = UNSET,
+) -> Response[ErrorEnvelope | ListEnvelopeWorkflowHistoryEntry]:
+    """Starts, moves and patches of an item, oldest first (kept while `controls.enableLogging`).
+
+    Args:
+        item_id (str):
+        workflow_configuration_id (str | Unset):
+        view_id (str | Unset):
+        limit (int | Unset):
+        cursor (str | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[ErrorEnvelope | ListEnvelopeWorkflowHistoryEntry]
+    """
+
+    kwargs = _get_kwargs(
+        item_id=item_id,
+        workflow_configuration_id=workflow_configuration_id,
+        view_id=view_id,
+        limit=limit,
+        cursor=cursor,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    item_id: str,
+    *,
+    client: AuthenticatedClient,
+    workflow_configuration_id: str | Unset = UNSET,
+    view_id: str | Unset = UNSET,
+    limit: int | Unset = UNSET,
+    cursor: str | Unset = UNSET,
+) -> ErrorEnvelope | ListEnvelopeWorkflowHistoryEntry | None:
+    """Starts, moves and patches of an item, oldest first (kept while `controls.enableLogging`).
+
+    Args:
+        item_id (str):
+        workflow_configuration_id (str | Unset):
+        view_id (str | Unset):
+        limit (int | Unset):
+        cursor (str | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        ErrorEnvelope | ListEnvelopeWorkflowHistoryEntry
+    """
+
+    return sync_detailed(
+        item_id=item_id,
+        client=client,
+        workflow_configuration_id=workflow_configuration_id,
+        view_id=view_id,
+        limit=limit,
+        cursor=cursor,
+    ).parsed
+
+
+async def asyncio_detailed(
+    item_id: str,
+    *,
+    client: AuthenticatedClient,
+    workflow_configuration_id: str | Unset = UNSET,
+    view_id: str | Unset = UNSET,
+    limit: int | Unset = UNSET,
+    cursor: str | Unset = UNSET,
+) -> Response[ErrorEnvelope | ListEnvelopeWorkflowHistoryEntry]:
+    """Starts, moves and patches of an item, oldest first (kept while `controls.enableLogging`).
+
+    Args:
+        item_id (str):
+        workflow_configuration_id (str | Unset):
+        view_id (str | Unset):
+        limit (int | Unset):
+        cursor (str | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[ErrorEnvelope | ListEnvelopeWorkflowHistoryEntry]
+    """
+
+    kwargs = _get_kwargs(
+        item_id=item_id,
+        workflow_configuration_id=workflow_configuration_id,
+        view_id=view_id,
+        limit=limit,
+        cursor=cursor,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    item_id: str,
+    *,
+    client: AuthenticatedClient,
+    workflow_configuration_id: str | Unset = UNSET,
+    view_id: str | Unset = UNSET,
+    limit: int | Unset = UNSET,
+    cursor: str | Unset = UNSET,
+) -> ErrorEnvelope | ListEnvelopeWorkflowHistoryEntry | None:
+    """Starts, moves and patches of an item, oldest first (kept while `controls.enableLogging`).
+
+    Args:
+        item_id (str):
+        workflow_configuration_id (str | Unset):
+        view_id (str | Unset):
+        limit (int | Unset):
+        cursor (str | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        ErrorEnvelope | ListEnvelopeWorkflowHistoryEntry
+    """
+
+    return (
+        await asyncio_detailed(
+            item_id=item_id,
+            client=client,
+            workflow_configuration_id=workflow_configuration_id,
+            view_id=view_id,
+            limit=limit,
+            cursor=cursor,
+        )
+    ).parsed

@@ -1,0 +1,216 @@
+from http import HTTPStatus
+from typing import Any
+from urllib.parse import quote
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.error_envelope import ErrorEnvelope
+from ...models.permissions import Permissions
+from ...types import Response
+
+
+def _get_kwargs(
+    configuration_id: str,
+    *,
+    body: Permissions,
+) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+
+    _kwargs: dict[str, Any] = {
+        "method": "put",
+        "url": "/v0/workflows/configurations/{configuration_id}/permissions".format(
+            configuration_id=quote(str(configuration_id), safe=""),
+        ),
+    }
+
+    _kwargs["json"] = body.to_dict()
+
+    headers["Content-Type"] = "application/json"
+
+    _kwargs["headers"] = headers
+    return _kwargs
+
+
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> ErrorEnvelope | Permissions | None:
+    if response.status_code == 200:
+        response_200 = Permissions.from_dict(response.json())
+
+        return response_200
+
+    if response.status_code == 400:
+        response_400 = ErrorEnvelope.from_dict(response.json())
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = ErrorEnvelope.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = ErrorEnvelope.from_dict(response.json())
+
+        return response_403
+
+    if response.status_code == 404:
+        response_404 = ErrorEnvelope.from_dict(response.json())
+
+        return response_404
+
+    if response.status_code == 413:
+        response_413 = ErrorEnvelope.from_dict(response.json())
+
+        return response_413
+
+    if response.status_code == 415:
+        response_415 = ErrorEnvelope.from_dict(response.json())
+
+        return response_415
+
+    if response.status_code == 500:
+        response_500 = ErrorEnvelope.from_dict(response.json())
+
+        return response_500
+
+    if response.status_code == 503:
+        response_503 = ErrorEnvelope.from_dict(response.json())
+
+        return response_503
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[ErrorEnvelope | Permissions]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    configuration_id: str,
+    *,
+    client: AuthenticatedClient,
+    body: Permissions,
+) -> Response[ErrorEnvelope | Permissions]:
+    """Replaces every grant; creator only. Slots must be used by a view of the workflow.
+
+    Args:
+        configuration_id (str):
+        body (Permissions): `{grants: [{handle, slots}]}`.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[ErrorEnvelope | Permissions]
+    """
+
+    kwargs = _get_kwargs(
+        configuration_id=configuration_id,
+        body=body,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    configuration_id: str,
+    *,
+    client: AuthenticatedClient,
+    body: Permissions,
+) -> ErrorEnvelope | Permissions | None:
+    """Replaces every grant; creator only. Slots must be used by a view of the workflow.
+
+    Args:
+        configuration_id (str):
+        body (Permissions): `{grants: [{handle, slots}]}`.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        ErrorEnvelope | Permissions
+    """
+
+    return sync_detailed(
+        configuration_id=configuration_id,
+        client=client,
+        body=body,
+    ).parsed
+
+
+async def asyncio_detailed(
+    configuration_id: str,
+    *,
+    client: AuthenticatedClient,
+    body: Permissions,
+) -> Response[ErrorEnvelope | Permissions]:
+    """Replaces every grant; creator only. Slots must be used by a view of the workflow.
+
+    Args:
+        configuration_id (str):
+        body (Permissions): `{grants: [{handle, slots}]}`.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[ErrorEnvelope | Permissions]
+    """
+
+    kwargs = _get_kwargs(
+        configuration_id=configuration_id,
+        body=body,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    configuration_id: str,
+    *,
+    client: AuthenticatedClient,
+    body: Permissions,
+) -> ErrorEnvelope | Permissions | None:
+    """Replaces every grant; creator only. Slots must be used by a view of the workflow.
+
+    Args:
+        configuration_id (str):
+        body (Permissions): `{grants: [{handle, slots}]}`.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        ErrorEnvelope | Permissions
+    """
+
+    return (
+        await asyncio_detailed(
+            configuration_id=configuration_id,
+            client=client,
+            body=body,
+        )
+    ).parsed

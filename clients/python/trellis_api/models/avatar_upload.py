@@ -1,0 +1,54 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from io import BytesIO
+from typing import Any, Self, TypeVar
+
+from attrs import define as _attrs_define
+
+from .. import types
+from ..types import File
+
+T = TypeVar("T", bound="AvatarUpload")
+
+
+@_attrs_define
+class AvatarUpload:
+    """The multipart body of an avatar upload, for the OpenAPI document.
+
+    Attributes:
+        file (File): PNG, JPEG, WebP or GIF, at most 2 MiB.
+    """
+
+    file: File
+
+    def to_dict(self) -> dict[str, Any]:
+        file = self.file.to_tuple()
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update(
+            {
+                "file": file,
+            }
+        )
+
+        return field_dict
+
+    def to_multipart(self) -> types.RequestFiles:
+        files: types.RequestFiles = []
+
+        files.append(("file", self.file.to_tuple()))
+
+        return files
+
+    @classmethod
+    def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        d = dict(src_dict)
+        file = File(payload=BytesIO(d.pop("file")))
+
+        avatar_upload = cls(
+            file=file,
+        )
+
+        return avatar_upload

@@ -1,0 +1,10 @@
+from enum import StrEnum
+
+
+class ChannelViewRole(StrEnum):
+    INVITER = "inviter"
+    MEMBER = "member"
+    OWNER = "owner"
+
+    def __str__(self) -> str:
+        return str(self.value)

@@ -1,0 +1,145 @@
+from __future__ import annotations
+
+import datetime
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, Self, TypeVar, cast
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+if TYPE_CHECKING:
+    from ..models.avatar_ref import AvatarRef
+
+
+T = TypeVar("T", bound="Profile")
+
+
+@_attrs_define
+class Profile:
+    """The signed-in user's own profile.
+
+    Attributes:
+        avatar (AvatarRef | None):
+        created_at (datetime.datetime):
+        display_name (str):
+        email (str):
+        full_name (str):
+        handle (str):
+        updated_at (datetime.datetime):
+        user_id (str):
+    """
+
+    avatar: AvatarRef | None
+    created_at: datetime.datetime
+    display_name: str
+    email: str
+    full_name: str
+    handle: str
+    updated_at: datetime.datetime
+    user_id: str
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        from ..models.avatar_ref import AvatarRef
+
+        avatar: dict[str, Any] | None
+        if isinstance(self.avatar, AvatarRef):
+            avatar = self.avatar.to_dict()
+        else:
+            avatar = self.avatar
+
+        created_at = self.created_at.isoformat()
+
+        display_name = self.display_name
+
+        email = self.email
+
+        full_name = self.full_name
+
+        handle = self.handle
+
+        updated_at = self.updated_at.isoformat()
+
+        user_id = self.user_id
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "avatar": avatar,
+                "createdAt": created_at,
+                "displayName": display_name,
+                "email": email,
+                "fullName": full_name,
+                "handle": handle,
+                "updatedAt": updated_at,
+                "userId": user_id,
+            }
+        )
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        from ..models.avatar_ref import AvatarRef
+
+        d = dict(src_dict)
+
+        def _parse_avatar(data: object) -> AvatarRef | None:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                avatar_type_1 = AvatarRef.from_dict(data)
+
+                return avatar_type_1
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(AvatarRef | None, data)
+
+        avatar = _parse_avatar(d.pop("avatar"))
+
+        created_at = datetime.datetime.fromisoformat(d.pop("createdAt"))
+
+        display_name = d.pop("displayName")
+
+        email = d.pop("email")
+
+        full_name = d.pop("fullName")
+
+        handle = d.pop("handle")
+
+        updated_at = datetime.datetime.fromisoformat(d.pop("updatedAt"))
+
+        user_id = d.pop("userId")
+
+        profile = cls(
+            avatar=avatar,
+            created_at=created_at,
+            display_name=display_name,
+            email=email,
+            full_name=full_name,
+            handle=handle,
+            updated_at=updated_at,
+            user_id=user_id,
+        )
+
+        profile.additional_properties = d
+        return profile
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

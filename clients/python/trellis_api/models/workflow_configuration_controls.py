@@ -1,0 +1,61 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Self, TypeVar
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..types import UNSET, Unset
+
+T = TypeVar("T", bound="WorkflowConfigurationControls")
+
+
+@_attrs_define
+class WorkflowConfigurationControls:
+    """
+    Attributes:
+        enable_logging (bool | Unset):  Default: False.
+    """
+
+    enable_logging: bool | Unset = False
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        enable_logging = self.enable_logging
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update({})
+        if enable_logging is not UNSET:
+            field_dict["enableLogging"] = enable_logging
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        d = dict(src_dict)
+        enable_logging = d.pop("enableLogging", UNSET)
+
+        workflow_configuration_controls = cls(
+            enable_logging=enable_logging,
+        )
+
+        workflow_configuration_controls.additional_properties = d
+        return workflow_configuration_controls
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties
