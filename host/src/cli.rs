@@ -89,6 +89,9 @@ pub enum Command {
         #[command(flatten)]
         common: Common,
     },
+    /// Print the OpenAPI document of the HTTP interface (what `GET /v0/openapi.json` serves), with no
+    /// server and no configuration: the clients in `clients/` are generated from it.
+    Openapi,
     /// Tools for module authors: scaffold, inspect, check and serve modules.
     Module {
         #[command(subcommand)]
@@ -143,6 +146,7 @@ impl Command {
     pub fn overrides(&self) -> Overrides {
         let (common, listen) = match self {
             Command::Serve { common, listen } => (common, *listen),
+            Command::Openapi => return Overrides { config_file: None, data_dir: None, listen: None },
             Command::Migrate { common }
             | Command::License { common, .. }
             | Command::Admin { common, .. }
@@ -178,6 +182,7 @@ pub async fn run_admin(command: Command, config: Config) -> anyhow::Result<()> {
         | Command::Module { .. }
         | Command::Models { .. }
         | Command::Config { .. }
+        | Command::Openapi
         | Command::Backup { .. }
         | Command::Restore { .. } => {
             unreachable!("run before the store is opened")

@@ -45,6 +45,31 @@ pub enum ErrorCode {
 }
 
 impl ErrorCode {
+    /// Every code, in the order of the conventions' table.
+    pub const ALL: [ErrorCode; 21] = [
+        Self::ValidationFailed,
+        Self::Unauthenticated,
+        Self::Forbidden,
+        Self::EntitlementLimitExceeded,
+        Self::NotFound,
+        Self::Conflict,
+        Self::InvalidTransition,
+        Self::LicenseRequired,
+        Self::LicenseInvalid,
+        Self::PayloadTooLarge,
+        Self::UnsupportedMediaType,
+        Self::MaxFilesExceeded,
+        Self::MediaUnavailable,
+        Self::RateLimited,
+        Self::PinInvalid,
+        Self::FeatureDisabled,
+        Self::ModuleFailed,
+        Self::PreconditionFailed,
+        Self::ServiceUnavailable,
+        Self::MethodNotAllowed,
+        Self::Internal,
+    ];
+
     pub fn numeric(self) -> u16 {
         match self {
             Self::ValidationFailed => 800,

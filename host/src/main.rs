@@ -30,6 +30,10 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
     if let Command::Module { command, common } = cli.command {
         return trellis::cli::module::run(command, &common).await;
     }
+    if let Command::Openapi = cli.command {
+        println!("{}", serde_json::to_string_pretty(trellis::http::openapi::document())?);
+        return Ok(());
+    }
     if let Command::Config { command, .. } = &cli.command {
         match command {
             ConfigCommand::Defaults => print!("{}", trellis::config::describe::defaults_toml()),

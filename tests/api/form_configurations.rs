@@ -504,8 +504,10 @@ async fn the_openapi_document_publishes_the_configuration_json_schema() {
     let schema = &document["components"]["schemas"]["FormConfigurationDocument"];
     assert_eq!(schema["$schema"], "https://json-schema.org/draft/2020-12/schema");
     assert_eq!(schema["required"], json!(["version", "translations", "pages"]));
+    // Its definitions are components of their own, which generators follow.
+    assert_eq!(schema["properties"]["pages"]["items"]["$ref"], "#/components/schemas/FormConfigurationPage");
     assert_eq!(
-        schema["$defs"]["field"]["properties"]["type"]["enum"],
+        document["components"]["schemas"]["FormConfigurationField"]["properties"]["type"]["enum"],
         json!(["text", "textarea", "date", "dropdown", "file"])
     );
     for path in

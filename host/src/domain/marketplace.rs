@@ -9,7 +9,7 @@
 use serde_json::{Map, Value};
 
 use super::problems::{FromBody, Problems, member_pointer};
-use super::text::{self, Blank};
+use super::text::{Blank, Rule};
 
 /// Longest listing title, in characters.
 pub const MAX_TITLE_CHARS: usize = 100;
@@ -25,6 +25,14 @@ pub const MAX_REASON_CHARS: usize = 2_000;
 pub const MAX_NOTE_CHARS: usize = 1_000;
 /// Largest owner's registration rules (`rules`) as JSON text, in bytes.
 pub const MAX_RULES_BYTES: usize = 64 * 1024;
+
+/// The free texts of a listing and of the decisions about it, each one rule (the OpenAPI document
+/// publishes the same).
+pub const TITLE: Rule = Rule::line(MAX_TITLE_CHARS, Blank::Allowed);
+pub const SUMMARY: Rule = Rule::block(MAX_SUMMARY_CHARS, Blank::Allowed);
+pub const CATEGORY: Rule = Rule::line(MAX_CATEGORY_CHARS, Blank::Refused);
+pub const REASON: Rule = Rule::block(MAX_REASON_CHARS, Blank::Allowed);
+pub const NOTE: Rule = Rule::block(MAX_NOTE_CHARS, Blank::Allowed);
 
 /// Where a listing preparation is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -172,11 +180,7 @@ pub fn parse_settings(body: &Map<String, Value>) -> Result<SettingsChange, Probl
     for (key, value) in body {
         let path = member_pointer(key);
         match key.as_str() {
-            "title" => {
-                change.title = problems
-                    .string(&path, value)
-                    .and_then(|t| text::line(&mut problems, &path, t, MAX_TITLE_CHARS, Blank::Allowed))
-            }
+            "title" => change.title = problems.string(&path, value).and_then(|t| TITLE.check(&mut problems, &path, t)),
             "summary" => change.summary = problems.string(&path, value).and_then(|s| summary(&mut problems, &path, s)),
             "categories" => change.categories = categories(&mut problems, &path, value),
             "membership" => {
@@ -267,11 +271,7 @@ pub fn parse_decision(body: &Map<String, Value>) -> Result<ListingDecision, Prob
             "approved" => {}
             "reason" => match value {
                 Value::Null => {}
-                _ => {
-                    reason = problems
-                        .string(&path, value)
-                        .and_then(|r| text::block(&mut problems, &path, r, MAX_REASON_CHARS, Blank::Allowed))
-                }
+                _ => reason = problems.string(&path, value).and_then(|r| REASON.check(&mut problems, &path, r)),
             },
             _ => problems.push(path, "UNKNOWN_FIELD", "only approved and reason may be sent"),
         }
@@ -295,10 +295,7 @@ pub fn parse_registration(body: &Map<String, Value>) -> Result<String, Problems>
         match (key.as_str(), value) {
             ("note", Value::Null) => {}
             ("note", _) => {
-                if let Some(text) = problems
-                    .string(&path, value)
-                    .and_then(|n| text::block(&mut problems, &path, n, MAX_NOTE_CHARS, Blank::Allowed))
-                {
+                if let Some(text) = problems.string(&path, value).and_then(|n| NOTE.check(&mut problems, &path, n)) {
                     note = text;
                 }
             }
@@ -358,7 +355,7 @@ fn yes_no(problems: &mut Problems, body: &Map<String, Value>, key: &str) -> Opti
 }
 
 fn summary(problems: &mut Problems, path: &str, text: &str) -> Option<String> {
-    text::block(problems, path, text, MAX_SUMMARY_CHARS, Blank::Allowed)
+    SUMMARY.check(problems, path, text)
 }
 
 /// Up to [`MAX_CATEGORIES`] distinct non-blank one-line names; stored as given (trimmed), compared
@@ -377,10 +374,7 @@ fn categories(problems: &mut Problems, path: &str, value: &Value) -> Option<Vec<
     let mut out = Vec::new();
     for (i, item) in items.iter().enumerate() {
         let item_path = format!("{path}/{i}");
-        let Some(name) = problems
-            .string(&item_path, item)
-            .and_then(|c| text::line(problems, &item_path, c, MAX_CATEGORY_CHARS, Blank::Refused))
-        else {
+        let Some(name) = problems.string(&item_path, item).and_then(|c| CATEGORY.check(problems, &item_path, c)) else {
             continue;
         };
         if seen.contains(&name.to_lowercase()) {

@@ -37,6 +37,7 @@ pub struct ReviewedListingView {
     categories: Vec<String>,
     membership: String,
     /// `DRAFT`, `SUBMITTED`, `APPROVED` or `REJECTED`.
+    #[schema(pattern = "^(DRAFT|SUBMITTED|APPROVED|REJECTED)$")]
     state: String,
     /// The reason of the last decision.
     reason: Option<String>,
@@ -91,7 +92,7 @@ impl Paged for QueueQuery {
 }
 
 /// Listing preparations, newest change first; `states=SUBMITTED` is the queue awaiting a decision.
-#[utoipa::path(get, path = "/v0/admin/marketplace/listings", tag = "admin", params(QueueQuery),
+#[utoipa::path(get, path = "/v0/admin/marketplace/listings", operation_id = "list_listings_for_review", tag = "admin", params(QueueQuery),
     security(("session" = [], "license" = [])),
     responses((status = 200, body = ListEnvelope<ReviewedListingView>),
         (status = 400, body = ErrorEnvelope, description = "VALIDATION_FAILED: limit, cursor or states"),
@@ -120,13 +121,14 @@ pub async fn listings(
 #[allow(dead_code)]
 pub struct ListingDecision {
     /// `YES` lists the space with the submitted text; `NO` rejects it.
+    #[schema(pattern = "^(YES|NO)$")]
     approved: String,
     /// Required with `NO` (the owner reads it); up to 2,000 characters.
     reason: Option<String>,
 }
 
 /// Decides a SUBMITTED listing; the owner is told by a message from `system`.
-#[utoipa::path(post, path = "/v0/admin/marketplace/listings/{spaceId}/decision", tag = "admin",
+#[utoipa::path(post, path = "/v0/admin/marketplace/listings/{spaceId}/decision", operation_id = "decide_listing", tag = "admin",
     params(("spaceId" = String, Path)), request_body = ListingDecision, security(("session" = [], "license" = [])),
     responses((status = 200, body = ReviewedListingView),
         (status = 400, body = ErrorEnvelope, description = "VALIDATION_FAILED with every problem"),

@@ -33,7 +33,7 @@ pub struct ModuleMetricsView {
 }
 
 /// Every enabled module's metrics, in the order of the configuration (one page: modules are a bounded set).
-#[utoipa::path(get, path = "/v0/admin/modules/metrics", tag = "admin",
+#[utoipa::path(get, path = "/v0/admin/modules/metrics", operation_id = "list_module_metrics", tag = "admin",
     security(("session" = [], "license" = [])),
     responses((status = 200, body = ListEnvelope<ModuleMetricsView>),
         (status = 401, body = ErrorEnvelope, description = "UNAUTHENTICATED"),

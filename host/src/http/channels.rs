@@ -44,6 +44,7 @@ pub struct ChannelView {
     /// At most 1000 characters; empty when none was given.
     description: String,
     /// The caller's role: `owner`, `inviter` or `member`.
+    #[schema(pattern = "^(owner|inviter|member)$")]
     role: String,
     #[serde(with = "crate::domain::timestamp")]
     #[schema(value_type = String, format = DateTime)]
@@ -110,6 +111,7 @@ pub struct MemberView {
     handle: String,
     display_name: String,
     /// `owner`, `inviter` or `member`.
+    #[schema(pattern = "^(owner|inviter|member)$")]
     role: String,
     #[serde(with = "crate::domain::timestamp")]
     #[schema(value_type = String, format = DateTime)]
@@ -188,7 +190,7 @@ pub async fn get_channel(
 
 /// Replaces the connected spaces; only the owner may, and only with spaces the owner owns:
 /// connecting a space lets every member of the channel read it. Answers the whole connected set.
-#[utoipa::path(put, path = "/v0/channels/{channelId}/spaces", tag = "channels", params(("channelId" = String, Path)),
+#[utoipa::path(put, path = "/v0/channels/{channelId}/spaces", operation_id = "replace_channel_spaces", tag = "channels", params(("channelId" = String, Path)),
     request_body = SpaceIds, security(("session" = [], "license" = [])),
     responses((status = 200, body = ListEnvelope<ConnectedSpaceView>, description = "every connected space, in the order given; nextCursor is null"),
         (status = 400, body = ErrorEnvelope, description = "VALIDATION_FAILED, nothing written: UNKNOWN_SPACE (no such space, or one the caller cannot see), NOT_SPACE_OWNER, DUPLICATE_SPACE, INVALID_TYPE at /spaceIds/{i}; TOO_MANY (over 100), REQUIRED at /spaceIds"),
@@ -206,7 +208,7 @@ pub async fn replace_spaces(
 }
 
 /// The spaces connected to the channel, in the order the owner gave them; members read them.
-#[utoipa::path(get, path = "/v0/channels/{channelId}/spaces", tag = "channels", params(("channelId" = String, Path), PageQuery),
+#[utoipa::path(get, path = "/v0/channels/{channelId}/spaces", operation_id = "list_channel_spaces", tag = "channels", params(("channelId" = String, Path), PageQuery),
     security(("session" = [], "license" = [])),
     responses((status = 200, body = ListEnvelope<ConnectedSpaceView>), (status = 400, body = ErrorEnvelope, description = "VALIDATION_FAILED: query.limit, query.cursor"),
         (status = 404, body = ErrorEnvelope, description = "NOT_FOUND: no such channel, or the caller is not a member")))]
@@ -223,7 +225,7 @@ pub async fn list_spaces(
 }
 
 /// The members of the channel, the most recently joined first; members read them.
-#[utoipa::path(get, path = "/v0/channels/{channelId}/members", tag = "channels", params(("channelId" = String, Path), PageQuery),
+#[utoipa::path(get, path = "/v0/channels/{channelId}/members", operation_id = "list_channel_members", tag = "channels", params(("channelId" = String, Path), PageQuery),
     security(("session" = [], "license" = [])),
     responses((status = 200, body = ListEnvelope<MemberView>), (status = 400, body = ErrorEnvelope, description = "VALIDATION_FAILED: query.limit, query.cursor"),
         (status = 404, body = ErrorEnvelope, description = "NOT_FOUND: no such channel, or the caller is not a member")))]
@@ -245,7 +247,7 @@ pub async fn list_members(
 }
 
 /// Gives a member the `inviter` role or takes it; only the owner may. Answers the member.
-#[utoipa::path(patch, path = "/v0/channels/{channelId}/members/{userId}", tag = "channels",
+#[utoipa::path(patch, path = "/v0/channels/{channelId}/members/{userId}", operation_id = "change_channel_member_role", tag = "channels",
     params(("channelId" = String, Path), ("userId" = String, Path)), request_body = RoleChange,
     security(("session" = [], "license" = [])),
     responses((status = 200, body = MemberView),
@@ -264,7 +266,7 @@ pub async fn change_role(
 }
 
 /// A member leaves (`userId` is the caller's own id), or the owner removes a member.
-#[utoipa::path(delete, path = "/v0/channels/{channelId}/members/{userId}", tag = "channels",
+#[utoipa::path(delete, path = "/v0/channels/{channelId}/members/{userId}", operation_id = "remove_channel_member", tag = "channels",
     params(("channelId" = String, Path), ("userId" = String, Path)), security(("session" = [], "license" = [])),
     responses((status = 204, description = "the user is no longer a member"),
         (status = 403, body = ErrorEnvelope, description = "FORBIDDEN: a member other than the owner removing someone else"),

@@ -66,6 +66,8 @@ fn wire_path(path: String) -> String {
 #[serde(rename_all = "camelCase")]
 pub struct ErrorBody {
     pub code: ErrorCode,
+    /// The code's number (conventions section 2).
+    #[schema(minimum = 800, maximum = 899)]
     pub numeric: u16,
     pub message: String,
     #[serde(skip_serializing_if = "Option::is_none")]

@@ -13,7 +13,7 @@ pub fn router() -> Router<AppState> {
 }
 
 /// The process is up.
-#[utoipa::path(get, path = "/healthz", tag = "operations", security(()), responses((status = 200)))]
+#[utoipa::path(get, path = "/healthz", operation_id = "get_health", tag = "operations", security(()), responses((status = 200)))]
 pub async fn healthz() -> Json<Value> {
     Json(json!({ "status": "ok" }))
 }
@@ -21,7 +21,7 @@ pub async fn healthz() -> Json<Value> {
 /// The process can serve: the database and the media store answer. When one does not, 503 with
 /// the error envelope naming which (SERVICE_UNAVAILABLE: the database; MEDIA_UNAVAILABLE: the
 /// media store) and `Retry-After`.
-#[utoipa::path(get, path = "/readyz", tag = "operations", security(()), responses((status = 200),
+#[utoipa::path(get, path = "/readyz", operation_id = "get_readiness", tag = "operations", security(()), responses((status = 200),
     (status = 503, body = ErrorEnvelope, description = "SERVICE_UNAVAILABLE (the database) or MEDIA_UNAVAILABLE (the media store)")))]
 pub async fn readyz(State(state): State<AppState>) -> ApiResult<Json<Value>> {
     if let Err(error) = state.store.ping().await {

@@ -81,7 +81,7 @@ impl From<&Ranked> for TrendingView {
 /// background: at start, on a schedule and soon after relevant changes). `ETag` names the ranking
 /// and `Last-Modified` says when it was made; a cursor continues at the next place of the ranking in
 /// place (compare the `ETag`s of two pages to learn whether the ranking changed between them).
-#[utoipa::path(get, path = "/v0/marketplace/trending", tag = "marketplace", params(PageQuery),
+#[utoipa::path(get, path = "/v0/marketplace/trending", operation_id = "list_trending_listings", tag = "marketplace", params(PageQuery),
     security(("license" = [])),
     responses((status = 200, body = ListEnvelope<TrendingView>,
             headers(("ETag" = String, description = "the ranking"), ("Last-Modified" = String, description = "when it was made"))),
@@ -145,6 +145,7 @@ pub struct RegistrationView {
     /// `null` for the space's owner, who never registered.
     registration_id: Option<String>,
     /// `PENDING`, `APPROVED` or `REJECTED`.
+    #[schema(pattern = "^(PENDING|APPROVED|REJECTED)$")]
     state: String,
 }
 
@@ -159,7 +160,7 @@ impl From<RegistrationAnswer> for RegistrationView {
 /// rules, run by the deployment's rule module, let the caller in at once; CLOSED refuses (403). A
 /// registration while one is pending answers the pending one (200), as does a member's (200
 /// `APPROVED`).
-#[utoipa::path(post, path = "/v0/marketplace/listings/{spaceId}/registration", tag = "marketplace",
+#[utoipa::path(post, path = "/v0/marketplace/listings/{spaceId}/registration", operation_id = "register_for_listing", tag = "marketplace",
     params(("spaceId" = String, Path)), request_body = NewRegistration, security(("session" = [], "license" = [])),
     responses((status = 201, body = RegistrationView, description = "a new registration"),
         (status = 200, body = RegistrationView, description = "the caller's pending registration or membership"),

@@ -179,7 +179,7 @@ pub async fn send_message(
 }
 
 /// The unread indicator, cheap enough to poll: one primary-key read.
-#[utoipa::path(get, path = "/v0/messages/unread", tag = "messages", security(("session" = [], "license" = [])),
+#[utoipa::path(get, path = "/v0/messages/unread", operation_id = "count_unread_messages", tag = "messages", security(("session" = [], "license" = [])),
     responses((status = 200, body = UnreadCount), (status = 401, body = ErrorEnvelope, description = "UNAUTHENTICATED")))]
 #[tracing::instrument(skip_all, fields(user_id = %user.user_id))]
 pub async fn unread(State(state): State<AppState>, AuthUser(user): AuthUser) -> ApiResult<Json<UnreadCount>> {

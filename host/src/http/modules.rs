@@ -84,7 +84,7 @@ pub struct RefusedModuleView {
 
 /// Entries of `[modules] enable` refused at start (unreadable, invalid, not granted what they must import,
 /// enabled twice), with the reason.
-#[utoipa::path(get, path = "/v0/admin/modules/refused", tag = "admin", security(("session" = [], "license" = [])),
+#[utoipa::path(get, path = "/v0/admin/modules/refused", operation_id = "list_refused_modules", tag = "admin", security(("session" = [], "license" = [])),
     responses((status = 200, body = ListEnvelope<RefusedModuleView>, description = "The refusals in configuration order, in one page"),
         (status = 401, body = ErrorEnvelope, description = "UNAUTHENTICATED"),
         (status = 403, body = ErrorEnvelope, description = "FORBIDDEN: the caller is not a platform operator")))]

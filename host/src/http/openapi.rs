@@ -2,7 +2,12 @@
 
 mod bounds;
 mod conditional;
+mod enums;
+mod envelopes;
+mod errors;
 mod examples;
+mod links;
+mod required;
 mod responses;
 mod strict;
 
@@ -66,6 +71,7 @@ use crate::http::error::{ErrorBody, ErrorCode, ErrorEnvelope};
         admin::ReviewedListingView, list::ListEnvelope<admin::ReviewedListingView>,
         modules::RefusedModuleView, list::ListEnvelope<modules::RefusedModuleView>,
         admin_modules::ModuleMetricsView, list::ListEnvelope<admin_modules::ModuleMetricsView>)),
+    servers((url = "/", description = "The server that serves this document (a relative URL, so `/docs` works at any address)")),
     modifiers(&SecuritySchemes),
     security(("license" = [])),
 )]
@@ -86,9 +92,14 @@ impl Modify for SecuritySchemes {
 }
 
 /// This document.
-#[utoipa::path(get, path = "/v0/openapi.json", tag = "operations", security(()), responses((status = 200, description = "OpenAPI 3.1 document")))]
+#[utoipa::path(get, path = "/v0/openapi.json", operation_id = "get_openapi_document", tag = "operations", security(()), responses((status = 200, description = "OpenAPI 3.1 document")))]
 pub async fn openapi_json() -> Json<serde_json::Value> {
     Json(DOCUMENT.clone())
+}
+
+/// The document `GET /v0/openapi.json` serves.
+pub fn document() -> &'static serde_json::Value {
+    &DOCUMENT
 }
 
 /// Built once: the generated document plus the form configuration JSON Schema, which is
@@ -96,13 +107,8 @@ pub async fn openapi_json() -> Json<serde_json::Value> {
 static DOCUMENT: std::sync::LazyLock<serde_json::Value> = std::sync::LazyLock::new(|| {
     let mut document = serde_json::to_value(ApiDoc::openapi()).expect("the OpenAPI document serializes");
     if let Some(schemas) = document.pointer_mut("/components/schemas").and_then(serde_json::Value::as_object_mut) {
-        for (name, schema) in [
-            ("FormConfigurationDocument", crate::domain::forms::config_schema()),
-            ("WorkflowConfigurationDocument", crate::domain::workflows::workflow_schema()),
-        ] {
-            let mut schema = schema.clone();
-            rebase_refs(&mut schema, &format!("#/components/schemas/{name}"));
-            schemas.insert(name.into(), schema);
+        for (def, schema) in configuration_documents() {
+            assert!(schemas.insert(def.clone(), schema).is_none(), "{def} names two schemas");
         }
         // The wrappers carry the documents as they are checked.
         for (wrapper, inner) in [
@@ -114,28 +120,97 @@ static DOCUMENT: std::sync::LazyLock<serde_json::Value> = std::sync::LazyLock::n
             }
         }
     }
+    envelopes::complete(&mut document);
+    enums::complete(&mut document);
     bounds::complete(&mut document);
     strict::complete(&mut document);
     responses::complete(&mut document);
+    required::complete(&mut document);
     conditional::complete(&mut document);
+    links::complete(&mut document);
     examples::complete(&mut document);
+    errors::complete(&mut document);
     document
 });
 
-/// Points a schema's own references (`#/$defs/x`) at where it now sits in the document.
-fn rebase_refs(schema: &mut serde_json::Value, base: &str) {
+/// The configuration documents' JSON Schemas, as components: published as the domain checks them,
+/// so the passes that complete the rest of the document leave them alone.
+fn configuration_documents() -> Vec<(String, serde_json::Value)> {
+    let mut documents =
+        lift_defs(crate::domain::forms::config_schema(), "FormConfigurationDocument", "FormConfiguration");
+    documents.extend(lift_defs(
+        crate::domain::workflows::workflow_schema(),
+        "WorkflowConfigurationDocument",
+        "WorkflowConfiguration",
+    ));
+    documents
+}
+
+/// Whether the component `name` is (part of) a configuration document's JSON Schema.
+pub(super) fn is_configuration_document(name: &str) -> bool {
+    static NAMES: std::sync::LazyLock<std::collections::BTreeSet<String>> =
+        std::sync::LazyLock::new(|| configuration_documents().into_iter().map(|(name, _)| name).collect());
+    NAMES.contains(name)
+}
+
+/// A configuration document's schema and its `$defs` as components of their own: `name` for the
+/// document, `<prefix><Def>` for each definition (`$defs/field` of the form document becomes
+/// `FormConfigurationField`), every `#/$defs/x` pointed at its component. Generators follow component
+/// references; most do not follow references into a schema's nested `$defs`.
+fn lift_defs(schema: &serde_json::Value, name: &str, prefix: &str) -> Vec<(String, serde_json::Value)> {
+    let mut schema = schema.clone();
+    let defs = schema.as_object_mut().and_then(|s| s.remove("$defs"));
+    let mut lifted = vec![(name.to_owned(), schema)];
+    if let Some(serde_json::Value::Object(defs)) = defs {
+        lifted.extend(defs.into_iter().map(|(def, schema)| (def_component(prefix, &def), schema)));
+    }
+    for (_, schema) in &mut lifted {
+        rebase_refs(schema, prefix);
+    }
+    lifted
+}
+
+/// `field` → `FormConfigurationField`, `pageTexts` → `FormConfigurationPageTexts`.
+fn def_component(prefix: &str, def: &str) -> String {
+    let mut chars = def.chars();
+    let first = chars.next().map(|c| c.to_ascii_uppercase()).into_iter();
+    format!("{prefix}{}", first.chain(chars).collect::<String>())
+}
+
+/// Points a schema's references to its definitions (`#/$defs/x`) at their components.
+fn rebase_refs(schema: &mut serde_json::Value, prefix: &str) {
     match schema {
         serde_json::Value::Object(map) => {
             for (key, value) in map.iter_mut() {
                 match value {
-                    serde_json::Value::String(target) if key == "$ref" && target.starts_with("#/") => {
-                        *target = format!("{base}{}", &target[1..]);
+                    serde_json::Value::String(target) if key == "$ref" => {
+                        if let Some(def) = target.strip_prefix("#/$defs/") {
+                            *target = format!("#/components/schemas/{}", def_component(prefix, def));
+                        }
                     }
-                    _ => rebase_refs(value, base),
+                    _ => rebase_refs(value, prefix),
                 }
             }
         }
-        serde_json::Value::Array(items) => items.iter_mut().for_each(|item| rebase_refs(item, base)),
+        serde_json::Value::Array(items) => items.iter_mut().for_each(|item| rebase_refs(item, prefix)),
         _ => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn every_operation_has_its_own_operation_id() {
+        let mut seen = std::collections::BTreeMap::new();
+        for (path, item) in super::document()["paths"].as_object().unwrap() {
+            for (method, operation) in item.as_object().unwrap() {
+                let Some(id) = operation.get("operationId").and_then(serde_json::Value::as_str) else {
+                    panic!("{method} {path} has no operationId");
+                };
+                if let Some(other) = seen.insert(id.to_owned(), format!("{method} {path}")) {
+                    panic!("{id} names both {other} and {method} {path}");
+                }
+            }
+        }
     }
 }

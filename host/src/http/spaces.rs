@@ -52,6 +52,7 @@ pub struct SpaceView {
     summary: String,
     /// The caller's role: `owner`, `member`, or `reader` (a member of a channel the space is
     /// connected to, who reads what members read and writes nothing).
+    #[schema(pattern = "^(owner|member|reader)$")]
     role: String,
     #[serde(with = "crate::domain::timestamp")]
     #[schema(value_type = String, format = DateTime)]
@@ -140,7 +141,7 @@ pub async fn list_spaces(
 }
 
 /// The general settings; members read them.
-#[utoipa::path(get, path = "/v0/spaces/{spaceId}/settings/general", tag = "spaces", params(("spaceId" = String, Path)),
+#[utoipa::path(get, path = "/v0/spaces/{spaceId}/settings/general", operation_id = "get_space_settings", tag = "spaces", params(("spaceId" = String, Path)),
     security(("session" = [], "license" = [])),
     responses((status = 200, body = SpaceView), (status = 404, body = ErrorEnvelope, description = "NOT_FOUND: no such space, or the caller is not a member")))]
 #[tracing::instrument(skip_all, fields(user_id = %user.user_id, space_id))]
@@ -154,7 +155,7 @@ pub async fn get_general(
 }
 
 /// Changes any of `name`, `displayName` and `summary`; only the owner may.
-#[utoipa::path(patch, path = "/v0/spaces/{spaceId}/settings/general", tag = "spaces", params(("spaceId" = String, Path)),
+#[utoipa::path(patch, path = "/v0/spaces/{spaceId}/settings/general", operation_id = "update_space_settings", tag = "spaces", params(("spaceId" = String, Path)),
     request_body = GeneralSettings, security(("session" = [], "license" = [])),
     responses((status = 200, body = SpaceView), (status = 400, body = ErrorEnvelope, description = "VALIDATION_FAILED with every problem"),
         (status = 403, body = ErrorEnvelope, description = "FORBIDDEN: a member who is not the owner"),

@@ -11,8 +11,24 @@ use super::codes;
 use super::limits::MAX_LANGUAGES;
 use super::report::{Report, join};
 
-static LANGUAGE: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"^[A-Za-z]{2,8}(?:[-_][A-Za-z0-9]{1,8})*$").expect("valid regex"));
+/// A language code such as `en` or `de-CH`.
+const LANGUAGE_CODE: &str = r"^[A-Za-z]{2,8}(?:[-_][A-Za-z0-9]{1,8})*$";
+
+static LANGUAGE: LazyLock<Regex> = LazyLock::new(|| Regex::new(LANGUAGE_CODE).expect("valid regex"));
+
+/// The JSON Schema of `translations` (its `$defs` entry; the bundle is `#/$defs/bundle`): each
+/// language code holds a bundle, `defaultLanguage` names one. Written with `patternProperties`
+/// so that a typed client can say it (`{defaultLanguage: string; [code: string]: Bundle | string}`);
+/// a key that is no language code is named by [`check_translations`].
+pub(crate) fn translations_schema() -> Value {
+    serde_json::json!({
+        "type": "object",
+        "required": ["defaultLanguage"],
+        "properties": {"defaultLanguage": {"type": "string", "description": "Must exist as a sibling key."}},
+        "patternProperties": {LANGUAGE_CODE: {"$ref": "#/$defs/bundle"}},
+        "additionalProperties": {"type": "string", "description": "Only `defaultLanguage`: every other key is a language code."}
+    })
+}
 
 /// The default language, the sorted language codes and the default bundle (cloned, so the
 /// walk's context does not borrow the document).

@@ -9,6 +9,7 @@ use serde_json::{Value, json};
 
 use crate::domain::document::report::Report;
 use crate::domain::document::schema_errors::{compile_schema, push_schema_error};
+use crate::domain::document::translations::translations_schema;
 
 static SCHEMA: LazyLock<Value> = LazyLock::new(build_schema);
 
@@ -66,12 +67,7 @@ fn build_schema() -> Value {
             "key": {"type": "string", "description": "A structural key, used in translation paths; no dots."},
             "order": {"type": "number"},
             "ref": {"type": "string", "description": "A `$.` path into the language bundle, e.g. `$.pages.p1.title`."},
-            "translations": {
-                "type": "object",
-                "required": ["defaultLanguage"],
-                "properties": {"defaultLanguage": {"type": "string", "description": "Must exist as a sibling key."}},
-                "additionalProperties": {"$ref": "#/$defs/bundle"}
-            },
+            "translations": translations_schema(),
             "bundle": {
                 "type": "object",
                 "description": "One language's texts; partial bundles fall back to the default language.",

@@ -12,6 +12,7 @@ use super::codes;
 use super::limits::MAX_PERMISSION_SLOT;
 use crate::domain::document::report::{Report, join};
 use crate::domain::document::schema_errors::{compile_schema, push_schema_error};
+use crate::domain::document::translations::translations_schema;
 
 static SCHEMA: LazyLock<Value> = LazyLock::new(build_schema);
 
@@ -92,12 +93,7 @@ fn build_schema() -> Value {
         "$defs": {
             "uuid": {"type": "string", "format": "uuid", "description": "A UUID v4."},
             "ref": {"type": "string", "description": "A `$.` path into the language bundle."},
-            "translations": {
-                "type": "object",
-                "required": ["defaultLanguage"],
-                "properties": {"defaultLanguage": {"type": "string", "description": "Must exist as a sibling key."}},
-                "additionalProperties": {"$ref": "#/$defs/bundle"}
-            },
+            "translations": translations_schema(),
             "bundle": {
                 "type": "object",
                 "description": "One language's texts; partial bundles fall back to the default language.",

@@ -12,7 +12,7 @@ use crate::http::views::{CommentView, comment_page};
 use crate::state::AppState;
 
 /// Comments in the channel; every member may.
-#[utoipa::path(post, path = "/v0/channels/{channelId}/comments", tag = "channels", params(("channelId" = String, Path)),
+#[utoipa::path(post, path = "/v0/channels/{channelId}/comments", operation_id = "post_channel_comment", tag = "channels", params(("channelId" = String, Path)),
     request_body = NewComment, security(("session" = [], "license" = [])),
     responses((status = 201, body = CommentView),
         (status = 400, body = ErrorEnvelope, description = "VALIDATION_FAILED with every problem"),
@@ -30,7 +30,7 @@ pub async fn post_comment(
 }
 
 /// The channel's comments, newest first; members read them.
-#[utoipa::path(get, path = "/v0/channels/{channelId}/comments", tag = "channels", params(("channelId" = String, Path), PageQuery),
+#[utoipa::path(get, path = "/v0/channels/{channelId}/comments", operation_id = "list_channel_comments", tag = "channels", params(("channelId" = String, Path), PageQuery),
     security(("session" = [], "license" = [])),
     responses((status = 200, body = ListEnvelope<CommentView>),
         (status = 400, body = ErrorEnvelope, description = "VALIDATION_FAILED: query.limit, query.cursor"),

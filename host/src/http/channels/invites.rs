@@ -33,6 +33,7 @@ pub struct InviteResult {
     invite_id: Option<String>,
     handle: String,
     /// `PENDING` (invited now or before) or `ACCEPTED` (already a member).
+    #[schema(pattern = "^(PENDING|ACCEPTED)$")]
     state: String,
 }
 
@@ -65,6 +66,7 @@ pub struct InviteView {
     channel_name: String,
     invited_by: UserRef,
     /// `PENDING`, `ACCEPTED`, `DECLINED` or `CANCELLED`.
+    #[schema(pattern = "^(PENDING|ACCEPTED|DECLINED|CANCELLED)$")]
     state: String,
     #[serde(with = "crate::domain::timestamp")]
     #[schema(value_type = String, format = DateTime)]
@@ -98,7 +100,7 @@ pub struct InviteResponse {
 /// Invites users by handle; the channel's owner and inviters may. A handle of a member answers
 /// its membership, one already invited its PENDING invite; no second invite is made. Any unknown
 /// handle (or the caller's own) refuses the whole request.
-#[utoipa::path(post, path = "/v0/channels/{channelId}/invites", tag = "channels", params(("channelId" = String, Path)),
+#[utoipa::path(post, path = "/v0/channels/{channelId}/invites", operation_id = "invite_to_channel", tag = "channels", params(("channelId" = String, Path)),
     request_body = InviteRequest, security(("session" = [], "license" = [])),
     responses((status = 201, body = InvitesCreated),
         (status = 400, body = ErrorEnvelope, description = "VALIDATION_FAILED, nothing written: UNKNOWN_USER, SELF_INVITE, INVALID_HANDLE, DUPLICATE_USER, INVALID_TYPE at /users/{i}; REQUIRED (missing or empty), TOO_MANY (over 50) at /users"),
@@ -117,7 +119,7 @@ pub async fn invite(
 }
 
 /// The caller's PENDING invites, newest first.
-#[utoipa::path(get, path = "/v0/channels/invites/pending", tag = "channels", params(PageQuery),
+#[utoipa::path(get, path = "/v0/channels/invites/pending", operation_id = "list_pending_invites", tag = "channels", params(PageQuery),
     security(("session" = [], "license" = [])),
     responses((status = 200, body = ListEnvelope<InviteView>), (status = 400, body = ErrorEnvelope, description = "VALIDATION_FAILED: query.limit, query.cursor")))]
 #[tracing::instrument(skip_all, fields(user_id = %user.user_id))]
@@ -138,7 +140,7 @@ pub async fn pending_invites(
 
 /// The invitee accepts or declines a PENDING invite; accepting makes them a `member`. Answers the
 /// invite in its new state.
-#[utoipa::path(post, path = "/v0/channels/invites/respond", tag = "channels", request_body = InviteResponse,
+#[utoipa::path(post, path = "/v0/channels/invites/respond", operation_id = "respond_to_invite", tag = "channels", request_body = InviteResponse,
     security(("session" = [], "license" = [])),
     responses((status = 200, body = InviteView),
         (status = 400, body = ErrorEnvelope, description = "VALIDATION_FAILED: /inviteId REQUIRED or INVALID_TYPE; /response REQUIRED or not ACCEPT or DECLINE (INVALID_VALUE); UNKNOWN_FIELD"),

@@ -24,6 +24,7 @@ use crate::state::AppState;
 pub struct ConfigurationView {
     id: String,
     /// `ACTIVE` or `ARCHIVED`.
+    #[schema(pattern = "^(ACTIVE|ARCHIVED)$")]
     state: String,
     /// The document, as validated (with its `id`). See the `FormConfigurationDocument` schema.
     #[schema(value_type = Object)]
@@ -86,7 +87,7 @@ pub struct ConfigurationWrapper {
 }
 
 /// Checks a configuration document and lists every problem; stores nothing.
-#[utoipa::path(post, path = "/v0/forms/configurations/validate", tag = "forms", request_body = ConfigurationWrapper,
+#[utoipa::path(post, path = "/v0/forms/configurations/validate", operation_id = "validate_form_configuration", tag = "forms", request_body = ConfigurationWrapper,
     security(("session" = [], "license" = [])),
     responses((status = 200, body = ValidationResult), (status = 400, body = ErrorEnvelope, description = "VALIDATION_FAILED with every problem")))]
 pub async fn validate_configuration(
@@ -99,7 +100,7 @@ pub async fn validate_configuration(
 }
 
 /// Stores a new configuration (ACTIVE); the caller becomes its owner.
-#[utoipa::path(post, path = "/v0/forms/configurations", tag = "forms", request_body = ConfigurationWrapper,
+#[utoipa::path(post, path = "/v0/forms/configurations", operation_id = "create_form_configuration", tag = "forms", request_body = ConfigurationWrapper,
     security(("session" = [], "license" = [])),
     responses((status = 201, body = ConfigurationView), (status = 400, body = ErrorEnvelope, description = "VALIDATION_FAILED"),
         (status = 403, body = ErrorEnvelope, description = "ENTITLEMENT_LIMIT_EXCEEDED: forms.configurations.createPerDay"),
@@ -115,7 +116,7 @@ pub async fn create_configuration(
 }
 
 /// Replaces the document (the id stays), the editors when `roles` is sent, the state when `state` is sent.
-#[utoipa::path(put, path = "/v0/forms/configurations/{configurationId}", tag = "forms", request_body = ConfigurationWrapper,
+#[utoipa::path(put, path = "/v0/forms/configurations/{configurationId}", operation_id = "update_form_configuration", tag = "forms", request_body = ConfigurationWrapper,
     params(("configurationId" = String, Path)), security(("session" = [], "license" = [])),
     responses((status = 200, body = ConfigurationView), (status = 400, body = ErrorEnvelope, description = "VALIDATION_FAILED"),
         (status = 403, body = ErrorEnvelope, description = "FORBIDDEN: not owner or editor"),
@@ -132,7 +133,7 @@ pub async fn update_configuration(
 }
 
 /// One configuration: ACTIVE ones for everyone signed in, ARCHIVED ones for the owner and editors.
-#[utoipa::path(get, path = "/v0/forms/configurations/{configurationId}", tag = "forms",
+#[utoipa::path(get, path = "/v0/forms/configurations/{configurationId}", operation_id = "get_form_configuration", tag = "forms",
     params(("configurationId" = String, Path)), security(("session" = [], "license" = [])),
     responses((status = 200, body = ConfigurationView), (status = 404, body = ErrorEnvelope, description = "NOT_FOUND")))]
 pub async fn get_configuration(
@@ -165,7 +166,7 @@ impl Paged for ConfigurationQuery {
 }
 
 /// Readable configurations, newest first.
-#[utoipa::path(get, path = "/v0/forms/configurations", tag = "forms", params(ConfigurationQuery),
+#[utoipa::path(get, path = "/v0/forms/configurations", operation_id = "list_form_configurations", tag = "forms", params(ConfigurationQuery),
     security(("session" = [], "license" = [])),
     responses((status = 200, body = ListEnvelope<ConfigurationView>), (status = 400, body = ErrorEnvelope, description = "VALIDATION_FAILED")))]
 pub async fn list_configurations(

@@ -26,6 +26,7 @@ pub struct InstanceView {
     form_id: String,
     configuration_id: String,
     /// `DRAFT` or `SUBMITTED`.
+    #[schema(pattern = "^(DRAFT|SUBMITTED)$")]
     state: String,
     language: String,
     #[schema(value_type = Object)]
@@ -73,6 +74,7 @@ impl From<FormRecord> for InstanceView {
 pub struct InstanceSummary {
     form_id: String,
     configuration_id: String,
+    #[schema(pattern = "^(DRAFT|SUBMITTED)$")]
     state: String,
     language: String,
     space_id: Option<String>,
@@ -258,6 +260,7 @@ pub struct HistoryEntry {
     /// Field ids whose answers changed.
     changed_fields: Vec<String>,
     /// The instance's state after the change.
+    #[schema(pattern = "^(DRAFT|SUBMITTED)$")]
     state: String,
     #[serde(with = "crate::domain::timestamp")]
     #[schema(value_type = String, format = DateTime)]
@@ -305,7 +308,7 @@ impl Paged for HistoryQuery {
 }
 
 /// The audit trail, oldest first; kept only while the configuration enables `controls.enableLogging`.
-#[utoipa::path(get, path = "/v0/forms/{formId}/history", tag = "forms", params(("formId" = String, Path), HistoryQuery),
+#[utoipa::path(get, path = "/v0/forms/{formId}/history", operation_id = "get_form_history", tag = "forms", params(("formId" = String, Path), HistoryQuery),
     security(("session" = [], "license" = [])),
     responses((status = 200, body = ListEnvelope<HistoryEntry>), (status = 404, body = ErrorEnvelope, description = "NOT_FOUND")))]
 pub async fn form_history(

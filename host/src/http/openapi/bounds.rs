@@ -6,7 +6,7 @@
 use serde_json::{Value, json};
 
 use crate::domain::text::Rule;
-use crate::domain::{account, assets, channels, comments, messages, secret, spaces};
+use crate::domain::{account, assets, channels, comments, marketplace, messages, secret, spaces};
 
 /// The least length or count of a text, list or file that must not be empty.
 const NOT_EMPTY: usize = 1;
@@ -94,6 +94,12 @@ pub(super) fn table() -> Vec<Bound> {
     let part = format!("[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{{0,{}}}", assets::MAX_CONTENT_TYPE_PART_CHARS - 1);
     table.add(&["NewAsset"], "contentType", "pattern", json!(format!(r"^\s*{part}/{part}\s*$")));
     table.add(&["AssetUpload", "AvatarUpload"], "file", "minLength", json!(NOT_EMPTY));
+    // The marketplace.
+    table.text(&["MarketplaceSettingsChange"], "title", &marketplace::TITLE);
+    table.text(&["MarketplaceSettingsChange"], "summary", &marketplace::SUMMARY);
+    table.add(&["MarketplaceSettingsChange"], "categories", "maxItems", json!(marketplace::MAX_CATEGORIES));
+    table.text(&["ListingDecision"], "reason", &marketplace::REASON);
+    table.text(&["NewRegistration"], "note", &marketplace::NOTE);
     table.0
 }
 
@@ -173,7 +179,7 @@ mod tests {
         let mut pending: Vec<String> = names.iter().cloned().collect();
         while let Some(name) = pending.pop() {
             let mut inner = BTreeSet::new();
-            if let Some(schema) = schemas.get(&name).filter(|_| !name.ends_with("Document")) {
+            if let Some(schema) = schemas.get(&name).filter(|_| !super::super::is_configuration_document(&name)) {
                 strict::referenced(schema, &mut inner);
             }
             pending.extend(inner.into_iter().filter(|found| names.insert(found.clone())));
@@ -184,8 +190,10 @@ mod tests {
             rows.iter().map(|b| ((b.schema, b.property, b.keyword), &b.value)).collect();
         let mut seen = BTreeSet::new();
         // The configuration documents are the domain's own JSON Schemas, built from its constants.
-        for (name, schema) in
-            names.iter().filter(|name| !name.ends_with("Document")).filter_map(|n| Some((n, schemas.get(n)?)))
+        for (name, schema) in names
+            .iter()
+            .filter(|name| !super::super::is_configuration_document(name))
+            .filter_map(|n| Some((n, schemas.get(n)?)))
         {
             let mut found = Vec::new();
             bounds(schema, "", &mut found);

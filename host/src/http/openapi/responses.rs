@@ -13,6 +13,7 @@ pub fn complete(document: &mut Value) {
     let components = document.pointer_mut("/components").and_then(Value::as_object_mut).expect("components exist");
     components.insert("responses".into(), shared_responses());
     let Some(paths) = document.pointer_mut("/paths").and_then(Value::as_object_mut) else { return };
+    let mut used = std::collections::BTreeSet::new();
     for (path, item) in paths.iter_mut() {
         let Some(item) = item.as_object_mut() else { continue };
         let path_parameters = item.get("parameters").and_then(Value::as_array).is_some_and(|p| !p.is_empty());
@@ -20,9 +21,27 @@ pub fn complete(document: &mut Value) {
             if let Some(operation) = item.get_mut(method).and_then(Value::as_object_mut) {
                 complete_operation(path, method, operation, path_parameters);
                 retry_after_on_own(operation);
+                if method == "get" && path.starts_with("/v0/media/") {
+                    bytes_of_downloads(operation);
+                }
+                used.extend(shared_names(operation));
             }
         }
     }
+    // A shared answer every operation describes in its own words is left out.
+    if let Some(shared) = document.pointer_mut("/components/responses").and_then(Value::as_object_mut) {
+        shared.retain(|name, _| used.contains(name));
+    }
+}
+
+/// The shared responses an operation refers to.
+fn shared_names(operation: &Map<String, Value>) -> Vec<String> {
+    let responses = operation.get("responses").and_then(Value::as_object).into_iter().flat_map(|r| r.values());
+    responses
+        .filter_map(|response| response.get("$ref").and_then(Value::as_str))
+        .filter_map(|reference| reference.strip_prefix("#/components/responses/"))
+        .map(str::to_owned)
+        .collect()
 }
 
 fn complete_operation(path: &str, method: &str, operation: &mut Map<String, Value>, path_parameters: bool) {
@@ -69,6 +88,19 @@ fn retry_after_on_own(operation: &mut Map<String, Value>) {
             if headers.get("Retry-After").is_none() {
                 headers["Retry-After"] = retry_after();
             }
+        }
+    }
+}
+
+/// A download's 200 and 206 carry the file's bytes, of the type the file was stored with: any
+/// media type, as binary (generators then hand the caller bytes or a blob, not parsed JSON).
+fn bytes_of_downloads(operation: &mut Map<String, Value>) {
+    let Some(responses) = operation.get_mut("responses").and_then(Value::as_object_mut) else { return };
+    for status in ["200", "206"] {
+        if let Some(response) = responses.get_mut(status).and_then(Value::as_object_mut) {
+            response
+                .entry("content")
+                .or_insert_with(|| json!({ "*/*": { "schema": { "type": "string", "format": "binary" } } }));
         }
     }
 }
@@ -138,6 +170,8 @@ mod tests {
         assert!(own["headers"]["Retry-After"].is_object(), "{own}");
         assert_eq!(document["paths"]["/v0/openapi.json"]["get"]["responses"], json!({}));
         assert_eq!(document["paths"]["/healthz"]["get"]["responses"], json!({}));
-        assert!(document["components"]["responses"]["RateLimited"]["headers"]["Retry-After"].is_object());
+        assert!(document["components"]["responses"]["Unavailable"]["headers"]["Retry-After"].is_object());
+        // Shared answers no operation refers to are left out.
+        assert!(document["components"]["responses"].get("RateLimited").is_none());
     }
 }

@@ -4,7 +4,7 @@
 //! - no text in a request holds a NUL character (PostgreSQL text cannot store one, and no id, name
 //!   or parameter of this service has one), so its strings and free-form keys get a pattern saying so.
 //!
-//! The configuration documents' own JSON Schemas (`*Document`) are published as they are checked
+//! The configuration documents' own JSON Schemas (and their definitions) are published as they are checked
 //! and left alone.
 
 use std::collections::BTreeSet;
@@ -18,17 +18,11 @@ pub const NO_NUL: &str = "^[^\\u0000]*$";
 /// whose strings and keys hold no NUL, at any depth.
 const JSON_VALUE: &str = "JsonValue";
 
+/// Free JSON, said in words rather than as a recursive `anyOf`: client generators cannot type a recursive
+/// union (openapi-python-client drops the operations that use one), and the server names a NUL
+/// at its pointer all the same.
 fn json_value_schema() -> Value {
-    let value = json!({ "$ref": format!("#/components/schemas/{JSON_VALUE}") });
-    json!({
-        "description": "Any JSON value; no string or key holds a NUL character.",
-        "anyOf": [
-            { "type": "string", "pattern": NO_NUL },
-            { "type": ["number", "boolean", "null"] },
-            { "type": "array", "items": value },
-            { "type": "object", "propertyNames": { "pattern": NO_NUL }, "additionalProperties": value },
-        ]
-    })
+    json!({ "description": "Any JSON value; no string or key holds a NUL character." })
 }
 
 pub fn complete(document: &mut Value) {
@@ -58,7 +52,7 @@ pub fn complete(document: &mut Value) {
     }
     if let Some(schemas) = document.pointer_mut("/components/schemas").and_then(Value::as_object_mut) {
         schemas.insert(JSON_VALUE.into(), json_value_schema());
-        for name in names.iter().filter(|name| !name.ends_with("Document")) {
+        for name in names.iter().filter(|name| !super::is_configuration_document(name)) {
             if let Some(schema) = schemas.get_mut(name) {
                 tighten(schema);
             }
@@ -170,13 +164,13 @@ mod tests {
                     "fields": { "type": "object", "additionalProperties": {} }
                 } },
                 "Inner": { "type": "object", "properties": { "x": { "type": ["string", "null"] } } },
-                "ThingDocument": { "type": "object", "properties": {} },
+                "FormConfigurationDocument": { "type": "object", "properties": {} },
                 "AnswerOnly": { "type": "object", "properties": {} }
             } },
             "paths": { "/v0/things": { "post": {
                 "parameters": [{ "in": "query", "name": "q", "schema": { "type": "string" } }],
                 "requestBody": { "content": { "application/json": { "schema": {
-                    "allOf": [{ "$ref": "#/components/schemas/NewThing" }, { "$ref": "#/components/schemas/ThingDocument" }]
+                    "allOf": [{ "$ref": "#/components/schemas/NewThing" }, { "$ref": "#/components/schemas/FormConfigurationDocument" }]
                 } } } }
             } } }
         });
@@ -190,10 +184,10 @@ mod tests {
             schemas["NewThing"]["properties"]["fields"]["additionalProperties"]["$ref"],
             "#/components/schemas/JsonValue"
         );
-        assert!(schemas["JsonValue"]["anyOf"].is_array());
+        assert!(schemas["JsonValue"]["description"].is_string());
         assert_eq!(schemas["Inner"]["additionalProperties"], false);
         assert_eq!(schemas["Inner"]["properties"]["x"]["pattern"], NO_NUL);
-        assert!(schemas["ThingDocument"].get("additionalProperties").is_none());
+        assert!(schemas["FormConfigurationDocument"].get("additionalProperties").is_none());
         assert!(schemas["AnswerOnly"].get("additionalProperties").is_none());
         assert_eq!(document["paths"]["/v0/things"]["post"]["parameters"][0]["schema"]["pattern"], NO_NUL);
     }

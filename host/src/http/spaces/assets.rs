@@ -31,6 +31,7 @@ pub struct Proposer {
 #[serde(rename_all = "camelCase", default)]
 pub struct AssetAnalysis {
     /// `QUEUED`, `RUNNING`, `SUCCEEDED` or `FAILED`.
+    #[schema(pattern = "^(QUEUED|RUNNING|SUCCEEDED|FAILED)$")]
     state: String,
     tags: Vec<String>,
     description: Option<String>,
@@ -51,6 +52,7 @@ pub struct AnalysisStepView {
     /// Its version.
     version: String,
     /// `SUCCEEDED` or `FAILED`.
+    #[schema(pattern = "^(SUCCEEDED|FAILED)$")]
     state: String,
     tags: Vec<FindingView>,
     /// The step's sentences of the description, in order.
@@ -82,6 +84,7 @@ pub struct AssetView {
     /// Null until the bytes are uploaded.
     bytes: Option<i64>,
     /// `AWAITING_UPLOAD`, `AWAITING_APPROVAL`, `APPROVED`, `REJECTED`, `ENABLED` or `DISABLED`.
+    #[schema(pattern = "^(AWAITING_UPLOAD|AWAITING_APPROVAL|APPROVED|REJECTED|ENABLED|DISABLED)$")]
     state: String,
     /// Null until analysis is first queued (the first move to APPROVED or ENABLED).
     analysis: Option<AssetAnalysis>,
@@ -280,7 +283,7 @@ pub async fn change_asset_state(
 }
 
 /// The owner's queue of assets awaiting approval, newest first, as part descriptors.
-#[utoipa::path(get, path = "/v0/spaces/{spaceId}/assets/awaiting-approval", tag = "assets",
+#[utoipa::path(get, path = "/v0/spaces/{spaceId}/assets/awaiting-approval", operation_id = "list_assets_awaiting_approval", tag = "assets",
     params(("spaceId" = String, Path), crate::http::list::PageQuery), security(("session" = [], "license" = [])),
     responses((status = 200, body = ListEnvelope<AssetPart>),
         (status = 400, body = ErrorEnvelope, description = "VALIDATION_FAILED: limit or cursor"),

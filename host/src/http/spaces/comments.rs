@@ -22,7 +22,7 @@ pub struct NewComment {
 }
 
 /// Comments on the space; its owner and members may (not readers through a channel).
-#[utoipa::path(post, path = "/v0/spaces/{spaceId}/comments", tag = "spaces", params(("spaceId" = String, Path)),
+#[utoipa::path(post, path = "/v0/spaces/{spaceId}/comments", operation_id = "post_space_comment", tag = "spaces", params(("spaceId" = String, Path)),
     request_body = NewComment, security(("session" = [], "license" = [])),
     responses((status = 201, body = CommentView),
         (status = 400, body = ErrorEnvelope, description = "VALIDATION_FAILED with every problem"),
@@ -41,7 +41,7 @@ pub async fn post_comment(
 }
 
 /// The space's comments, newest first.
-#[utoipa::path(get, path = "/v0/spaces/{spaceId}/comments", tag = "spaces", params(("spaceId" = String, Path), PageQuery),
+#[utoipa::path(get, path = "/v0/spaces/{spaceId}/comments", operation_id = "list_space_comments", tag = "spaces", params(("spaceId" = String, Path), PageQuery),
     security(("session" = [], "license" = [])),
     responses((status = 200, body = ListEnvelope<CommentView>),
         (status = 400, body = ErrorEnvelope, description = "VALIDATION_FAILED: limit or cursor"),

@@ -36,6 +36,7 @@ pub struct MarketplaceSettingsView {
     #[schema(value_type = Object)]
     rules: Map<String, Value>,
     /// `DRAFT`, `SUBMITTED`, `APPROVED` or `REJECTED`: where the preparation is.
+    #[schema(pattern = "^(DRAFT|SUBMITTED|APPROVED|REJECTED)$")]
     state: String,
     /// The operator's reason of the last decision.
     reason: Option<String>,
@@ -86,7 +87,7 @@ pub struct MarketplaceSettingsChange {
 }
 
 /// The space's marketplace settings; owner only.
-#[utoipa::path(get, path = "/v0/spaces/{spaceId}/settings/marketplace", tag = "marketplace",
+#[utoipa::path(get, path = "/v0/spaces/{spaceId}/settings/marketplace", operation_id = "get_marketplace_settings", tag = "marketplace",
     params(("spaceId" = String, Path)), security(("session" = [], "license" = [])),
     responses((status = 200, body = MarketplaceSettingsView),
         (status = 401, body = ErrorEnvelope, description = "UNAUTHENTICATED"),
@@ -103,7 +104,7 @@ pub async fn get_settings(
 
 /// Saves the space's marketplace settings, and with `submit: true` sends them to the operator;
 /// owner only.
-#[utoipa::path(put, path = "/v0/spaces/{spaceId}/settings/marketplace", tag = "marketplace",
+#[utoipa::path(put, path = "/v0/spaces/{spaceId}/settings/marketplace", operation_id = "replace_marketplace_settings", tag = "marketplace",
     params(("spaceId" = String, Path)), request_body = MarketplaceSettingsChange,
     security(("session" = [], "license" = [])),
     responses((status = 200, body = MarketplaceSettingsView),
@@ -153,7 +154,7 @@ impl From<PendingRegistration> for PendingRegistrationView {
 }
 
 /// The space's registrations awaiting a decision, newest first; owner only.
-#[utoipa::path(get, path = "/v0/spaces/{spaceId}/users/pending", tag = "marketplace",
+#[utoipa::path(get, path = "/v0/spaces/{spaceId}/users/pending", operation_id = "list_pending_registrations", tag = "marketplace",
     params(("spaceId" = String, Path), PageQuery), security(("session" = [], "license" = [])),
     responses((status = 200, body = ListEnvelope<PendingRegistrationView>),
         (status = 400, body = ErrorEnvelope, description = "VALIDATION_FAILED: limit or cursor"),
@@ -190,7 +191,7 @@ pub struct RegistrationDecision {
 }
 
 /// Decides a pending registration; owner only.
-#[utoipa::path(post, path = "/v0/spaces/{spaceId}/users/pending", tag = "marketplace",
+#[utoipa::path(post, path = "/v0/spaces/{spaceId}/users/pending", operation_id = "decide_registration", tag = "marketplace",
     params(("spaceId" = String, Path)), request_body = RegistrationDecision,
     security(("session" = [], "license" = [])),
     responses((status = 200, body = RegistrationView),

@@ -43,7 +43,7 @@ impl From<Vec<Connected>> for ConnectedModules {
 }
 
 /// The modules connected to the space; members read them.
-#[utoipa::path(get, path = "/v0/spaces/{spaceId}/modules", tag = "modules", params(("spaceId" = String, Path)),
+#[utoipa::path(get, path = "/v0/spaces/{spaceId}/modules", operation_id = "get_space_modules", tag = "modules", params(("spaceId" = String, Path)),
     security(("session" = [], "license" = [])),
     responses((status = 200, body = ConnectedModules), (status = 404, body = ErrorEnvelope, description = "NOT_FOUND: no such space, or the caller is not a member")))]
 #[tracing::instrument(skip_all, fields(user_id = %user.user_id, space_id))]
@@ -57,7 +57,7 @@ pub async fn get_modules(
 
 /// Replaces the connected set; only the owner may. Each `config` is checked against its module's
 /// schema, and every problem is listed.
-#[utoipa::path(put, path = "/v0/spaces/{spaceId}/modules", tag = "modules", params(("spaceId" = String, Path)),
+#[utoipa::path(put, path = "/v0/spaces/{spaceId}/modules", operation_id = "replace_space_modules", tag = "modules", params(("spaceId" = String, Path)),
     request_body = ConnectedModules, security(("session" = [], "license" = [])),
     responses((status = 200, body = ConnectedModules),
         (status = 400, body = ErrorEnvelope, description = "VALIDATION_FAILED: UNKNOWN_MODULE, DUPLICATE_MODULE at /modules/{i}/moduleId; INVALID_CONFIG at /modules/{i}/config/..."),
@@ -76,7 +76,7 @@ pub async fn replace_modules(
 /// A module's own route: the method, the path after the module id, the query and the body (at
 /// most 1 MiB) reach the module with the caller's id, handle and role; its status and JSON body
 /// come back. Error answers of the module are put in the contract's error envelope.
-#[utoipa::path(get, path = "/v0/spaces/{spaceId}/modules/{moduleId}/{path}", tag = "modules",
+#[utoipa::path(get, path = "/v0/spaces/{spaceId}/modules/{moduleId}/{path}", operation_id = "call_module_route", tag = "modules",
     params(("spaceId" = String, Path), ("moduleId" = String, Path), ("path" = String, Path, description = "the rest of the path; the module defines it")),
     security(("session" = [], "license" = [])),
     responses((status = 200, description = "the module's JSON answer (any status it chooses; also POST, PUT, PATCH, DELETE)"),

@@ -65,7 +65,7 @@ pub struct WorkflowValidation {
 }
 
 /// Checks a workflow document against its rules and the form configurations it names.
-#[utoipa::path(post, path = "/v0/workflows/configurations/validate", tag = "workflows", request_body = WorkflowWrapper,
+#[utoipa::path(post, path = "/v0/workflows/configurations/validate", operation_id = "validate_workflow_configuration", tag = "workflows", request_body = WorkflowWrapper,
     security(("session" = [], "license" = [])),
     responses((status = 200, body = WorkflowValidation), (status = 400, body = ErrorEnvelope, description = "VALIDATION_FAILED with every problem")))]
 pub async fn validate_workflow(
@@ -78,7 +78,7 @@ pub async fn validate_workflow(
 }
 
 /// Stores a workflow configuration; the caller becomes its creator and holds every slot.
-#[utoipa::path(post, path = "/v0/workflows/configurations", tag = "workflows", request_body = WorkflowWrapper,
+#[utoipa::path(post, path = "/v0/workflows/configurations", operation_id = "create_workflow_configuration", tag = "workflows", request_body = WorkflowWrapper,
     security(("session" = [], "license" = [])),
     responses((status = 201, body = WorkflowView), (status = 400, body = ErrorEnvelope, description = "VALIDATION_FAILED"),
         (status = 409, body = ErrorEnvelope, description = "CONFLICT: the id exists")))]
@@ -91,7 +91,7 @@ pub async fn create_workflow(
 }
 
 /// Replaces the document; creator only.
-#[utoipa::path(put, path = "/v0/workflows/configurations/{configurationId}", tag = "workflows", request_body = WorkflowWrapper,
+#[utoipa::path(put, path = "/v0/workflows/configurations/{configurationId}", operation_id = "update_workflow_configuration", tag = "workflows", request_body = WorkflowWrapper,
     params(("configurationId" = String, Path)), security(("session" = [], "license" = [])),
     responses((status = 200, body = WorkflowView), (status = 400, body = ErrorEnvelope, description = "VALIDATION_FAILED"),
         (status = 403, body = ErrorEnvelope, description = "FORBIDDEN"), (status = 404, body = ErrorEnvelope, description = "NOT_FOUND")))]
@@ -107,7 +107,7 @@ pub async fn update_workflow(
 }
 
 /// One configuration, for its creator and holders of any of its slots.
-#[utoipa::path(get, path = "/v0/workflows/configurations/{configurationId}", tag = "workflows",
+#[utoipa::path(get, path = "/v0/workflows/configurations/{configurationId}", operation_id = "get_workflow_configuration", tag = "workflows",
     params(("configurationId" = String, Path)), security(("session" = [], "license" = [])),
     responses((status = 200, body = WorkflowView), (status = 404, body = ErrorEnvelope, description = "NOT_FOUND")))]
 pub async fn get_workflow(
@@ -120,7 +120,7 @@ pub async fn get_workflow(
 }
 
 /// Configurations the caller created or holds a slot of, newest first.
-#[utoipa::path(get, path = "/v0/workflows/configurations", tag = "workflows", params(PageQuery),
+#[utoipa::path(get, path = "/v0/workflows/configurations", operation_id = "list_workflow_configurations", tag = "workflows", params(PageQuery),
     security(("session" = [], "license" = [])),
     responses((status = 200, body = ListEnvelope<WorkflowView>), (status = 400, body = ErrorEnvelope, description = "VALIDATION_FAILED")))]
 pub async fn list_workflows(
@@ -158,7 +158,7 @@ impl From<Vec<SlotHolder>> for Permissions {
 }
 
 /// Who holds which permission slots (the creator holds all without being listed).
-#[utoipa::path(get, path = "/v0/workflows/configurations/{configurationId}/permissions", tag = "workflows",
+#[utoipa::path(get, path = "/v0/workflows/configurations/{configurationId}/permissions", operation_id = "get_workflow_permissions", tag = "workflows",
     params(("configurationId" = String, Path)), security(("session" = [], "license" = [])),
     responses((status = 200, body = Permissions), (status = 404, body = ErrorEnvelope, description = "NOT_FOUND")))]
 pub async fn get_permissions(
@@ -170,7 +170,7 @@ pub async fn get_permissions(
 }
 
 /// Replaces every grant; creator only. Slots must be used by a view of the workflow.
-#[utoipa::path(put, path = "/v0/workflows/configurations/{configurationId}/permissions", tag = "workflows",
+#[utoipa::path(put, path = "/v0/workflows/configurations/{configurationId}/permissions", operation_id = "replace_workflow_permissions", tag = "workflows",
     params(("configurationId" = String, Path)), request_body = Permissions, security(("session" = [], "license" = [])),
     responses((status = 200, body = Permissions), (status = 400, body = ErrorEnvelope, description = "VALIDATION_FAILED"),
         (status = 403, body = ErrorEnvelope, description = "FORBIDDEN"), (status = 404, body = ErrorEnvelope, description = "NOT_FOUND")))]

@@ -41,9 +41,15 @@ impl From<ItemPlace> for ItemState {
 #[derive(Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct StartWorkflow {
+    // Read as options so that each one missing is named at its pointer.
+    #[schema(required = true, nullable = false)]
     workflow_configuration_id: Option<String>,
+    /// Only `FORM` items exist.
+    #[schema(pattern = "^FORM$")]
     item_type: Option<String>,
+    #[schema(required = true, nullable = false)]
     item_id: Option<String>,
+    /// Move an item that is in another workflow: without it, such an item is 409.
     confirm_switch: Option<bool>,
 }
 
@@ -326,7 +332,7 @@ impl Paged for HistoryQuery {
 }
 
 /// Starts, moves and patches of an item, oldest first (kept while `controls.enableLogging`).
-#[utoipa::path(get, path = "/v0/workflows/items/{itemId}/history", tag = "workflows", params(("itemId" = String, Path), HistoryQuery),
+#[utoipa::path(get, path = "/v0/workflows/items/{itemId}/history", operation_id = "get_item_history", tag = "workflows", params(("itemId" = String, Path), HistoryQuery),
     security(("session" = [], "license" = [])),
     responses((status = 200, body = ListEnvelope<WorkflowHistoryEntry>), (status = 404, body = ErrorEnvelope, description = "NOT_FOUND")))]
 pub async fn item_history(
