@@ -1508,7 +1508,10 @@ export interface components {
             code: components["schemas"]["ErrorCode"];
             details?: components["schemas"]["Problem"][] | null;
             message: string;
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @description The code's number (conventions section 2).
+             */
             numeric: number;
             requestId: string;
         };
@@ -1701,11 +1704,8 @@ export interface components {
             /** @description One of the configuration's languages; to create, its default when left out. */
             language?: string | null;
             metadata?: null | components["schemas"]["FormMetadata"];
-            /**
-             * @description `DRAFT` or `SUBMITTED` (the default to create); a patch may move DRAFT to SUBMITTED only.
-             * @enum {string|null}
-             */
-            state?: "DRAFT" | "SUBMITTED" | null;
+            /** @description `DRAFT` or `SUBMITTED` (the default to create); a patch may move DRAFT to SUBMITTED only. */
+            state?: ("DRAFT" | "SUBMITTED") | null;
         };
         /**
          * @description The general settings. On create `name` and `displayName` are required; a PATCH sends any of
@@ -1963,8 +1963,11 @@ export interface components {
          *     property; this type documents it.
          */
         ListingDecision: {
-            /** @description `YES` lists the space with the submitted text; `NO` rejects it. */
-            approved: string;
+            /**
+             * @description `YES` lists the space with the submitted text; `NO` rejects it.
+             * @enum {string}
+             */
+            approved: "YES" | "NO";
             /** @description Required with `NO` (the owner reads it); up to 2,000 characters. */
             reason?: string | null;
         };
@@ -2388,10 +2391,12 @@ export interface components {
         };
         /** @description `{workflowConfigurationId, itemType?, itemId, confirmSwitch?}`. */
         StartWorkflow: {
+            /** @description Move an item that is in another workflow: without it, such an item is 409. */
             confirmSwitch?: boolean | null;
-            itemId?: string | null;
-            itemType?: string | null;
-            workflowConfigurationId?: string | null;
+            itemId: string;
+            /** @description Only `FORM` items exist. */
+            itemType?: "FORM" | null;
+            workflowConfigurationId: string;
         };
         /** @description A thread as the caller sees it. */
         ThreadView: {

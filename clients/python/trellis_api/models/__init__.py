@@ -68,9 +68,7 @@ from .form_integrations import FormIntegrations
 from .form_metadata import FormMetadata
 from .form_payload import FormPayload
 from .form_payload_fields_type_0 import FormPayloadFieldsType0
-from .form_payload_state_type_1 import FormPayloadStateType1
-from .form_payload_state_type_2_type_1 import FormPayloadStateType2Type1
-from .form_payload_state_type_3_type_1 import FormPayloadStateType3Type1
+from .form_payload_state_type_0 import FormPayloadStateType0
 from .general_settings import GeneralSettings
 from .get_item_item_type import GetItemItemType
 from .grant_view import GrantView
@@ -119,6 +117,7 @@ from .list_envelope_view_item import ListEnvelopeViewItem
 from .list_envelope_workflow_history_entry import ListEnvelopeWorkflowHistoryEntry
 from .list_envelope_workflow_view import ListEnvelopeWorkflowView
 from .listing_decision import ListingDecision
+from .listing_decision_approved import ListingDecisionApproved
 from .listing_view import ListingView
 from .login import Login
 from .marketplace_settings_change import MarketplaceSettingsChange
@@ -170,6 +169,7 @@ from .space_view_role import SpaceViewRole
 from .start_reset import StartReset
 from .start_signup import StartSignup
 from .start_workflow import StartWorkflow
+from .start_workflow_item_type_type_0 import StartWorkflowItemTypeType0
 from .thread_view import ThreadView
 from .transition_item_item_type import TransitionItemItemType
 from .transition_request import TransitionRequest
@@ -298,9 +298,7 @@ __all__ = (
     "FormMetadata",
     "FormPayload",
     "FormPayloadFieldsType0",
-    "FormPayloadStateType1",
-    "FormPayloadStateType2Type1",
-    "FormPayloadStateType3Type1",
+    "FormPayloadStateType0",
     "GeneralSettings",
     "GetItemItemType",
     "GrantView",
@@ -349,6 +347,7 @@ __all__ = (
     "ListEnvelopeWorkflowHistoryEntry",
     "ListEnvelopeWorkflowView",
     "ListingDecision",
+    "ListingDecisionApproved",
     "ListingView",
     "Login",
     "MarketplaceSettingsChange",
@@ -398,6 +397,7 @@ __all__ = (
     "StartReset",
     "StartSignup",
     "StartWorkflow",
+    "StartWorkflowItemTypeType0",
     "ThreadView",
     "TransitionItemItemType",
     "TransitionRequest",

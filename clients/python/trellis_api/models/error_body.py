@@ -23,7 +23,7 @@ class ErrorBody:
     Attributes:
         code (ErrorCode): The contract's error codes (conventions section 2).
         message (str):
-        numeric (int):
+        numeric (int): The code's number (conventions section 2).
         request_id (str):
         details (list[Problem] | None | Unset):
     """

@@ -5,9 +5,7 @@ from typing import TYPE_CHECKING, Any, Self, TypeVar, cast
 
 from attrs import define as _attrs_define
 
-from ..models.form_payload_state_type_1 import FormPayloadStateType1
-from ..models.form_payload_state_type_2_type_1 import FormPayloadStateType2Type1
-from ..models.form_payload_state_type_3_type_1 import FormPayloadStateType3Type1
+from ..models.form_payload_state_type_0 import FormPayloadStateType0
 from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
@@ -33,8 +31,8 @@ class FormPayload:
             integrations (FormIntegrations | None | Unset):
             language (None | str | Unset): One of the configuration's languages; to create, its default when left out.
             metadata (FormMetadata | None | Unset):
-            state (FormPayloadStateType1 | FormPayloadStateType2Type1 | FormPayloadStateType3Type1 | None | Unset): `DRAFT`
-                or `SUBMITTED` (the default to create); a patch may move DRAFT to SUBMITTED only.
+            state (FormPayloadStateType0 | None | Unset): `DRAFT` or `SUBMITTED` (the default to create); a patch may move
+                DRAFT to SUBMITTED only.
     """
 
     configuration_id: None | str | Unset = UNSET
@@ -42,13 +40,7 @@ class FormPayload:
     integrations: FormIntegrations | None | Unset = UNSET
     language: None | str | Unset = UNSET
     metadata: FormMetadata | None | Unset = UNSET
-    state: (
-        FormPayloadStateType1
-        | FormPayloadStateType2Type1
-        | FormPayloadStateType3Type1
-        | None
-        | Unset
-    ) = UNSET
+    state: FormPayloadStateType0 | None | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
         from ..models.form_integrations import FormIntegrations
@@ -94,11 +86,7 @@ class FormPayload:
         state: None | str | Unset
         if isinstance(self.state, Unset):
             state = UNSET
-        elif (
-            isinstance(self.state, FormPayloadStateType1)
-            or isinstance(self.state, FormPayloadStateType2Type1)
-            or isinstance(self.state, FormPayloadStateType3Type1)
-        ):
+        elif isinstance(self.state, FormPayloadStateType0):
             state = self.state.value
         else:
             state = self.state
@@ -198,15 +186,7 @@ class FormPayload:
 
         metadata = _parse_metadata(d.pop("metadata", UNSET))
 
-        def _parse_state(
-            data: object,
-        ) -> (
-            FormPayloadStateType1
-            | FormPayloadStateType2Type1
-            | FormPayloadStateType3Type1
-            | None
-            | Unset
-        ):
+        def _parse_state(data: object) -> FormPayloadStateType0 | None | Unset:
             if data is None:
                 return data
             if isinstance(data, Unset):
@@ -214,35 +194,12 @@ class FormPayload:
             try:
                 if not isinstance(data, str):
                     raise TypeError()
-                state_type_1 = FormPayloadStateType1(data)
+                state_type_0 = FormPayloadStateType0(data)
 
-                return state_type_1
+                return state_type_0
             except (TypeError, ValueError, AttributeError, KeyError):
                 pass
-            try:
-                if not isinstance(data, str):
-                    raise TypeError()
-                state_type_2_type_1 = FormPayloadStateType2Type1(data)
-
-                return state_type_2_type_1
-            except (TypeError, ValueError, AttributeError, KeyError):
-                pass
-            try:
-                if not isinstance(data, str):
-                    raise TypeError()
-                state_type_3_type_1 = FormPayloadStateType3Type1(data)
-
-                return state_type_3_type_1
-            except (TypeError, ValueError, AttributeError, KeyError):
-                pass
-            return cast(
-                FormPayloadStateType1
-                | FormPayloadStateType2Type1
-                | FormPayloadStateType3Type1
-                | None
-                | Unset,
-                data,
-            )
+            return cast(FormPayloadStateType0 | None | Unset, data)
 
         state = _parse_state(d.pop("state", UNSET))
 

@@ -5,6 +5,7 @@ from typing import Any, Self, TypeVar, cast
 
 from attrs import define as _attrs_define
 
+from ..models.listing_decision_approved import ListingDecisionApproved
 from ..types import UNSET, Unset
 
 T = TypeVar("T", bound="ListingDecision")
@@ -16,15 +17,15 @@ class ListingDecision:
     property; this type documents it.
 
         Attributes:
-            approved (str): `YES` lists the space with the submitted text; `NO` rejects it.
+            approved (ListingDecisionApproved): `YES` lists the space with the submitted text; `NO` rejects it.
             reason (None | str | Unset): Required with `NO` (the owner reads it); up to 2,000 characters.
     """
 
-    approved: str
+    approved: ListingDecisionApproved
     reason: None | str | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
-        approved = self.approved
+        approved = self.approved.value
 
         reason: None | str | Unset
         if isinstance(self.reason, Unset):
@@ -47,7 +48,7 @@ class ListingDecision:
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
         d = dict(src_dict)
-        approved = d.pop("approved")
+        approved = ListingDecisionApproved(d.pop("approved"))
 
         def _parse_reason(data: object) -> None | str | Unset:
             if data is None:

@@ -5,6 +5,7 @@ from typing import Any, Self, TypeVar, cast
 
 from attrs import define as _attrs_define
 
+from ..models.start_workflow_item_type_type_0 import StartWorkflowItemTypeType0
 from ..types import UNSET, Unset
 
 T = TypeVar("T", bound="StartWorkflow")
@@ -15,59 +16,57 @@ class StartWorkflow:
     """`{workflowConfigurationId, itemType?, itemId, confirmSwitch?}`.
 
     Attributes:
-        confirm_switch (bool | None | Unset):
-        item_id (None | str | Unset):
-        item_type (None | str | Unset):
-        workflow_configuration_id (None | str | Unset):
+        item_id (str):
+        workflow_configuration_id (str):
+        confirm_switch (bool | None | Unset): Move an item that is in another workflow: without it, such an item is 409.
+        item_type (None | StartWorkflowItemTypeType0 | Unset): Only `FORM` items exist.
     """
 
+    item_id: str
+    workflow_configuration_id: str
     confirm_switch: bool | None | Unset = UNSET
-    item_id: None | str | Unset = UNSET
-    item_type: None | str | Unset = UNSET
-    workflow_configuration_id: None | str | Unset = UNSET
+    item_type: None | StartWorkflowItemTypeType0 | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
+        item_id = self.item_id
+
+        workflow_configuration_id = self.workflow_configuration_id
+
         confirm_switch: bool | None | Unset
         if isinstance(self.confirm_switch, Unset):
             confirm_switch = UNSET
         else:
             confirm_switch = self.confirm_switch
 
-        item_id: None | str | Unset
-        if isinstance(self.item_id, Unset):
-            item_id = UNSET
-        else:
-            item_id = self.item_id
-
         item_type: None | str | Unset
         if isinstance(self.item_type, Unset):
             item_type = UNSET
+        elif isinstance(self.item_type, StartWorkflowItemTypeType0):
+            item_type = self.item_type.value
         else:
             item_type = self.item_type
 
-        workflow_configuration_id: None | str | Unset
-        if isinstance(self.workflow_configuration_id, Unset):
-            workflow_configuration_id = UNSET
-        else:
-            workflow_configuration_id = self.workflow_configuration_id
-
         field_dict: dict[str, Any] = {}
 
-        field_dict.update({})
+        field_dict.update(
+            {
+                "itemId": item_id,
+                "workflowConfigurationId": workflow_configuration_id,
+            }
+        )
         if confirm_switch is not UNSET:
             field_dict["confirmSwitch"] = confirm_switch
-        if item_id is not UNSET:
-            field_dict["itemId"] = item_id
         if item_type is not UNSET:
             field_dict["itemType"] = item_type
-        if workflow_configuration_id is not UNSET:
-            field_dict["workflowConfigurationId"] = workflow_configuration_id
 
         return field_dict
 
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
         d = dict(src_dict)
+        item_id = d.pop("itemId")
+
+        workflow_configuration_id = d.pop("workflowConfigurationId")
 
         def _parse_confirm_switch(data: object) -> bool | None | Unset:
             if data is None:
@@ -78,40 +77,28 @@ class StartWorkflow:
 
         confirm_switch = _parse_confirm_switch(d.pop("confirmSwitch", UNSET))
 
-        def _parse_item_id(data: object) -> None | str | Unset:
+        def _parse_item_type(data: object) -> None | StartWorkflowItemTypeType0 | Unset:
             if data is None:
                 return data
             if isinstance(data, Unset):
                 return data
-            return cast(None | str | Unset, data)
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                item_type_type_0 = StartWorkflowItemTypeType0(data)
 
-        item_id = _parse_item_id(d.pop("itemId", UNSET))
-
-        def _parse_item_type(data: object) -> None | str | Unset:
-            if data is None:
-                return data
-            if isinstance(data, Unset):
-                return data
-            return cast(None | str | Unset, data)
+                return item_type_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(None | StartWorkflowItemTypeType0 | Unset, data)
 
         item_type = _parse_item_type(d.pop("itemType", UNSET))
 
-        def _parse_workflow_configuration_id(data: object) -> None | str | Unset:
-            if data is None:
-                return data
-            if isinstance(data, Unset):
-                return data
-            return cast(None | str | Unset, data)
-
-        workflow_configuration_id = _parse_workflow_configuration_id(
-            d.pop("workflowConfigurationId", UNSET)
-        )
-
         start_workflow = cls(
-            confirm_switch=confirm_switch,
             item_id=item_id,
-            item_type=item_type,
             workflow_configuration_id=workflow_configuration_id,
+            confirm_switch=confirm_switch,
+            item_type=item_type,
         )
 
         return start_workflow

@@ -1,4 +1,5 @@
 from http import HTTPStatus
+from io import BytesIO
 from typing import Any, cast
 from urllib.parse import quote
 
@@ -8,7 +9,7 @@ from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.download_asset_part import DownloadAssetPart
 from ...models.error_envelope import ErrorEnvelope
-from ...types import UNSET, Response, Unset
+from ...types import UNSET, File, Response, Unset
 
 
 def _get_kwargs(
@@ -42,7 +43,17 @@ def _get_kwargs(
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Any | ErrorEnvelope | None:
+) -> Any | ErrorEnvelope | File | None:
+    if response.status_code == 200:
+        response_200 = File(payload=BytesIO(response.content))
+
+        return response_200
+
+    if response.status_code == 206:
+        response_206 = File(payload=BytesIO(response.content))
+
+        return response_206
+
     if response.status_code == 304:
         response_304 = cast(Any, None)
         return response_304
@@ -90,7 +101,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[Any | ErrorEnvelope]:
+) -> Response[Any | ErrorEnvelope | File]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -105,7 +116,7 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
     part: DownloadAssetPart | Unset = UNSET,
-) -> Response[Any | ErrorEnvelope]:
+) -> Response[Any | ErrorEnvelope | File]:
     """An asset's bytes; honours `Range`, `If-None-Match` and `If-Range` like attachment downloads.
 
     Args:
@@ -118,7 +129,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Any | ErrorEnvelope]
+        Response[Any | ErrorEnvelope | File]
     """
 
     kwargs = _get_kwargs(
@@ -140,7 +151,7 @@ def sync(
     *,
     client: AuthenticatedClient,
     part: DownloadAssetPart | Unset = UNSET,
-) -> Any | ErrorEnvelope | None:
+) -> Any | ErrorEnvelope | File | None:
     """An asset's bytes; honours `Range`, `If-None-Match` and `If-Range` like attachment downloads.
 
     Args:
@@ -153,7 +164,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Any | ErrorEnvelope
+        Any | ErrorEnvelope | File
     """
 
     return sync_detailed(
@@ -170,7 +181,7 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
     part: DownloadAssetPart | Unset = UNSET,
-) -> Response[Any | ErrorEnvelope]:
+) -> Response[Any | ErrorEnvelope | File]:
     """An asset's bytes; honours `Range`, `If-None-Match` and `If-Range` like attachment downloads.
 
     Args:
@@ -183,7 +194,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Any | ErrorEnvelope]
+        Response[Any | ErrorEnvelope | File]
     """
 
     kwargs = _get_kwargs(
@@ -203,7 +214,7 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
     part: DownloadAssetPart | Unset = UNSET,
-) -> Any | ErrorEnvelope | None:
+) -> Any | ErrorEnvelope | File | None:
     """An asset's bytes; honours `Range`, `If-None-Match` and `If-Range` like attachment downloads.
 
     Args:
@@ -216,7 +227,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Any | ErrorEnvelope
+        Any | ErrorEnvelope | File
     """
 
     return (

@@ -1,4 +1,5 @@
 from http import HTTPStatus
+from io import BytesIO
 from typing import Any
 from urllib.parse import quote
 
@@ -7,7 +8,7 @@ import httpx
 from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.error_envelope import ErrorEnvelope
-from ...types import UNSET, Response, Unset
+from ...types import UNSET, File, Response, Unset
 
 
 def _get_kwargs(
@@ -43,7 +44,17 @@ def _get_kwargs(
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> ErrorEnvelope | None:
+) -> ErrorEnvelope | File | None:
+    if response.status_code == 200:
+        response_200 = File(payload=BytesIO(response.content))
+
+        return response_200
+
+    if response.status_code == 206:
+        response_206 = File(payload=BytesIO(response.content))
+
+        return response_206
+
     if response.status_code == 400:
         response_400 = ErrorEnvelope.from_dict(response.json())
 
@@ -87,7 +98,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[ErrorEnvelope]:
+) -> Response[ErrorEnvelope | File]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -104,7 +115,7 @@ def sync_detailed(
     workflow_configuration_id: str | Unset = UNSET,
     workflow_view_id: str | Unset = UNSET,
     field_id: str | Unset = UNSET,
-) -> Response[ErrorEnvelope]:
+) -> Response[ErrorEnvelope | File]:
     """The bytes of one attachment; honours `Range`, `If-None-Match` and `If-Range`.
 
     Args:
@@ -119,7 +130,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[ErrorEnvelope]
+        Response[ErrorEnvelope | File]
     """
 
     kwargs = _get_kwargs(
@@ -145,7 +156,7 @@ def sync(
     workflow_configuration_id: str | Unset = UNSET,
     workflow_view_id: str | Unset = UNSET,
     field_id: str | Unset = UNSET,
-) -> ErrorEnvelope | None:
+) -> ErrorEnvelope | File | None:
     """The bytes of one attachment; honours `Range`, `If-None-Match` and `If-Range`.
 
     Args:
@@ -160,7 +171,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        ErrorEnvelope
+        ErrorEnvelope | File
     """
 
     return sync_detailed(
@@ -181,7 +192,7 @@ async def asyncio_detailed(
     workflow_configuration_id: str | Unset = UNSET,
     workflow_view_id: str | Unset = UNSET,
     field_id: str | Unset = UNSET,
-) -> Response[ErrorEnvelope]:
+) -> Response[ErrorEnvelope | File]:
     """The bytes of one attachment; honours `Range`, `If-None-Match` and `If-Range`.
 
     Args:
@@ -196,7 +207,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[ErrorEnvelope]
+        Response[ErrorEnvelope | File]
     """
 
     kwargs = _get_kwargs(
@@ -220,7 +231,7 @@ async def asyncio(
     workflow_configuration_id: str | Unset = UNSET,
     workflow_view_id: str | Unset = UNSET,
     field_id: str | Unset = UNSET,
-) -> ErrorEnvelope | None:
+) -> ErrorEnvelope | File | None:
     """The bytes of one attachment; honours `Range`, `If-None-Match` and `If-Range`.
 
     Args:
@@ -235,7 +246,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        ErrorEnvelope
+        ErrorEnvelope | File
     """
 
     return (

@@ -1,4 +1,5 @@
 from http import HTTPStatus
+from io import BytesIO
 from typing import Any
 from urllib.parse import quote
 
@@ -7,7 +8,7 @@ import httpx
 from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.error_envelope import ErrorEnvelope
-from ...types import Response
+from ...types import File, Response
 
 
 def _get_kwargs(
@@ -30,7 +31,12 @@ def _get_kwargs(
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> ErrorEnvelope | None:
+) -> ErrorEnvelope | File | None:
+    if response.status_code == 200:
+        response_200 = File(payload=BytesIO(response.content))
+
+        return response_200
+
     if response.status_code == 400:
         response_400 = ErrorEnvelope.from_dict(response.json())
 
@@ -69,7 +75,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[ErrorEnvelope]:
+) -> Response[ErrorEnvelope | File]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -84,7 +90,7 @@ def sync_detailed(
     pic_id: str,
     *,
     client: AuthenticatedClient,
-) -> Response[ErrorEnvelope]:
+) -> Response[ErrorEnvelope | File]:
     """A user's avatar, by the ids a profile or search result gives.
 
     Args:
@@ -97,7 +103,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[ErrorEnvelope]
+        Response[ErrorEnvelope | File]
     """
 
     kwargs = _get_kwargs(
@@ -119,7 +125,7 @@ def sync(
     pic_id: str,
     *,
     client: AuthenticatedClient,
-) -> ErrorEnvelope | None:
+) -> ErrorEnvelope | File | None:
     """A user's avatar, by the ids a profile or search result gives.
 
     Args:
@@ -132,7 +138,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        ErrorEnvelope
+        ErrorEnvelope | File
     """
 
     return sync_detailed(
@@ -149,7 +155,7 @@ async def asyncio_detailed(
     pic_id: str,
     *,
     client: AuthenticatedClient,
-) -> Response[ErrorEnvelope]:
+) -> Response[ErrorEnvelope | File]:
     """A user's avatar, by the ids a profile or search result gives.
 
     Args:
@@ -162,7 +168,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[ErrorEnvelope]
+        Response[ErrorEnvelope | File]
     """
 
     kwargs = _get_kwargs(
@@ -182,7 +188,7 @@ async def asyncio(
     pic_id: str,
     *,
     client: AuthenticatedClient,
-) -> ErrorEnvelope | None:
+) -> ErrorEnvelope | File | None:
     """A user's avatar, by the ids a profile or search result gives.
 
     Args:
@@ -195,7 +201,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        ErrorEnvelope
+        ErrorEnvelope | File
     """
 
     return (

@@ -1,7 +1,7 @@
 from enum import StrEnum
 
 
-class FormPayloadStateType1(StrEnum):
+class FormPayloadStateType0(StrEnum):
     DRAFT = "DRAFT"
     SUBMITTED = "SUBMITTED"
 

@@ -1,9 +1,0 @@
-from enum import StrEnum
-
-
-class FormPayloadStateType2Type1(StrEnum):
-    DRAFT = "DRAFT"
-    SUBMITTED = "SUBMITTED"
-
-    def __str__(self) -> str:
-        return str(self.value)
