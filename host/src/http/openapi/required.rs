@@ -9,7 +9,7 @@ use std::collections::BTreeSet;
 
 use serde_json::{Value, json};
 
-use super::strict::referenced;
+use super::strict::{closure, referenced};
 
 /// Answer schemas with members that are left out when empty.
 const SKIPS_EMPTY: [&str; 1] = ["ErrorBody"];
@@ -64,20 +64,6 @@ fn operations(document: &Value) -> impl Iterator<Item = &Value> {
         .flat_map(|paths| paths.values())
         .filter_map(Value::as_object)
         .flat_map(|item| item.values())
-}
-
-/// `names` and every schema they refer to, at any depth.
-fn closure(schemas: &Value, names: BTreeSet<String>) -> BTreeSet<String> {
-    let mut all = names.clone();
-    let mut pending: Vec<String> = names.into_iter().collect();
-    while let Some(name) = pending.pop() {
-        let mut inner = BTreeSet::new();
-        if let Some(schema) = schemas.get(&name) {
-            referenced(schema, &mut inner);
-        }
-        pending.extend(inner.into_iter().filter(|found| all.insert(found.clone())));
-    }
-    all
 }
 
 /// Makes every property of `schema` and of the objects it holds inline required.

@@ -36,20 +36,7 @@ pub fn complete(document: &mut Value) {
             }
         }
     }
-    // Follow references from the named schemas to the ones they hold.
-    let schemas = document.pointer("/components/schemas").and_then(Value::as_object).cloned().unwrap_or_default();
-    let mut pending: Vec<String> = names.iter().cloned().collect();
-    while let Some(name) = pending.pop() {
-        let mut inner = BTreeSet::new();
-        if let Some(schema) = schemas.get(&name) {
-            referenced(schema, &mut inner);
-        }
-        for found in inner {
-            if names.insert(found.clone()) {
-                pending.push(found);
-            }
-        }
-    }
+    let names = closure(document.pointer("/components/schemas").unwrap_or(&Value::Null), names);
     if let Some(schemas) = document.pointer_mut("/components/schemas").and_then(Value::as_object_mut) {
         schemas.insert(JSON_VALUE.into(), json_value_schema());
         for name in names.iter().filter(|name| !super::is_configuration_document(name)) {
@@ -77,6 +64,20 @@ pub fn complete(document: &mut Value) {
             }
         }
     }
+}
+
+/// `names` and every schema they refer to, at any depth (`schemas` is `components.schemas`).
+pub(super) fn closure(schemas: &Value, names: BTreeSet<String>) -> BTreeSet<String> {
+    let mut all = names.clone();
+    let mut pending: Vec<String> = names.into_iter().collect();
+    while let Some(name) = pending.pop() {
+        let mut inner = BTreeSet::new();
+        if let Some(schema) = schemas.get(&name) {
+            referenced(schema, &mut inner);
+        }
+        pending.extend(inner.into_iter().filter(|found| all.insert(found.clone())));
+    }
+    all
 }
 
 /// The component names `value` refers to (`#/components/schemas/<name>`), at any depth.
