@@ -165,3 +165,26 @@ async fn the_docs_render_the_api_description_without_a_license_or_the_internet()
     assert!(document["openapi"].as_str().is_some_and(|v| v.starts_with("3.")));
     app.stop().await;
 }
+
+/// Issue 28: the page that handles session tokens keeps none in the browser's storage, loads and
+/// sends nothing beyond this server, and cannot be framed by another site.
+#[tokio::test]
+async fn the_docs_keep_no_token_load_only_from_this_server_and_cannot_be_framed() {
+    // Arrange
+    let app = spawn_app().await;
+    // Act
+    let page = app.request(Method::GET, "/docs/").send().await.unwrap();
+    let initializer = app.request(Method::GET, "/docs/swagger-initializer.js").send().await.unwrap();
+    // Assert
+    for response in [&page, &initializer] {
+        let policy = response.headers()[header::CONTENT_SECURITY_POLICY].to_str().unwrap();
+        for directive in ["default-src 'none'", "script-src 'self'", "connect-src 'self'", "frame-ancestors 'none'"] {
+            assert!(policy.split(';').any(|d| d.trim() == directive), "{directive} in {policy}");
+        }
+        assert_eq!(response.headers()[header::X_FRAME_OPTIONS], "DENY");
+        assert_eq!(response.headers()[header::X_CONTENT_TYPE_OPTIONS], "nosniff");
+    }
+    let initializer = initializer.text().await.unwrap();
+    assert!(initializer.contains("\"persistAuthorization\": false"), "{initializer}");
+    app.stop().await;
+}
