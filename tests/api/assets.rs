@@ -310,6 +310,27 @@ async fn a_bad_announcement_lists_every_problem_and_stores_nothing() {
     assert_eq!(read(&app, &ann.token, &assets_path(&space_id)).await["items"], json!([]));
 }
 
+/// Issue 28 (conventions section 8): an announced file name that hides its extension is refused.
+#[tokio::test]
+async fn an_announced_file_name_that_disguises_its_extension_is_refused() {
+    // Arrange
+    let app = spawn_app().await;
+    let (space_id, ann, ..) = space_of_four(&app).await;
+    // Act
+    let mut answers = Vec::new();
+    for name in ["invoice\u{202E}fdp.exe", "photo\u{200B}.png", "a\u{2066}b.png", "x\u{FEFF}.png"] {
+        answers.push(announce(&app, &ann.token, &space_id, &png_metadata(name)).await);
+    }
+    // Assert
+    for answer in &answers {
+        assert_eq!(
+            problems(&answer.error(StatusCode::BAD_REQUEST, "VALIDATION_FAILED")),
+            expected(&[("/filename", "INVALID_FILENAME")])
+        );
+    }
+    assert_eq!(read(&app, &ann.token, &assets_path(&space_id)).await["items"], json!([]));
+}
+
 fn two_assets_a_day(config: &mut Config) {
     config.plans.insert("default".into(), [("spaces.publishedAssets.perDay".to_owned(), 2)].into_iter().collect());
 }

@@ -112,6 +112,28 @@ async fn avatars_must_be_images_of_at_most_2_mib(app: &TestApp) {
 }
 on_both_backends!(avatars_must_be_images_of_at_most_2_mib);
 
+/// Issue 28 (conventions section 8): an avatar's part name that hides its extension is refused.
+async fn an_avatar_whose_file_name_disguises_its_extension_is_refused(app: &TestApp) {
+    // Arrange
+    let ann = app.sign_up("ann").await;
+    let part = reqwest::multipart::Part::bytes(png(500)).file_name("me\u{202E}gnp.exe").mime_str("image/png").unwrap();
+    let form = reqwest::multipart::Form::new().percent_encode_noop().part("file", part);
+    // Act
+    let reply =
+        send(app, app.authed(Method::POST, "/v0/media/users/me/avatar", &ann.token).multipart(form), false).await;
+    let profile = me(app, &ann.token).await;
+    // Assert
+    let error = reply.error(StatusCode::BAD_REQUEST, "VALIDATION_FAILED");
+    assert_eq!(
+        error["details"],
+        json!([{"path": "/file", "code": "INVALID_FILENAME",
+        "message": "must not hold control, bidirectional or zero-width characters, which can disguise its extension"}])
+    );
+    assert_eq!(profile["avatar"], Value::Null);
+    assert_stored_objects(app, 0).await;
+}
+on_both_backends!(an_avatar_whose_file_name_disguises_its_extension_is_refused);
+
 async fn a_new_avatar_replaces_the_old_and_delete_clears_it(app: &TestApp) {
     // Arrange
     let ann = app.sign_up("ann").await;

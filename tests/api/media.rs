@@ -120,6 +120,40 @@ async fn every_pairing_problem_is_listed_and_nothing_is_stored(app: &TestApp) {
 }
 on_both_backends!(every_pairing_problem_is_listed_and_nothing_is_stored);
 
+/// Issue 28 (conventions section 8): a file name with a bidirectional control or a zero-width
+/// character can show another extension than it has (`invoice\u{202e}fdp.exe` shows as
+/// "invoiceexe.pdf"); it is refused at its place, and nothing of the request is stored.
+async fn file_names_that_disguise_their_extension_are_refused_and_nothing_is_stored(app: &TestApp) {
+    // Arrange
+    let ann = app.sign_up("ann").await;
+    let form = media_form(app, &ann.token).await;
+    let parts = pairs(vec![
+        (&form.docs, file("invoice\u{202E}fdp.exe", "application/pdf", pdf(300))),
+        (&form.photo, file("me.png", "image/png", png(200))),
+        (&form.docs, file("report\u{200B}.pdf", "application/pdf", pdf(300))),
+        (&form.docs, file("a\u{2067}b.pdf", "application/pdf", pdf(300))),
+    ]);
+    // Browsers send the name as it is, in UTF-8 (no `filename*` encoding).
+    let request = app
+        .authed(reqwest::Method::POST, &crate::support::media::attachments_path(&form.form_id), &ann.token)
+        .multipart(crate::support::media::multipart(parts).percent_encode_noop());
+    // Act
+    let reply = crate::support::media::send(app, request, false).await;
+    // Assert
+    let error = reply.error(StatusCode::BAD_REQUEST, "VALIDATION_FAILED");
+    assert_eq!(
+        problems(&error),
+        expected(&[
+            ("/files/0", "INVALID_FILENAME"),
+            ("/files/2", "INVALID_FILENAME"),
+            ("/files/3", "INVALID_FILENAME")
+        ])
+    );
+    assert_eq!(all_descriptors(app, &ann.token, &form.form_id, &form.file_fields()).await, Vec::<Value>::new());
+    assert_stored_objects(app, 0).await;
+}
+on_both_backends!(file_names_that_disguise_their_extension_are_refused_and_nothing_is_stored);
+
 async fn more_files_than_field_ids_is_a_count_mismatch(app: &TestApp) {
     // Arrange
     let ann = app.sign_up("ann").await;

@@ -2154,7 +2154,10 @@ export interface components {
         NewAsset: {
             /** @description A MIME type such as `image/png`; the uploaded bytes must agree with it. */
             contentType: string;
-            /** @description A file name without folders, at most 255 characters; downloads carry it. */
+            /**
+             * @description A file name without folders, at most 255 characters, with no control, bidirectional or
+             *     zero-width character (which could disguise its extension); downloads carry it.
+             */
             filename: string;
             /** @description 1 to 200 characters. */
             title: string;

@@ -3,6 +3,7 @@
 
 use serde_json::{Map, Value};
 
+use super::file_names;
 use super::problems::{FromBody, Problems, member_pointer};
 use super::spaces::Role;
 use super::text::{Blank, Rule};
@@ -199,15 +200,18 @@ fn check_title(problems: &mut Problems, path: &str, title: &str) -> Option<Strin
     TITLE.check(problems, path, title)
 }
 
-/// A plain file name: no folders, no control characters, not `.` or `..`. Refused rather than
+/// A plain file name: no folders, nothing that disguises it (control, bidirectional or
+/// zero-width characters), not `.` or `..`. Refused rather than
 /// cleaned, so the name a client gave is the name downloads carry.
 fn check_filename(problems: &mut Problems, path: &str, name: &str) -> Option<String> {
     if name.trim().is_empty() {
         problems.push(path, "BLANK", "must not be blank");
     } else if name.chars().count() > MAX_FILENAME_CHARS {
         problems.push(path, "TOO_LONG", format!("must be at most {MAX_FILENAME_CHARS} characters"));
-    } else if name.contains(['/', '\\']) || name.chars().any(char::is_control) || name == "." || name == ".." {
-        problems.push(path, "INVALID_FILENAME", "must be a file name without folders or control characters");
+    } else if name.contains(['/', '\\']) || name == "." || name == ".." {
+        problems.push(path, file_names::CODE, "must be a file name without folders");
+    } else if file_names::disguises(name) {
+        problems.push(path, file_names::CODE, file_names::MESSAGE);
     } else if name.trim() != name {
         problems.push(path, "INVALID_FILENAME", "must not begin or end with spaces");
     } else {

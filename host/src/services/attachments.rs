@@ -10,6 +10,7 @@ use uuid::Uuid;
 
 use crate::config::media::MediaConfig;
 use crate::domain::entitlement::Entitlement;
+use crate::domain::file_names;
 use crate::domain::forms::{Field, FieldType, FormConfig};
 use crate::domain::problems::Problems;
 use crate::domain::workflows::{Shown, View, editable_in_view, visible_in_view};
@@ -147,6 +148,9 @@ impl Attachments {
                             "TOO_MANY_FILES",
                             format!("one request takes at most {} files", self.max_files_per_request),
                         ));
+                    }
+                    if file_names::disguises(&filename) {
+                        problems.push(format!("/files/{index}"), file_names::CODE, file_names::MESSAGE);
                     }
                     // The paired field id usually came first; if not, the largest cap of the form applies
                     // while streaming and the field's own cap is checked below.
@@ -473,7 +477,8 @@ fn too_large(index: usize, limit: u64) -> Error {
     Error::rejected(ErrorCode::PayloadTooLarge, problems)
 }
 
-/// The name to keep: the last path segment, without control characters, at most 255 characters.
+/// The name to keep: the last path segment (some browsers send a whole path), at most 255
+/// characters. A name with characters that disguise it was refused before.
 pub fn clean_filename(raw: &str) -> String {
     let last = raw.rsplit(['/', '\\']).next().unwrap_or("");
     let cleaned: String = last.chars().filter(|c| !c.is_control()).take(255).collect();

@@ -4,6 +4,7 @@
 
 use futures::StreamExt;
 
+use crate::domain::file_names;
 use crate::domain::problems::Problems;
 use crate::error::{Error, ErrorCode, Result};
 use crate::media::objects::{MediaObjects, StageError, StagedObjects};
@@ -67,6 +68,9 @@ pub async fn receive_file_part(
                 if received.is_some() {
                     problems.push("/file", "TOO_MANY_FILES", "send one file");
                     continue;
+                }
+                if file_names::disguises(&filename) {
+                    problems.push("/file", file_names::CODE, file_names::MESSAGE);
                 }
                 let (head, rest) = read_head(body).await.map_err(|_| source.stream_failure())?;
                 if head.is_empty() {

@@ -14,7 +14,8 @@ class NewAsset:
 
     Attributes:
         content_type (str): A MIME type such as `image/png`; the uploaded bytes must agree with it.
-        filename (str): A file name without folders, at most 255 characters; downloads carry it.
+        filename (str): A file name without folders, at most 255 characters, with no control, bidirectional or
+            zero-width character (which could disguise its extension); downloads carry it.
         title (str): 1 to 200 characters.
     """
 

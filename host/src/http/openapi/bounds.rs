@@ -6,7 +6,7 @@
 use serde_json::{Value, json};
 
 use crate::domain::text::Rule;
-use crate::domain::{account, assets, channels, comments, marketplace, messages, secret, spaces};
+use crate::domain::{account, assets, channels, comments, file_names, marketplace, messages, secret, spaces};
 
 /// The least length or count of a text, list or file that must not be empty.
 const NOT_EMPTY: usize = 1;
@@ -90,6 +90,7 @@ pub(super) fn table() -> Vec<Bound> {
     // Assets and uploads.
     table.text(&["NewAsset"], "title", &assets::TITLE);
     table.add(&["NewAsset"], "filename", "maxLength", json!(assets::MAX_FILENAME_CHARS));
+    table.add(&["NewAsset"], "filename", "pattern", json!(file_names::pattern()));
     table.add(&["NewAsset"], "contentType", "maxLength", json!(assets::MAX_CONTENT_TYPE_CHARS));
     let part = format!("[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{{0,{}}}", assets::MAX_CONTENT_TYPE_PART_CHARS - 1);
     table.add(&["NewAsset"], "contentType", "pattern", json!(format!(r"^\s*{part}/{part}\s*$")));

@@ -162,10 +162,8 @@ impl From<Asset> for AssetPart {
 pub struct NewAsset {
     /// 1 to 200 characters.
     title: String,
-    /// A file name without folders, at most 255 characters; downloads carry it.
-    #[schema(
-        pattern = "^[^\\s/\\\\\\u0000-\\u001f\\u007f-\\u009f](?:[^/\\\\\\u0000-\\u001f\\u007f-\\u009f]*[^\\s/\\\\\\u0000-\\u001f\\u007f-\\u009f])?$"
-    )]
+    /// A file name without folders, at most 255 characters, with no control, bidirectional or
+    /// zero-width character (which could disguise its extension); downloads carry it.
     filename: String,
     /// A MIME type such as `image/png`; the uploaded bytes must agree with it.
     content_type: String,
