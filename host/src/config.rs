@@ -401,6 +401,11 @@ impl Config {
             self.metrics.token.as_deref().is_none_or(|token| token.trim().len() >= 16),
             "metrics.token must be at least 16 characters: leave it out to serve /metrics only on metrics.listen"
         );
+        // No window would reject every announcement before its upload could arrive.
+        anyhow::ensure!(
+            self.media.asset_upload_window_seconds > 0,
+            "media.asset_upload_window_seconds must be at least 1: an announcement needs time for its upload"
+        );
         for origin in &self.http.cors_origins {
             anyhow::ensure!(
                 is_origin(origin),

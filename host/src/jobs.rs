@@ -12,6 +12,7 @@ pub mod analysis;
 pub mod module_events;
 pub mod queue;
 
+mod announcement_expiry;
 mod housekeeping;
 mod marketplace_ranking;
 mod media_sweep;
@@ -26,6 +27,7 @@ use crate::config::Config;
 use crate::media::objects::MediaObjects;
 use crate::rate_limits::RateLimits;
 use crate::services::analysis::Analysis;
+use crate::services::assets::Assets;
 use crate::services::marketplace::ranking::Ranking;
 use crate::services::space_events::SpaceEvents;
 use crate::stale::Caches;
@@ -38,6 +40,8 @@ pub struct JobDeps {
     pub queue: queue::JobQueue,
     pub space_events: Arc<SpaceEvents>,
     pub analysis: Arc<Analysis>,
+    /// Rejects announcements whose upload never came.
+    pub assets: Arc<Assets>,
     pub ranking: Arc<Ranking>,
     pub media: MediaObjects,
     pub limits: Arc<RateLimits>,
@@ -57,6 +61,7 @@ pub fn start(deps: JobDeps) -> Jobs {
         tokio::spawn(housekeeping::run(deps.store.clone(), deps.limits.clone(), config.jobs.keep_finished())),
         tokio::spawn(wal_checkpoints::run(deps.store.clone())),
         tokio::spawn(media_sweep::run(deps.media.clone(), config.media.sweep_interval_seconds)),
+        tokio::spawn(announcement_expiry::run(deps.assets.clone(), config.media.sweep_interval_seconds)),
         tokio::spawn(marketplace_ranking::run(deps.ranking.clone(), &config.marketplace)),
     ];
     let events = queue::handler(module_events::ModuleEventJobs::new(deps.space_events.clone()));

@@ -141,6 +141,7 @@ impl AppState {
             media.clone(),
             events.clone(),
             config.media.max_asset_bytes.min(config.media.max_file_bytes),
+            std::time::Duration::from_secs(config.media.asset_upload_window_seconds),
         ));
         Ok(Self {
             config,
@@ -179,6 +180,7 @@ impl AppState {
             queue: self.queue.clone(),
             space_events: self.space_events.clone(),
             analysis: self.analysis.clone(),
+            assets: self.assets.clone(),
             ranking: self.marketplace.ranking().clone(),
             media: self.media.clone(),
             limits: self.limits.clone(),

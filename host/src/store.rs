@@ -22,6 +22,7 @@ mod instances;
 mod jobs;
 mod keyset;
 mod licenses;
+mod locks;
 mod marketplace;
 mod media;
 mod messages;
@@ -45,7 +46,7 @@ use anyhow::Context;
 use sqlx::any::{AnyConnectOptions, AnyPoolOptions};
 use sqlx::{AnyPool, Executor};
 
-pub use assets::{AssetFilter, NewAssetRow, StoredAsset};
+pub use assets::{AssetFilter, NewAssetRow, StoredAsset, WaitingBound};
 pub use backup::snapshot_contents;
 pub use challenges::{Challenge, NewChallenge};
 pub use channels::{

@@ -1316,8 +1316,8 @@ export interface components {
             /** Format: uuid */
             assetId: string;
             /**
-             * @description The state to move to: from AWAITING_APPROVAL to APPROVED or REJECTED, from APPROVED to
-             *     ENABLED or DISABLED, between ENABLED and DISABLED.
+             * @description The state to move to: from AWAITING_UPLOAD to REJECTED, from AWAITING_APPROVAL to APPROVED
+             *     or REJECTED, from APPROVED to ENABLED or DISABLED, between ENABLED and DISABLED.
              * @enum {string}
              */
             state: "AWAITING_UPLOAD" | "AWAITING_APPROVAL" | "APPROVED" | "REJECTED" | "ENABLED" | "DISABLED";
@@ -7395,7 +7395,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description CONFLICT: the space has 1000 assets awaiting an upload or a decision */
+            /** @description CONFLICT: the caller holds 100 assets of this space awaiting an upload or a decision */
             409: {
                 headers: {
                     [name: string]: unknown;

@@ -27,6 +27,9 @@ pub struct MediaConfig {
     /// An unfinished upload older than this many seconds is considered dead by the sweeper.
     /// Must exceed the longest upload a deployment expects.
     pub sweep_grace_seconds: u64,
+    /// An announced asset still awaiting its upload this many seconds after it was announced is
+    /// moved to REJECTED by the server (conventions section 12).
+    pub asset_upload_window_seconds: u64,
     /// Name of this deployment's storage shard; avatar URLs carry a hash of it (`dbHash`).
     pub shard: String,
     /// `Retry-After` seconds sent with MEDIA_UNAVAILABLE.
@@ -45,6 +48,7 @@ impl Default for MediaConfig {
             max_files_per_request: 100,
             sweep_interval_seconds: 600,
             sweep_grace_seconds: 6 * 3600,
+            asset_upload_window_seconds: 24 * 3600,
             shard: "default".into(),
             retry_after_seconds: 5,
         }

@@ -49,13 +49,15 @@ impl AssetState {
         Self::ALL.into_iter().find(|s| s.as_str() == text)
     }
 
-    /// The moves the space's owner may make: AWAITING_APPROVAL to APPROVED or REJECTED; APPROVED
-    /// to ENABLED or DISABLED; ENABLED and DISABLED to each other. The upload alone moves an asset
-    /// out of AWAITING_UPLOAD.
+    /// The moves the space's owner may make: AWAITING_UPLOAD to REJECTED (an announcement refused
+    /// before its upload); AWAITING_APPROVAL to APPROVED or REJECTED; APPROVED to ENABLED or
+    /// DISABLED; ENABLED and DISABLED to each other. Otherwise only the upload moves an asset out
+    /// of AWAITING_UPLOAD (and the server, once the upload window has passed).
     pub fn may_move_to(self, next: AssetState) -> bool {
         matches!(
             (self, next),
-            (Self::AwaitingApproval, Self::Approved | Self::Rejected)
+            (Self::AwaitingUpload, Self::Rejected)
+                | (Self::AwaitingApproval, Self::Approved | Self::Rejected)
                 | (Self::Approved, Self::Enabled | Self::Disabled)
                 | (Self::Enabled, Self::Disabled)
                 | (Self::Disabled, Self::Enabled)
@@ -78,6 +80,10 @@ impl AssetState {
 pub fn visible_to(role: Role, proposed: bool, state: AssetState) -> bool {
     role == Role::Owner || proposed || state.is_published()
 }
+
+/// Assets one proposer (the owner included) may hold in a space awaiting their upload or a
+/// decision (conventions section 12): no member can fill a space's queue.
+pub const MAX_WAITING_PER_PROPOSER: i64 = 100;
 
 /// The states in which members see other people's assets.
 pub const PUBLISHED: [AssetState; 2] = [AssetState::Approved, AssetState::Enabled];
@@ -260,6 +266,7 @@ mod tests {
     fn only_the_contract_moves_are_allowed() {
         use AssetState::*;
         let allowed = [
+            (AwaitingUpload, Rejected),
             (AwaitingApproval, Approved),
             (AwaitingApproval, Rejected),
             (Approved, Enabled),

@@ -6,11 +6,12 @@
 
 use std::borrow::Cow;
 use std::sync::Arc;
+use std::time::Duration;
 
 use serde_json::json;
 use time::OffsetDateTime;
 
-use crate::domain::assets::{self, AssetState, NewAsset, StateChange};
+use crate::domain::assets::{self, AssetState, MAX_WAITING_PER_PROPOSER, NewAsset, StateChange};
 use crate::domain::entitlement::Entitlement;
 use crate::domain::jobs::SpaceEventKind;
 use crate::domain::problems::Parsed;
@@ -23,7 +24,7 @@ use crate::services::licenses::Caller;
 use crate::services::space_events::SpaceEvents;
 use crate::services::spaces::Spaces;
 use crate::services::uploads::{PartSource, receive_file_part, wrong_type};
-use crate::store::{AssetFilter, NewAssetRow, Outbox, SessionUser, Store, StoredAsset};
+use crate::store::{AssetFilter, NewAssetRow, Outbox, SessionUser, Store, StoredAsset, WaitingBound};
 
 /// A published asset as the asset use cases answer it.
 #[derive(Clone, Debug)]
@@ -69,9 +70,6 @@ impl From<StoredAsset> for Asset {
     }
 }
 
-/// Assets of one space awaiting their upload or the owner's decision, at most: each is a row a
-/// member can make, so a space's backlog is bounded beside the per-key daily quota.
-pub const MAX_WAITING_PER_SPACE: i64 = 1_000;
 /// Room for the multipart framing around an asset's one file.
 const FRAMING_BYTES: u64 = 64 * 1024;
 
@@ -81,6 +79,8 @@ pub struct Assets {
     objects: MediaObjects,
     events: Arc<SpaceEvents>,
     max_bytes: u64,
+    /// How long an announcement waits for its upload before the server rejects it.
+    upload_window: Duration,
 }
 
 /// The one part of an asset's bytes that exists.
@@ -97,8 +97,15 @@ impl Assets {
         objects: MediaObjects,
         events: Arc<SpaceEvents>,
         max_bytes: u64,
+        upload_window: Duration,
     ) -> Self {
-        Self { store, spaces, objects, events, max_bytes }
+        Self { store, spaces, objects, events, max_bytes, upload_window }
+    }
+
+    /// Rejects every announcement whose upload window has passed; answers how many.
+    pub async fn expire_announcements(&self) -> Result<u64> {
+        let now = OffsetDateTime::now_utc();
+        Ok(self.store.assets.expire_announcements(now - self.upload_window, now).await?)
     }
 
     /// The largest asset this deployment accepts, in bytes.
@@ -123,12 +130,6 @@ impl Assets {
     ) -> Result<String> {
         let (space_id, _) = self.spaces.writer_role(user, space_id).await?;
         let new = body?;
-        if self.store.assets.waiting_assets(&space_id).await? >= MAX_WAITING_PER_SPACE {
-            return Err(Error::Conflict(Cow::Owned(format!(
-                "the space has {MAX_WAITING_PER_SPACE} assets awaiting their upload or a decision; the owner must \
-                 decide some first"
-            ))));
-        }
         quotas::take(&self.store, caller, Entitlement::PublishedAssets, 1).await?;
         let asset_id = uuid::Uuid::new_v4().to_string();
         let row = NewAssetRow {
@@ -139,9 +140,18 @@ impl Assets {
             filename: new.filename,
             content_type: new.content_type,
         };
-        if let Err(error) = self.store.assets.insert_asset(row, OffsetDateTime::now_utc()).await {
+        let now = OffsetDateTime::now_utc();
+        let waiting =
+            WaitingBound { max_per_proposer: MAX_WAITING_PER_PROPOSER, announced_before: now - self.upload_window };
+        let inserted = self.store.assets.insert_asset(row, waiting, now).await;
+        if !matches!(inserted, Ok(true)) {
             quotas::refund(&self.store, caller, Entitlement::PublishedAssets, 1).await?;
-            return Err(error.into());
+        }
+        if !inserted? {
+            return Err(Error::Conflict(Cow::Owned(format!(
+                "you have {MAX_WAITING_PER_PROPOSER} assets in this space awaiting their upload or the owner's \
+                 decision; upload or wait for a decision first"
+            ))));
         }
         Ok(asset_id)
     }

@@ -12,6 +12,7 @@ use time::OffsetDateTime;
 mod analysis;
 
 use super::keyset::{BindKeyset, Keyset};
+use super::locks::lock_row;
 use super::outbox::Outbox;
 use super::{Db, StoreResult, from_millis, placeholders, to_millis};
 use crate::domain::jobs::AnalyseAsset;
@@ -46,6 +47,14 @@ pub struct NewAssetRow {
     pub title: String,
     pub filename: String,
     pub content_type: String,
+}
+
+/// How many announcements a proposer may hold in a space, and when an announcement's upload
+/// window closed (older ones still awaiting their upload count no more).
+#[derive(Clone, Copy, Debug)]
+pub struct WaitingBound {
+    pub max_per_proposer: i64,
+    pub announced_before: OffsetDateTime,
 }
 
 /// Which assets a listing shows.
@@ -90,14 +99,54 @@ impl AssetRepo {
         Self { db }
     }
 
-    /// Writes an asset's metadata in state AWAITING_UPLOAD.
+    /// Writes an asset's metadata in state AWAITING_UPLOAD, unless its proposer already holds
+    /// `waiting.max_per_proposer` assets of the space awaiting their upload or a decision
+    /// (`false`, nothing written).
     #[tracing::instrument(skip_all, fields(space_id = %new.space_id))]
-    pub async fn insert_asset(&self, new: NewAssetRow, now: OffsetDateTime) -> StoreResult<()> {
+    pub async fn insert_asset(
+        &self,
+        new: NewAssetRow,
+        waiting: WaitingBound,
+        now: OffsetDateTime,
+    ) -> StoreResult<bool> {
         let new = Arc::new(new);
+        let engine = self.db.engine;
         self.db
             .write(move |conn| {
                 let new = new.clone();
                 Box::pin(async move {
+                    // One proposer's announcements at a time, so the count below stays true.
+                    lock_row(
+                        conn,
+                        engine,
+                        "select user_id from app_user where user_id = $1 for update",
+                        &new.proposed_by,
+                    )
+                    .await?;
+                    // Their announcements whose upload window passed count no more: the sweep may
+                    // not have come by yet.
+                    sqlx::query(
+                        "update published_asset set state = 'REJECTED', updated_at = $4 \
+                         where space_id = $1 and proposed_by = $2 and state = 'AWAITING_UPLOAD' and created_at < $3",
+                    )
+                    .bind(new.space_id.clone())
+                    .bind(new.proposed_by.clone())
+                    .bind(to_millis(waiting.announced_before))
+                    .bind(to_millis(now))
+                    .execute(&mut *conn)
+                    .await?;
+                    let held: i64 = sqlx::query(
+                        "select count(*) as n from published_asset where space_id = $1 and proposed_by = $2 \
+                         and state in ('AWAITING_UPLOAD', 'AWAITING_APPROVAL')",
+                    )
+                    .bind(new.space_id.clone())
+                    .bind(new.proposed_by.clone())
+                    .fetch_one(&mut *conn)
+                    .await?
+                    .try_get("n")?;
+                    if held >= waiting.max_per_proposer {
+                        return Ok(false);
+                    }
                     sqlx::query(
                         "insert into published_asset (asset_id, space_id, proposed_by, title, filename, content_type, \
                          state, created_at, updated_at) values ($1, $2, $3, $4, $5, $6, 'AWAITING_UPLOAD', $7, $7)",
@@ -109,9 +158,35 @@ impl AssetRepo {
                     .bind(new.filename.clone())
                     .bind(new.content_type.clone())
                     .bind(to_millis(now))
-                    .execute(conn)
+                    .execute(&mut *conn)
                     .await?;
-                    Ok(())
+                    Ok(true)
+                })
+            })
+            .await
+    }
+
+    /// Moves every announcement made before `announced_before` that is still AWAITING_UPLOAD to
+    /// REJECTED; answers how many.
+    #[tracing::instrument(skip_all)]
+    pub async fn expire_announcements(
+        &self,
+        announced_before: OffsetDateTime,
+        now: OffsetDateTime,
+    ) -> StoreResult<u64> {
+        self.db
+            .write(move |conn| {
+                Box::pin(async move {
+                    let expired = sqlx::query(
+                        "update published_asset set state = 'REJECTED', updated_at = $2 \
+                         where state = 'AWAITING_UPLOAD' and created_at < $1",
+                    )
+                    .bind(to_millis(announced_before))
+                    .bind(to_millis(now))
+                    .execute(conn)
+                    .await?
+                    .rows_affected();
+                    Ok(expired)
                 })
             })
             .await
@@ -281,18 +356,5 @@ impl AssetRepo {
             self.db.job_wake.notify_waiters();
         }
         Ok(moved)
-    }
-
-    /// How many of a space's assets await their upload or the owner's decision (a space holds a
-    /// bounded number of them).
-    pub async fn waiting_assets(&self, space_id: &str) -> StoreResult<i64> {
-        let row = sqlx::query(
-            "select count(*) as n from published_asset where space_id = $1 \
-             and state in ('AWAITING_UPLOAD', 'AWAITING_APPROVAL')",
-        )
-        .bind(space_id.to_owned())
-        .fetch_one(&self.db.pool)
-        .await?;
-        Ok(row.try_get("n")?)
     }
 }

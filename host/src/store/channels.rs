@@ -5,13 +5,14 @@ mod invites;
 
 use std::sync::Arc;
 
+use sqlx::Row;
 use sqlx::any::AnyRow;
-use sqlx::{AnyConnection, Row};
 use time::OffsetDateTime;
 
 pub use self::invites::{InviteOutcome, InviteWrite, NewInvitee, StoredInvite};
 use super::keyset::{BindKeyset, Keyset};
-use super::{Db, Engine, StoreResult, from_millis, placeholders, to_millis};
+use super::locks::lock_row;
+use super::{Db, StoreResult, from_millis, placeholders, to_millis};
 
 /// A stored channel.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -91,21 +92,6 @@ fn member_from_row(row: &AnyRow) -> Result<ChannelMember, sqlx::Error> {
         role: row.try_get("role")?,
         joined_at: from_millis(row.try_get("joined_at")?),
     })
-}
-
-/// On PostgreSQL, locks the row `select_for_update` names until the transaction ends, so a count
-/// taken before an insert stays true under concurrent requests. SQLite runs one write
-/// transaction at a time, which serializes them already.
-async fn lock_row(
-    conn: &mut AnyConnection,
-    engine: Engine,
-    select_for_update: &'static str,
-    id: &str,
-) -> StoreResult<()> {
-    if engine == Engine::Postgres {
-        sqlx::query(select_for_update).bind(id.to_owned()).fetch_optional(&mut *conn).await?;
-    }
-    Ok(())
 }
 
 /// The repository of channels, their members, connected spaces and invites.

@@ -17,9 +17,9 @@ class AssetStateChange:
 
     Attributes:
         asset_id (UUID):
-        state (AssetStateChangeState): The state to move to: from AWAITING_APPROVAL to APPROVED or REJECTED, from
-            APPROVED to
-            ENABLED or DISABLED, between ENABLED and DISABLED.
+        state (AssetStateChangeState): The state to move to: from AWAITING_UPLOAD to REJECTED, from AWAITING_APPROVAL to
+            APPROVED
+            or REJECTED, from APPROVED to ENABLED or DISABLED, between ENABLED and DISABLED.
     """
 
     asset_id: UUID

@@ -176,8 +176,8 @@ pub struct NewAsset {
 pub struct AssetStateChange {
     #[schema(format = Uuid)]
     asset_id: String,
-    /// The state to move to: from AWAITING_APPROVAL to APPROVED or REJECTED, from APPROVED to
-    /// ENABLED or DISABLED, between ENABLED and DISABLED.
+    /// The state to move to: from AWAITING_UPLOAD to REJECTED, from AWAITING_APPROVAL to APPROVED
+    /// or REJECTED, from APPROVED to ENABLED or DISABLED, between ENABLED and DISABLED.
     #[schema(pattern = "^(AWAITING_UPLOAD|AWAITING_APPROVAL|APPROVED|REJECTED|ENABLED|DISABLED)$")]
     state: String,
 }
@@ -214,7 +214,7 @@ fn asset_key(asset: &Asset) -> (i64, String) {
         (status = 400, body = ErrorEnvelope, description = "VALIDATION_FAILED with every problem"),
         (status = 403, body = ErrorEnvelope, description = "ENTITLEMENT_LIMIT_EXCEEDED: spaces.publishedAssets.perDay; FORBIDDEN: the caller reads the space through a channel"),
         (status = 404, body = ErrorEnvelope, description = "NOT_FOUND: no such space, or the caller is not a member"),
-        (status = 409, body = ErrorEnvelope, description = "CONFLICT: the space has 1000 assets awaiting an upload or a decision")))]
+        (status = 409, body = ErrorEnvelope, description = "CONFLICT: the caller holds 100 assets of this space awaiting an upload or a decision")))]
 #[tracing::instrument(skip_all, fields(user_id = %user.user_id, space_id))]
 pub async fn create_asset(
     State(state): State<AppState>,

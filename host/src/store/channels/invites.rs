@@ -8,7 +8,8 @@ use sqlx::Row;
 use sqlx::any::AnyRow;
 use time::OffsetDateTime;
 
-use super::{ChannelRepo, lock_row, placeholders};
+use super::super::locks::lock_row;
+use super::{ChannelRepo, placeholders};
 use crate::store::keyset::{BindKeyset, Keyset};
 use crate::store::{StoreResult, from_millis, to_millis};
 
