@@ -336,6 +336,34 @@ async fn nobody_signs_up_as_system_or_writes_to_it() {
     assert!(app.mails_to("sys@example.org").is_empty(), "no PIN was sent");
 }
 
+/// Issue 28: the platform's notices come from "Trellis"; no user may take that display name, in
+/// any case or spacing, at sign-up or later.
+#[tokio::test]
+async fn nobody_takes_the_platforms_display_name() {
+    // Arrange
+    let app = spawn_app().await;
+    let ann = app.sign_up("ann").await;
+    // Act
+    let signup = app
+        .post_json(
+            "/v0/auth/sign-up/start",
+            json!({"email": "t@example.org", "handle": "trellis_team", "fullName": "T", "displayName": "Trellis"}),
+        )
+        .await;
+    let renamed = app
+        .authed(Method::PATCH, "/v0/users/me", &ann.token)
+        .json(&json!({"displayName": " TRELLIS. "}))
+        .send()
+        .await
+        .unwrap();
+    let me = body(app.get_authed("/v0/users/me", &ann.token).await).await;
+    // Assert
+    assert_eq!(refused(signup).await, expected(&[("/displayName", "RESERVED_NAME")]));
+    assert_eq!(refused(renamed).await, expected(&[("/displayName", "RESERVED_NAME")]));
+    assert_ne!(me["displayName"], "Trellis");
+    assert!(app.mails_to("t@example.org").is_empty(), "no PIN was sent");
+}
+
 #[tokio::test]
 async fn notices_from_system_each_start_a_thread_that_takes_no_reply_and_cost_no_quota() {
     // Arrange

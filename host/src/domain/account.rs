@@ -93,6 +93,19 @@ pub fn check_name(problems: &mut Problems, path: &str, name: Option<&str>) -> Op
     NAME.check(problems, path, name.unwrap_or_default())
 }
 
+/// A display name: a name, and not the platform's own (`Trellis`, the sender of its notices) in
+/// any case, spacing or punctuation, so no user can pass for the platform in a thread.
+pub fn check_display_name(problems: &mut Problems, path: &str, name: Option<&str>) -> Option<String> {
+    let name = check_name(problems, path, name)?;
+    let platform =
+        |text: &str| -> String { text.chars().filter(|c| c.is_alphanumeric()).flat_map(char::to_lowercase).collect() };
+    if platform(&name) == platform(super::messages::SYSTEM_DISPLAY_NAME) {
+        problems.push(path, "RESERVED_NAME", "is reserved for the platform");
+        return None;
+    }
+    Some(name)
+}
+
 /// The interface's rule: at least 8 characters with a letter and a number.
 pub fn check_password(problems: &mut Problems, path: &str, password: Option<&str>) -> Option<String> {
     let Some(password) = password.filter(|p| !p.is_empty()) else {
@@ -153,17 +166,18 @@ pub fn parse_profile_change(body: &serde_json::Map<String, serde_json::Value>) -
     let mut change = ProfileChange::default();
     for (key, value) in body {
         let path = format!("/{key}");
-        let name = |problems: &mut Problems| match value {
-            Value::String(s) => check_name(problems, &path, Some(s)),
-            Value::Null => check_name(problems, &path, None),
+        let name = |problems: &mut Problems, check: fn(&mut Problems, &str, Option<&str>) -> Option<String>| match value
+        {
+            Value::String(s) => check(problems, &path, Some(s)),
+            Value::Null => check(problems, &path, None),
             _ => {
                 problems.push(path.clone(), "INVALID_TYPE", "must be a string");
                 None
             }
         };
         match key.as_str() {
-            "displayName" => change.display_name = name(&mut problems),
-            "fullName" => change.full_name = name(&mut problems),
+            "displayName" => change.display_name = name(&mut problems, check_display_name),
+            "fullName" => change.full_name = name(&mut problems, check_name),
             "handle" | "email" | "userId" | "avatar" | "createdAt" | "updatedAt" => {
                 problems.push(path, "READ_ONLY", "cannot be changed here")
             }
@@ -227,6 +241,13 @@ mod tests {
         }
         assert_eq!(problems_of(|p| assert!(check_handle(p, "/h", None).is_none())), ["REQUIRED"]);
         assert_eq!(problems_of(|p| assert!(check_handle(p, "/h", Some("system")).is_none())), ["RESERVED_HANDLE"]);
+        for platform in ["Trellis", "trellis", " TRELLIS ", "Trel lis", "Trellis.", "T.r.e.l.l.i.s"] {
+            let found = problems_of(|p| assert!(check_display_name(p, "/d", Some(platform)).is_none()));
+            assert_eq!(found, ["RESERVED_NAME"], "{platform:?}");
+        }
+        for fine in ["Trellis fan", "Ann of Trellis", "Treliss"] {
+            assert_eq!(check_display_name(&mut Problems::new(), "/d", Some(fine)).as_deref(), Some(fine));
+        }
         assert!(problems_of(|p| assert!(check_handle(p, "/h", Some("systems")).is_some())).is_empty());
     }
 

@@ -132,7 +132,7 @@ impl Accounts {
         let email = account::check_email(&mut problems, "/email", form.email);
         let handle = account::check_handle(&mut problems, "/handle", form.handle);
         let full_name = account::check_name(&mut problems, "/fullName", form.full_name);
-        let display_name = account::check_name(&mut problems, "/displayName", form.display_name);
+        let display_name = account::check_display_name(&mut problems, "/displayName", form.display_name);
         let (Some(email), Some(handle), Some(full_name), Some(display_name)) = (email, handle, full_name, display_name)
         else {
             return Err(problems.into());
