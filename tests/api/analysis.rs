@@ -137,6 +137,7 @@ async fn without_models_the_analysis_fails_saying_how_to_install_them() {
     let Some(eagle) = photo(test, "eagle.jpg") else { return };
     let empty = tempfile::tempdir().unwrap();
     let models = empty.path().to_owned();
+    let models_path = models.display().to_string();
     let app = spawn_app_with(move |config| {
         analysing(config);
         config.analysis.models_dir = Some(models);
@@ -148,6 +149,8 @@ async fn without_models_the_analysis_fails_saying_how_to_install_them() {
     assert_eq!(asset["analysis"]["state"], "FAILED", "{asset}");
     let error = asset["analysis"]["error"].as_str().unwrap();
     assert!(error.contains("models not installed: run `trellis models install`"), "{error}");
+    // Members read this: it names the missing file, not where the server keeps it (issue 28).
+    assert!(!error.contains(&models_path), "{error}");
     app.stop().await;
 }
 

@@ -35,11 +35,12 @@ impl std::fmt::Debug for Vision {
 impl Vision {
     /// Loads the label model; [`InferenceError::NotInstalled`] when its files are missing.
     pub fn load(models_dir: &Path) -> Result<Vision, InferenceError> {
+        // The messages reach the members who see an asset's analysis: they name the file, never
+        // where the server keeps it (`trellis models status` tells the deployer).
         let read = |name: &str| {
-            let path = models_dir.join(name);
-            fs::read(&path).map_err(|e| match e.kind() {
-                io::ErrorKind::NotFound => InferenceError::NotInstalled(format!("{} is missing", path.display())),
-                _ => InferenceError::Failed(format!("reading {}: {e}", path.display())),
+            fs::read(models_dir.join(name)).map_err(|e| match e.kind() {
+                io::ErrorKind::NotFound => InferenceError::NotInstalled(format!("{name} is missing")),
+                _ => InferenceError::Failed(format!("reading {name}: {e}")),
             })
         };
         let onnx = read(LABEL_MODEL_FILE)?;
