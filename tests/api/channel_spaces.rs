@@ -65,8 +65,9 @@ async fn a_channel_member_reads_a_connected_space_and_writes_nothing() {
     assert_eq!(status, StatusCode::NOT_FOUND);
     let download = download_asset(&app, &cat.token, &space_id, &enabled, "?part=base", &[]).await;
     assert_eq!((download.status, download.bytes.len()), (StatusCode::OK, 300));
+    // Issue 28: a module's configuration is the space's administration, not its content.
     let (status, modules) = get(&app, &cat.token, &format!("{space}/modules")).await;
-    assert_eq!((status, modules["modules"][0]["moduleId"].clone()), (StatusCode::OK, json!("tags")));
+    assert_eq!((status, modules["error"]["code"].clone()), (StatusCode::FORBIDDEN, json!("FORBIDDEN")), "{modules}");
     let (status, spaces) = get(&app, &cat.token, "/v0/spaces").await;
     assert_eq!((status, spaces["items"].clone()), (StatusCode::OK, json!([])), "the list holds memberships only");
 

@@ -959,7 +959,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The modules connected to the space; members read them. */
+        /**
+         * The modules connected to the space, with their configuration; the owner and members read
+         *     them, a channel's reader may not.
+         */
         get: operations["get_space_modules"];
         /**
          * Replaces the connected set; only the owner may. Each `config` is checked against its module's
@@ -7734,7 +7737,15 @@ export interface operations {
             };
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
-            403: components["responses"]["Forbidden"];
+            /** @description FORBIDDEN: a reader through a channel */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description NOT_FOUND: no such space, or the caller is not a member */
             404: {
                 headers: {

@@ -57,7 +57,12 @@ impl Modules {
 
     /// The modules connected to a space; members only.
     pub async fn connected(&self, user: &SessionUser, space_id: &str) -> Result<Vec<Connected>> {
-        let (space_id, _) = self.spaces.member_role(user, space_id).await?;
+        let (space_id, role) = self.spaces.member_role(user, space_id).await?;
+        // A module's configuration is the space's administration (it may hold a key for another
+        // service), not its content: a channel's reader neither reads it nor calls the modules.
+        if role == Role::Reader {
+            return Err(Error::Forbidden(Cow::Borrowed("the space's modules are for its members")));
+        }
         let modules = self.spaces.connected_modules(&space_id).await?;
         Ok(modules.iter().map(view).collect())
     }

@@ -42,10 +42,13 @@ impl From<Vec<Connected>> for ConnectedModules {
     }
 }
 
-/// The modules connected to the space; members read them.
+/// The modules connected to the space, with their configuration; the owner and members read
+/// them, a channel's reader may not.
 #[utoipa::path(get, path = "/v0/spaces/{spaceId}/modules", operation_id = "get_space_modules", tag = "modules", params(("spaceId" = String, Path)),
     security(("session" = [], "license" = [])),
-    responses((status = 200, body = ConnectedModules), (status = 404, body = ErrorEnvelope, description = "NOT_FOUND: no such space, or the caller is not a member")))]
+    responses((status = 200, body = ConnectedModules),
+        (status = 403, body = ErrorEnvelope, description = "FORBIDDEN: a reader through a channel"),
+        (status = 404, body = ErrorEnvelope, description = "NOT_FOUND: no such space, or the caller is not a member")))]
 #[tracing::instrument(skip_all, fields(user_id = %user.user_id, space_id))]
 pub async fn get_modules(
     State(state): State<AppState>,

@@ -96,7 +96,8 @@ def sync_detailed(
     client: AuthenticatedClient,
     if_none_match: str | Unset = UNSET,
 ) -> Response[Any | ConnectedModules | ErrorEnvelope]:
-    """The modules connected to the space; members read them.
+    """The modules connected to the space, with their configuration; the owner and members read
+    them, a channel's reader may not.
 
     Args:
         space_id (str):
@@ -128,7 +129,8 @@ def sync(
     client: AuthenticatedClient,
     if_none_match: str | Unset = UNSET,
 ) -> Any | ConnectedModules | ErrorEnvelope | None:
-    """The modules connected to the space; members read them.
+    """The modules connected to the space, with their configuration; the owner and members read
+    them, a channel's reader may not.
 
     Args:
         space_id (str):
@@ -155,7 +157,8 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
     if_none_match: str | Unset = UNSET,
 ) -> Response[Any | ConnectedModules | ErrorEnvelope]:
-    """The modules connected to the space; members read them.
+    """The modules connected to the space, with their configuration; the owner and members read
+    them, a channel's reader may not.
 
     Args:
         space_id (str):
@@ -185,7 +188,8 @@ async def asyncio(
     client: AuthenticatedClient,
     if_none_match: str | Unset = UNSET,
 ) -> Any | ConnectedModules | ErrorEnvelope | None:
-    """The modules connected to the space; members read them.
+    """The modules connected to the space, with their configuration; the owner and members read
+    them, a channel's reader may not.
 
     Args:
         space_id (str):
