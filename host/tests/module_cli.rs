@@ -202,9 +202,12 @@ async fn module_dev_serves_a_scaffolded_module_and_reloads_it_when_its_source_ch
     for (name, _) in std::env::vars_os().filter(|(name, _)| name.to_string_lossy().starts_with("TRELLIS_")) {
         command.env_remove(name);
     }
+    // Its own temporary folder, so the test sees what module dev makes there.
+    let tmp = tempfile::tempdir().unwrap();
     let mut child = command
         .args(["module", "dev", "--listen", "127.0.0.1:0"])
         .current_dir(&crate_dir)
+        .env("TMPDIR", tmp.path())
         .env("CARGO_TARGET_DIR", target_dir)
         .env("CARGO_NET_OFFLINE", "true")
         .env_remove("RUSTFLAGS")
@@ -215,6 +218,7 @@ async fn module_dev_serves_a_scaffolded_module_and_reloads_it_when_its_source_ch
     // The server's lines come through a channel, so every wait has a limit; the guard stops the server
     // however the test ends.
     let lines = printed_lines(child.stdout.take().unwrap());
+    let pid = child.id();
     let _server = KillOnDrop(child);
     let curl =
         wait_for_line(&lines, |line| line.trim_start().starts_with("curl") && line.contains("/modules/greeter/"))
@@ -240,6 +244,14 @@ async fn module_dev_serves_a_scaffolded_module_and_reloads_it_when_its_source_ch
     // Assert
     assert_eq!(before, r#"{"count":0}"#);
     assert!(reloaded, "module dev reported the reload");
+    // Issue 28: its scratch folder (database, license key, PIN mails) has a name nobody could
+    // guess and make beforehand, and only its user may enter it.
+    let scratch: Vec<_> = std::fs::read_dir(tmp.path()).unwrap().map(|entry| entry.unwrap().path()).collect();
+    assert_eq!(scratch.len(), 1, "{scratch:?}");
+    let name = scratch[0].file_name().unwrap().to_string_lossy().into_owned();
+    assert!(name.starts_with("trellis-dev-") && name != format!("trellis-dev-{pid}"), "{name}");
+    use std::os::unix::fs::PermissionsExt;
+    assert_eq!(std::fs::metadata(&scratch[0]).unwrap().permissions().mode() & 0o777, 0o700, "{name}");
     assert_eq!(after, r#"{"total":0}"#, "the rebuilt module answers at the same URL with the same token");
 }
 

@@ -35,8 +35,11 @@ pub async fn run(args: DevArgs) -> anyhow::Result<()> {
         .try_init();
     let dir = args.path.canonicalize().with_context(|| format!("no module at {}", args.path.display()))?;
     let built = build(&dir, &args)?;
-    let data_dir = std::env::temp_dir().join(format!("trellis-dev-{}", std::process::id()));
-    std::fs::create_dir_all(&data_dir).with_context(|| format!("creating {}", data_dir.display()))?;
+    // A fresh folder with a random name, made atomically and readable by this user alone: a
+    // guessable path could be made beforehand by another local user (a link, or their own folder).
+    let scratch =
+        tempfile::Builder::new().prefix("trellis-dev-").tempdir().context("creating a private temporary folder")?;
+    let data_dir = scratch.path().to_owned();
     let served = data_dir.join("module.wasm");
     std::fs::copy(&built, &served).with_context(|| format!("copying {}", built.display()))?;
     let manifest = trellis_modules::inspect(&served)?;
@@ -76,7 +79,7 @@ pub async fn run(args: DevArgs) -> anyhow::Result<()> {
         let _ = stop.send(());
         server.await.context("the dev server panicked")??;
         if quit {
-            let _ = std::fs::remove_dir_all(&data_dir);
+            drop(scratch);
             return Ok(());
         }
         reloaded = true;
