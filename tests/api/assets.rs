@@ -495,6 +495,30 @@ async fn connected_modules_receive_each_state_change_of_an_asset() {
     assert_eq!(outcomes, [("word-count", "asset-state-changed", "DELIVERED"); 3]);
 }
 
+/// Issue 28: an asset's bytes count in the daily upload-bytes quota, as an attachment's do; a
+/// refused upload stores nothing and leaves the announcement waiting for its bytes.
+#[tokio::test]
+async fn asset_bytes_count_in_the_daily_upload_bytes_quota() {
+    // Arrange
+    let app = spawn_app_with(|config: &mut Config| {
+        let quota = [("forms.attachments.uploadBytesPerDay".to_owned(), 1_000)];
+        config.plans.insert("default".into(), quota.into_iter().collect());
+    })
+    .await;
+    let (space_id, _, bob, ..) = space_of_four(&app).await;
+    let first = announced(&app, &bob.token, &space_id, "a.png").await;
+    let second = announced(&app, &bob.token, &space_id, "b.png").await;
+    // Act
+    let within = upload_asset(&app, &bob.token, &space_id, &first, png_part("a.png", 600)).await;
+    let beyond = upload_asset(&app, &bob.token, &space_id, &second, png_part("b.png", 600)).await;
+    // Assert
+    assert_eq!(within.expect(StatusCode::CREATED)["bytes"], 600);
+    let error = beyond.error(StatusCode::FORBIDDEN, "ENTITLEMENT_LIMIT_EXCEEDED");
+    assert_eq!(error["details"][0]["path"], "forms.attachments.uploadBytesPerDay");
+    assert_eq!(read(&app, &bob.token, &asset_path(&space_id, &second)).await["state"], "AWAITING_UPLOAD");
+    assert_stored_objects(&app, 1).await;
+}
+
 // ---------------------------------------------------------------------------------------------
 // The queue: no member can fill it (issue 28; conventions sections 4 and 12)
 

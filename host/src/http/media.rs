@@ -220,11 +220,12 @@ pub struct AssetPartQuery {
 pub async fn upload_asset(
     State(state): State<AppState>,
     AuthUser(user): AuthUser,
+    caller: Caller,
     Path((space_id, asset_id)): Path<(String, String)>,
     request: Request,
 ) -> ApiResult<(StatusCode, Json<AssetUploaded>)> {
     let mut source = MultipartSource::from_request(request, state.config.media.max_request_bytes)?;
-    let asset = state.assets.upload(&user, &space_id, &asset_id, &mut source).await?;
+    let asset = state.assets.upload(&user, &caller, &space_id, &asset_id, &mut source).await?;
     Ok((
         StatusCode::CREATED,
         Json(AssetUploaded {

@@ -238,11 +238,13 @@ impl Assets {
     }
 
     /// Stores the request's one `file` part as the asset's bytes: only its proposer may, only
-    /// once, and only bytes of the announced type. All or nothing.
+    /// once, and only bytes of the announced type. The bytes count in the daily upload-bytes
+    /// quota, as an attachment's do. All or nothing.
     #[tracing::instrument(skip_all, fields(user_id = %user.user_id, space_id, asset_id))]
     pub async fn upload(
         &self,
         user: &SessionUser,
+        caller: &Caller,
         space_id: &str,
         asset_id: &str,
         source: &mut dyn PartSource,
@@ -259,6 +261,8 @@ impl Assets {
         let staged = self.objects.staging();
         let judge = |declared: Option<&str>, filename: &str, head: &[u8]| check_type(&asset, declared, filename, head);
         let file = receive_file_part(&self.objects, &staged, source, "assets", self.max_bytes, judge).await?;
+        // Refused, the staged bytes are removed when `staged` is dropped.
+        quotas::take(&self.store, caller, Entitlement::FormUploadBytes, file.bytes).await?;
         let bytes = i64::try_from(file.bytes).unwrap_or(i64::MAX);
         let now = OffsetDateTime::now_utc();
         // What attach_bytes writes, without reading the row again.
@@ -270,7 +274,11 @@ impl Assets {
             ..asset
         };
         let outbox = self.outbox(&asset).await;
-        if !self.store.assets.attach_bytes(&asset.asset_id, file.key.as_str(), bytes, &outbox, now).await? {
+        let attached = self.store.assets.attach_bytes(&asset.asset_id, file.key.as_str(), bytes, &outbox, now).await;
+        if !matches!(attached, Ok(true)) {
+            quotas::refund(&self.store, caller, Entitlement::FormUploadBytes, file.bytes).await?;
+        }
+        if !attached? {
             return Err(already_uploaded());
         }
         staged.adopted();
