@@ -226,6 +226,35 @@ async fn a_fourth_resend_of_one_token_is_429_rate_limited() {
     assert_error(response, StatusCode::TOO_MANY_REQUESTS, "RATE_LIMITED").await;
 }
 
+/// Issue 28: resends of one token sent at once cannot pass the limit of 3 between the check and
+/// the write (the mail limits are raised here so that only the resend bound holds).
+#[tokio::test]
+async fn concurrent_resends_of_one_token_send_at_most_three_pins() {
+    // Arrange
+    let app = spawn_app_with(|config| {
+        config.rate_limits.mail_per_address = 1_000;
+        config.rate_limits.mail_per_recipient_hour = 1_000;
+    })
+    .await;
+    let ann = app.sign_up("ann").await;
+    let token = start_reset(&app, &ann.email).await;
+    pin_of_mail(&app, &ann.email, 2).await; // the sign-up's mail, then the reset's
+    let mails_before = 2;
+    // Act
+    let answers = futures::future::join_all((0..12).map(|_| resend(&app, &token))).await;
+    // Assert
+    let statuses: Vec<StatusCode> = answers.iter().map(Response::status).collect();
+    let accepted = statuses.iter().filter(|s| **s == StatusCode::ACCEPTED).count();
+    let limited = statuses.iter().filter(|s| **s == StatusCode::TOO_MANY_REQUESTS).count();
+    assert_eq!((accepted, limited), (3, 9), "{statuses:?}");
+    let deadline = std::time::Instant::now() + Duration::from_secs(30);
+    while app.mails_to(&ann.email).len() < mails_before + 3 && std::time::Instant::now() < deadline {
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert_eq!(app.mails_to(&ann.email).len(), mails_before + 3, "one mail a resend that counted");
+}
+
 #[tokio::test]
 async fn completing_a_reset_before_the_pin_is_verified_is_400_pin_invalid() {
     // Arrange

@@ -399,13 +399,20 @@ impl Accounts {
             .filter(|c| c.tries < PIN_TRIES)
             .ok_or(Error::PinInvalid)?;
         self.refuse_if_locked(ChallengePurpose::Reset, &challenge.email).await?;
-        if challenge.resends >= PIN_RESENDS {
+        let used_up = || {
             let left = (challenge.expires_at - now).whole_seconds().max(1) as u64;
-            return Err(Error::RateLimited { retry_after_seconds: left });
+            Error::RateLimited { retry_after_seconds: left }
+        };
+        if challenge.resends >= PIN_RESENDS {
+            return Err(used_up());
         }
         self.limits.mail_to(&challenge.email)?;
         let pin = secret::new_pin();
-        self.store.challenges.replace_pin(&digest, &secret::pin_digest(&digest, &pin), now + PIN_LIFETIME).await?;
+        let pin_digest = secret::pin_digest(&digest, &pin);
+        if !self.store.challenges.replace_pin(&digest, &pin_digest, now + PIN_LIFETIME, PIN_RESENDS).await? {
+            // Another resend of the same token took the last one meanwhile.
+            return Err(used_up());
+        }
         if challenge.user_id.is_some() {
             self.send_in_background(challenge.email, pin);
         }

@@ -204,23 +204,28 @@ impl ChallengeRepo {
     }
 
     /// A new PIN for the same token: the resend is counted and the clock restarts, but the tries
-    /// already used stay used (they count per token across resends).
+    /// already used stay used (they count per token across resends). `false` (nothing written)
+    /// when the token was resent `max_resends` times already: the count and the write are one
+    /// statement, so concurrent resends cannot pass the bound.
     pub async fn replace_pin(
         &self,
         token_digest: &str,
         pin_digest: &str,
         expires_at: OffsetDateTime,
-    ) -> StoreResult<()> {
-        sqlx::query(
+        max_resends: i64,
+    ) -> StoreResult<bool> {
+        let replaced = sqlx::query(
             "update pin_challenge set pin_digest = $2, resends = resends + 1, verified_at = null, expires_at = $3 \
-             where token_digest = $1",
+             where token_digest = $1 and resends < $4",
         )
         .bind(token_digest.to_owned())
         .bind(pin_digest.to_owned())
         .bind(to_millis(expires_at))
+        .bind(max_resends)
         .execute(&self.db.writer)
-        .await?;
-        Ok(())
+        .await?
+        .rows_affected();
+        Ok(replaced == 1)
     }
 
     /// Turns a verified sign-up into an account with a first session, in one transaction; the
