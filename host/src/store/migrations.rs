@@ -38,6 +38,7 @@ const SQLITE: &[Embedded] = embed!("sqlite":
     12 "0012_jobs.sql",
     13 "0013_delivery_event.sql",
     14 "0014_revisions.sql",
+    15 "0015_announcement_expiry.sql",
 );
 
 const POSTGRES: &[Embedded] = embed!("postgres":
@@ -55,6 +56,7 @@ const POSTGRES: &[Embedded] = embed!("postgres":
     12 "0012_jobs.sql",
     13 "0013_delivery_event.sql",
     14 "0014_revisions.sql",
+    15 "0015_announcement_expiry.sql",
 );
 
 /// The version of the newest migration this binary carries.
