@@ -2,6 +2,7 @@
 //! holds its tests; what they share (documents, route calls, the media backends) is in `support`.
 
 mod analysis;
+mod asset_queue;
 mod assets;
 mod auth;
 mod avatars;

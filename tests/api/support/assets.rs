@@ -2,9 +2,30 @@
 
 use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
-use trellis_tests::{TestApp, body};
+use trellis_tests::{TestApp, TestUser, body};
 
 use crate::support::media::{Reply, Upload, multipart, png, send};
+use crate::support::spaces::{add_member, created_space, id};
+
+/// `ann` owns a space where `bob` and `cat` are members; `dan` is a stranger.
+pub async fn space_of_four(app: &TestApp) -> (String, TestUser, TestUser, TestUser, TestUser) {
+    let ann = app.sign_up("ann").await;
+    let bob = app.sign_up("bob").await;
+    let cat = app.sign_up("cat").await;
+    let dan = app.sign_up("dan").await;
+    let space_id = id(&created_space(app, &ann, "gallery").await);
+    add_member(app, &space_id, &bob).await;
+    add_member(app, &space_id, &cat).await;
+    (space_id, ann, bob, cat, dan)
+}
+
+pub fn assets_path(space_id: &str) -> String {
+    format!("/v0/spaces/{space_id}/assets")
+}
+
+pub fn asset_path(space_id: &str, asset_id: &str) -> String {
+    format!("/v0/spaces/{space_id}/assets/{asset_id}")
+}
 
 /// `POST /v0/spaces/{spaceId}/assets` with `metadata`.
 pub async fn announce(app: &TestApp, token: &str, space_id: &str, metadata: &Value) -> Reply {
