@@ -144,10 +144,7 @@ impl Assets {
         let waiting =
             WaitingBound { max_per_proposer: MAX_WAITING_PER_PROPOSER, announced_before: now - self.upload_window };
         let inserted = self.store.assets.insert_asset(row, waiting, now).await;
-        if !matches!(inserted, Ok(true)) {
-            quotas::refund(&self.store, caller, Entitlement::PublishedAssets, 1).await?;
-        }
-        if !inserted? {
+        if !quotas::settle(&self.store, caller, Entitlement::PublishedAssets, 1, inserted).await? {
             return Err(Error::Conflict(Cow::Owned(format!(
                 "you have {MAX_WAITING_PER_PROPOSER} assets in this space awaiting their upload or the owner's \
                  decision; upload or wait for a decision first"
@@ -275,10 +272,7 @@ impl Assets {
         };
         let outbox = self.outbox(&asset).await;
         let attached = self.store.assets.attach_bytes(&asset.asset_id, file.key.as_str(), bytes, &outbox, now).await;
-        if !matches!(attached, Ok(true)) {
-            quotas::refund(&self.store, caller, Entitlement::FormUploadBytes, file.bytes).await?;
-        }
-        if !attached? {
+        if !quotas::settle(&self.store, caller, Entitlement::FormUploadBytes, file.bytes, attached).await? {
             return Err(already_uploaded());
         }
         staged.adopted();
