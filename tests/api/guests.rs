@@ -1,7 +1,7 @@
 //! Guest conformance: every implementation of the word-count example (the Rust one at WIT 0.2.0, the
 //! checked-in 0.1.0 component, and the other languages' ports) passes the same black-box tests, written
 //! once here and instantiated per guest with one line of [`guest_conformance!`]. What only WIT 0.2.0
-//! offers (atomic key-value updates, comment events) is tested on 0.2.0 guests only.
+//! offers (comment events) is tested on 0.2.0 guests only.
 
 use std::time::{Duration, Instant};
 
@@ -170,10 +170,10 @@ pub async fn an_update_with_fewer_words_lowers_the_total(guest: Guest) {
     assert_eq!(after["items"], 1, "{after}");
 }
 
+/// Every guest, the 0.1.0 one included: its read-then-write of the totals has no atomic update to lean
+/// on, so this holds for it only because the host hands a space's events to its modules one at a time,
+/// in the order they were queued (a lost update here means that order broke).
 pub async fn concurrent_updates_of_one_item_leave_the_exact_total(guest: Guest) {
-    if !guest.is_v0_2() {
-        return; // 0.1.0 has no atomic updates: its read-then-write may lose some.
-    }
     // Arrange
     let (app, ann, space_id) = guest_space(guest, json!({})).await;
     let created = created_form(&app, &ann.token, &tagged_payload(&space_id, "")).await;
