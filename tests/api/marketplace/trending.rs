@@ -2,14 +2,15 @@
 //! memory; a replaced module ranks differently, and one that traps or runs too long leaves the last
 //! good ranking in place.
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use reqwest::{Method, StatusCode};
-use serde_json::json;
+use serde_json::{Value, json};
 use trellis::config::Config;
 use trellis::config::marketplace::MarketplaceConfig;
 use trellis_tests::{TestApp, TestUser, assert_error, body, spawn_app, spawn_app_with};
 
+use crate::support::forms::get_ok;
 use crate::support::marketplace::{entry, listed_space, rank_with_probe, ranked, registered, trending, trending_until};
 
 async fn comment(app: &TestApp, user: &TestUser, space_id: &str, text: &str) {
@@ -93,40 +94,74 @@ async fn a_replaced_rule_module_ranks_differently() {
     app.stop().await;
 }
 
-/// A rule module that fails once `busy` has two comments: the ranking made before stays.
-async fn the_last_good_ranking_stays(rule_config: serde_json::Value) {
+/// How often the rule module failed in the way `kind` names (`trap`, `deadline`), as the operator reads it.
+async fn rule_failures(app: &TestApp, operator: &TestUser, kind: &str) -> u64 {
+    let metrics = get_ok(app, &operator.token, "/v0/admin/modules/metrics").await;
+    let probe = metrics["items"].as_array().unwrap().iter().find(|m| m["moduleId"] == "rule-probe");
+    probe
+        .and_then(|m| m["failures"][kind].as_u64())
+        .unwrap_or_else(|| panic!("no {kind} failures of rule-probe: {metrics}"))
+}
+
+/// The rule module's budget per call in these tests: long enough for many trending requests to be made while
+/// a module that never ends runs.
+const RULE_DEADLINE: Duration = Duration::from_secs(6);
+
+/// A rule module that fails once `busy` has two comments, in the way `failure` names (`trap`, or `deadline`
+/// for one that runs until [`RULE_DEADLINE`]): the ranking made before stays, and trending requests made
+/// while the failing ranking runs answer it without waiting for the module.
+async fn the_last_good_ranking_stays(rule_config: Value, failure: &str) {
     // Arrange: a good ranking with both listings; busy has one comment.
-    let app = spawn_app_with(|config| rank_with_probe(config, rule_config)).await;
+    let app = spawn_app_with(|config| {
+        rank_with_probe(config, rule_config);
+        config.modules.runtime.marketplace_deadline_ms = RULE_DEADLINE.as_millis() as u64;
+    })
+    .await;
     let (bob, busy, quiet) = busy_and_quiet(&app).await;
+    let operator = app.grant_operator(&app.sign_up("dora").await).await;
     let good = trending_until(&app, |page| {
         entry(page, &busy).is_some_and(|l| l["members"] == 2) && entry(page, &quiet).is_some()
     })
     .await;
     let good_etag = trending(&app).await.headers().get("etag").unwrap().to_str().unwrap().to_owned();
+    let failed_before = rule_failures(&app, &operator, failure).await;
     // Act: a second comment makes the module fail; a registration asks for a new ranking.
     comment(&app, &bob, &busy, "again").await;
     let cat = app.sign_up("cat").await;
     registered(&app, &cat, &quiet, json!({}), StatusCode::CREATED).await;
-    tokio::time::sleep(Duration::from_secs(3)).await;
-    // Assert: still the good ranking (quiet's new member not counted), answered at once.
-    let started = std::time::Instant::now();
+    // Assert: until the module's failure is counted, every answer is the good ranking.
+    let give_up = Instant::now() + RULE_DEADLINE + Duration::from_secs(60);
+    let mut slowest = Duration::ZERO;
+    loop {
+        let started = Instant::now();
+        let now = trending(&app).await;
+        slowest = slowest.max(started.elapsed());
+        assert_eq!(now.status(), StatusCode::OK);
+        assert_eq!(now.headers().get("etag").unwrap().to_str().unwrap(), good_etag);
+        if rule_failures(&app, &operator, failure).await > failed_before {
+            break;
+        }
+        assert!(Instant::now() < give_up, "no {failure} of the rule module was counted");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
     let now = trending(&app).await;
-    assert!(started.elapsed() < Duration::from_secs(1), "a trending request never waits on the module");
     assert_eq!(now.headers().get("etag").unwrap().to_str().unwrap(), good_etag);
     let now = body(now).await;
     assert_eq!(now, good);
-    assert_eq!(entry(&now, &quiet).unwrap()["members"], 1);
+    assert_eq!(entry(&now, &quiet).unwrap()["members"], 1, "quiet's new member is not counted");
+    // A request that waited on the running module would have taken about its whole deadline.
+    assert!(slowest < RULE_DEADLINE / 2, "a trending request took {slowest:?} while the module ran");
     app.stop().await;
 }
 
 #[tokio::test]
 async fn a_rule_module_that_traps_leaves_the_last_good_ranking() {
-    the_last_good_ranking_stays(json!({"trapAtComments": 2})).await;
+    the_last_good_ranking_stays(json!({"trapAtComments": 2}), "trap").await;
 }
 
 #[tokio::test]
 async fn a_rule_module_that_runs_too_long_leaves_the_last_good_ranking() {
-    the_last_good_ranking_stays(json!({"spinAtComments": 2})).await;
+    the_last_good_ranking_stays(json!({"spinAtComments": 2}), "deadline").await;
 }
 
 #[tokio::test]
