@@ -26,6 +26,22 @@ fn sample(text: &str, prefix: &str) -> Option<f64> {
     text.lines().find(|line| line.starts_with(prefix)).and_then(|line| line.rsplit(' ').next()?.parse().ok())
 }
 
+/// The counter of space-event jobs that ran to success.
+const EVENT_JOBS_SUCCEEDED: &str = r#"trellis_jobs_finished_total{kind="module-event",outcome="succeeded"}"#;
+
+/// The metrics once `done` holds for them; waits as long as a loaded machine may need.
+async fn scrape_until(app: &TestApp, done: impl Fn(&str) -> bool) -> String {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    loop {
+        let text = scrape(app, Some(TOKEN)).await.text().await.unwrap();
+        if done(&text) {
+            return text;
+        }
+        assert!(std::time::Instant::now() < deadline, "the metrics never showed what the test waits for: {text}");
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+}
+
 #[tokio::test]
 async fn metrics_need_the_configured_token_and_are_absent_without_one() {
     // Arrange
@@ -74,6 +90,11 @@ async fn metrics_count_requests_by_route_template_and_what_was_refused() {
         limited += usize::from(login.status() == StatusCode::TOO_MANY_REQUESTS);
     }
     let message = messages::send(&app, &ann.token, &json!({"to": bob.handle, "subject": "hi", "body": "hello"})).await;
+    // A comment queues a space event for Tags: one background job of this server.
+    let finished_before = sample(&scrape(&app, Some(TOKEN)).await.text().await.unwrap(), EVENT_JOBS_SUCCEEDED);
+    let comments = format!("/v0/spaces/{space_id}/comments");
+    let comment = app.authed(Method::POST, &comments, &ann.token).json(&json!({"body": "hi"})).send().await.unwrap();
+    assert_eq!(comment.status(), StatusCode::CREATED);
     let text = scrape(&app, Some(TOKEN)).await.text().await.unwrap();
     // Assert: the template, never the space's id, labels the request.
     assert!(limited > 0, "the login limit was never reached");
@@ -105,9 +126,15 @@ async fn metrics_count_requests_by_route_template_and_what_was_refused() {
     assert!(sample(&text, r#"trellis_db_pool_max_connections{pool="reader"}"#).is_some_and(|n| n >= 1.0), "{text}");
     assert!(sample(&text, r#"trellis_db_pool_connections{pool="reader",state="idle"}"#).is_some(), "{text}");
     assert_eq!(sample(&text, "trellis_jobs_readable"), Some(1.0), "{text}");
-    assert!(
-        text.contains("# TYPE trellis_jobs_finished_total counter") || !text.contains("trellis_jobs_finished_total{")
-    );
+    // The event's job ran: this server's job table says so, and the count of finished runs (kept by the
+    // process, so other tests' servers add to it too) grew by it.
+    let text = scrape_until(&app, |text| {
+        sample(text, r#"trellis_jobs{kind="module-event",state="SUCCEEDED"}"#).is_some_and(|n| n >= 1.0)
+    })
+    .await;
+    assert!(text.contains("# TYPE trellis_jobs_finished_total counter"), "{text}");
+    let finished = sample(&text, EVENT_JOBS_SUCCEEDED).unwrap_or_else(|| panic!("no finished event jobs: {text}"));
+    assert!(finished >= finished_before.unwrap_or(0.0) + 1.0, "{finished_before:?} then {finished}");
     app.stop().await;
 }
 
