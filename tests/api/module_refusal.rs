@@ -7,7 +7,7 @@ use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
 use trellis::config::Config;
 use trellis_modules::{EnabledModule, Grant};
-use trellis_tests::{assert_error, body, spawn_app_with};
+use trellis_tests::{TestApp, TestUser, assert_error, body, spawn_app_with};
 
 use crate::support::forms::get_ok;
 use crate::support::modules::{connect, module_call};
@@ -63,19 +63,30 @@ async fn a_deployment_without_bad_modules_refuses_none() {
     assert_eq!(refused, json!({"items": [], "nextCursor": null}));
 }
 
+/// How many calls the operator sees `module_id` answer.
+async fn calls_of(app: &TestApp, operator: &TestUser, module_id: &str) -> u64 {
+    let metrics = get_ok(app, &operator.token, "/v0/admin/modules/metrics").await;
+    let module = metrics["items"].as_array().unwrap().iter().find(|m| m["moduleId"] == module_id);
+    module.and_then(|m| m["calls"].as_u64()).unwrap_or_else(|| panic!("no calls of {module_id}: {metrics}"))
+}
+
 #[tokio::test]
 async fn a_module_route_without_a_trailing_slash_reaches_the_modules_root_route() {
     // Arrange
     let app = spawn_app_with(|_| {}).await;
     let ann = app.sign_up("ann").await;
+    let operator = app.grant_operator(&app.sign_up("olga").await).await;
     let space_id = id(&created_space(&app, &ann, "garden").await);
     connect(&app, &ann, &space_id, json!([{"moduleId": "tags"}])).await;
+    let calls_before = calls_of(&app, &operator, "tags").await;
     // Act
     let bare = module_call(&app, &ann.token, Method::GET, &space_id, "/tags").await;
     let slash = module_call(&app, &ann.token, Method::GET, &space_id, "/tags/").await;
-    // Assert: both reach the module (Tags has no root route, so both are its own 404)
-    let (bare_status, slash_status) = (bare.status(), slash.status());
-    let (bare, slash) = (body(bare).await, body(slash).await);
-    eprintln!("bare {bare_status} {bare}\nslash {slash_status} {slash}");
-    assert_eq!((bare_status, &bare["error"]["message"]), (slash_status, &slash["error"]["message"]));
+    // Assert: both reached the module, which has no root route: each is the SDK's 404 (the host's own
+    // 404 says "no such route"), and the module answered two calls more.
+    for (path, answer) in [("/tags", bare), ("/tags/", slash)] {
+        let error = assert_error(answer, StatusCode::NOT_FOUND, "NOT_FOUND").await;
+        assert_eq!(error["message"], "no such route or resource", "{path}: {error}");
+    }
+    assert_eq!(calls_of(&app, &operator, "tags").await, calls_before + 2);
 }
