@@ -139,16 +139,21 @@ async fn a_panicking_handler_fails_its_job_and_its_worker_runs_the_next() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn heartbeats_keep_a_job_longer_than_its_lease_from_other_servers() {
-    // Arrange: a 1 s lease, a job of 3.5 s, and a second server polling often.
+    // Arrange: a 3 s lease (a heartbeat each second, so a loaded machine may hold one back for two), a job
+    // running past two leases, and a second server polling often.
     let db = TestDatabase::new().await;
     let (one, two) = (db.store().await, db.store().await);
-    let first = JobQueue::new(one.clone(), &config(1, 20));
-    let second = JobQueue::new(two.clone(), &config(1, 20));
+    let first = JobQueue::new(one.clone(), &config(3, 20));
+    let second = JobQueue::new(two.clone(), &config(3, 20));
     let handler = Arc::new(Scripted::default());
     let mut workers = spawn_workers(&first, handler.clone(), 1);
-    // Act
-    let long = enqueue(&first, &one, json!({"sleepMs": 3_500})).await;
-    tokio::time::sleep(Duration::from_millis(300)).await;
+    // Act: the second server starts once the first has claimed the job.
+    let long = enqueue(&first, &one, json!({"sleepMs": 7_000})).await;
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while one.jobs.job(long).await.unwrap().unwrap().state != "RUNNING" {
+        assert!(Instant::now() < deadline, "the first server never claimed the job");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
     workers.extend(spawn_workers(&second, handler.clone(), 2));
     let long = finished(&one, long).await;
     // Assert

@@ -20,6 +20,9 @@ async fn hostile_space(app: &TestApp, owner: &trellis_tests::TestUser, on_event:
     space_id
 }
 
+/// Lets the tests read `/metrics`.
+const METRICS_TOKEN: &str = "metrics-token-for-the-tests";
+
 /// The budget of a module request in the containment test: wider than the harness's, so that the
 /// ordinary calls sharing two loaded cores with the attacks keep room, while a guest that never
 /// ends is still stopped well before the client gives up.
@@ -166,30 +169,35 @@ async fn a_third_party_module_built_with_the_sdk_runs_in_the_host() {
 /// threads of its own, so requests that need no module are served meanwhile.
 #[tokio::test]
 async fn calls_beyond_a_spaces_bound_are_refused_at_once_while_other_requests_are_served() {
-    // Arrange: two calls per space at a time; each loop runs to its 1 s budget.
+    // Arrange: two calls per space at a time; each loop runs to its budget, long enough that the plain
+    // request below is made and answered while both run, however loaded the machine.
+    let loop_budget = Duration::from_secs(5);
     let app = spawn_app_with(|config| {
         enable_hostile(config);
-        config.modules.runtime.request_deadline_ms = 1_000;
+        config.modules.runtime.request_deadline_ms = loop_budget.as_millis() as u64;
         config.modules.runtime.max_calls_per_space = 2;
     })
     .await;
     let ann = app.sign_up("ann").await;
     let space_id = hostile_space(&app, &ann, "ok").await;
     let loop_url = app.url(&format!("/v0/spaces/{space_id}/modules/hostile/loop"));
-    // Act
+    // Act: six loops; the four refused come back at once, while two run.
     let loops: Vec<_> = (0..6)
         .map(|_| {
             let request = app.client.get(&loop_url).header("X-License-Key", &app.license_key).bearer_auth(&ann.token);
             tokio::spawn(async move { request.send().await.expect("request sent") })
         })
         .collect();
-    tokio::time::sleep(Duration::from_millis(200)).await;
-    let started = Instant::now();
+    let give_up = Instant::now() + loop_budget * 6;
+    while loops.iter().filter(|call| call.is_finished()).count() < 4 {
+        assert!(Instant::now() < give_up, "the calls beyond the bound were not refused");
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
     let plain = app.get_authed("/v0/users/me", &ann.token).await;
-    let plain_took = started.elapsed();
+    let running = loops.iter().filter(|call| !call.is_finished()).count();
     // Assert
     assert_eq!(plain.status(), StatusCode::OK);
-    assert!(plain_took < Duration::from_millis(900), "a plain request waited {plain_took:?} behind the guests");
+    assert_eq!(running, 2, "a plain request waited until the guests' loops ended");
     let mut refused = 0;
     for call in loops {
         let response = call.await.unwrap();
@@ -201,7 +209,7 @@ async fn calls_beyond_a_spaces_bound_are_refused_at_once_while_other_requests_ar
             assert_error(response, StatusCode::BAD_GATEWAY, "MODULE_FAILED").await;
         }
     }
-    assert!(refused >= 3, "only {refused} of 6 calls were refused");
+    assert_eq!(refused, 4, "two of 6 calls run at a time");
 }
 
 #[tokio::test]
@@ -235,23 +243,49 @@ async fn a_space_that_spent_its_guest_time_is_refused_until_it_earns_more() {
 /// (and logged), not kept in memory.
 #[tokio::test]
 async fn events_beyond_a_spaces_queue_are_dropped() {
-    // Arrange: every event takes the hostile module 500 ms; the queue holds two.
+    // Arrange: every event takes the hostile module 1 s, longer than the eight events take to make on a
+    // loaded machine; the queue holds two.
     let app = spawn_app_with(|config| {
         enable_hostile(config);
-        config.modules.runtime.event_deadline_ms = 500;
+        config.modules.runtime.event_deadline_ms = 1_000;
         config.modules.runtime.max_queued_events_per_space = 2;
+        config.metrics.token = Some(METRICS_TOKEN.into());
     })
     .await;
     let ann = app.sign_up("ann").await;
     created_config(&app, &ann.token, sample_config()).await;
     let space_id = hostile_space(&app, &ann, "loop").await;
-    // Act: eight events at once.
+    // Act: eight events in a row (not at once: PostgreSQL counts a space's unfinished events without
+    // seeing those of transactions that have not committed yet).
     for _ in 0..8 {
         created_form(&app, &ann.token, &tagged_payload(&space_id, "flood")).await;
     }
-    tokio::time::sleep(Duration::from_secs(6)).await;
-    // Assert: the one being delivered and the two queued arrived; the rest were dropped.
+    // Assert: the one being delivered and the two queued arrived; the rest were dropped. Once no event of
+    // the space waits or runs, Tags has counted every one that was kept.
+    let events = delivered_events(&app).await;
     let counts = get_ok(&app, &ann.token, &counts_path(&space_id)).await;
     let delivered = counts["counts"]["flood"].as_u64().unwrap_or(0);
+    assert_eq!(delivered, events, "every event kept was delivered: {counts}");
     assert!((1..=4).contains(&delivered), "{delivered} of 8 events were delivered: {counts}");
+}
+
+/// Waits until the server has no space event queued or running; answers how many ran.
+async fn delivered_events(app: &TestApp) -> u64 {
+    let give_up = Instant::now() + Duration::from_secs(60);
+    loop {
+        let text = app.request(Method::GET, "/metrics").bearer_auth(METRICS_TOKEN).send().await.unwrap();
+        let text = text.text().await.unwrap();
+        let jobs = |state: &str| {
+            let prefix = format!(r#"trellis_jobs{{kind="module-event",state="{state}"}} "#);
+            text.lines()
+                .find_map(|line| line.strip_prefix(prefix.as_str()))
+                .map_or(0, |n| n.parse::<f64>().unwrap() as u64)
+        };
+        if jobs("QUEUED") + jobs("RUNNING") == 0 {
+            assert_eq!(jobs("FAILED"), 0, "{text}");
+            return jobs("SUCCEEDED");
+        }
+        assert!(Instant::now() < give_up, "the space's events were never all delivered: {text}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
 }

@@ -24,10 +24,11 @@ fn trusting(config: &mut Config) {
 }
 
 /// The answer of `request` once it has `status` (an announcement travels through PostgreSQL, so the
-/// other server applies it within milliseconds, not before the first server answered); fails after
-/// two seconds, far below the five minutes the caches are trusted here.
+/// other server applies it within milliseconds, not before the first server answered); gives up after
+/// 30 seconds, which a loaded machine does not need and which is still far below the five minutes the
+/// caches are trusted here.
 async fn soon<F: AsyncFn() -> reqwest::Response>(request: F, status: StatusCode) -> reqwest::Response {
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(2);
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
     loop {
         let response = request().await;
         if response.status() == status || std::time::Instant::now() > deadline {
