@@ -184,6 +184,90 @@ fn a_scaffolded_module_passes_its_tests_builds_with_one_command_and_fits_the_hos
     assert_eq!(json_stdout(&check)["manifest"]["id"], "greeter");
 }
 
+/// `trellis module check` on a component the test built; its manifest's id is `id`.
+fn assert_fits(dir: &Path, component: &Path, id: &str) {
+    assert!(component.exists(), "the build wrote {}", component.display());
+    let check = trellis(dir, &["module", "check", &component.to_string_lossy()]);
+    assert!(check.status.success(), "{}", String::from_utf8_lossy(&check.stdout));
+    assert_eq!(json_stdout(&check)["manifest"]["id"], id);
+}
+
+/// The output of a tool a test runs, for its failure messages.
+fn printed(output: &Output) -> String {
+    format!("{}{}", String::from_utf8_lossy(&output.stdout), String::from_utf8_lossy(&output.stderr))
+}
+
+/// Runs what `trellis module new --lang js` writes: the template's own tests (`npm test`), its build
+/// (`npm run build`, componentize-js) and the check of the component. Needs node, npm and the
+/// componentize-js that `scripts/setup` installs (`#[ignore]`d; `scripts/test` runs it with `--ignored`).
+///
+/// Offline and quick: the scaffold's lock file is sdk-js's own (checked here), so instead of its `npm ci`
+/// it gets a link to sdk-js/node_modules, which `scripts/setup` installed from that lock.
+#[test]
+#[ignore]
+fn a_scaffolded_javascript_module_passes_its_tests_builds_and_fits_the_host() {
+    // Arrange
+    let dir = tempfile::tempdir().unwrap();
+    let workspace = Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("host/ sits in the workspace");
+    let created = trellis(dir.path(), &["module", "new", "greeter-js", "--lang", "js", "--dir", "greeter-js"]);
+    assert!(created.status.success(), "{}", String::from_utf8_lossy(&created.stderr));
+    let module_dir = dir.path().join("greeter-js");
+    let lock = std::fs::read_to_string(module_dir.join("package-lock.json")).unwrap();
+    let sdk_lock = std::fs::read_to_string(workspace.join("sdk-js/package-lock.json")).unwrap();
+    assert!(lock.replace(r#""name": "greeter-js""#, r#""name": "trellis-sdk-js""#) == sdk_lock, "the lock is sdk-js's");
+    let node_modules = workspace.join("sdk-js/node_modules");
+    assert!(
+        node_modules.join("@bytecodealliance/componentize-js").is_dir(),
+        "run scripts/setup: it installs {}",
+        node_modules.display()
+    );
+    std::os::unix::fs::symlink(&node_modules, module_dir.join("node_modules")).unwrap();
+    let npm = |args: &[&str]| Command::new("npm").args(args).current_dir(&module_dir).output().expect("running npm");
+
+    // Act
+    let tests = npm(&["test"]);
+    let build = npm(&["run", "build"]);
+
+    // Assert
+    let report = printed(&tests);
+    assert!(tests.status.success(), "{report}");
+    assert!(report.contains("# pass 3") && report.contains("# fail 0"), "the template's tests ran: {report}");
+    assert!(build.status.success(), "{}", printed(&build));
+    assert_fits(dir.path(), &module_dir.join("greeter-js.wasm"), "greeter-js");
+}
+
+/// Runs what `trellis module new --lang python` writes: the template's own tests (`python3 -m unittest`), its
+/// build (`./build.sh`, componentize-py) and the check of the component. Needs python3 and the componentize-py
+/// that `scripts/setup` installs into ~/.cache/trellis/componentize-py (`#[ignore]`d, as above); the build
+/// finds it on `PATH`, as in the virtualenv the scaffold's next steps make.
+#[test]
+#[ignore]
+fn a_scaffolded_python_module_passes_its_tests_builds_and_fits_the_host() {
+    // Arrange
+    let dir = tempfile::tempdir().unwrap();
+    let created = trellis(dir.path(), &["module", "new", "greeter-py", "--lang", "python", "--dir", "greeter-py"]);
+    assert!(created.status.success(), "{}", String::from_utf8_lossy(&created.stderr));
+    let module_dir = dir.path().join("greeter-py");
+    let home = std::env::var_os("HOME").expect("HOME is set");
+    let tools = Path::new(&home).join(".cache/trellis/componentize-py/bin");
+    assert!(tools.join("componentize-py").exists(), "run scripts/setup: it installs {}", tools.display());
+    let path = std::env::join_paths(
+        std::iter::once(tools).chain(std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default())),
+    )
+    .unwrap();
+
+    // Act
+    let tests = Command::new("python3").args(["-m", "unittest"]).current_dir(&module_dir).output().expect("python3");
+    let build = Command::new("./build.sh").current_dir(&module_dir).env("PATH", &path).output().expect("build.sh");
+
+    // Assert
+    let report = printed(&tests);
+    assert!(tests.status.success(), "{report}");
+    assert!(report.contains("Ran 2 tests") && report.contains("\nOK"), "the template's tests ran: {report}");
+    assert!(build.status.success(), "{}", printed(&build));
+    assert_fits(dir.path(), &module_dir.join("greeter_py.wasm"), "greeter-py");
+}
+
 /// `trellis module dev` on a scaffolded module: serves it with a user and a space, answers its route, and
 /// reloads it after a source change without a new URL or token. Needs the wasm32-wasip2 target (`--ignored`).
 #[tokio::test]
