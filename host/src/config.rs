@@ -134,12 +134,12 @@ impl Default for AuthConfig {
 pub struct HttpConfig {
     /// Largest JSON request body accepted, in bytes.
     pub json_body_limit: usize,
-    /// Take the client address from `X-Forwarded-For` (behind a proxy only): the entry the
-    /// outermost of `trusted_proxies` proxies added. Entries left of it are the client's own words.
-    pub trust_forwarded_for: bool,
-    /// Proxies in front of the server that append to `X-Forwarded-For`; the client address is the
-    /// entry this many places from the right. A shorter chain falls back to the connection's peer.
-    pub trusted_proxies: usize,
+    /// Reverse proxies in front of the server, as addresses (`10.0.0.7`) or networks
+    /// (`10.0.0.0/8`, `fd00::/8`). `X-Forwarded-For` is read only on connections from one of
+    /// them, and the client address is its rightmost entry that is not one of them (entries left
+    /// of it are the client's own words). Empty: the header is never read, and the client address
+    /// is the connection's peer. (Replaces `trust_forwarded_for`, which believed any peer.)
+    pub trusted_proxies: Vec<String>,
     /// Seconds a client may take to send a request's headers, and an idle kept-alive connection
     /// waits for the next request, before the connection is closed.
     pub header_timeout_seconds: u64,
@@ -163,8 +163,7 @@ impl Default for HttpConfig {
     fn default() -> Self {
         Self {
             json_body_limit: 1024 * 1024,
-            trust_forwarded_for: false,
-            trusted_proxies: 1,
+            trusted_proxies: Vec::new(),
             header_timeout_seconds: 10,
             body_idle_timeout_seconds: 30,
             write_timeout_seconds: 30,
@@ -406,6 +405,8 @@ impl Config {
             self.media.asset_upload_window_seconds > 0,
             "media.asset_upload_window_seconds must be at least 1: an announcement needs time for its upload"
         );
+        crate::http::forwarded::TrustedProxies::parse(&self.http.trusted_proxies)
+            .map_err(|problem| anyhow::anyhow!("http.trusted_proxies: {problem}"))?;
         for origin in &self.http.cors_origins {
             anyhow::ensure!(
                 is_origin(origin),
@@ -497,6 +498,15 @@ mod tests {
             let mut config = Config::default();
             config.http.cors_origins = vec![origin.into()];
             assert_eq!(config.validate().is_ok(), ok, "{origin:?}");
+        }
+    }
+
+    #[test]
+    fn trusted_proxies_must_be_addresses_or_networks() {
+        for (entry, ok) in [("10.0.0.0/8", true), ("127.0.0.1", true), ("fd00::/8", true), ("proxy.lan", false)] {
+            let mut config = Config::default();
+            config.http.trusted_proxies = vec![entry.into()];
+            assert_eq!(config.validate().is_ok(), ok, "{entry:?}");
         }
     }
 

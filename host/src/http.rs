@@ -10,6 +10,7 @@ pub mod docs;
 pub mod error;
 pub mod extract;
 pub mod forms;
+pub mod forwarded;
 pub mod health;
 pub mod list;
 pub mod marketplace;

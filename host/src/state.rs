@@ -4,6 +4,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use crate::config::Config;
+use crate::http::forwarded::TrustedProxies;
 use crate::jobs::queue::JobQueue;
 use crate::mail::Mailer;
 use crate::media::objects::MediaObjects;
@@ -62,6 +63,8 @@ pub struct AppState {
     pub space_events: Arc<SpaceEvents>,
     /// The background analysis of published assets (run by the `analysis` jobs).
     pub analysis: Arc<Analysis>,
+    /// `http.trusted_proxies`, parsed: whose `X-Forwarded-For` is believed.
+    pub trusted_proxies: Arc<TrustedProxies>,
 }
 
 impl AppState {
@@ -124,6 +127,10 @@ impl AppState {
         let workflow_items = Arc::new(WorkflowItems::new(store.clone(), workflows.clone(), form_instances.clone()));
         let objects = crate::media::open(&config.media, config.data_dir())?;
         let media = MediaObjects::new(store.clone(), objects, &config.media);
+        let trusted_proxies = Arc::new(
+            TrustedProxies::parse(&config.http.trusted_proxies)
+                .map_err(|problem| anyhow::anyhow!("http.trusted_proxies: {problem}"))?,
+        );
         let attachments = Arc::new(Attachments::new(
             store.clone(),
             media.clone(),
@@ -167,6 +174,7 @@ impl AppState {
             queue,
             space_events: events,
             analysis,
+            trusted_proxies,
         })
     }
 }

@@ -1,6 +1,7 @@
 //! Login limits that a stranger cannot turn against an account's owner, and client addresses a
 //! client cannot forge (issue 11, findings 2 and 7): limits per account from one address, the
-//! `X-Forwarded-For` entry of the trusted proxy, and IPv6 clients counted by their /64.
+//! `X-Forwarded-For` entry of the trusted proxy, and IPv6 clients counted by their /64. The header
+//! is believed only from a peer in `http.trusted_proxies` (issue 28).
 
 use std::time::{Duration, Instant};
 
@@ -18,9 +19,50 @@ async fn login_from(app: &TestApp, forwarded_for: &str, login: &str, password: &
         .expect("request sent")
 }
 
+/// The tests' requests come from 127.0.0.1, so a server trusting 127.0.0.0/8 takes them as a
+/// proxy's.
 fn behind_a_proxy(config: &mut Config) {
-    config.http.trust_forwarded_for = true;
-    config.http.trusted_proxies = 1;
+    config.http.trusted_proxies = vec!["127.0.0.0/8".into()];
+}
+
+#[tokio::test]
+async fn forwarded_for_from_a_peer_that_is_no_trusted_proxy_is_ignored() {
+    // Arrange: the trusted proxies are 10.0.0.0/8; the tests connect from 127.0.0.1.
+    let app = spawn_app_with(|config| {
+        config.http.trusted_proxies = vec!["10.0.0.0/8".into()];
+        config.rate_limits.login_per_address = 2;
+    })
+    .await;
+    app.sign_up("ann").await;
+    for i in 1..=2 {
+        assert_eq!(login_from(&app, &format!("203.0.113.{i}"), "ann", PASSWORD).await.status(), StatusCode::OK);
+    }
+    // Act: a third login naming yet another address.
+    let rotated = login_from(&app, "203.0.113.3", "ann", PASSWORD).await;
+    // Assert: counted against 127.0.0.1 like the first two.
+    assert_error(rotated, StatusCode::TOO_MANY_REQUESTS, "RATE_LIMITED").await;
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn forwarded_for_from_a_trusted_proxy_names_the_client_past_other_trusted_hops() {
+    // Arrange: 127.0.0.0/8 is trusted; 203.0.113.1 logs in twice, the limit.
+    let app = spawn_app_with(|config| {
+        behind_a_proxy(config);
+        config.rate_limits.login_per_address = 2;
+    })
+    .await;
+    app.sign_up("ann").await;
+    for _ in 1..=2 {
+        assert_eq!(login_from(&app, "203.0.113.1", "ann", PASSWORD).await.status(), StatusCode::OK);
+    }
+    // Act: the same client through a second trusted proxy (127.0.0.9), and another client.
+    let same_client = login_from(&app, "203.0.113.1, 127.0.0.9", "ann", PASSWORD).await;
+    let other_client = login_from(&app, "6.6.6.6, 203.0.113.2, 127.0.0.9", "ann", PASSWORD).await;
+    // Assert
+    assert_error(same_client, StatusCode::TOO_MANY_REQUESTS, "RATE_LIMITED").await;
+    assert_eq!(other_client.status(), StatusCode::OK);
+    app.stop().await;
 }
 
 #[tokio::test]

@@ -203,8 +203,8 @@ impl<S: Send + Sync> FromRequestParts<S> for Caller {
     }
 }
 
-/// The client's address: the peer, or, when configured to trust it, the `X-Forwarded-For` entry
-/// the outermost trusted proxy added.
+/// The client's address: the peer, or, when the peer is one of `http.trusted_proxies`, the
+/// rightmost `X-Forwarded-For` entry that is not (`http/forwarded.rs`).
 pub struct ClientAddress(pub IpAddr);
 
 impl<S> FromRequestParts<S> for ClientAddress
@@ -216,24 +216,11 @@ where
 
     async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
         let state = AppState::from_ref(state);
-        let http = &state.config.http;
         let peer = parts.extensions.get::<ConnectInfo<SocketAddr>>().map(|c| c.0.ip());
         let peer = peer.unwrap_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED));
-        if http.trust_forwarded_for {
-            let values = parts.headers.get_all("x-forwarded-for").iter().filter_map(|v| v.to_str().ok());
-            return Ok(Self(forwarded_client(values, http.trusted_proxies).unwrap_or(peer)));
-        }
-        Ok(Self(peer))
+        let values = parts.headers.get_all("x-forwarded-for").iter().filter_map(|v| v.to_str().ok());
+        Ok(Self(state.trusted_proxies.client(peer, values)))
     }
-}
-
-/// The entry `proxies` places from the right of the `X-Forwarded-For` chain (all header lines in
-/// order), which the outermost trusted proxy added; `None` when the chain is shorter or that
-/// entry is no address. Entries further left are whatever the client sent.
-fn forwarded_client<'a>(values: impl Iterator<Item = &'a str>, proxies: usize) -> Option<IpAddr> {
-    let entries: Vec<&str> = values.flat_map(|v| v.split(',')).map(str::trim).collect();
-    let index = entries.len().checked_sub(proxies.max(1))?;
-    entries[index].parse().ok()
 }
 
 /// Query parameters; each must be given at most once, and parsing problems name `query.<name>`.
@@ -251,21 +238,5 @@ where
         serde_urlencoded::from_str(query)
             .map(ApiQuery)
             .map_err(|e| Error::invalid("query", "INVALID_QUERY", e.to_string()))
-    }
-}
-
-#[cfg(test)]
-mod forwarded_tests {
-    use super::forwarded_client;
-
-    #[test]
-    fn the_client_is_the_entry_the_outermost_trusted_proxy_added() {
-        let one = |v: &str, n| forwarded_client(std::iter::once(v), n).map(|a| a.to_string());
-        assert_eq!(one("6.6.6.6, 10.0.0.7", 1).as_deref(), Some("10.0.0.7"));
-        assert_eq!(one("6.6.6.6, 10.0.0.7, 10.0.0.8", 2).as_deref(), Some("10.0.0.7"));
-        assert_eq!(one("10.0.0.8", 2), None);
-        assert_eq!(one("6.6.6.6, junk", 1), None);
-        let lines = forwarded_client(["6.6.6.6", "10.0.0.7"].into_iter(), 1).map(|a| a.to_string());
-        assert_eq!(lines.as_deref(), Some("10.0.0.7"));
     }
 }
