@@ -139,6 +139,8 @@ fn status_text(status: u16) -> &'static str {
 /// What is read at scrape time rather than counted.
 #[derive(Default)]
 pub struct Snapshot {
+    /// Readiness checks run (each a database ping and a media store check).
+    pub readiness_checks: u64,
     /// Connections per pool (`reader`, `writer`): (open, idle, max).
     pub pools: Vec<(&'static str, u32, u32, u32)>,
     /// Jobs per kind and state; `None` when the database could not be read.
@@ -177,6 +179,15 @@ fn snapshot_families(snapshot: &Snapshot) -> Vec<MetricFamily> {
         depth.mut_metric().push(gauge(&[("kind", kind), ("state", state)], *count as f64));
     }
     families.push(depth);
+
+    let mut readiness = family(
+        "trellis_readiness_checks_total",
+        "Readiness checks run (a database ping and a media store check each); /readyz answers from the last one \
+         for a second",
+        MetricType::COUNTER,
+    );
+    readiness.mut_metric().push(counter(&[], snapshot.readiness_checks as f64));
+    families.push(readiness);
 
     let mut calls = family(
         "trellis_module_calls_total",
@@ -278,6 +289,7 @@ mod tests {
         request("GET", "/v0/spaces", 200, Duration::from_millis(3));
         rate_limit_refused("login_per_address");
         let snapshot = Snapshot {
+            readiness_checks: 3,
             pools: vec![("reader", 4, 3, 8)],
             jobs: Some(vec![("analysis".into(), "QUEUED".into(), 2)]),
             modules: Vec::new(),
@@ -294,6 +306,7 @@ mod tests {
         assert!(text.contains(r#"trellis_db_pool_connections{pool="reader",state="in_use"} 1"#), "{text}");
         assert!(text.contains(r#"trellis_jobs{kind="analysis",state="QUEUED"} 2"#), "{text}");
         assert!(text.contains("trellis_jobs_readable 1"), "{text}");
+        assert!(text.contains("trellis_readiness_checks_total 3"), "{text}");
     }
 
     #[test]

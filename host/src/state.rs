@@ -26,6 +26,7 @@ use crate::services::marketplace::ranking::{Ranking, RankingSettings};
 use crate::services::marketplace::registrations::RegistrationLimits;
 use crate::services::messages::Messages;
 use crate::services::modules::Modules;
+use crate::services::readiness::Readiness;
 use crate::services::space_events::SpaceEvents;
 use crate::services::spaces::Spaces;
 use crate::services::users::Users;
@@ -63,6 +64,8 @@ pub struct AppState {
     pub space_events: Arc<SpaceEvents>,
     /// The background analysis of published assets (run by the `analysis` jobs).
     pub analysis: Arc<Analysis>,
+    /// `GET /readyz`: one bounded check of the database and the media store, shared for a second.
+    pub readiness: Arc<Readiness>,
     /// `http.trusted_proxies`, parsed: whose `X-Forwarded-For` is believed.
     pub trusted_proxies: Arc<TrustedProxies>,
 }
@@ -127,6 +130,7 @@ impl AppState {
         let workflow_items = Arc::new(WorkflowItems::new(store.clone(), workflows.clone(), form_instances.clone()));
         let objects = crate::media::open(&config.media, config.data_dir())?;
         let media = MediaObjects::new(store.clone(), objects, &config.media);
+        let readiness = Arc::new(Readiness::new(store.clone(), media.clone(), config.media.retry_after_seconds));
         let trusted_proxies = Arc::new(
             TrustedProxies::parse(&config.http.trusted_proxies)
                 .map_err(|problem| anyhow::anyhow!("http.trusted_proxies: {problem}"))?,
@@ -174,6 +178,7 @@ impl AppState {
             queue,
             space_events: events,
             analysis,
+            readiness,
             trusted_proxies,
         })
     }
@@ -236,7 +241,12 @@ impl AppState {
             }
             Err(_) => None,
         };
-        crate::metrics::Snapshot { pools: self.store.pool_use(), jobs, modules: self.modules.host().metrics() }
+        crate::metrics::Snapshot {
+            readiness_checks: self.readiness.checks(),
+            pools: self.store.pool_use(),
+            jobs,
+            modules: self.modules.host().metrics(),
+        }
     }
 }
 

@@ -246,6 +246,27 @@ async fn readyz_answers_ready_while_the_database_answers() {
 }
 
 #[tokio::test]
+async fn concurrent_readyz_calls_share_one_check_a_second() {
+    // Arrange
+    let token = "metrics-token-for-the-tests";
+    let app = spawn_app_with(|config| config.metrics.token = Some(token.into())).await;
+    // Act: 64 anonymous probes at once.
+    let started = std::time::Instant::now();
+    let probes = (0..64).map(|_| app.client.get(app.url("/readyz")).send());
+    let answers = futures::future::join_all(probes).await;
+    let took = started.elapsed();
+    let metrics = app.request(Method::GET, "/metrics").bearer_auth(token).send().await.unwrap();
+    // Assert: a check starts at most a second after the last one ended, however long the probes took.
+    for answer in answers {
+        assert_eq!(answer.unwrap().status(), StatusCode::OK);
+    }
+    let text = metrics.text().await.unwrap();
+    let line = text.lines().find(|line| line.starts_with("trellis_readiness_checks_total ")).expect("the metric");
+    let checks: u64 = line.rsplit(' ').next().unwrap().parse().unwrap();
+    assert!((1..=1 + took.as_secs()).contains(&checks), "{checks} checks for 64 probes in {took:?}");
+}
+
+#[tokio::test]
 async fn the_openapi_document_lists_every_v0_route() {
     // Arrange
     let app = spawn_app().await;

@@ -31,7 +31,7 @@ export interface paths {
         /**
          * The process can serve: the database and the media store answer. When one does not, 503 with
          *     the error envelope naming which (SERVICE_UNAVAILABLE: the database; MEDIA_UNAVAILABLE: the
-         *     media store) and `Retry-After`.
+         *     media store) and `Retry-After`. One check, bounded in time, answers every caller for a second.
          */
         get: operations["get_readiness"];
         put?: never;

@@ -54,7 +54,7 @@ def sync_detailed(
 ) -> Response[Any | ErrorEnvelope]:
     """The process can serve: the database and the media store answer. When one does not, 503 with
     the error envelope naming which (SERVICE_UNAVAILABLE: the database; MEDIA_UNAVAILABLE: the
-    media store) and `Retry-After`.
+    media store) and `Retry-After`. One check, bounded in time, answers every caller for a second.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -79,7 +79,7 @@ def sync(
 ) -> Any | ErrorEnvelope | None:
     """The process can serve: the database and the media store answer. When one does not, 503 with
     the error envelope naming which (SERVICE_UNAVAILABLE: the database; MEDIA_UNAVAILABLE: the
-    media store) and `Retry-After`.
+    media store) and `Retry-After`. One check, bounded in time, answers every caller for a second.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -100,7 +100,7 @@ async def asyncio_detailed(
 ) -> Response[Any | ErrorEnvelope]:
     """The process can serve: the database and the media store answer. When one does not, 503 with
     the error envelope naming which (SERVICE_UNAVAILABLE: the database; MEDIA_UNAVAILABLE: the
-    media store) and `Retry-After`.
+    media store) and `Retry-After`. One check, bounded in time, answers every caller for a second.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -123,7 +123,7 @@ async def asyncio(
 ) -> Any | ErrorEnvelope | None:
     """The process can serve: the database and the media store answer. When one does not, 503 with
     the error envelope naming which (SERVICE_UNAVAILABLE: the database; MEDIA_UNAVAILABLE: the
-    media store) and `Retry-After`.
+    media store) and `Retry-After`. One check, bounded in time, answers every caller for a second.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
