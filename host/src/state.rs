@@ -144,7 +144,12 @@ impl AppState {
         ));
         let avatars = Arc::new(Avatars::new(store.clone(), media.clone(), &config.media.shard));
         let comments = Arc::new(Comments::new(store.clone(), spaces.clone(), limits.clone(), events.clone()));
-        let channels = Arc::new(Channels::new(store.clone(), comments.clone(), spaces.clone()));
+        let channels = Arc::new(Channels::new(
+            store.clone(),
+            comments.clone(),
+            spaces.clone(),
+            Duration::from_secs(config.rate_limits.reinvite_after_decline_seconds),
+        ));
         let analysis = Arc::new(analysis(&config, &store, &spaces, &analysis_host, &media, &events)?);
         let assets = Arc::new(Assets::new(
             store.clone(),

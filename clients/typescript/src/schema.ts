@@ -388,7 +388,8 @@ export interface paths {
         /**
          * Invites users by handle; the channel's owner and inviters may. A handle of a member answers
          *     its membership, one already invited its PENDING invite; no second invite is made. Any unknown
-         *     handle (or the caller's own) refuses the whole request.
+         *     handle (or the caller's own) refuses the whole request, as does a user who declined this
+         *     channel's invite less than `rate_limits.reinvite_after_decline_seconds` (24 h) ago.
          */
         post: operations["invite_to_channel"];
         delete?: never;
@@ -3939,6 +3940,17 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            /** @description RATE_LIMITED with Retry-After (the time left): a user named declined this channel's invite less than the cool-down (24 h by default) ago; nothing written */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };

@@ -12,6 +12,7 @@ mod invites;
 use std::borrow::Cow;
 use std::collections::HashMap;
 use std::sync::Arc;
+use std::time::Duration;
 
 use time::OffsetDateTime;
 
@@ -34,6 +35,8 @@ pub struct Channels {
     store: Store,
     comments: Arc<Comments>,
     spaces: Arc<Spaces>,
+    /// How long after a decline the channel may not invite that user again.
+    reinvite_after_decline: Duration,
 }
 
 fn not_found() -> Error {
@@ -49,8 +52,8 @@ fn owner_stays() -> Error {
 }
 
 impl Channels {
-    pub fn new(store: Store, comments: Arc<Comments>, spaces: Arc<Spaces>) -> Self {
-        Self { store, comments, spaces }
+    pub fn new(store: Store, comments: Arc<Comments>, spaces: Arc<Spaces>, reinvite_after_decline: Duration) -> Self {
+        Self { store, comments, spaces, reinvite_after_decline }
     }
 
     /// Creates a channel from `{name, description?}`; the creator becomes its owner. A user owns

@@ -3,7 +3,7 @@
 
 use reqwest::{Method, StatusCode};
 use serde_json::json;
-use trellis_tests::{assert_error, body, spawn_app};
+use trellis_tests::{assert_error, body, spawn_app, spawn_app_with};
 
 use crate::support::channels::{
     bulk_users, cancel, created_channel, id, inbox, invite, invite_id, invited, join, member_roles, respond, send,
@@ -136,8 +136,8 @@ async fn accepting_makes_the_invitee_a_member_and_the_invite_is_decided_once() {
 
 #[tokio::test]
 async fn declining_leaves_the_invitee_outside_and_a_new_invite_gets_a_new_id() {
-    // Arrange
-    let app = spawn_app().await;
+    // Arrange: no cool-down after a decline, so the channel may invite again at once.
+    let app = spawn_app_with(|config| config.rate_limits.reinvite_after_decline_seconds = 0).await;
     let ann = app.sign_up("ann").await;
     let bob = app.sign_up("bob").await;
     let channel_id = id(&created_channel(&app, &ann, "talk").await);
@@ -157,6 +157,38 @@ async fn declining_leaves_the_invitee_outside_and_a_new_invite_gets_a_new_id() {
     assert_ne!(second, first);
     assert_eq!(inbox(&app, &bob.token).await, [second.as_str()]);
     assert_eq!(body(respond(&app, &bob.token, &second, "ACCEPT").await).await["state"], "ACCEPTED");
+}
+
+#[tokio::test]
+async fn a_declined_invite_is_not_sent_again_before_the_cool_down_has_passed() {
+    // Arrange: the default cool-down (24 h); bob declines ann's invite, dan's is cancelled.
+    let app = spawn_app().await;
+    let ann = app.sign_up("ann").await;
+    let bob = app.sign_up("bob").await;
+    let cat = app.sign_up("cat").await;
+    let dan = app.sign_up("dan").await;
+    let channel_id = id(&created_channel(&app, &ann, "talk").await);
+    let other_channel = id(&created_channel(&app, &ann, "other").await);
+    let declined = invite_id(&app, &ann, &channel_id, &bob).await;
+    assert_eq!(respond(&app, &bob.token, &declined, "DECLINE").await.status(), StatusCode::OK);
+    let cancelled = invite_id(&app, &ann, &channel_id, &dan).await;
+    assert_eq!(cancel(&app, &ann.token, &channel_id, &cancelled).await.status(), StatusCode::NO_CONTENT);
+    // Act
+    let again = invite(&app, &ann.token, &channel_id, &["bob"]).await;
+    let beside_another = invite(&app, &ann.token, &channel_id, &["cat", "bob"]).await;
+    let after_cancel = invite(&app, &ann.token, &channel_id, &["dan"]).await;
+    let elsewhere = invite(&app, &ann.token, &other_channel, &["bob"]).await;
+    // Assert: refused whole with the time left, nothing written; a cancel and another channel are no decline.
+    let retry_after: u64 = again.headers()["retry-after"].to_str().unwrap().parse().unwrap();
+    assert!((23 * 3600..=24 * 3600).contains(&retry_after), "Retry-After: {retry_after}");
+    assert_error(again, StatusCode::TOO_MANY_REQUESTS, "RATE_LIMITED").await;
+    assert_error(beside_another, StatusCode::TOO_MANY_REQUESTS, "RATE_LIMITED").await;
+    assert_eq!(inbox(&app, &cat.token).await, Vec::<String>::new());
+    assert_eq!(after_cancel.status(), StatusCode::CREATED);
+    assert_eq!(elsewhere.status(), StatusCode::CREATED);
+    let bobs = inbox(&app, &bob.token).await;
+    assert_eq!(bobs.len(), 1, "only the other channel's invite: {bobs:?}");
+    assert_ne!(bobs[0], declined);
 }
 
 #[tokio::test]

@@ -99,14 +99,16 @@ pub struct InviteResponse {
 
 /// Invites users by handle; the channel's owner and inviters may. A handle of a member answers
 /// its membership, one already invited its PENDING invite; no second invite is made. Any unknown
-/// handle (or the caller's own) refuses the whole request.
+/// handle (or the caller's own) refuses the whole request, as does a user who declined this
+/// channel's invite less than `rate_limits.reinvite_after_decline_seconds` (24 h) ago.
 #[utoipa::path(post, path = "/v0/channels/{channelId}/invites", operation_id = "invite_to_channel", tag = "channels", params(("channelId" = String, Path)),
     request_body = InviteRequest, security(("session" = [], "license" = [])),
     responses((status = 201, body = InvitesCreated),
         (status = 400, body = ErrorEnvelope, description = "VALIDATION_FAILED, nothing written: UNKNOWN_USER, SELF_INVITE, INVALID_HANDLE, DUPLICATE_USER, INVALID_TYPE at /users/{i}; REQUIRED (missing or empty), TOO_MANY (over 50) at /users"),
         (status = 403, body = ErrorEnvelope, description = "FORBIDDEN: a member who is neither the owner nor an inviter"),
         (status = 404, body = ErrorEnvelope, description = "NOT_FOUND: no such channel, or the caller is not a member"),
-        (status = 409, body = ErrorEnvelope, description = "CONFLICT: the channel would have more than 1,000 pending invites; nothing written")))]
+        (status = 409, body = ErrorEnvelope, description = "CONFLICT: the channel would have more than 1,000 pending invites; nothing written"),
+        (status = 429, body = ErrorEnvelope, description = "RATE_LIMITED with Retry-After (the time left): a user named declined this channel's invite less than the cool-down (24 h by default) ago; nothing written")))]
 #[tracing::instrument(skip_all, fields(user_id = %user.user_id, channel_id))]
 pub async fn invite(
     State(state): State<AppState>,

@@ -27,7 +27,10 @@ impl Channels {
     /// handles and the caller's own refuse the whole request, each at `/users/{i}`. A member
     /// answers its membership (`ACCEPTED`), a user already invited its PENDING invite; everybody
     /// else gets a new PENDING invite. At most [`MAX_PENDING_INVITES`] may wait per channel
-    /// (beyond: CONFLICT, nothing written).
+    /// (beyond: CONFLICT, nothing written). A user who declined this channel's invite may not be
+    /// invited again for the configured cool-down: RATE_LIMITED with the time left as
+    /// `Retry-After`, nothing written (a time limit on an attempt that ends by itself, as the other
+    /// attempt limits, rather than a CONFLICT the caller would have to resolve).
     #[tracing::instrument(skip_all, fields(user_id = %user.user_id, channel_id))]
     pub async fn invite(
         &self,
@@ -62,13 +65,24 @@ impl Channels {
         let written = self
             .store
             .channels
-            .invite(&channel_id, &user.user_id, invitees, MAX_PENDING_INVITES, OffsetDateTime::now_utc())
+            .invite(
+                &channel_id,
+                &user.user_id,
+                invitees,
+                MAX_PENDING_INVITES,
+                self.reinvite_after_decline,
+                OffsetDateTime::now_utc(),
+            )
             .await?;
         match written {
             InviteWrite::Invited(outcomes) => Ok(outcomes.into_iter().map(InviteAnswer::from).collect()),
             InviteWrite::TooManyPending => Err(Error::Conflict(Cow::Owned(format!(
                 "a channel may have at most {MAX_PENDING_INVITES} pending invites; cancel some first"
             )))),
+            InviteWrite::RecentlyDeclined(left) => {
+                crate::metrics::rate_limit_refused("reinvite_after_decline");
+                Err(Error::RateLimited { retry_after_seconds: left.as_secs() + u64::from(left.subsec_nanos() > 0) })
+            }
         }
     }
 

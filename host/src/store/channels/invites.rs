@@ -1,8 +1,10 @@
 //! Channel invites: one row per (channel, invitee). Inviting again after a decision replaces the
-//! decided row with a new invite, so a channel holds at most one invite per user.
+//! decided row with a new invite, so a channel holds at most one invite per user; a DECLINED row
+//! keeps the time of the decline (`updated_at`), which the cool-down before a new invite reads.
 
 use std::collections::HashMap;
 use std::sync::Arc;
+use std::time::Duration;
 
 use sqlx::Row;
 use sqlx::any::AnyRow;
@@ -51,6 +53,9 @@ pub enum InviteWrite {
     Invited(Vec<InviteOutcome>),
     /// The new invites would take the channel past its bound of pending invites; nothing was written.
     TooManyPending,
+    /// An invitee declined this channel's invite less than the cool-down ago; nothing was written.
+    /// The time until the last of them may be invited again.
+    RecentlyDeclined(Duration),
 }
 
 const INVITE_SELECT: &str = "select i.invite_id, i.channel_id, c.name as channel_name, i.invitee_id, \
@@ -74,7 +79,8 @@ fn invite_from_row(row: &AnyRow) -> Result<StoredInvite, sqlx::Error> {
 impl ChannelRepo {
     /// Invites each of `invitees` to a channel in one transaction: a member answers its
     /// membership, a user with a PENDING invite that invite; everybody else gets a new PENDING
-    /// invite (replacing a decided one). Refused whole when the channel would hold more than
+    /// invite (replacing a decided one). Refused whole when one of them declined this channel's
+    /// invite less than `after_decline` ago, or when the channel would hold more than
     /// `max_pending` pending invites.
     #[tracing::instrument(skip_all, fields(channel_id))]
     pub async fn invite(
@@ -83,6 +89,7 @@ impl ChannelRepo {
         invited_by: &str,
         invitees: Vec<NewInvitee>,
         max_pending: i64,
+        after_decline: Duration,
         now: OffsetDateTime,
     ) -> StoreResult<InviteWrite> {
         if invitees.is_empty() {
@@ -109,7 +116,7 @@ impl ChannelRepo {
                     )))
                     .bind(channel_id.clone());
                     let mut invites = sqlx::query(sqlx::AssertSqlSafe(format!(
-                        "select invitee_id, invite_id, state from channel_invite \
+                        "select invitee_id, invite_id, state, updated_at from channel_invite \
                          where channel_id = $1 and invitee_id in ({in_list})"
                     )))
                     .bind(channel_id.clone());
@@ -126,21 +133,28 @@ impl ChannelRepo {
                     let mut existing = HashMap::new();
                     for row in invites.fetch_all(&mut *conn).await? {
                         let invitee: String = row.try_get("invitee_id")?;
+                        let decided = from_millis(row.try_get("updated_at")?);
                         existing.insert(
                             invitee,
-                            (row.try_get::<String, _>("invite_id")?, row.try_get::<String, _>("state")?),
+                            (row.try_get::<String, _>("invite_id")?, row.try_get::<String, _>("state")?, decided),
                         );
                     }
                     let mut outcomes = Vec::with_capacity(invitees.len());
                     let mut fresh = Vec::new();
+                    let mut cooling = Duration::ZERO;
                     for invitee in invitees {
                         let found = existing.get(&invitee.user_id);
                         let (invite_id, state) = if members.contains(&invitee.user_id) {
-                            let accepted = found.filter(|(_, state)| state == "ACCEPTED").map(|(id, _)| id.clone());
+                            let accepted =
+                                found.filter(|(_, state, _)| state == "ACCEPTED").map(|(id, _, _)| id.clone());
                             (accepted, "ACCEPTED")
-                        } else if let Some((id, _)) = found.filter(|(_, state)| state == "PENDING") {
+                        } else if let Some((id, _, _)) = found.filter(|(_, state, _)| state == "PENDING") {
                             (Some(id.clone()), "PENDING")
                         } else {
+                            if let Some((_, _, declined)) = found.filter(|(_, state, _)| state == "DECLINED") {
+                                let since = (now - *declined).try_into().unwrap_or(Duration::ZERO);
+                                cooling = cooling.max(after_decline.saturating_sub(since));
+                            }
                             fresh.push(invitee);
                             (Some(invitee.invite_id.clone()), "PENDING")
                         };
@@ -149,6 +163,9 @@ impl ChannelRepo {
                             handle: invitee.handle.clone(),
                             state: state.to_owned(),
                         });
+                    }
+                    if !cooling.is_zero() {
+                        return Ok(InviteWrite::RecentlyDeclined(cooling));
                     }
                     if fresh.is_empty() {
                         return Ok(InviteWrite::Invited(outcomes));

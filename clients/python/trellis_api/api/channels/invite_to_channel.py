@@ -77,6 +77,11 @@ def _parse_response(
 
         return response_415
 
+    if response.status_code == 429:
+        response_429 = ErrorEnvelope.from_dict(response.json())
+
+        return response_429
+
     if response.status_code == 500:
         response_500 = ErrorEnvelope.from_dict(response.json())
 
@@ -112,7 +117,8 @@ def sync_detailed(
 ) -> Response[ErrorEnvelope | InvitesCreated]:
     """Invites users by handle; the channel's owner and inviters may. A handle of a member answers
     its membership, one already invited its PENDING invite; no second invite is made. Any unknown
-    handle (or the caller's own) refuses the whole request.
+    handle (or the caller's own) refuses the whole request, as does a user who declined this
+    channel's invite less than `rate_limits.reinvite_after_decline_seconds` (24 h) ago.
 
     Args:
         channel_id (str):
@@ -146,7 +152,8 @@ def sync(
 ) -> ErrorEnvelope | InvitesCreated | None:
     """Invites users by handle; the channel's owner and inviters may. A handle of a member answers
     its membership, one already invited its PENDING invite; no second invite is made. Any unknown
-    handle (or the caller's own) refuses the whole request.
+    handle (or the caller's own) refuses the whole request, as does a user who declined this
+    channel's invite less than `rate_limits.reinvite_after_decline_seconds` (24 h) ago.
 
     Args:
         channel_id (str):
@@ -175,7 +182,8 @@ async def asyncio_detailed(
 ) -> Response[ErrorEnvelope | InvitesCreated]:
     """Invites users by handle; the channel's owner and inviters may. A handle of a member answers
     its membership, one already invited its PENDING invite; no second invite is made. Any unknown
-    handle (or the caller's own) refuses the whole request.
+    handle (or the caller's own) refuses the whole request, as does a user who declined this
+    channel's invite less than `rate_limits.reinvite_after_decline_seconds` (24 h) ago.
 
     Args:
         channel_id (str):
@@ -207,7 +215,8 @@ async def asyncio(
 ) -> ErrorEnvelope | InvitesCreated | None:
     """Invites users by handle; the channel's owner and inviters may. A handle of a member answers
     its membership, one already invited its PENDING invite; no second invite is made. Any unknown
-    handle (or the caller's own) refuses the whole request.
+    handle (or the caller's own) refuses the whole request, as does a user who declined this
+    channel's invite less than `rate_limits.reinvite_after_decline_seconds` (24 h) ago.
 
     Args:
         channel_id (str):
