@@ -132,8 +132,16 @@ async fn a_failing_event_handler_is_recorded_and_other_modules_still_get_the_eve
     let form = created_form(&app, &ann.token, &tagged_payload(&space_id, "kept")).await;
     // Assert
     wait_until(&app, &ann.token, &counts_path(&space_id), |b| b["counts"] == json!({"kept": 1})).await;
+    // Tags' count is in before its delivery is recorded: wait for both records.
     let store = trellis::store::Store::connect(&app.config.database_url(), 1).await.unwrap();
-    let deliveries = store.module_deliveries.module_deliveries(form["formId"].as_str().unwrap()).await.unwrap();
+    let give_up = Instant::now() + Duration::from_secs(30);
+    let deliveries = loop {
+        let deliveries = store.module_deliveries.module_deliveries(form["formId"].as_str().unwrap()).await.unwrap();
+        if deliveries.len() >= 2 || Instant::now() > give_up {
+            break deliveries;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    };
     store.close().await;
     let outcomes: Vec<(&str, &str, &str)> =
         deliveries.iter().map(|d| (d.module_id.as_str(), d.event_kind.as_str(), d.state.as_str())).collect();
