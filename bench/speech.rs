@@ -31,9 +31,9 @@ fn minute_of_speech() -> Vec<f32> {
     let wav = dir.path().join("minute.wav");
     let status = Command::new("espeak-ng").arg("-w").arg(&wav).arg(TEXT).status().expect("espeak-ng is needed");
     assert!(status.success());
-    let timeout = Duration::from_secs(60);
-    let info = media::probe(&wav, "audio/wav", timeout).expect("probe");
-    media::sound(&wav, &info, 120, timeout).expect("sound")
+    let bounds = media::DecodeBounds::new(Duration::from_secs(60));
+    let info = media::probe(&wav, "audio/wav", &bounds).expect("probe");
+    media::sound(&wav, &info, 120, &bounds).expect("sound")
 }
 
 fn models_dir() -> PathBuf {

@@ -146,6 +146,8 @@ pub struct Snapshot {
     /// Jobs per kind and state; `None` when the database could not be read.
     pub jobs: Option<Vec<(String, String, i64)>>,
     pub modules: Vec<trellis_modules::ModuleMetricsReport>,
+    /// The largest resident memory a finished ffmpeg or ffprobe run reached, in bytes.
+    pub media_tools_peak_bytes: u64,
 }
 
 /// The whole exposition: the recorded families and the snapshot's.
@@ -168,6 +170,14 @@ fn snapshot_families(snapshot: &Snapshot) -> Vec<MetricFamily> {
         max.mut_metric().push(gauge(&[("pool", pool)], f64::from(limit)));
     }
     let mut families = vec![open, max];
+
+    let mut tools = family(
+        "trellis_media_tools_peak_resident_bytes",
+        "The largest resident memory any finished ffmpeg or ffprobe run of this server reached",
+        MetricType::GAUGE,
+    );
+    tools.mut_metric().push(gauge(&[], snapshot.media_tools_peak_bytes as f64));
+    families.push(tools);
 
     let mut up =
         family("trellis_jobs_readable", "1 when the job table could be read for this scrape", MetricType::GAUGE);
@@ -293,6 +303,7 @@ mod tests {
             pools: vec![("reader", 4, 3, 8)],
             jobs: Some(vec![("analysis".into(), "QUEUED".into(), 2)]),
             modules: Vec::new(),
+            media_tools_peak_bytes: 0,
         };
         let text = render(&snapshot);
         assert!(text.contains("# TYPE trellis_http_request_duration_seconds histogram"), "{text}");

@@ -251,6 +251,7 @@ impl AppState {
             pools: self.store.pool_use(),
             jobs,
             modules: self.modules.host().metrics(),
+            media_tools_peak_bytes: trellis_inference::media::tools_peak_resident_bytes(),
         }
     }
 }

@@ -19,8 +19,8 @@ fn main() -> anyhow::Result<()> {
         std::env::var_os("TRELLIS_MODELS_DIR").map_or_else(|| home.join(".cache/trellis/models"), PathBuf::from);
 
     let timeout = Duration::from_secs(120);
-    let info = media::probe(&file, "", timeout)?;
-    let samples = media::sound(&file, &info, speech::MAX_SECONDS, timeout)?;
+    let info = media::probe(&file, "", &media::DecodeBounds::new(timeout))?;
+    let samples = media::sound(&file, &info, speech::MAX_SECONDS, &media::DecodeBounds::new(timeout))?;
     let model = speech::Speech::load(&models)?;
     let started = Instant::now();
     let segments = model.transcribe(&samples, threads)?;

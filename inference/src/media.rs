@@ -1,8 +1,10 @@
 //! What an asset is, its frames and its sound.
 //!
 //! Pictures are recognised by their header and WAV is read in process; everything else goes through
-//! the `ffmpeg` program when it is installed ([`ffmpeg_available`]), within a time limit and output
-//! caps, and confined to the one file (see `media/ffmpeg.rs`).
+//! the `ffmpeg` program when it is installed ([`ffmpeg_available`]), within the [`DecodeBounds`] (time,
+//! memory, output caps, frame size), confined to the one file and its ordinary demuxers and decoders
+//! (see `media/ffmpeg.rs`), with an empty environment and, where bubblewrap runs, in a sandbox
+//! (`media/process.rs`).
 
 mod ffmpeg;
 mod process;
@@ -24,6 +26,52 @@ pub const MAX_FRAME_SIDE: u32 = 2048;
 pub const MAX_FRAME_BYTES: u64 = 128 << 20;
 /// The header read to recognise a file.
 const HEADER: u64 = 64 << 10;
+/// The address space ffmpeg or ffprobe may map, unless set: a 4K HEVC frame decodes well within it.
+pub const DEFAULT_TOOL_MEMORY_BYTES: u64 = 768 << 20;
+/// The largest video frame decoded unless set, in pixels (as for pictures).
+pub const DEFAULT_MAX_PIXELS: u64 = 50_000_000;
+
+/// Whether ffmpeg and ffprobe run inside bubblewrap (`bwrap`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Sandbox {
+    /// When bubblewrap runs on this machine; otherwise without, saying so once in the log.
+    #[default]
+    Auto,
+    /// Always: a decoding fails when bubblewrap does not run.
+    Required,
+    /// Never (the other bounds still hold).
+    Off,
+}
+
+/// What one decoding through ffmpeg or ffprobe may spend.
+#[derive(Clone, Debug)]
+pub struct DecodeBounds {
+    /// Wall-clock time of one call; the child is killed after it.
+    pub timeout: Duration,
+    /// The address space each child may map (`RLIMIT_AS`), so also the most memory it holds.
+    pub memory_bytes: u64,
+    /// The largest video frame decoded, width × height as ffprobe reports it, checked before decoding.
+    pub max_pixels: u64,
+    pub sandbox: Sandbox,
+}
+
+impl DecodeBounds {
+    /// `timeout` with the default memory, frame size and sandbox.
+    pub fn new(timeout: Duration) -> Self {
+        Self {
+            timeout,
+            memory_bytes: DEFAULT_TOOL_MEMORY_BYTES,
+            max_pixels: DEFAULT_MAX_PIXELS,
+            sandbox: Sandbox::Auto,
+        }
+    }
+}
+
+/// The largest resident memory any finished child of this process reached, in bytes (ffmpeg and
+/// ffprobe are the server's only children).
+pub fn tools_peak_resident_bytes() -> u64 {
+    process::children_peak_resident_bytes()
+}
 
 /// Whether `ffmpeg` and `ffprobe` are installed (checked once per process).
 pub fn ffmpeg_available() -> bool {
@@ -33,7 +81,7 @@ pub fn ffmpeg_available() -> bool {
 /// What the file is: images by their header, WAV in process (hound), anything else through `ffprobe`
 /// when installed (else audio and video are [`InferenceError::MissingProgram`] naming ffmpeg).
 /// `content_type` only helps name what is missing; the bytes decide.
-pub fn probe(path: &Path, content_type: &str, timeout: Duration) -> Result<MediaInfo, InferenceError> {
+pub fn probe(path: &Path, content_type: &str, bounds: &DecodeBounds) -> Result<MediaInfo, InferenceError> {
     let header = read_header(path)?;
     if header.is_empty() {
         return Err(InferenceError::Unreadable("the file is empty".into()));
@@ -55,7 +103,7 @@ pub fn probe(path: &Path, content_type: &str, timeout: Duration) -> Result<Media
         return Ok(MediaInfo { kind: MediaKind::Audio, width: 0, height: 0, duration_ms, has_sound: frames > 0 });
     }
     if ffmpeg_available() {
-        return ffmpeg::probe(path, timeout);
+        return ffmpeg::probe(path, bounds);
     }
     let sniffed = infer::get(&header).map(|t| t.matcher_type());
     let media = matches!(sniffed, Some(infer::MatcherType::Audio | infer::MatcherType::Video))
@@ -76,21 +124,30 @@ fn read_header(path: &Path) -> Result<Vec<u8>, InferenceError> {
 }
 
 /// Up to `count` frames of a video spread evenly over its duration, scaled so the long side is at most
-/// `max_side` (ffmpeg, raw RGB over a pipe, one seek per frame). `timeout` bounds the whole call.
+/// `max_side` (ffmpeg, raw RGB over a pipe, one seek per frame). `bounds.timeout` bounds the whole call;
+/// frames larger than `bounds.max_pixels` are refused before any is decoded.
 pub fn video_frames(
     path: &Path,
     info: &MediaInfo,
     count: u32,
     max_side: u32,
-    timeout: Duration,
+    bounds: &DecodeBounds,
 ) -> Result<Vec<image::RgbImage>, InferenceError> {
     if info.kind != MediaKind::Video || info.width == 0 || info.height == 0 {
         return Err(InferenceError::Unreadable("not a video with pictures".into()));
     }
+    let pixels = u64::from(info.width) * u64::from(info.height);
+    if pixels > bounds.max_pixels {
+        return Err(InferenceError::TooLarge(format!(
+            "the video's frames are {}×{}, more than {} pixels",
+            info.width, info.height, bounds.max_pixels
+        )));
+    }
     if !ffmpeg_available() {
         return Err(ffmpeg::missing("needed for video frames"));
     }
-    let deadline = Instant::now() + timeout;
+    let deadline = Instant::now() + bounds.timeout;
+    let path = ffmpeg::absolute(path)?;
     let count = count.clamp(1, MAX_FRAMES);
     let (width, height) = fit(info.width, info.height, max_side.clamp(1, MAX_FRAME_SIDE));
     let frame_bytes = width as usize * height as usize * 3;
@@ -108,7 +165,7 @@ pub fn video_frames(
         let mut args: Vec<OsString> =
             vec!["-nostdin".into(), "-v".into(), "error".into(), "-threads".into(), "1".into()];
         args.extend(["-ss".into(), format!("{}.{:03}", at_ms / 1000, at_ms % 1000).into()]);
-        args.extend(ffmpeg::input(path)?);
+        args.extend(ffmpeg::input(&path));
         args.extend(
             [
                 "-an",
@@ -126,7 +183,7 @@ pub fn video_frames(
             ]
             .map(OsString::from),
         );
-        let ran = ffmpeg::run("ffmpeg", &args, frame_bytes, timeout, deadline)?;
+        let ran = ffmpeg::run("ffmpeg", &args, frame_bytes, &path, bounds, deadline)?;
         if ran.stdout.len() == frame_bytes {
             frames.extend(image::RgbImage::from_raw(width, height, ran.stdout));
         } else if !ran.success {
@@ -154,7 +211,12 @@ fn fit(width: u32, height: u32, max_side: u32) -> (u32, u32) {
 
 /// The first `max_seconds` of the sound as 16 kHz mono f32: WAV in process (resampled as needed),
 /// anything else through ffmpeg. No sound gives no samples.
-pub fn sound(path: &Path, info: &MediaInfo, max_seconds: u32, timeout: Duration) -> Result<Vec<f32>, InferenceError> {
+pub fn sound(
+    path: &Path,
+    info: &MediaInfo,
+    max_seconds: u32,
+    bounds: &DecodeBounds,
+) -> Result<Vec<f32>, InferenceError> {
     if !info.has_sound {
         return Ok(Vec::new());
     }
@@ -165,13 +227,14 @@ pub fn sound(path: &Path, info: &MediaInfo, max_seconds: u32, timeout: Duration)
     if !ffmpeg_available() {
         return Err(ffmpeg::missing("needed for sound other than WAV"));
     }
+    let path = ffmpeg::absolute(path)?;
     let mut args: Vec<OsString> = vec!["-nostdin".into(), "-v".into(), "error".into(), "-threads".into(), "1".into()];
-    args.extend(ffmpeg::input(path)?);
+    args.extend(ffmpeg::input(&path));
     args.extend(["-vn", "-sn", "-dn", "-ac", "1", "-ar", "16000", "-t"].map(OsString::from));
     args.push(max_seconds.to_string().into());
     args.extend(["-f", "f32le", "pipe:1"].map(OsString::from));
     let cap = max_seconds as usize * SAMPLE_RATE as usize * 4;
-    let ran = ffmpeg::run("ffmpeg", &args, cap, timeout, Instant::now() + timeout)?;
+    let ran = ffmpeg::run("ffmpeg", &args, cap, &path, bounds, Instant::now() + bounds.timeout)?;
     if !ran.success && !ran.truncated && ran.stdout.is_empty() {
         tracing::debug!(stderr = %ran.stderr, "ffmpeg could not decode the sound");
         return Err(InferenceError::Unreadable("ffmpeg cannot decode the sound".into()));

@@ -5,14 +5,19 @@
 
 use std::time::Duration;
 
-use reqwest::StatusCode;
+use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
 use trellis_tests::{TestApp, TestUser, spawn_app_with};
 
-use crate::support::analysis::{analysed, analysing, approved, models_present, photo, recall, speech, video};
+use crate::support::analysis::{
+    analysed, analysing, approved, giant_frame_video, models_present, photo, recall, speech, video,
+};
 use crate::support::assets::{decide, read};
 use crate::support::modules::{connect, enable_analysis_probe, wait_until};
 use crate::support::spaces::{created_space, id};
+
+/// Lets the tests read `/metrics`.
+const METRICS_TOKEN: &str = "metrics-token-for-the-analysis-tests";
 
 /// Generous: the whole test run shares two cores.
 const WITHIN: Duration = Duration::from_secs(180);
@@ -128,6 +133,38 @@ async fn unreadable_bytes_end_failed_with_a_clear_error() {
     assert_eq!(asset["analysis"]["state"], "FAILED", "{asset}");
     let error = asset["analysis"]["error"].as_str().unwrap();
     assert!(error.contains("analysis-default") && error.contains("unreadable"), "{error}");
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn a_giant_frame_in_a_small_video_cannot_take_the_media_tools_past_their_memory_bound() {
+    // Issue 28: 1.5 MB of Matroska holding one 16000×16000 16-bit PNG frame drove ffprobe and ffmpeg to
+    // 1.5-2 GB resident each. Now PNG is not among the decoders, each run maps at most
+    // `tool_memory_bytes`, and frames are measured before decoding.
+    let test = "a_giant_frame_in_a_small_video_cannot_take_the_media_tools_past_their_memory_bound";
+    let (Some(giant), true) = (giant_frame_video(test), models_present(test)) else { return };
+    let app = spawn_app_with(|config| {
+        analysing(config);
+        config.metrics.token = Some(METRICS_TOKEN.into());
+    })
+    .await;
+    let (ann, space_id) = gallery(&app).await;
+    // Act
+    let asset_id = approved(&app, &ann.token, &space_id, "giant.mkv", "video/x-matroska", giant).await;
+    let asset = analysed(&app, &ann.token, &space_id, &asset_id, WITHIN).await;
+    // Assert: the analysis failed readably, and no child of this process (the server's ffprobe and
+    // ffmpeg runs among them) ever held 1 GiB.
+    assert_eq!(asset["analysis"]["state"], "FAILED", "{asset}");
+    let metrics = app.request(Method::GET, "/metrics").bearer_auth(METRICS_TOKEN).send().await.unwrap();
+    let metrics = metrics.text().await.unwrap();
+    let peak: f64 = metrics
+        .lines()
+        .find_map(|l| l.strip_prefix("trellis_media_tools_peak_resident_bytes "))
+        .expect("the peak is published")
+        .parse()
+        .unwrap();
+    assert!(peak > 0.0, "the tools ran");
+    assert!(peak < f64::from(1u32 << 30), "a media tool held {peak} bytes");
     app.stop().await;
 }
 

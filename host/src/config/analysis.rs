@@ -37,6 +37,12 @@ pub struct AnalysisConfig {
     pub max_sound_seconds: u32,
     /// Milliseconds one decoding (probe, frames, sound) may take.
     pub decode_timeout_ms: u64,
+    /// The address space, in bytes, each ffmpeg or ffprobe run may map (`RLIMIT_AS`), so the most
+    /// memory it can hold whatever the file.
+    pub tool_memory_bytes: u64,
+    /// Whether ffmpeg and ffprobe run inside bubblewrap (no network, only the one file readable):
+    /// `auto` when `bwrap` runs on this machine, `required` to fail decodings otherwise, `off`.
+    pub tool_sandbox: ToolSandbox,
     /// Milliseconds one vision call (labels, faces, facts of a frame) may take, waiting included.
     pub vision_timeout_ms: u64,
     /// Milliseconds one transcription may take, waiting included.
@@ -57,10 +63,22 @@ impl Default for AnalysisConfig {
             max_frames: 16,
             max_sound_seconds: 600,
             decode_timeout_ms: 60_000,
+            tool_memory_bytes: trellis_inference::media::DEFAULT_TOOL_MEMORY_BYTES,
+            tool_sandbox: ToolSandbox::Auto,
             vision_timeout_ms: 30_000,
             speech_timeout_ms: 300_000,
         }
     }
+}
+
+/// Whether the media tools run sandboxed (see [`AnalysisConfig::tool_sandbox`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum ToolSandbox {
+    #[default]
+    Auto,
+    Required,
+    Off,
 }
 
 impl AnalysisConfig {

@@ -8,11 +8,15 @@ use crate::support::{SENTENCE, run, speech, spoken_wav, text_of, video_with};
 
 const TIMEOUT: Duration = Duration::from_secs(60);
 
+fn bounds() -> media::DecodeBounds {
+    media::DecodeBounds::new(TIMEOUT)
+}
+
 #[test]
 fn a_wav_probes_as_audio_with_its_duration() {
     let dir = tempfile::tempdir().unwrap();
     let wav = spoken_wav(dir.path(), "a.wav", "One two three four five.");
-    let info = media::probe(&wav, "application/octet-stream", TIMEOUT).unwrap();
+    let info = media::probe(&wav, "application/octet-stream", &bounds()).unwrap();
     assert_eq!((info.kind, info.has_sound, info.width), (MediaKind::Audio, true, 0));
     assert!((1000..5000).contains(&info.duration_ms), "{info:?}");
 }
@@ -36,7 +40,7 @@ fn a_picture_probes_by_its_header() {
             png.to_str().unwrap(),
         ],
     );
-    let info = media::probe(&png, "", TIMEOUT).unwrap();
+    let info = media::probe(&png, "", &bounds()).unwrap();
     assert_eq!((info.kind, info.width, info.height, info.has_sound), (MediaKind::Image, 64, 48, false));
 }
 
@@ -46,12 +50,12 @@ fn an_mp4_is_video_with_sound_gives_frames_and_its_soundtrack_transcribes() {
     assert!(media::ffmpeg_available(), "ffmpeg is needed (scripts/setup installs it)");
     let dir = tempfile::tempdir().unwrap();
     let wav = spoken_wav(dir.path(), "s.wav", SENTENCE);
-    let spoken_ms = media::probe(&wav, "audio/wav", TIMEOUT).unwrap().duration_ms;
+    let spoken_ms = media::probe(&wav, "audio/wav", &bounds()).unwrap().duration_ms;
     let mp4 = video_with(dir.path(), &wav);
     // Act
-    let info = media::probe(&mp4, "video/mp4", TIMEOUT).unwrap();
-    let frames = media::video_frames(&mp4, &info, 4, 160, TIMEOUT).unwrap();
-    let sound = media::sound(&mp4, &info, 600, TIMEOUT).unwrap();
+    let info = media::probe(&mp4, "video/mp4", &bounds()).unwrap();
+    let frames = media::video_frames(&mp4, &info, 4, 160, &bounds()).unwrap();
+    let sound = media::sound(&mp4, &info, 600, &bounds()).unwrap();
     let text = text_of(&speech().transcribe(&sound, 2).unwrap());
     // Assert
     assert_eq!((info.kind, info.width, info.height, info.has_sound), (MediaKind::Video, 320, 240, true));
@@ -72,11 +76,11 @@ fn an_mp4_is_video_with_sound_gives_frames_and_its_soundtrack_transcribes() {
 fn frames_and_sound_stay_within_their_caps() {
     let dir = tempfile::tempdir().unwrap();
     let mp4 = video_with(dir.path(), &spoken_wav(dir.path(), "s.wav", SENTENCE));
-    let info = media::probe(&mp4, "video/mp4", TIMEOUT).unwrap();
-    let frames = media::video_frames(&mp4, &info, 1000, 100_000, TIMEOUT).unwrap();
+    let info = media::probe(&mp4, "video/mp4", &bounds()).unwrap();
+    let frames = media::video_frames(&mp4, &info, 1000, 100_000, &bounds()).unwrap();
     assert!(frames.len() <= MAX_FRAMES as usize);
     assert_eq!(frames[0].dimensions(), (320, 240), "never enlarged");
-    assert_eq!(media::sound(&mp4, &info, 1, TIMEOUT).unwrap().len(), 16_000);
+    assert_eq!(media::sound(&mp4, &info, 1, &bounds()).unwrap().len(), 16_000);
 }
 
 #[test]
@@ -85,10 +89,10 @@ fn garbage_bytes_are_unreadable() {
     let path = dir.path().join("garbage.mp4");
     let bytes: Vec<u8> = (0..50_000u32).map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8).collect();
     std::fs::write(&path, bytes).unwrap();
-    let err = media::probe(&path, "video/mp4", TIMEOUT).unwrap_err();
+    let err = media::probe(&path, "video/mp4", &bounds()).unwrap_err();
     assert!(matches!(err, InferenceError::Unreadable(_)), "{err}");
     std::fs::write(&path, b"").unwrap();
-    assert!(matches!(media::probe(&path, "", TIMEOUT), Err(InferenceError::Unreadable(_))));
+    assert!(matches!(media::probe(&path, "", &bounds()), Err(InferenceError::Unreadable(_))));
 }
 
 #[test]
@@ -106,7 +110,7 @@ fn a_playlist_naming_other_files_is_not_followed() {
     std::fs::write(&concat, format!("ffconcat version 1.0\nfile '{}'\n", wav.display())).unwrap();
     // Act / Assert
     for list in [hls, concat] {
-        let err = media::probe(&list, "audio/mpegurl", TIMEOUT).unwrap_err();
+        let err = media::probe(&list, "audio/mpegurl", &bounds()).unwrap_err();
         assert!(matches!(err, InferenceError::Unreadable(_)), "{}: {err}", list.display());
     }
 }
@@ -115,10 +119,31 @@ fn a_playlist_naming_other_files_is_not_followed() {
 fn ffmpeg_is_killed_at_its_deadline() {
     let dir = tempfile::tempdir().unwrap();
     let mp4 = video_with(dir.path(), &spoken_wav(dir.path(), "s.wav", SENTENCE));
-    let info = media::probe(&mp4, "video/mp4", TIMEOUT).unwrap();
+    let info = media::probe(&mp4, "video/mp4", &bounds()).unwrap();
     let started = std::time::Instant::now();
-    let err = media::video_frames(&mp4, &info, 8, 320, Duration::from_millis(1)).unwrap_err();
+    let err =
+        media::video_frames(&mp4, &info, 8, 320, &media::DecodeBounds::new(Duration::from_millis(1))).unwrap_err();
     assert!(err.to_string().contains("took longer than 1 ms"), "{err}");
-    assert!(media::sound(&mp4, &info, 60, Duration::from_millis(1)).unwrap_err().to_string().contains("took longer"));
+    assert!(
+        media::sound(&mp4, &info, 60, &media::DecodeBounds::new(Duration::from_millis(1)))
+            .unwrap_err()
+            .to_string()
+            .contains("took longer")
+    );
     assert!(started.elapsed() < Duration::from_secs(5));
+}
+
+#[test]
+fn frames_larger_than_the_bound_are_refused_before_any_is_decoded() {
+    // ffprobe's answer for a 16000×16000 frame; the file itself is never opened.
+    let info = trellis_inference::MediaInfo {
+        kind: MediaKind::Video,
+        width: 16_000,
+        height: 16_000,
+        duration_ms: 40,
+        has_sound: false,
+    };
+    let err = media::video_frames(std::path::Path::new("/nonexistent.mkv"), &info, 1, 512, &bounds()).unwrap_err();
+    assert!(matches!(err, InferenceError::TooLarge(_)), "{err}");
+    assert!(err.to_string().contains("16000×16000"), "{err}");
 }

@@ -6,13 +6,17 @@ use crate::support::{SENTENCE, speech, spoken_wav, text_of};
 
 const TIMEOUT: std::time::Duration = std::time::Duration::from_secs(60);
 
+fn bounds() -> media::DecodeBounds {
+    media::DecodeBounds::new(TIMEOUT)
+}
+
 #[test]
 fn a_spoken_wav_is_transcribed_to_at_least_90_percent_of_its_words() {
     // Arrange
     let dir = tempfile::tempdir().unwrap();
     let wav = spoken_wav(dir.path(), "sentence.wav", SENTENCE);
-    let info = media::probe(&wav, "audio/wav", TIMEOUT).unwrap();
-    let samples = media::sound(&wav, &info, 60, TIMEOUT).unwrap();
+    let info = media::probe(&wav, "audio/wav", &bounds()).unwrap();
+    let samples = media::sound(&wav, &info, 60, &bounds()).unwrap();
     // Act
     let segments = speech().transcribe(&samples, 2).unwrap();
     // Assert
@@ -36,8 +40,8 @@ fn silence_gives_no_words() {
 fn a_short_word_is_heard_too() {
     let dir = tempfile::tempdir().unwrap();
     let wav = spoken_wav(dir.path(), "hello.wav", "Hello.");
-    let info = media::probe(&wav, "audio/wav", TIMEOUT).unwrap();
-    let samples = media::sound(&wav, &info, 60, TIMEOUT).unwrap();
+    let info = media::probe(&wav, "audio/wav", &bounds()).unwrap();
+    let samples = media::sound(&wav, &info, 60, &bounds()).unwrap();
     assert!(samples.len() < 16_000, "{}", samples.len());
     let text = text_of(&speech().transcribe(&samples, 2).unwrap());
     assert!(text.to_lowercase().contains("hello"), "{text}");

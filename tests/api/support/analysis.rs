@@ -111,6 +111,56 @@ pub fn video(test: &str, photo: &[u8], wav: &[u8]) -> Option<Vec<u8>> {
     Some(std::fs::read(mp4).unwrap())
 }
 
+/// A Matroska file of about 1.5 MB holding one 16000×16000 16-bit RGB PNG frame (1.5 GB once decoded):
+/// the PNG is deflated row by row (each row the same bytes after a full flush, so it is made in
+/// moments), and ffmpeg only copies it into the container (decoders off, so the copy decodes nothing).
+/// `None` without ffmpeg.
+pub fn giant_frame_video(test: &str) -> Option<Vec<u8>> {
+    use flate2::{Compress, Compression, Crc, FlushCompress};
+    if !require(test, have("ffmpeg", "-version"), "ffmpeg is not installed") {
+        return None;
+    }
+    const SIDE: u32 = 16_000;
+    let row_len = 1 + SIDE as usize * 6;
+    let mut one_row = Vec::with_capacity(4096);
+    Compress::new(Compression::best(), false)
+        .compress_vec(&vec![0u8; row_len], &mut one_row, FlushCompress::Full)
+        .unwrap();
+    assert!(one_row.len() < 4096, "a row of zeros deflates to a few hundred bytes");
+    let mut idat = vec![0x78, 0xda];
+    for _ in 0..SIDE {
+        idat.extend_from_slice(&one_row);
+    }
+    idat.extend_from_slice(&[0x03, 0x00]); // the final, empty, fixed-Huffman block
+    // Adler-32 of zeros: a stays 1, b counts the bytes.
+    let total = row_len as u64 * u64::from(SIDE);
+    idat.extend_from_slice(&((((total % 65_521) as u32) << 16) | 1).to_be_bytes());
+    let chunk = |kind: &[u8], data: &[u8]| {
+        let mut crc = Crc::new();
+        crc.update(kind);
+        crc.update(data);
+        [&(data.len() as u32).to_be_bytes()[..], kind, data, &crc.sum().to_be_bytes()].concat()
+    };
+    let mut header = SIDE.to_be_bytes().to_vec();
+    header.extend_from_slice(&SIDE.to_be_bytes());
+    header.extend_from_slice(&[16, 2, 0, 0, 0]); // 16-bit, RGB, deflate, no filter method, not interlaced
+    let png =
+        [&b"\x89PNG\r\n\x1a\n"[..], &chunk(b"IHDR", &header), &chunk(b"IDAT", &idat), &chunk(b"IEND", &[])].concat();
+    let dir = tempfile::tempdir().unwrap();
+    let (frame, mkv) = (dir.path().join("frame.png"), dir.path().join("giant.mkv"));
+    std::fs::write(&frame, png).unwrap();
+    let status = Command::new("ffmpeg")
+        .args(["-v", "error", "-y", "-codec_whitelist", "none", "-f", "png_pipe"])
+        .args(["-video_size", "16000x16000", "-pixel_format", "rgb48be", "-i"])
+        .arg(&frame)
+        .args(["-c", "copy"])
+        .arg(&mkv)
+        .status()
+        .unwrap();
+    assert!(status.success(), "ffmpeg could not put the frame in Matroska");
+    Some(std::fs::read(mkv).unwrap())
+}
+
 /// Announces and uploads `bytes` as `filename` of `content_type` by `token`, then the owner approves:
 /// answers the asset id.
 pub async fn approved(

@@ -14,7 +14,7 @@ use trellis_inference::{InferenceError, MediaKind, media};
 use trellis_modules as modules;
 
 use super::pool::{InferencePool, PoolError};
-use crate::config::analysis::AnalysisConfig;
+use crate::config::analysis::{AnalysisConfig, ToolSandbox};
 
 /// Bounds on what one call may spend.
 #[derive(Debug, Clone)]
@@ -25,6 +25,8 @@ pub struct InferenceLimits {
     pub max_sound_seconds: u32,
     pub speech_threads: u32,
     pub decode_timeout: Duration,
+    /// What each ffmpeg or ffprobe run may spend (its timeout is `decode_timeout`).
+    pub decode: media::DecodeBounds,
     pub vision_timeout: Duration,
     pub speech_timeout: Duration,
 }
@@ -38,6 +40,16 @@ impl InferenceLimits {
             max_sound_seconds: config.max_sound_seconds.max(1),
             speech_threads: config.speech_threads.max(1),
             decode_timeout: Duration::from_millis(config.decode_timeout_ms),
+            decode: media::DecodeBounds {
+                timeout: Duration::from_millis(config.decode_timeout_ms),
+                memory_bytes: config.tool_memory_bytes,
+                max_pixels: config.max_pixels,
+                sandbox: match config.tool_sandbox {
+                    ToolSandbox::Auto => media::Sandbox::Auto,
+                    ToolSandbox::Required => media::Sandbox::Required,
+                    ToolSandbox::Off => media::Sandbox::Off,
+                },
+            },
             vision_timeout: Duration::from_millis(config.vision_timeout_ms),
             speech_timeout: Duration::from_millis(config.speech_timeout_ms),
         }
@@ -124,8 +136,10 @@ impl AssetMedia {
         self.info
             .get_or_init(|| async {
                 let (path, content_type) = (self.path.clone(), self.content_type.clone());
-                let timeout = self.inference.limits.decode_timeout;
-                self.inference.run(timeout, move || media::probe(&path, &content_type, timeout)).await
+                let limits = self.inference.limits.clone();
+                self.inference
+                    .run(limits.decode_timeout, move || media::probe(&path, &content_type, &limits.decode))
+                    .await
             })
             .await
             .clone()
@@ -168,7 +182,7 @@ impl modules::MediaAnalysis for AssetMedia {
             MediaKind::Video => {
                 self.inference
                     .run(limits.decode_timeout, move || {
-                        media::video_frames(&path, &info, count, limits.frame_side, limits.decode_timeout)
+                        media::video_frames(&path, &info, count, limits.frame_side, &limits.decode)
                     })
                     .await?
             }
@@ -217,9 +231,7 @@ impl modules::MediaAnalysis for AssetMedia {
         let path = self.path.clone();
         let samples = self
             .inference
-            .run(limits.decode_timeout, move || {
-                media::sound(&path, &info, limits.max_sound_seconds, limits.decode_timeout)
-            })
+            .run(limits.decode_timeout, move || media::sound(&path, &info, limits.max_sound_seconds, &limits.decode))
             .await?;
         let threads = limits.speech_threads;
         let segments = self.inference.run(limits.speech_timeout, move || speech.transcribe(&samples, threads)).await?;
