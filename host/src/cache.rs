@@ -5,17 +5,29 @@
 //! another server's write is seen within that time; writes made through this server remove the
 //! entries they affect at once) and by size (entries, or a weight such as bytes), evicting the
 //! least useful entries first (moka's TinyLFU), so no request pattern makes one grow without end.
+//!
+//! A read-through fill takes a [`Ticket`] before it reads the store and stores its answer with it:
+//! an answer read before a removal that happened meanwhile is not kept, so a fill racing a write
+//! cannot put back what the write just removed (a removed member reading on for a whole `ttl`).
 
 use std::borrow::Borrow;
 use std::hash::Hash;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 /// A bounded map whose entries expire `ttl` after they were stored. With a zero `ttl` it stores
 /// nothing, which is how a deployment turns a cache off.
 pub struct Cache<K, V> {
     entries: Option<moka::sync::Cache<K, V>>,
+    /// Bumped by every removal, before it removes: a fill whose ticket is older may hold what was removed.
+    removals: AtomicU64,
 }
+
+/// When a fill began reading the store (see the module's documentation).
+#[derive(Clone, Copy, Debug)]
+#[must_use = "a ticket is for storing what was read after it was taken"]
+pub struct Ticket(u64);
 
 impl<K, V> Cache<K, V>
 where
@@ -33,7 +45,12 @@ where
     }
 
     fn build(ttl: Duration, builder: moka::sync::CacheBuilder<K, V, moka::sync::Cache<K, V>>) -> Self {
-        Self { entries: (!ttl.is_zero()).then(|| builder.time_to_live(ttl).build()) }
+        Self { entries: (!ttl.is_zero()).then(|| builder.time_to_live(ttl).build()), removals: AtomicU64::new(0) }
+    }
+
+    /// Taken before reading what will be stored with [`Cache::insert`].
+    pub fn ticket(&self) -> Ticket {
+        Ticket(self.removals.load(Ordering::SeqCst))
     }
 
     pub fn get<Q>(&self, key: &Q) -> Option<V>
@@ -44,10 +61,26 @@ where
         self.entries.as_ref()?.get(key)
     }
 
-    pub fn insert(&self, key: K, value: V) {
-        if let Some(entries) = &self.entries {
-            entries.insert(key, value);
+    /// Stores `value`, read after `ticket` was taken, unless something was removed since: then the
+    /// value may be older than that removal and is dropped (the next read fills again).
+    pub fn insert(&self, ticket: Ticket, key: K, value: V)
+    where
+        K: Clone,
+    {
+        let Some(entries) = &self.entries else { return };
+        if self.removals.load(Ordering::SeqCst) != ticket.0 {
+            return;
         }
+        entries.insert(key.clone(), value);
+        // A removal between the check and the insert has bumped the count before removing; if it
+        // removed before this insert landed, take the entry out again.
+        if self.removals.load(Ordering::SeqCst) != ticket.0 {
+            entries.invalidate(&key);
+        }
+    }
+
+    fn removing(&self) {
+        self.removals.fetch_add(1, Ordering::SeqCst);
     }
 
     pub fn remove<Q>(&self, key: &Q)
@@ -55,12 +88,14 @@ where
         K: Borrow<Q>,
         Q: Hash + Eq + ?Sized,
     {
+        self.removing();
         if let Some(entries) = &self.entries {
             entries.invalidate(key);
         }
     }
 
     pub fn clear(&self) {
+        self.removing();
         if let Some(entries) = &self.entries {
             entries.invalidate_all();
         }
@@ -69,6 +104,7 @@ where
     /// Forgets every entry that `matches`; walks the whole cache, so it is for rare events
     /// (a password reset ending all of a user's sessions), not for the request path.
     pub fn remove_where(&self, mut matches: impl FnMut(&K, &V) -> bool) {
+        self.removing();
         let Some(entries) = &self.entries else { return };
         let doomed: Vec<Arc<K>> =
             entries.iter().filter(|(key, value)| matches(key, value)).map(|(key, _)| key).collect();
@@ -147,8 +183,8 @@ mod tests {
     #[test]
     fn entries_are_served_until_removed() {
         let cache = Cache::new(Duration::from_secs(60), 100);
-        cache.insert("a".to_owned(), 1);
-        cache.insert("b".to_owned(), 2);
+        cache.insert(cache.ticket(), "a".to_owned(), 1);
+        cache.insert(cache.ticket(), "b".to_owned(), 2);
         assert_eq!(cache.get("a"), Some(1));
         cache.remove("a");
         assert_eq!(cache.get("a"), None);
@@ -157,16 +193,31 @@ mod tests {
     }
 
     #[test]
+    fn a_fill_that_read_before_a_removal_is_not_kept() {
+        // Arrange: a fill takes its ticket and reads the store (the member's role) ...
+        let cache = Cache::new(Duration::from_secs(60), 100);
+        let ticket = cache.ticket();
+        // ... the member is removed meanwhile, and the removal forgets the (absent) entry ...
+        cache.remove("role");
+        // Act: the fill stores what it read before the removal.
+        cache.insert(ticket, "role".to_owned(), "reader");
+        // Assert: it is not served; a fill that began after the removal is.
+        assert_eq!(cache.get("role"), None);
+        cache.insert(cache.ticket(), "role".to_owned(), "none");
+        assert_eq!(cache.get("role"), Some("none"));
+    }
+
+    #[test]
     fn a_zero_ttl_caches_nothing() {
         let cache = Cache::new(Duration::ZERO, 100);
-        cache.insert("a".to_owned(), 1);
+        cache.insert(cache.ticket(), "a".to_owned(), 1);
         assert_eq!(cache.get("a"), None);
     }
 
     #[test]
     fn entries_expire_after_their_ttl() {
         let cache = Cache::new(Duration::from_millis(20), 100);
-        cache.insert("a".to_owned(), 1);
+        cache.insert(cache.ticket(), "a".to_owned(), 1);
         std::thread::sleep(Duration::from_millis(60));
         assert_eq!(cache.get("a"), None);
     }
@@ -175,7 +226,7 @@ mod tests {
     fn a_weighted_cache_stays_within_its_weight() {
         let cache: Cache<u32, Vec<u8>> = Cache::weighted(Duration::from_secs(60), 10_000, |_, v| v.len() as u32);
         for key in 0..100 {
-            cache.insert(key, vec![0; 1_000]);
+            cache.insert(cache.ticket(), key, vec![0; 1_000]);
         }
         cache.entries.as_ref().unwrap().run_pending_tasks();
         assert!(cache.entries.as_ref().unwrap().weighted_size() <= 10_000);

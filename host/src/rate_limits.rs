@@ -90,7 +90,7 @@ impl RateLimits {
     /// slowed (not refused: the owner must still get in).
     pub fn login_failed(&self, account: &str) {
         if self.login_failures.check_key(&account.to_owned()).is_err() {
-            self.strained.insert(account.to_owned(), ());
+            self.strained.insert(self.strained.ticket(), account.to_owned(), ());
         }
     }
 

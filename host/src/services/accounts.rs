@@ -302,8 +302,9 @@ impl Accounts {
         if let Some(user) = self.sessions.get(&digest).filter(|user| user.expires_at > now) {
             return Ok(user);
         }
+        let ticket = self.sessions.ticket();
         let user = self.store.sessions.session_user(&digest, now).await?.ok_or_else(Error::unauthenticated)?;
-        self.sessions.insert(digest, user.clone());
+        self.sessions.insert(ticket, digest, user.clone());
         Ok(user)
     }
 

@@ -106,7 +106,7 @@ impl Spaces {
             .ok_or_else(|| {
                 Error::Conflict(Cow::Owned(format!("a user may own at most {} spaces", spaces::MAX_OWNED_SPACES)))
             })?;
-        self.roles.insert(role_key(&space_id, &user.user_id), Role::Owner);
+        self.roles.insert(self.roles.ticket(), role_key(&space_id, &user.user_id), Role::Owner);
         Ok(SpaceMembership::new(space, Role::Owner.as_str()))
     }
 
@@ -129,12 +129,13 @@ impl Spaces {
         if let Some(role) = self.roles.get(&key) {
             return Ok(Some(role));
         }
+        let ticket = self.roles.ticket();
         let mut role = self.store.spaces.space_role(&space_id, user_id).await?.as_deref().and_then(Role::parse);
         if role.is_none() && self.store.channels.reads_space_through_channel(&space_id, user_id).await? {
             role = Some(Role::Reader);
         }
         if let Some(role) = role {
-            self.roles.insert(key, role);
+            self.roles.insert(ticket, key, role);
         }
         Ok(role)
     }
@@ -260,8 +261,9 @@ impl Spaces {
         if let Some(modules) = self.modules.get(space_id) {
             return Ok(modules);
         }
+        let ticket = self.modules.ticket();
         let modules: Arc<[SpaceModule]> = self.store.spaces.space_modules(space_id).await?.into();
-        self.modules.insert(space_id.to_owned(), modules.clone());
+        self.modules.insert(ticket, space_id.to_owned(), modules.clone());
         Ok(modules)
     }
 
