@@ -123,6 +123,9 @@ impl TensorRef {
             last = last.checked_add(reach).ok_or_else(|| anyhow!("stride overflows"))?;
         }
         ensure!(count == 0 || last < numel, "tensor runs past its storage");
+        // A saved weight never has more elements than its storage; a zero stride could claim any
+        // number of them (and an allocation to match) over one stored element.
+        ensure!(count <= numel, "tensor has {count} elements over a storage of {numel}");
         let element = |i: usize| {
             let at = 4 * i;
             f32::from_le_bytes([storage[at], storage[at + 1], storage[at + 2], storage[at + 3]])
@@ -463,8 +466,12 @@ mod tests {
         let view =
             TensorRef { storage: Storage { kind, key: "0".into() }, offset: 0, shape: vec![3, 2], stride: vec![1, 3] };
         assert_eq!(view.read(&storage).unwrap().data, vec![0.0, 3.0, 1.0, 4.0, 2.0, 5.0]);
-        let past = TensorRef { stride: vec![1, 4], ..view };
+        let past = TensorRef { stride: vec![1, 4], ..view.clone() };
         assert!(past.read(&storage).is_err());
+        // Zero strides over one element, claiming 2^40 elements: refused before any allocation.
+        let broadcast = TensorRef { shape: vec![1 << 20, 1 << 20], stride: vec![0, 0], ..view };
+        let err = broadcast.read(&storage).unwrap_err();
+        assert!(err.to_string().contains("elements over a storage"), "{err}");
     }
 
     #[test]
