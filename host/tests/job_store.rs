@@ -19,8 +19,13 @@ fn job(kind: &str, dedupe_key: Option<&str>, order_key: Option<&str>, n: u32) ->
         kind: kind.to_owned(),
         dedupe_key: dedupe_key.map(str::to_owned),
         order_key: order_key.map(str::to_owned),
+        fair_key: None,
         payload: format!("{{\"n\":{n}}}"),
     }
+}
+
+fn fair(n: u32, key: &str) -> NewJobRow {
+    NewJobRow { fair_key: Some(key.to_owned()), ..job("k", None, None, n) }
 }
 
 /// A fixed instant, so leases and back-off are exact.
@@ -68,6 +73,28 @@ async fn jobs_sharing_an_order_key_run_one_at_a_time_in_id_order() {
     assert_eq!(blocked_again, None);
     store.close().await;
     db.remove().await;
+}
+
+#[tokio::test]
+async fn fair_keys_take_turns_whatever_order_their_jobs_were_queued_in() {
+    // Arrange: "ann" queued four jobs before "bob" and "cat" queued one each (issue 28: one user's
+    // self-approved assets held everybody else's back).
+    let db = TestDatabase::new().await;
+    let store = db.store().await;
+    for n in 1..=4 {
+        store.jobs.insert(fair(n, "ann"), at(0)).await.unwrap();
+    }
+    store.jobs.insert(fair(5, "bob"), at(0)).await.unwrap();
+    store.jobs.insert(fair(6, "cat"), at(0)).await.unwrap();
+    // Act: one worker claims and finishes, one job at a time.
+    let mut order = Vec::new();
+    for second in 1..=6 {
+        let row = claim(&store, "w", at(second)).await.unwrap();
+        order.push(payload_n(&row));
+        assert!(store.jobs.succeed(claim_of(&row, "w"), at(second)).await.unwrap());
+    }
+    // Assert: ann's first, then bob and cat before ann's second; ann's own in the order queued.
+    assert_eq!(order, [1, 5, 6, 2, 3, 4]);
 }
 
 #[tokio::test]

@@ -171,7 +171,8 @@ async fn a_job_whose_worker_died_runs_again_once_its_lease_ran_out() {
     // Arrange: a worker that claimed the job with a lease ending in two seconds, then died.
     let db = TestDatabase::new().await;
     let store = db.store().await;
-    let row = NewJobRow { kind: "scripted".into(), dedupe_key: None, order_key: None, payload: "{}".into() };
+    let row =
+        NewJobRow { kind: "scripted".into(), dedupe_key: None, order_key: None, fair_key: None, payload: "{}".into() };
     store.jobs.insert(row, OffsetDateTime::now_utc()).await.unwrap();
     let now = OffsetDateTime::now_utc();
     let dead = store.jobs.claim(&["scripted"], "dead", now + Duration::from_secs(2), now).await.unwrap().unwrap();

@@ -25,6 +25,11 @@ pub trait JobKind: Serialize + DeserializeOwned + Send + Sync + 'static {
     fn order_key(&self) -> Option<String> {
         None
     }
+    /// Whose turn the job takes: a worker takes the next job of the key it served least recently,
+    /// so one key's many jobs do not hold everybody else's back.
+    fn fair_key(&self) -> Option<String> {
+        None
+    }
 }
 
 /// Analyse a published asset's bytes (queued with its first approval or enabling).
@@ -32,6 +37,10 @@ pub trait JobKind: Serialize + DeserializeOwned + Send + Sync + 'static {
 #[serde(rename_all = "camelCase")]
 pub struct AnalyseAsset {
     pub asset_id: String,
+    /// Who proposed the asset: the analysis worker takes proposers in turn (`None` in jobs queued
+    /// before the turns existed).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub proposer_id: Option<String>,
 }
 
 impl JobKind for AnalyseAsset {
@@ -39,6 +48,10 @@ impl JobKind for AnalyseAsset {
     /// The bytes are analysed once however often the asset is approved or enabled.
     fn dedupe_key(&self) -> Option<String> {
         Some(format!("analysis:{}", self.asset_id))
+    }
+    /// One user's self-approved assets take turns with everybody else's.
+    fn fair_key(&self) -> Option<String> {
+        self.proposer_id.as_ref().map(|user| format!("user:{user}"))
     }
 }
 

@@ -152,6 +152,7 @@ fn row(job: NewJob) -> NewJobRow {
         kind: job.kind.to_owned(),
         dedupe_key: job.dedupe_key,
         order_key: job.order_key,
+        fair_key: None,
         payload: job.payload.to_string(),
     }
 }

@@ -294,7 +294,7 @@ impl AssetRepo {
 
     /// Moves an asset from `from` to `to` unless it moved meanwhile (`false`, nothing written), and
     /// writes `outbox` with the move.
-    /// With `queue_analysis`, an asset whose analysis was never queued is marked QUEUED and its
+    /// With `analysis`, an asset whose analysis was never queued is marked QUEUED and that
     /// `analysis` job queued in the same transaction, so its bytes are analysed once however often
     /// it is approved or enabled, and a crash cannot keep the mark and lose the job.
     #[tracing::instrument(skip_all, fields(asset_id))]
@@ -303,12 +303,13 @@ impl AssetRepo {
         asset_id: &str,
         from: &'static str,
         to: &'static str,
-        queue_analysis: bool,
+        analysis: Option<&AnalyseAsset>,
         outbox: &Arc<Outbox>,
         now: OffsetDateTime,
     ) -> StoreResult<bool> {
         let asset_id = Arc::new(asset_id.to_owned());
-        let analysis = Arc::new(Outbox::new().job(&AnalyseAsset { asset_id: (*asset_id).clone() }));
+        let queue_analysis = analysis.is_some();
+        let analysis = Arc::new(analysis.map_or_else(Outbox::new, |job| Outbox::new().job(job)));
         let written = outbox.clone();
         let moved = self
             .db

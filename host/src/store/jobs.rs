@@ -27,6 +27,8 @@ pub struct NewJobRow {
     pub dedupe_key: Option<String>,
     /// Jobs with the same key run one at a time, in the order they were queued.
     pub order_key: Option<String>,
+    /// Keys take turns: a claim takes the next job of the key served least recently.
+    pub fair_key: Option<String>,
     /// JSON text.
     pub payload: String,
 }
@@ -89,7 +91,7 @@ pub struct JobRepo {
 }
 
 const INSERT: &str = "insert into job (kind, dedupe_key, order_key, payload, state, attempts, run_at, created_at, \
-     updated_at) values ($1, $2, $3, $4, 'QUEUED', 0, $5, $5, $5) on conflict (dedupe_key) do nothing";
+     updated_at, fair_key) values ($1, $2, $3, $4, 'QUEUED', 0, $5, $5, $5, $6) on conflict (dedupe_key) do nothing";
 
 /// Queues `job` on `conn`, inside whatever transaction the caller holds: a repository that
 /// changes a row and must start work about it does both in one commit, so a crash cannot keep
@@ -101,6 +103,7 @@ pub(crate) async fn insert_in(conn: &mut AnyConnection, job: &NewJobRow, now: Of
         .bind(job.order_key.clone())
         .bind(job.payload.clone())
         .bind(to_millis(now))
+        .bind(job.fair_key.clone())
         .execute(conn)
         .await?
         .rows_affected();
@@ -116,8 +119,8 @@ pub(crate) async fn insert_bounded_in(
     now: OffsetDateTime,
 ) -> StoreResult<bool> {
     let inserted = sqlx::query(
-        "insert into job (kind, dedupe_key, order_key, payload, state, attempts, run_at, created_at, updated_at) \
-         select $1, $2, $3, $4, 'QUEUED', 0, $5, $5, $5 \
+        "insert into job (kind, dedupe_key, order_key, payload, state, attempts, run_at, created_at, updated_at, \
+         fair_key) select $1, $2, $3, $4, 'QUEUED', 0, $5, $5, $5, $7 \
          where (select count(*) from job where order_key = $3 and state in ('QUEUED', 'RUNNING')) < $6 \
          on conflict (dedupe_key) do nothing",
     )
@@ -127,6 +130,7 @@ pub(crate) async fn insert_bounded_in(
     .bind(job.payload.clone())
     .bind(to_millis(now))
     .bind(max_unfinished)
+    .bind(job.fair_key.clone())
     .execute(conn)
     .await?
     .rows_affected();
@@ -205,7 +209,8 @@ impl JobRepo {
         };
         let sql = Arc::new(format!(
             "update job set state = 'RUNNING', attempts = attempts + 1, worker = $1, lease_until = $2, \
-             updated_at = $3 where job_id = (select j.job_id from job j where {} order by j.job_id limit 1{lock}) \
+             updated_at = $3 where job_id = (select j.job_id from job j where {} order by {FAIR_TURN}, j.job_id \
+             limit 1{lock}) \
              returning job_id, kind, payload, attempts",
             claimable(3, kinds.len()),
         ));
@@ -366,6 +371,11 @@ impl JobRepo {
 
 /// The condition on `job j` of a claimable job: one of `kinds` kinds (bound from `$now + 1` on),
 /// due at `$now` or its lease run out by then, and first of its order key among unfinished jobs.
+/// The claim's first order: the job whose fair key was served least recently (never, or no key,
+/// first); served means claimed (RUNNING) or finished, whose `updated_at` is when.
+const FAIR_TURN: &str = "(select max(f.updated_at) from job f where f.fair_key = j.fair_key \
+     and f.state in ('RUNNING', 'SUCCEEDED', 'FAILED')) nulls first";
+
 fn claimable(now: usize, kinds: usize) -> String {
     format!(
         "j.kind in ({kinds}) \

@@ -39,6 +39,7 @@ const SQLITE: &[Embedded] = embed!("sqlite":
     13 "0013_delivery_event.sql",
     14 "0014_revisions.sql",
     15 "0015_announcement_expiry.sql",
+    16 "0016_fair_jobs.sql",
 );
 
 const POSTGRES: &[Embedded] = embed!("postgres":
@@ -57,6 +58,7 @@ const POSTGRES: &[Embedded] = embed!("postgres":
     13 "0013_delivery_event.sql",
     14 "0014_revisions.sql",
     15 "0015_announcement_expiry.sql",
+    16 "0016_fair_jobs.sql",
 );
 
 /// The version of the newest migration this binary carries.

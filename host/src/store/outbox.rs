@@ -63,6 +63,7 @@ impl Outbox {
             kind: K::NAME.to_owned(),
             dedupe_key: job.dedupe_key(),
             order_key: job.order_key(),
+            fair_key: job.fair_key(),
             // A struct of strings and JSON values always serialises.
             payload: serde_json::to_string(job).unwrap_or_default(),
         };
