@@ -10,7 +10,7 @@ use clap::{Args, Parser, Subcommand};
 
 use crate::config::{Config, Overrides};
 use crate::services::licenses::Licenses;
-use crate::store::{Store, StoreError};
+use crate::store::Store;
 
 #[derive(Debug, Parser)]
 #[command(name = "trellis", version, about = "Form, workflow and collaboration service")]
@@ -140,6 +140,8 @@ pub enum ConfigCommand {
 pub enum AdminCommand {
     /// Make the user with this handle a platform operator.
     GrantOperator { handle: String },
+    /// Take the platform operator role from the user with this handle (at once on every server).
+    RevokeOperator { handle: String },
 }
 
 impl Command {
@@ -212,11 +214,13 @@ pub async fn run_admin(command: Command, config: Config) -> anyhow::Result<()> {
             Ok(())
         }
         Command::Admin { command: AdminCommand::GrantOperator { handle }, .. } => {
-            match store.users.grant_operator(&handle).await {
-                Ok(()) => eprintln!("{handle} is now a platform operator"),
-                Err(StoreError::NotFound) => anyhow::bail!("no user has the handle {handle:?}"),
-                Err(e) => return Err(e.into()),
-            }
+            crate::services::operators::set(&store, &handle, true).await?;
+            eprintln!("{handle} is now a platform operator");
+            Ok(())
+        }
+        Command::Admin { command: AdminCommand::RevokeOperator { handle }, .. } => {
+            crate::services::operators::set(&store, &handle, false).await?;
+            eprintln!("{handle} is no longer a platform operator");
             Ok(())
         }
     };

@@ -15,6 +15,7 @@ pub mod licenses;
 pub mod marketplace;
 pub mod messages;
 pub mod modules;
+pub mod operators;
 pub mod readiness;
 pub mod space_events;
 pub mod spaces;

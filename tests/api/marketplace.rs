@@ -3,4 +3,5 @@
 
 mod listings;
 mod registrations;
+mod takedown;
 mod trending;

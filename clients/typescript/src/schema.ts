@@ -68,7 +68,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Decides a SUBMITTED listing; the owner is told by a message from `system`. */
+        /**
+         * Decides a SUBMITTED listing, or with `approved: "NO"` takes a listed space off the marketplace
+         *     (REJECTED, no longer listed); the owner is told by a message from `system`.
+         */
         post: operations["decide_listing"];
         delete?: never;
         options?: never;
@@ -2901,7 +2904,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description INVALID_TRANSITION: the listing is not SUBMITTED */
+            /** @description INVALID_TRANSITION: the listing is not SUBMITTED, and not listed or approved again */
             409: {
                 headers: {
                     [name: string]: unknown;

@@ -127,7 +127,8 @@ pub struct ListingDecision {
     reason: Option<String>,
 }
 
-/// Decides a SUBMITTED listing; the owner is told by a message from `system`.
+/// Decides a SUBMITTED listing, or with `approved: "NO"` takes a listed space off the marketplace
+/// (REJECTED, no longer listed); the owner is told by a message from `system`.
 #[utoipa::path(post, path = "/v0/admin/marketplace/listings/{spaceId}/decision", operation_id = "decide_listing", tag = "admin",
     params(("spaceId" = String, Path)), request_body = ListingDecision, security(("session" = [], "license" = [])),
     responses((status = 200, body = ReviewedListingView),
@@ -135,7 +136,7 @@ pub struct ListingDecision {
         (status = 401, body = ErrorEnvelope, description = "UNAUTHENTICATED"),
         (status = 403, body = ErrorEnvelope, description = "FORBIDDEN: the caller is not a platform operator"),
         (status = 404, body = ErrorEnvelope, description = "NOT_FOUND: the space has no listing"),
-        (status = 409, body = ErrorEnvelope, description = "INVALID_TRANSITION: the listing is not SUBMITTED")))]
+        (status = 409, body = ErrorEnvelope, description = "INVALID_TRANSITION: the listing is not SUBMITTED, and not listed or approved again")))]
 #[tracing::instrument(skip_all, fields(user_id = %user.user_id, space_id))]
 pub async fn decide(
     State(state): State<AppState>,

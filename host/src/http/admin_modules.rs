@@ -9,7 +9,6 @@ use utoipa::ToSchema;
 
 use super::extract::AuthUser;
 use super::list::ListEnvelope;
-use crate::error::Error;
 use crate::http::error::{ApiResult, ErrorEnvelope};
 use crate::state::AppState;
 
@@ -42,9 +41,7 @@ pub async fn module_metrics(
     State(state): State<AppState>,
     AuthUser(user): AuthUser,
 ) -> ApiResult<Json<ListEnvelope<ModuleMetricsView>>> {
-    if !user.operator {
-        return Err(Error::Forbidden("only a platform operator may do this".into()));
-    }
+    crate::services::operators::require(&state.store, &user).await?;
     let items = state
         .modules
         .host()

@@ -93,9 +93,7 @@ pub async fn refused_modules(
     State(state): State<AppState>,
     AuthUser(user): AuthUser,
 ) -> ApiResult<Json<ListEnvelope<RefusedModuleView>>> {
-    if !user.operator {
-        return Err(crate::error::Error::Forbidden(std::borrow::Cow::Borrowed("only a platform operator may do this")));
-    }
+    crate::services::operators::require(&state.store, &user).await?;
     let items = state
         .modules
         .host()

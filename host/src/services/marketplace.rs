@@ -19,6 +19,7 @@ use crate::domain::marketplace::{self, ListingDecision, ListingState, ListingTex
 use crate::domain::precondition::{EntityTag, Precondition};
 use crate::domain::problems::{Parsed, Problems};
 use crate::error::{Error, OnStale, Result, check_precondition};
+use crate::services::operators;
 use crate::services::spaces::{Spaces, canonical_id};
 use crate::store::{ListedSpace, ListingRow, Outbox, SessionUser, Store, StoredListing};
 
@@ -109,10 +110,6 @@ fn queued(listing: &StoredListing) -> QueuedListing {
 
 fn listing_not_found() -> Error {
     Error::not_found("listing")
-}
-
-fn operator_only() -> Error {
-    Error::Forbidden(Cow::Borrowed("only a platform operator may do this"))
 }
 
 pub struct Marketplace {
@@ -257,16 +254,15 @@ impl Marketplace {
         after: Option<(i64, String)>,
         limit: i64,
     ) -> Result<Vec<QueuedListing>> {
-        if !user.operator {
-            return Err(operator_only());
-        }
+        operators::require(&self.store, user).await?;
         let states: Vec<&'static str> = states.iter().map(|s| s.as_str()).collect();
         let rows = self.store.listings.listings(&states, after, limit).await?;
         Ok(rows.iter().map(queued).collect())
     }
 
-    /// The operator decides a SUBMITTED listing with `{approved: "YES" | "NO", reason}`; the owner
-    /// is told by a message from `system`.
+    /// The operator decides a SUBMITTED listing with `{approved: "YES" | "NO", reason}`, or takes a
+    /// listed space off the marketplace with `NO` whatever its listing's state; the owner is told by
+    /// a message from `system`.
     #[tracing::instrument(skip_all, fields(user_id = %user.user_id, space_id))]
     pub async fn decide(
         &self,
@@ -274,28 +270,41 @@ impl Marketplace {
         space_id: &str,
         body: Parsed<ListingDecision>,
     ) -> Result<QueuedListing> {
-        if !user.operator {
-            return Err(operator_only());
-        }
+        operators::require(&self.store, user).await?;
         let ListingDecision { approved, reason } = body?;
         let space_id = canonical_id(space_id).ok_or_else(listing_not_found)?;
         let listing = self.store.listings.listing(&space_id).await?.ok_or_else(listing_not_found)?;
-        if listing.state != ListingState::Submitted.as_str() {
+        let submitted = listing.state == ListingState::Submitted.as_str();
+        let takedown = !submitted && !approved && listing.listed_at.is_some();
+        if !submitted && !takedown {
             return Err(Error::InvalidTransition(Cow::Owned(format!(
-                "only a SUBMITTED listing can be decided; this one is {}",
-                listing.state
+                "only a SUBMITTED listing can be decided, and a listed space taken down (approved NO); this one is \
+                 {}{}",
+                listing.state,
+                if listing.listed_at.is_some() { "" } else { " and not listed" }
             ))));
         }
         // The owner is told with the decision's own commit.
-        let outbox = Arc::new(match owner_notice(&listing, approved, reason.as_deref()) {
+        let notice = if takedown {
+            takedown_notice(&listing, reason.as_deref())
+        } else {
+            owner_notice(&listing, approved, reason.as_deref())
+        };
+        let outbox = Arc::new(match notice {
             Some(notice) => Outbox::new().notice(notice),
             None => Outbox::new(),
         });
-        if !self.store.listings.decide(&space_id, approved, reason.clone(), &outbox, OffsetDateTime::now_utc()).await? {
-            return Err(Error::InvalidTransition(Cow::Borrowed("the listing changed meanwhile; it is not SUBMITTED")));
+        let now = OffsetDateTime::now_utc();
+        let done = if takedown {
+            self.store.listings.take_down(&space_id, reason.clone(), &outbox, now).await?
+        } else {
+            self.store.listings.decide(&space_id, approved, reason.clone(), &outbox, now).await?
+        };
+        if !done {
+            return Err(Error::InvalidTransition(Cow::Borrowed("the listing changed meanwhile; decide it again")));
         }
         let decided = self.store.listings.listing(&space_id).await?.ok_or_else(listing_not_found)?;
-        if approved {
+        if approved || takedown {
             self.ranking.changed();
         }
         Ok(queued(&decided))
@@ -307,6 +316,22 @@ impl Marketplace {
         let listed = self.store.listings.listed(&space_id).await?.ok_or_else(listing_not_found)?;
         Ok(PublicListing::from_listed(listed))
     }
+}
+
+/// The notice from `system` that tells a listing's owner their space was taken off the marketplace.
+fn takedown_notice(listing: &StoredListing, reason: Option<&str>) -> Option<crate::store::NewMessageRow> {
+    let subject = format!("Your marketplace listing \"{}\" was taken down", listing.title);
+    let body = format!(
+        "The platform operator took the marketplace listing of your space {} down: it is no longer listed.\n\n\
+         Reason: {}\n\nYou can change the listing and submit it again.",
+        listing.space_name,
+        reason.unwrap_or("none given")
+    );
+    crate::services::messages::notice(&listing.owner_id, &subject, &body)
+        .inspect_err(|error| {
+            tracing::warn!(%error, space_id = %listing.space_id, "the owner could not be told of the takedown");
+        })
+        .ok()
 }
 
 /// The notice from `system` that tells a listing's owner of the operator's decision; `None` (and

@@ -240,6 +240,44 @@ impl ListingRepo {
         Ok(decided)
     }
 
+    /// Takes a listed space off the marketplace: REJECTED with `reason`, no longer listed; `false`
+    /// when it is not listed, or SUBMITTED (decided instead), by the time of the write.
+    pub async fn take_down(
+        &self,
+        space_id: &str,
+        reason: Option<String>,
+        outbox: &Arc<Outbox>,
+        now: OffsetDateTime,
+    ) -> StoreResult<bool> {
+        let work = Arc::new((space_id.to_owned(), reason, outbox.clone()));
+        let taken = self
+            .db
+            .write(move |conn| {
+                let work = work.clone();
+                Box::pin(async move {
+                    let (space_id, reason, outbox) = &*work;
+                    let updated = sqlx::query(
+                        "update listing set state = 'REJECTED', reason = $2, decided_at = $3, updated_at = $3, \
+                         revision = revision + 1, listed_at = null, listed_title = null \
+                         where space_id = $1 and state <> 'SUBMITTED' and listed_at is not null",
+                    )
+                    .bind(space_id.clone())
+                    .bind(reason.clone())
+                    .bind(to_millis(now))
+                    .execute(&mut *conn)
+                    .await?
+                    .rows_affected();
+                    if updated == 1 {
+                        outbox.write_in(conn, now).await?;
+                    }
+                    Ok(updated == 1)
+                })
+            })
+            .await?;
+        self.db.committed(outbox);
+        Ok(taken)
+    }
+
     /// Listings in any of `states` (all when empty), newest change first, after the
     /// `(updated_at, space_id)` key of the previous page: the operator's queue.
     pub async fn listings(

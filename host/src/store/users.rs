@@ -219,12 +219,27 @@ impl UserRepo {
         Ok(())
     }
 
-    /// Grants the platform operator role; `NotFound` when no account has the handle.
-    pub async fn grant_operator(&self, handle: &str) -> StoreResult<()> {
-        let updated = sqlx::query("update app_user set operator = 1 where handle = $1")
+    /// Grants or revokes the platform operator role; answers the user's id, `NotFound` when no
+    /// account has the handle.
+    pub async fn set_operator(&self, handle: &str, operator: bool) -> StoreResult<String> {
+        let row = sqlx::query("update app_user set operator = $2 where handle = $1 returning user_id")
             .bind(handle.to_owned())
-            .execute(&self.db.writer)
+            .bind(i64::from(operator))
+            .fetch_optional(&self.db.writer)
+            .await?
+            .ok_or(StoreError::NotFound)?;
+        Ok(row.try_get("user_id")?)
+    }
+
+    /// Whether the user holds the platform operator role now (not as a cached session remembers it).
+    pub async fn is_operator(&self, user_id: &str) -> StoreResult<bool> {
+        let row = sqlx::query("select operator from app_user where user_id = $1")
+            .bind(user_id.to_owned())
+            .fetch_optional(&self.db.pool)
             .await?;
-        if updated.rows_affected() == 0 { Err(StoreError::NotFound) } else { Ok(()) }
+        Ok(match row {
+            Some(row) => row.try_get::<i64, _>("operator")? != 0,
+            None => false,
+        })
     }
 }

@@ -110,7 +110,8 @@ def sync_detailed(
     client: AuthenticatedClient,
     body: ListingDecision,
 ) -> Response[ErrorEnvelope | ReviewedListingView]:
-    """Decides a SUBMITTED listing; the owner is told by a message from `system`.
+    """Decides a SUBMITTED listing, or with `approved: "NO"` takes a listed space off the marketplace
+    (REJECTED, no longer listed); the owner is told by a message from `system`.
 
     Args:
         space_id (str):
@@ -144,7 +145,8 @@ def sync(
     client: AuthenticatedClient,
     body: ListingDecision,
 ) -> ErrorEnvelope | ReviewedListingView | None:
-    """Decides a SUBMITTED listing; the owner is told by a message from `system`.
+    """Decides a SUBMITTED listing, or with `approved: "NO"` takes a listed space off the marketplace
+    (REJECTED, no longer listed); the owner is told by a message from `system`.
 
     Args:
         space_id (str):
@@ -173,7 +175,8 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
     body: ListingDecision,
 ) -> Response[ErrorEnvelope | ReviewedListingView]:
-    """Decides a SUBMITTED listing; the owner is told by a message from `system`.
+    """Decides a SUBMITTED listing, or with `approved: "NO"` takes a listed space off the marketplace
+    (REJECTED, no longer listed); the owner is told by a message from `system`.
 
     Args:
         space_id (str):
@@ -205,7 +208,8 @@ async def asyncio(
     client: AuthenticatedClient,
     body: ListingDecision,
 ) -> ErrorEnvelope | ReviewedListingView | None:
-    """Decides a SUBMITTED listing; the owner is told by a message from `system`.
+    """Decides a SUBMITTED listing, or with `approved: "NO"` takes a listed space off the marketplace
+    (REJECTED, no longer listed); the owner is told by a message from `system`.
 
     Args:
         space_id (str):
