@@ -65,6 +65,8 @@ pub async fn spawn_app_with(customize: impl FnOnce(&mut Config)) -> TestApp {
     config.rate_limits.mail_per_address = 10_000;
     config.rate_limits.mail_per_recipient_hour = 10_000;
     config.license_cache_seconds = 0;
+    // Tests of key quotas spend them as one user; the per-user share has tests of its own.
+    config.quota_user_share_percent = 100;
     config.modules.runtime.cache_dir = Some(module_cache_dir());
     // Module budgets are wall-clock; with every test of the run competing for two cores, the
     // production budgets (tens of milliseconds) would fail ordinary calls now and then.

@@ -45,6 +45,9 @@ pub struct Config {
     pub rate_limits: RateLimitConfig,
     /// Plans by name; each maps entitlement names to daily quotas.
     pub plans: BTreeMap<String, BTreeMap<String, u64>>,
+    /// Percent (1 to 100, rounded up) of each of a license key's daily quotas that one signed-in
+    /// user may spend, so one user of a key many share cannot spend the day for all.
+    pub quota_user_share_percent: u64,
     /// WebAssembly modules: which are enabled, what they may do and spend.
     pub modules: ModulesConfig,
     /// Where media bytes live and how uploads are bounded.
@@ -88,6 +91,7 @@ impl Default for Config {
             mail: MailConfig::default(),
             rate_limits: RateLimitConfig::default(),
             plans: BTreeMap::new(),
+            quota_user_share_percent: 25,
             modules: ModulesConfig::default(),
             media: media::MediaConfig::default(),
             marketplace: marketplace::MarketplaceConfig::default(),
@@ -418,6 +422,10 @@ impl Config {
                 "http.cors_origins holds {origin:?}, which is not an origin such as \"https://app.example.com\""
             );
         }
+        anyhow::ensure!(
+            (1..=100).contains(&self.quota_user_share_percent),
+            "quota_user_share_percent must be 1 to 100 (100: a user may spend a key's whole quota)"
+        );
         for (plan, quotas) in &self.plans {
             for key in quotas.keys() {
                 anyhow::ensure!(

@@ -1,4 +1,7 @@
 //! The reusable entitlement check: routes with a daily quota call [`take`] before doing the work.
+//! A caller with a user share ([`Caller::spending`]) is counted twice: the user's share first,
+//! then the key's quota, each one conditional statement, and what one took is given back when the
+//! other refuses.
 
 use time::OffsetDateTime;
 
@@ -11,20 +14,37 @@ use crate::store::{Store, StoreResult};
 /// ENTITLEMENT_LIMIT_EXCEEDED without taking anything. Give it back with [`refund`] when the
 /// work then fails, so a failed request costs nothing.
 pub async fn take(store: &Store, caller: &Caller, entitlement: Entitlement, amount: u64) -> Result<(), Error> {
-    let limit = i64::try_from(caller.plan.quota(entitlement)).unwrap_or(i64::MAX);
-    let amount = i64::try_from(amount).unwrap_or(i64::MAX);
+    let as_i64 = |n: u64| i64::try_from(n).unwrap_or(i64::MAX);
+    let amount = as_i64(amount);
     let day = utc_day(OffsetDateTime::now_utc());
-    if store.quotas.consume_quota(&caller.subject, entitlement, day, amount, limit).await? {
-        Ok(())
-    } else {
-        crate::metrics::quota_refused(entitlement.name());
-        Err(Error::EntitlementExceeded(entitlement))
+    let share = caller.user_share.as_ref().zip(caller.plan.user_quota(entitlement));
+    if let Some((user, limit)) = share
+        && !store.quotas.consume_quota(user, entitlement, day, amount, as_i64(limit)).await?
+    {
+        return Err(refused(entitlement));
     }
+    let limit = as_i64(caller.plan.quota(entitlement));
+    if store.quotas.consume_quota(&caller.subject, entitlement, day, amount, limit).await? {
+        return Ok(());
+    }
+    if let Some((user, _)) = share {
+        store.quotas.refund_quota(user, entitlement, day, amount).await?;
+    }
+    Err(refused(entitlement))
+}
+
+fn refused(entitlement: Entitlement) -> Error {
+    crate::metrics::quota_refused(entitlement.name());
+    Error::EntitlementExceeded(entitlement)
 }
 
 pub async fn refund(store: &Store, caller: &Caller, entitlement: Entitlement, amount: u64) -> Result<(), Error> {
     let day = utc_day(OffsetDateTime::now_utc());
-    store.quotas.refund_quota(&caller.subject, entitlement, day, i64::try_from(amount).unwrap_or(i64::MAX)).await?;
+    let amount = i64::try_from(amount).unwrap_or(i64::MAX);
+    if let Some(user) = caller.user_share.as_ref().filter(|_| caller.plan.user_quota(entitlement).is_some()) {
+        store.quotas.refund_quota(user, entitlement, day, amount).await?;
+    }
+    store.quotas.refund_quota(&caller.subject, entitlement, day, amount).await?;
     Ok(())
 }
 

@@ -25,7 +25,7 @@ async fn store_of(app: &TestApp) -> Store {
 /// A caller counted as license `id`, on a plan allowing `uploads` form uploads a day.
 fn caller(id: &str, uploads: u64) -> Caller {
     let plan = Plan::new("test", |e| if e == UPLOADS { uploads } else { e.default_quota() });
-    Caller { subject: QuotaSubject::license(id), plan }
+    Caller::new(QuotaSubject::license(id), plan)
 }
 
 async fn used_today(store: &Store, caller: &Caller, entitlement: Entitlement) -> i64 {
@@ -159,7 +159,7 @@ async fn quotas_are_counted_per_entitlement() {
     let app = spawn_app().await;
     let store = store_of(&app).await;
     let plan = Plan::new("tiny", |_| 1);
-    let ann = Caller { subject: QuotaSubject::license("ann"), plan };
+    let ann = Caller::new(QuotaSubject::license("ann"), plan);
     quotas::take(&store, &ann, Entitlement::FormUploads, 1).await.unwrap();
     // Act
     let assets = quotas::take(&store, &ann, Entitlement::PublishedAssets, 1).await;

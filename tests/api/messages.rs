@@ -293,6 +293,31 @@ fn two_messages_a_day(config: &mut Config) {
 }
 
 #[tokio::test]
+async fn one_user_of_a_shared_key_spends_only_their_share_of_the_days_messages() {
+    // Issue 28: with one key for everybody, one user could send the whole day's messages.
+    // Arrange: 4 messages a day per key, half of it per user.
+    let app = spawn_app_with(|config| {
+        config.plans.insert("default".into(), [("messaging.perDay".to_owned(), 4)].into_iter().collect());
+        config.quota_user_share_percent = 50;
+    })
+    .await;
+    let [ann, bob, cat, dan] =
+        [app.sign_up("ann").await, app.sign_up("bob").await, app.sign_up("cat").await, app.sign_up("dan").await];
+    sent(&app, &ann, "dan", "One", "1").await;
+    sent(&app, &ann, "dan", "Two", "2").await;
+    // Act
+    let third = send(&app, &ann.token, &json!({"to": "dan", "subject": "Three", "body": "3"})).await;
+    // Assert: ann's share is spent, bob still has his, and then the key's day is spent for everybody.
+    let error = assert_error(third, StatusCode::FORBIDDEN, "ENTITLEMENT_LIMIT_EXCEEDED").await;
+    assert_eq!(error["details"][0]["path"], "messaging.perDay");
+    sent(&app, &bob, "dan", "One", "1").await;
+    sent(&app, &bob, "dan", "Two", "2").await;
+    let key_spent = send(&app, &cat.token, &json!({"to": "dan", "subject": "One", "body": "1"})).await;
+    assert_error(key_spent, StatusCode::FORBIDDEN, "ENTITLEMENT_LIMIT_EXCEEDED").await;
+    assert_eq!(unread(&app, &dan).await, 4);
+}
+
+#[tokio::test]
 async fn messages_count_against_the_daily_quota_and_refusals_cost_nothing() {
     // Arrange
     let app = spawn_app_with(two_messages_a_day).await;

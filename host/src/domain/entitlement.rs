@@ -1,4 +1,5 @@
-//! Plan entitlements: daily quotas counted per license key (or gateway subscriber) per UTC day.
+//! Plan entitlements: daily quotas counted per license key (or gateway subscriber) per UTC day, and
+//! for each signed-in user a share of each, so one user of a shared key cannot spend the day for all.
 
 use std::fmt;
 
@@ -58,11 +59,28 @@ impl fmt::Display for Entitlement {
 pub struct Plan {
     name: String,
     quotas: [u64; Entitlement::ALL.len()],
+    /// The percentage of each quota one user may spend (100: the whole).
+    user_share_percent: u64,
 }
 
 impl Plan {
     pub fn new(name: &str, quota: impl Fn(Entitlement) -> u64) -> Self {
-        Self { name: name.to_owned(), quotas: Entitlement::ALL.map(quota) }
+        Self { name: name.to_owned(), quotas: Entitlement::ALL.map(quota), user_share_percent: 100 }
+    }
+
+    /// The plan with each user limited to `percent` (1..=100) of each quota.
+    pub fn with_user_share(mut self, percent: u64) -> Self {
+        self.user_share_percent = percent.clamp(1, 100);
+        self
+    }
+
+    /// What one user may spend of `entitlement` per day: their share of the quota, rounded up (so
+    /// never nothing); `None` when the share is the whole quota.
+    pub fn user_quota(&self, entitlement: Entitlement) -> Option<u64> {
+        (self.user_share_percent < 100).then(|| {
+            let quota = u128::from(self.quota(entitlement));
+            u64::try_from((quota * u128::from(self.user_share_percent)).div_ceil(100)).unwrap_or(u64::MAX).max(1)
+        })
     }
 
     pub fn name(&self) -> &str {
@@ -92,6 +110,11 @@ impl QuotaSubject {
         Self(format!("user:{user_id}"))
     }
 
+    /// One user's share of this subject's quotas.
+    pub fn share_of(&self, user_id: &str) -> Self {
+        Self(format!("{}/user:{user_id}", self.0))
+    }
+
     pub fn as_str(&self) -> &str {
         &self.0
     }
@@ -111,6 +134,17 @@ mod tests {
         assert_eq!(Entitlement::parse("FORMS.ATTACHMENTS.UPLOADPERDAY"), Some(Entitlement::FormUploads));
         assert_eq!(Entitlement::parse("messaging/day"), Some(Entitlement::Messages));
         assert_eq!(Entitlement::parse("nope"), None);
+    }
+
+    #[test]
+    fn a_users_share_is_rounded_up_and_never_nothing() {
+        let plan = Plan::new("p", |_| 1_000).with_user_share(25);
+        assert_eq!(plan.user_quota(Entitlement::Messages), Some(250));
+        let tiny = Plan::new("p", |_| 3).with_user_share(25);
+        assert_eq!(tiny.user_quota(Entitlement::Messages), Some(1));
+        assert_eq!(Plan::new("p", |_| 3).user_quota(Entitlement::Messages), None);
+        let huge = Plan::new("p", |_| u64::MAX).with_user_share(50);
+        assert_eq!(huge.user_quota(Entitlement::Messages), Some(u64::MAX / 2 + 1));
     }
 
     #[test]

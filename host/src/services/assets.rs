@@ -13,7 +13,7 @@ use time::OffsetDateTime;
 
 use crate::domain::assets::{self, AssetState, MAX_WAITING_PER_PROPOSER, NewAsset, StateChange};
 use crate::domain::entitlement::Entitlement;
-use crate::domain::jobs::SpaceEventKind;
+use crate::domain::jobs::{AnalyseAsset, SpaceEventKind};
 use crate::domain::problems::Parsed;
 use crate::domain::spaces::Role;
 use crate::error::{Error, Result};
@@ -130,6 +130,7 @@ impl Assets {
     ) -> Result<String> {
         let (space_id, _) = self.spaces.writer_role(user, space_id).await?;
         let new = body?;
+        let caller = &caller.spending(&user.user_id);
         quotas::take(&self.store, caller, Entitlement::PublishedAssets, 1).await?;
         let asset_id = uuid::Uuid::new_v4().to_string();
         let row = NewAssetRow {
@@ -221,10 +222,13 @@ impl Assets {
         // The asset as the move leaves it: the move is guarded by the state it was read in.
         let moved_asset = StoredAsset { state: next.as_str().to_owned(), updated_at: now, ..asset };
         let outbox = self.outbox(&moved_asset).await;
+        let analysis = next
+            .starts_analysis()
+            .then(|| AnalyseAsset { asset_id: asset_id.clone(), proposer_id: Some(moved_asset.proposed_by.clone()) });
         let moved = self
             .store
             .assets
-            .move_state(&asset_id, current.as_str(), next.as_str(), next.starts_analysis(), &outbox, now)
+            .move_state(&asset_id, current.as_str(), next.as_str(), analysis.as_ref(), &outbox, now)
             .await?;
         if !moved {
             return Err(Error::InvalidTransition(Cow::Borrowed("the asset changed state meanwhile; read it again")));
@@ -259,6 +263,7 @@ impl Assets {
         let judge = |declared: Option<&str>, filename: &str, head: &[u8]| check_type(&asset, declared, filename, head);
         let file = receive_file_part(&self.objects, &staged, source, "assets", self.max_bytes, judge).await?;
         // Refused, the staged bytes are removed when `staged` is dropped.
+        let caller = &caller.spending(&user.user_id);
         quotas::take(&self.store, caller, Entitlement::FormUploadBytes, file.bytes).await?;
         let bytes = i64::try_from(file.bytes).unwrap_or(i64::MAX);
         let now = OffsetDateTime::now_utc();

@@ -114,6 +114,7 @@ impl Attachments {
         source: &mut dyn PartSource,
     ) -> Result<Vec<Attachment>> {
         let target = self.target(user, form_id, access, true).await?;
+        let caller = &caller.spending(&user.user_id);
         let config = target.instance.configuration.parsed.clone();
         source.limit_to(self.request_cap(&config))?;
         let staged = self.objects.staging();

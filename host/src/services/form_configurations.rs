@@ -107,7 +107,7 @@ impl FormConfigurations {
     /// (counted for the user whatever key they use; a refused document costs nothing).
     pub async fn create(&self, user: &SessionUser, plan: &Plan, body: &Value) -> Result<Configuration> {
         let (wrapper, parsed) = self.check(body, None).await?;
-        let creator = Caller { subject: QuotaSubject::user(&user.user_id), plan: plan.clone() };
+        let creator = Caller::new(QuotaSubject::user(&user.user_id), plan.clone());
         quotas::take(&self.store, &creator, Entitlement::FormConfigurations, 1).await?;
         let editors = serde_json::to_string(&wrapper.editors).map_err(Error::internal)?;
         let document = serde_json::to_string(parsed.document()).map_err(Error::internal)?;

@@ -22,6 +22,20 @@ use crate::store::{License, Store};
 pub struct Caller {
     pub subject: QuotaSubject,
     pub plan: Plan,
+    /// The signed-in user whose share of the quotas is counted too (see [`Caller::spending`]).
+    pub user_share: Option<QuotaSubject>,
+}
+
+impl Caller {
+    /// A caller counted for its key or subscriber, with no user share.
+    pub fn new(subject: QuotaSubject, plan: Plan) -> Self {
+        Self { subject, plan, user_share: None }
+    }
+
+    /// The caller with `user_id`'s share of each quota counted beside the key's.
+    pub fn spending(&self, user_id: &str) -> Self {
+        Self { user_share: Some(self.subject.share_of(user_id)), ..self.clone() }
+    }
 }
 
 pub struct Licenses {
@@ -52,6 +66,7 @@ impl Licenses {
         if let Some(caller) = self.cache.get(&digest) {
             return Ok(caller);
         }
+        let ticket = self.cache.ticket();
         let license = self.store.licenses.license_by_digest(&digest).await?;
         let caller = match license {
             Some(license) if license.revoked_at.is_none() => {
@@ -59,14 +74,17 @@ impl Licenses {
                     tracing::warn!(license_id = %license.license_id, plan = %license.plan, "license names a plan the configuration lacks");
                     invalid()
                 })?;
-                Caller { subject: QuotaSubject::license(&license.license_id), plan }
+                Caller::new(
+                    QuotaSubject::license(&license.license_id),
+                    plan.with_user_share(self.config.quota_user_share_percent),
+                )
             }
             _ => {
                 self.cache.remove(&digest);
                 return Err(invalid());
             }
         };
-        self.cache.insert(digest, caller.clone());
+        self.cache.insert(ticket, digest, caller.clone());
         Ok(caller)
     }
 
@@ -91,7 +109,7 @@ impl Licenses {
             .and_then(|name| self.config.plan(&name.to_lowercase()).or_else(|| self.config.plan(name)))
             .or_else(|| self.config.plan("default"))
             .expect("the default plan always exists");
-        Ok(Caller { subject: QuotaSubject::gateway(user), plan })
+        Ok(Caller::new(QuotaSubject::gateway(user), plan.with_user_share(self.config.quota_user_share_percent)))
     }
 
     pub fn gateway_enabled(&self) -> bool {

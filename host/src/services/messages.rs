@@ -80,6 +80,7 @@ impl Messages {
     /// written, so a refused request costs nothing.
     #[tracing::instrument(skip_all, fields(user_id = %sender.user_id))]
     pub async fn send(&self, sender: &SessionUser, caller: &Caller, body: &Map<String, Value>) -> Result<Sent> {
+        let caller = &caller.spending(&sender.user_id);
         let mut problems = Problems::new();
         let mut draft = messages::parse_new(body, &sender.handle, &mut problems);
         let row = match draft.thread_id.take() {
