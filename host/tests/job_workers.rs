@@ -106,6 +106,11 @@ async fn failed_runs_are_retried_and_a_job_that_keeps_failing_is_handed_to_faile
     assert_eq!((keeps_failing.state.as_str(), keeps_failing.attempts), ("FAILED", 3));
     assert_eq!(keeps_failing.last_error.as_deref(), Some("failure 3"));
     assert_eq!((permanent.state.as_str(), permanent.attempts), ("FAILED", 1));
+    // The handler hears of a failure after the job's row says FAILED: wait for both, boundedly.
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while handler.failed.lock().unwrap().len() < 2 && Instant::now() < deadline {
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
     let mut failed = handler.failed.lock().unwrap().clone();
     failed.sort();
     assert_eq!(failed, [(keeps_failing.job_id, "failure 3".to_owned()), (permanent.job_id, "unreadable".to_owned())]);
