@@ -147,7 +147,7 @@ pub(crate) fn run(
         })?;
     // Readers on their own threads, so a child filling one pipe never blocks on us while we wait.
     let stdout = child.stdout.take().map(|out| {
-        thread::spawn(move || {
+        read_on_a_thread(move || {
             let mut buf = Vec::new();
             let mut limited = out.take(stdout_cap as u64 + 1);
             let _ = limited.read_to_end(&mut buf);
@@ -156,15 +156,20 @@ pub(crate) fn run(
         })
     });
     let stderr = child.stderr.take().map(|err| {
-        thread::spawn(move || {
+        read_on_a_thread(move || {
             let mut buf = Vec::new();
             let _ = err.take(STDERR_CAP).read_to_end(&mut buf);
             String::from_utf8_lossy(&buf).into_owned()
         })
     });
     let status = wait_until(&mut child, deadline);
-    let mut out = stdout.and_then(|t| t.join().ok()).unwrap_or_default();
-    let err = stderr.and_then(|t| t.join().ok()).unwrap_or_default();
+    // The pipes close when the child and whatever it started have gone. A sandbox killed while it
+    // was still being set up can leave a process behind that holds them (bubblewrap's inner half,
+    // orphaned before it could arrange to die with its parent): wait a little, then stop reading.
+    let drained = Instant::now() + DRAIN;
+    let left = || drained.saturating_duration_since(Instant::now());
+    let mut out = stdout.and_then(|r| r.recv_timeout(left()).ok()).unwrap_or_default();
+    let err = stderr.and_then(|r| r.recv_timeout(left()).ok()).unwrap_or_default();
     let status = status?;
     // prlimit's answer when it cannot start the program (util-linux's `EX_EXEC_ENOENT`).
     if status.code() == Some(127) {
@@ -173,6 +178,18 @@ pub(crate) fn run(
     let truncated = out.len() > stdout_cap;
     out.truncate(stdout_cap);
     Ok(Ran { stdout: out, truncated, stderr: err, success: status.success() })
+}
+
+/// How long the pipes may stay open after the child ended.
+const DRAIN: std::time::Duration = std::time::Duration::from_secs(2);
+
+/// Runs `read` on a thread of its own and answers where its result arrives.
+fn read_on_a_thread<T: Send + 'static>(read: impl FnOnce() -> T + Send + 'static) -> std::sync::mpsc::Receiver<T> {
+    let (sender, receiver) = std::sync::mpsc::channel();
+    thread::spawn(move || {
+        let _ = sender.send(read());
+    });
+    receiver
 }
 
 fn wait_until(child: &mut Child, deadline: Instant) -> Result<std::process::ExitStatus, RunError> {
@@ -258,6 +275,22 @@ mod tests {
         assert!(!cat(&other).success);
         assert!(!cat(Path::new("/etc/passwd")).success);
         assert_eq!(run("id", &["-u".into()], 100, soon(), &jail).unwrap().stdout, b"65534\n");
+    }
+
+    #[test]
+    fn a_sandbox_killed_while_it_starts_does_not_hold_the_call() {
+        if !bwrap_runs() {
+            eprintln!("skipped: bubblewrap does not run here");
+            return;
+        }
+        // A deadline that passes while bubblewrap sets up: a half left behind may hold the pipes.
+        let jail = Confinement { sandboxed: true, ..plain() };
+        for _ in 0..10 {
+            let started = Instant::now();
+            let ran = run("sleep", &["30".into()], 10, started + Duration::from_millis(1), &jail);
+            assert!(matches!(ran, Err(RunError::TimedOut)));
+            assert!(started.elapsed() < Duration::from_secs(10), "{:?}", started.elapsed());
+        }
     }
 
     fn bwrap_runs() -> bool {
