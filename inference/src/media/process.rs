@@ -255,8 +255,9 @@ mod tests {
         // python3 asks for 1 GiB at once; the 512 MiB address-space limit refuses it.
         let script = "import sys\ntry:\n    b = bytearray(1 << 30)\nexcept MemoryError:\n    sys.exit(3)";
         let ran = run("python3", &["-c".into(), script.into()], 10, soon(), &plain()).unwrap();
+        // Exit 3 (MemoryError) or killed: either way it never held the gigabyte. (The process-wide
+        // children's peak is not asserted: other tests of this binary start children too.)
         assert!(!ran.success, "{}", ran.stderr);
-        assert!(children_peak_resident_bytes() < 512 << 20);
     }
 
     #[test]
