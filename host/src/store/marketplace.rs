@@ -205,39 +205,15 @@ impl ListingRepo {
         outbox: &Arc<Outbox>,
         now: OffsetDateTime,
     ) -> StoreResult<bool> {
-        let work = Arc::new((space_id.to_owned(), reason, outbox.clone()));
-        let decided = self
-            .db
-            .write(move |conn| {
-                let work = work.clone();
-                Box::pin(async move {
-                    let (space_id, reason, outbox) = &*work;
-                    let updated = sqlx::query(
-                        "update listing set state = $2, reason = $3, decided_at = $4, updated_at = $4, \
-                         revision = revision + 1, \
-                         listed_title = case when $5 = 1 then title else listed_title end, \
-                         listed_summary = case when $5 = 1 then summary else listed_summary end, \
-                         listed_categories = case when $5 = 1 then categories else listed_categories end, \
-                         listed_at = case when $5 = 1 then coalesce(listed_at, $4) else listed_at end \
-                         where space_id = $1 and state = 'SUBMITTED'",
-                    )
-                    .bind(space_id.clone())
-                    .bind(if approved { "APPROVED" } else { "REJECTED" })
-                    .bind(reason.clone())
-                    .bind(to_millis(now))
-                    .bind(i64::from(approved))
-                    .execute(&mut *conn)
-                    .await?
-                    .rows_affected();
-                    if updated == 1 {
-                        outbox.write_in(conn, now).await?;
-                    }
-                    Ok(updated == 1)
-                })
-            })
-            .await?;
-        self.db.committed(outbox);
-        Ok(decided)
+        const DECIDE: &str = "update listing set state = $2, reason = $3, decided_at = $4, updated_at = $4, \
+             revision = revision + 1, \
+             listed_title = case when $5 = 1 then title else listed_title end, \
+             listed_summary = case when $5 = 1 then summary else listed_summary end, \
+             listed_categories = case when $5 = 1 then categories else listed_categories end, \
+             listed_at = case when $5 = 1 then coalesce(listed_at, $4) else listed_at end \
+             where space_id = $1 and state = 'SUBMITTED'";
+        let state = if approved { "APPROVED" } else { "REJECTED" };
+        self.write_decision(DECIDE, space_id, state, reason, Some(approved), outbox, now).await
     }
 
     /// Takes a listed space off the marketplace: REJECTED with `reason`, no longer listed; `false`
@@ -249,24 +225,38 @@ impl ListingRepo {
         outbox: &Arc<Outbox>,
         now: OffsetDateTime,
     ) -> StoreResult<bool> {
+        const TAKE_DOWN: &str = "update listing set state = $2, reason = $3, decided_at = $4, updated_at = $4, \
+             revision = revision + 1, listed_at = null, listed_title = null \
+             where space_id = $1 and state <> 'SUBMITTED' and listed_at is not null";
+        self.write_decision(TAKE_DOWN, space_id, "REJECTED", reason, None, outbox, now).await
+    }
+
+    /// Runs one operator decision `sql` (binds: space id, state, reason, time, then `approved` when
+    /// given) and, when it changed the listing, writes `outbox` in the same transaction.
+    #[allow(clippy::too_many_arguments)]
+    async fn write_decision(
+        &self,
+        sql: &'static str,
+        space_id: &str,
+        state: &'static str,
+        reason: Option<String>,
+        approved: Option<bool>,
+        outbox: &Arc<Outbox>,
+        now: OffsetDateTime,
+    ) -> StoreResult<bool> {
         let work = Arc::new((space_id.to_owned(), reason, outbox.clone()));
-        let taken = self
+        let written = self
             .db
             .write(move |conn| {
                 let work = work.clone();
                 Box::pin(async move {
                     let (space_id, reason, outbox) = &*work;
-                    let updated = sqlx::query(
-                        "update listing set state = 'REJECTED', reason = $2, decided_at = $3, updated_at = $3, \
-                         revision = revision + 1, listed_at = null, listed_title = null \
-                         where space_id = $1 and state <> 'SUBMITTED' and listed_at is not null",
-                    )
-                    .bind(space_id.clone())
-                    .bind(reason.clone())
-                    .bind(to_millis(now))
-                    .execute(&mut *conn)
-                    .await?
-                    .rows_affected();
+                    let mut query =
+                        sqlx::query(sql).bind(space_id.clone()).bind(state).bind(reason.clone()).bind(to_millis(now));
+                    if let Some(approved) = approved {
+                        query = query.bind(i64::from(approved));
+                    }
+                    let updated = query.execute(&mut *conn).await?.rows_affected();
                     if updated == 1 {
                         outbox.write_in(conn, now).await?;
                     }
@@ -275,7 +265,7 @@ impl ListingRepo {
             })
             .await?;
         self.db.committed(outbox);
-        Ok(taken)
+        Ok(written)
     }
 
     /// Listings in any of `states` (all when empty), newest change first, after the
