@@ -130,6 +130,9 @@ pub enum Error {
     ServiceUnavailable { retry_after_seconds: u64 },
     #[error("too many attempts; try again later")]
     RateLimited { retry_after_seconds: u64 },
+    /// A module call refused at one of the module host's bounds; the message names the setting.
+    #[error("{message}")]
+    ModuleBusy { retry_after_seconds: u64, message: Cow<'static, str> },
     #[error("the PIN or token is wrong, expired or used up")]
     PinInvalid,
     #[error("this feature is switched off for this deployment")]
@@ -167,7 +170,7 @@ impl Error {
             Self::MaxFilesExceeded(_) => ErrorCode::MaxFilesExceeded,
             Self::MediaUnavailable { .. } => ErrorCode::MediaUnavailable,
             Self::ServiceUnavailable { .. } => ErrorCode::ServiceUnavailable,
-            Self::RateLimited { .. } => ErrorCode::RateLimited,
+            Self::RateLimited { .. } | Self::ModuleBusy { .. } => ErrorCode::RateLimited,
             Self::PinInvalid => ErrorCode::PinInvalid,
             Self::FeatureDisabled => ErrorCode::FeatureDisabled,
             Self::ModuleFailed(_) => ErrorCode::ModuleFailed,

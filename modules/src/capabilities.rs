@@ -131,7 +131,7 @@ impl StoreState {
         match outcome {
             Ok(Ok(value)) => Ok(value),
             Ok(Err(err)) => Err(self.fail(HostVerdict::Host(format!("{err:#}")))),
-            Err(_) => Err(self.fail(HostVerdict::Deadline)),
+            Err(_) => Err(self.fail(HostVerdict::WallClock)),
         }
     }
 }

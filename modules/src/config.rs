@@ -18,12 +18,20 @@ pub struct ModulesConfig {
     pub enable: Vec<EnabledModule>,
     /// Where compiled code is cached; `None` compiles on every start.
     pub cache_dir: Option<PathBuf>,
-    /// Budget of one request to a module's routes, in milliseconds.
+    /// Budget of one request to a module's routes: milliseconds of the guest's own time (CPU time while its
+    /// code runs; waiting for a guest thread or inside host calls does not count).
     pub request_deadline_ms: u64,
-    /// Budget of one event delivery, in milliseconds.
+    /// Budget of one event delivery, in milliseconds of the guest's own time.
     pub event_deadline_ms: u64,
-    /// Budget of one marketplace call (trending score, registration decision), in milliseconds.
+    /// Budget of one marketplace call (trending score, registration decision), in milliseconds of the guest's
+    /// own time.
     pub marketplace_deadline_ms: u64,
+    /// Wall-clock time a call may take beyond its deadline, waiting for a guest thread or inside host calls
+    /// (key-value, outbound HTTP, asset reads), in milliseconds; past it the call ends as failed.
+    pub max_call_wait_ms: u64,
+    /// How long a route call waits for a free instance (`max_instances`), in milliseconds; past it the call is
+    /// refused as busy (429) before any guest code runs.
+    pub max_queue_wait_ms: u64,
     /// Budget of one analysis step's own code, in milliseconds. Time inside the inference capabilities
     /// (media, vision, speech) does not count: the two bounds below cover it.
     pub analysis_deadline_ms: u64,
@@ -54,7 +62,10 @@ pub struct ModulesConfig {
     pub max_calls_per_module: usize,
     /// Route calls for one space running at once; beyond them a call is refused at once (busy).
     pub max_calls_per_space: usize,
-    /// Guest time (wall-clock milliseconds of its calls) a space earns per second.
+    /// How long a route call refused as busy waits before its refusal goes out, in milliseconds: a client
+    /// that ignores `Retry-After` and calls again at once then costs the server little.
+    pub busy_answer_delay_ms: u64,
+    /// Guest time (milliseconds of its modules' own time, as the deadlines count it) a space earns per second.
     pub space_guest_ms_per_second: u64,
     /// Guest time a space may save up and spend in a burst, in milliseconds.
     pub space_guest_burst_ms: u64,
@@ -80,6 +91,8 @@ impl Default for ModulesConfig {
             request_deadline_ms: 50,
             event_deadline_ms: 200,
             marketplace_deadline_ms: 50,
+            max_call_wait_ms: 2_000,
+            max_queue_wait_ms: 1_000,
             analysis_deadline_ms: 30_000,
             analysis_capability_timeout_ms: 600_000,
             analysis_capability_budget_ms: 1_800_000,
@@ -92,6 +105,7 @@ impl Default for ModulesConfig {
             guest_threads: 1,
             max_calls_per_module: 32,
             max_calls_per_space: 8,
+            busy_answer_delay_ms: 20,
             space_guest_ms_per_second: 250,
             space_guest_burst_ms: 1_000,
             max_queued_events_per_space: 1_000,
@@ -119,6 +133,14 @@ impl ModulesConfig {
 
     pub(crate) fn analysis_deadline(&self) -> Duration {
         Duration::from_millis(self.analysis_deadline_ms)
+    }
+
+    pub(crate) fn max_call_wait(&self) -> Duration {
+        Duration::from_millis(self.max_call_wait_ms)
+    }
+
+    pub(crate) fn max_queue_wait(&self) -> Duration {
+        Duration::from_millis(self.max_queue_wait_ms)
     }
 }
 

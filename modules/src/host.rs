@@ -181,7 +181,7 @@ impl ModuleHost {
     pub fn describe_request_failure(&self, module_id: &str, failure: &ModuleFailure) -> String {
         let settings = &self.inner.settings;
         let deadline = (settings.request_deadline(), "request_deadline_ms");
-        failure.describe(module_id, deadline, settings.memory_limit_bytes)
+        failure.describe(module_id, deadline, settings)
     }
 
     /// Each module's call metrics since start (calls, failures by kind, busy refusals, p50/p99 duration, memory

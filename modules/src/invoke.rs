@@ -19,30 +19,31 @@ use std::time::{Duration, Instant};
 use wasmtime::{Store, UpdateDeadline};
 
 use crate::invoke::clock::GuestClock;
-use crate::invoke::failure::{DeadlineExceeded, ModuleFailure};
+use crate::invoke::failure::{DeadlineExceeded, ModuleFailure, WallClockExceeded};
 use crate::invoke::state::{Capabilities, HostVerdict, StoreState};
 use crate::load::LoadedModule;
 
-/// Extra time the outer timeout allows past the budget: the epoch callback normally ends a running guest
-/// first, so the outer timeout only catches a guest parked in a host call that ignores the deadline (a WASI
-/// sleep, say).
-const OUTER_GRACE: Duration = Duration::from_millis(5);
-/// How often the outer timeout looks again while the guest's clock stands still (a capability call).
+/// How often the outer timeout looks again while the clocks stand still (a capability call).
 const PAUSED_RECHECK: Duration = Duration::from_millis(50);
 
-/// Sets the memory cap and the deadline of a fresh store.
+/// Sets the memory cap and the budgets of a fresh store.
 ///
-/// The deadline is wall-clock and checked at every epoch tick: until it passes, the guest yields to tokio once
-/// per tick (so a long analysis step does not hold a worker thread); once it passes, the guest traps. Time
-/// in capability calls does not count (see `clock.rs`): the deadline read here has moved on by it.
+/// Both budgets (see `clock.rs`) are checked at every epoch tick: while guest time and wall time are left,
+/// the guest yields to tokio once per tick (so a long analysis step does not hold a worker thread, and the
+/// wait until it is polled again is not its time); once either is spent, the guest traps.
 pub(crate) fn configure_store(store: &mut Store<StoreState>) {
     store.limiter(|state| &mut state.limiter);
     store.set_epoch_deadline(1);
     store.epoch_deadline_callback(|mut ctx| {
-        if Instant::now() < ctx.data().clock.deadline() {
+        let clock = &ctx.data().clock;
+        let verdict = if clock.guest_left().is_zero() {
+            HostVerdict::Deadline
+        } else if Instant::now() >= clock.wall_deadline() {
+            HostVerdict::WallClock
+        } else {
             return Ok(UpdateDeadline::Yield(1));
-        }
-        ctx.data_mut().verdict.get_or_insert(HostVerdict::Deadline);
+        };
+        ctx.data_mut().verdict.get_or_insert(verdict);
         Err(DeadlineExceeded.into())
     });
 }
@@ -51,30 +52,35 @@ pub(crate) fn new_store(
     engine: &wasmtime::Engine,
     caps: &Arc<Capabilities>,
     space_id: String,
-    budget: Duration,
+    clock: Arc<GuestClock>,
     memory_limit: usize,
 ) -> Store<StoreState> {
-    let mut store = Store::new(engine, StoreState::new(caps.clone(), space_id, budget, memory_limit));
+    let mut store = Store::new(engine, StoreState::new(caps.clone(), space_id, clock, memory_limit));
     configure_store(&mut store);
     store
 }
 
-/// Runs `call` (instantiate + one export) under the store's budget, also for time spent inside host calls
-/// other than capability calls, which stop the clock and are bounded by the host itself.
+/// Runs `call` (instantiate + one export) under the store's budgets: its polls are the guest's time, and the
+/// outer timeout ends it at the wall deadline, also when it waits inside a host call that ignores the
+/// budgets (a WASI sleep, say). Capability calls stop both clocks and are bounded by the host itself.
 pub(crate) async fn bounded<T>(
     clock: Arc<GuestClock>,
     call: impl Future<Output = wasmtime::Result<T>>,
 ) -> wasmtime::Result<T> {
     let mut call = std::pin::pin!(call);
+    let mut metered = std::pin::pin!(std::future::poll_fn(|cx| {
+        let _run = clock.run();
+        call.as_mut().poll(cx)
+    }));
     loop {
-        let mut until = clock.deadline() + OUTER_GRACE;
+        let mut until = clock.wall_deadline();
         if clock.is_paused() {
             until = until.max(Instant::now() + PAUSED_RECHECK);
         }
-        match tokio::time::timeout_at(until.into(), &mut call).await {
+        match tokio::time::timeout_at(until.into(), &mut metered).await {
             Ok(outcome) => return outcome,
-            Err(_) if !clock.is_paused() && clock.deadline() + OUTER_GRACE <= Instant::now() => {
-                return Err(DeadlineExceeded.into());
+            Err(_) if !clock.is_paused() && clock.wall_deadline() <= Instant::now() => {
+                return Err(WallClockExceeded.into());
             }
             Err(_) => continue,
         }

@@ -41,7 +41,7 @@ pub use capabilities::key_value::{
 pub use config::{BundledModule, EnabledModule, Grant, ModulesConfig};
 pub use host::{ModuleHost, RefusedModule};
 pub use invoke::engine::EPOCH_TICK;
-pub use invoke::failure::{FailureCounts, FailureKind, ModuleFailure};
+pub use invoke::failure::{BusyBound, FailureCounts, FailureKind, ModuleFailure};
 pub use invoke::metrics::{ModuleMetricsReport, REPORT_BOUNDS_MICROS};
 pub use load::cache::{CodeLoad, CodeOrigin};
 pub use load::inspect::{CheckReport, check, inspect};

@@ -20,6 +20,7 @@ use crate::capabilities::key_value::KeyValueBackend;
 use crate::capabilities::logging::LogBudget;
 use crate::capabilities::outbound_http::HttpAccess;
 use crate::config::{BundledModule, EnabledModule, ModulesConfig, Source};
+use crate::invoke::clock::GuestClock;
 use crate::invoke::configure_store;
 use crate::invoke::failure::FailureCounters;
 use crate::invoke::state::{Capabilities, InferenceAccess, StoreState};
@@ -233,7 +234,10 @@ pub(crate) async fn read_manifest(
     let mut linker = wasi.clone();
     stub_imports_but_wasi(&mut linker, engine, component)?;
     let caps = Arc::new(Capabilities::none("(manifest)"));
-    let mut store = Store::new(engine, StoreState::new(caps, String::new(), MANIFEST_BUDGET, memory_limit));
+    let mut store = Store::new(
+        engine,
+        StoreState::new(caps, String::new(), GuestClock::new(MANIFEST_BUDGET, Duration::ZERO), memory_limit),
+    );
     configure_store(&mut store);
     let instance = linker
         .instantiate_async(&mut store, component)

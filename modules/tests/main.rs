@@ -8,6 +8,7 @@ mod backend;
 mod cache;
 mod config;
 mod grants;
+mod guest_time;
 mod hostile;
 mod inspect;
 mod support;

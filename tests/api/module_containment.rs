@@ -98,7 +98,10 @@ async fn each_failure_says_which_limit_was_hit_and_its_value() {
     let memory = message("/alloc").await;
     let trap = message("/trap").await;
     // Assert
-    assert_eq!(deadline, r#"module "hostile" ran past its deadline of 300 ms (modules.request_deadline_ms)"#);
+    assert_eq!(
+        deadline,
+        r#"module "hostile" ran past its deadline of 300 ms of its own time (modules.request_deadline_ms)"#
+    );
     assert_eq!(memory, r#"module "hostile" hit its memory limit of 32 MiB (modules.memory_limit_bytes)"#);
     assert!(trap.starts_with(r#"module "hostile" trapped: panicked at "#), "{trap}");
     assert!(trap.ends_with(": trap requested"), "{trap}");
@@ -211,7 +214,12 @@ async fn calls_beyond_a_spaces_bound_are_refused_at_once_while_other_requests_ar
         let response = call.await.unwrap();
         if response.status() == StatusCode::TOO_MANY_REQUESTS {
             assert!(response.headers().contains_key("retry-after"));
-            assert_error(response, StatusCode::TOO_MANY_REQUESTS, "RATE_LIMITED").await;
+            let error = assert_error(response, StatusCode::TOO_MANY_REQUESTS, "RATE_LIMITED").await;
+            let message = error["message"].as_str().unwrap();
+            assert!(
+                message.contains("2 module calls for this space are running (modules.max_calls_per_space)"),
+                "{message}"
+            );
             refused += 1;
         } else {
             assert_error(response, StatusCode::BAD_GATEWAY, "MODULE_FAILED").await;
@@ -243,7 +251,8 @@ async fn a_space_that_spent_its_guest_time_is_refused_until_it_earns_more() {
     // Assert
     let wait: u64 = again.headers()["retry-after"].to_str().unwrap().parse().unwrap();
     assert!(wait >= 2, "Retry-After {wait}");
-    assert_error(again, StatusCode::TOO_MANY_REQUESTS, "RATE_LIMITED").await;
+    let error = assert_error(again, StatusCode::TOO_MANY_REQUESTS, "RATE_LIMITED").await;
+    assert!(error["message"].as_str().unwrap().contains("(modules.space_guest_ms_per_second"), "{error}");
     assert_eq!(elsewhere.status(), StatusCode::OK);
 }
 

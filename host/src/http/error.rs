@@ -91,6 +91,7 @@ impl IntoResponse for Error {
         let mut response = status_of(code).into_response();
         let retry_after = match &self {
             Self::RateLimited { retry_after_seconds }
+            | Self::ModuleBusy { retry_after_seconds, .. }
             | Self::MediaUnavailable { retry_after_seconds }
             | Self::ServiceUnavailable { retry_after_seconds } => Some(*retry_after_seconds),
             _ => None,

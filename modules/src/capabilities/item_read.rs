@@ -39,12 +39,13 @@ mod tests {
     use std::time::Duration;
 
     use super::*;
+    use crate::invoke::clock::GuestClock;
     use crate::invoke::state::{Capabilities, HostVerdict};
 
     #[tokio::test]
     async fn ungranted_import_traps_as_a_host_failure() {
         let caps = Capabilities::none("m");
-        let mut state = StoreState::new(Arc::new(caps), "space".into(), Duration::from_secs(5), 1 << 20);
+        let mut state = StoreState::new(Arc::new(caps), "space".into(), GuestClock::new(Duration::from_secs(5), Duration::ZERO), 1 << 20);
 
         assert!(item_read::Host::current_item(&mut state).await.is_err());
 

@@ -232,6 +232,7 @@ mod tests {
     use std::time::Duration;
 
     use super::*;
+    use crate::invoke::clock::GuestClock;
     use crate::invoke::state::Capabilities;
 
     fn scope(space: &str) -> KvScope {
@@ -272,7 +273,7 @@ mod tests {
 
     fn state(budget: Duration) -> StoreState {
         let caps = Capabilities { key_value: Some(Arc::new(MemoryKv::new())), ..Capabilities::none("m") };
-        StoreState::new(Arc::new(caps), "space".into(), budget, 1 << 20)
+        StoreState::new(Arc::new(caps), "space".into(), GuestClock::new(budget, Duration::ZERO), 1 << 20)
     }
 
     #[tokio::test]
@@ -342,11 +343,12 @@ mod atomic_tests {
     use std::time::Duration;
 
     use super::*;
+    use crate::invoke::clock::GuestClock;
     use crate::invoke::state::Capabilities;
 
     fn state() -> StoreState {
         let caps = Capabilities { key_value: Some(Arc::new(MemoryKv::new())), ..Capabilities::none("m") };
-        StoreState::new(Arc::new(caps), "space".into(), Duration::from_secs(5), 1 << 20)
+        StoreState::new(Arc::new(caps), "space".into(), GuestClock::new(Duration::from_secs(5), Duration::ZERO), 1 << 20)
     }
 
     #[test]

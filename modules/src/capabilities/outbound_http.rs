@@ -176,10 +176,10 @@ impl outbound_http::Host for StoreState {
         let Some(http) = caps.http.as_ref() else {
             return Err(self.fail(HostVerdict::Host("outbound-http called without the outbound-http grant".into())));
         };
-        // The invocation's own deadline still applies: a slow server uses up the module's budget, not more.
+        // Waiting for the server is not the guest's time, but the call's wall-clock bound still holds.
         match tokio::time::timeout(left, http.fetch(request, left)).await {
             Ok(answer) => Ok(answer),
-            Err(_) => Err(self.fail(HostVerdict::Deadline)),
+            Err(_) => Err(self.fail(HostVerdict::WallClock)),
         }
     }
 }

@@ -9,7 +9,8 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use crate::config::ModulesConfig;
-use crate::invoke::failure::ModuleFailure;
+use crate::invoke::clock::GuestClock;
+use crate::invoke::failure::{BusyBound, ModuleFailure};
 
 /// Spaces remembered at once; idle spaces with a full budget are forgotten first.
 const MAX_TRACKED_SPACES: usize = 100_000;
@@ -35,12 +36,23 @@ struct SpaceUse {
     refilled: Instant,
 }
 
-/// One admitted call; on drop it leaves the counts and charges its space the time it took.
+/// One admitted call; on drop it leaves the counts and charges its space the guest time it used (the wall
+/// time it took when it never got a clock: it ended before running).
 pub(crate) struct Ticket {
     admission: Arc<Admission>,
     module_id: String,
     space_id: String,
     started: Instant,
+    /// A route call, refused when busy (an event waits instead).
+    pub refusable: bool,
+    clock: Option<Arc<GuestClock>>,
+}
+
+impl Ticket {
+    /// Charges the space what `clock` counts.
+    pub(crate) fn charge_by(&mut self, clock: Arc<GuestClock>) {
+        self.clock = Some(clock);
+    }
 }
 
 impl Admission {
@@ -79,10 +91,15 @@ impl Admission {
         if refuse {
             if space.budget_ms <= 0.0 {
                 let wait = Duration::from_secs_f64(-space.budget_ms / self.rate_ms_per_s);
-                return Err(ModuleFailure::Busy { retry_after: wait.max(Duration::from_millis(100)) });
+                let retry_after = wait.max(Duration::from_millis(100));
+                return Err(ModuleFailure::Busy { retry_after, bound: BusyBound::SpaceGuestTime });
             }
-            if space.running >= self.per_space || module_running >= self.per_module {
-                return Err(ModuleFailure::Busy { retry_after: Duration::from_secs(1) });
+            let retry_after = Duration::from_secs(1);
+            if module_running >= self.per_module {
+                return Err(ModuleFailure::Busy { retry_after, bound: BusyBound::CallsPerModule });
+            }
+            if space.running >= self.per_space {
+                return Err(ModuleFailure::Busy { retry_after, bound: BusyBound::CallsPerSpace });
             }
         }
         space.running += 1;
@@ -92,13 +109,16 @@ impl Admission {
             module_id: module_id.to_owned(),
             space_id: space_id.to_owned(),
             started: now,
+            refusable: refuse,
+            clock: None,
         })
     }
 }
 
 impl Drop for Ticket {
     fn drop(&mut self) {
-        let spent_ms = self.started.elapsed().as_secs_f64() * 1e3;
+        let spent = self.clock.as_ref().map_or_else(|| self.started.elapsed(), |clock| clock.used());
+        let spent_ms = spent.as_secs_f64() * 1e3;
         let mut state = self.admission.state.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
         if let Some(count) = state.modules.get_mut(&self.module_id) {
             *count -= 1;
@@ -133,13 +153,15 @@ mod tests {
         let admission = admission(2, 3, 1000, 1000);
         let a = admission.admit("m", "s1", true).unwrap();
         let _b = admission.admit("m", "s2", true).unwrap();
-        assert!(matches!(admission.admit("m", "s3", true), Err(ModuleFailure::Busy { .. })));
+        let busy = admission.admit("m", "s3", true);
+        assert!(matches!(busy, Err(ModuleFailure::Busy { bound: BusyBound::CallsPerModule, .. })));
         let event = admission.admit("m", "s3", false).expect("events are only counted");
         drop((a, event));
         let _c = admission.admit("m", "s1", true).expect("a place freed up");
         let _d = admission.admit("n", "s1", true).unwrap();
         let _e = admission.admit("o", "s1", true).unwrap();
-        assert!(matches!(admission.admit("p", "s1", true), Err(ModuleFailure::Busy { .. })), "space s1 is full");
+        let full = admission.admit("p", "s1", true);
+        assert!(matches!(full, Err(ModuleFailure::Busy { bound: BusyBound::CallsPerSpace, .. })), "space s1 is full");
     }
 
     #[test]
@@ -149,8 +171,9 @@ mod tests {
         std::thread::sleep(Duration::from_millis(60));
         drop(ticket);
         match admission.admit("m", "s", true) {
-            Err(ModuleFailure::Busy { retry_after }) => {
-                assert!(retry_after >= Duration::from_secs(1), "{retry_after:?}")
+            Err(ModuleFailure::Busy { retry_after, bound }) => {
+                assert!(retry_after >= Duration::from_secs(1), "{retry_after:?}");
+                assert_eq!(bound, BusyBound::SpaceGuestTime);
             }
             _ => panic!("the space overspent its budget"),
         }

@@ -14,7 +14,8 @@ use wasmtime::Store;
 use crate::api::{CallerRole, EventKind, Invocation, Method, ModuleEvent, ModuleRequest, ModuleResponse};
 use crate::host::{Inner, ModuleHost};
 use crate::invoke::admission::Ticket;
-use crate::invoke::failure::ModuleFailure;
+use crate::invoke::clock::GuestClock;
+use crate::invoke::failure::{BusyBound, ModuleFailure};
 use crate::invoke::state::StoreState;
 use crate::invoke::{bounded, check_body, new_store, record, settle};
 use crate::load::manifest::ModuleKind;
@@ -157,8 +158,22 @@ impl Inner {
         ticket: Option<Ticket>,
     ) -> Result<Call<'_>, ModuleFailure> {
         let module = self.module_of_kind(module_id, kind)?;
-        let slot = self.slot().await?;
-        let store = new_store(&self.engine, &module.caps, invocation.space_id.clone(), budget, self.memory_limit);
+        let slot = match &ticket {
+            Some(ticket) if ticket.refusable => {
+                let wait = self.settings.max_queue_wait();
+                tokio::time::timeout(wait, self.slot()).await.map_err(|_| {
+                    module.failures.record_busy();
+                    ModuleFailure::Busy { retry_after: Duration::from_secs(1), bound: BusyBound::Queue }
+                })??
+            }
+            _ => self.slot().await?,
+        };
+        let clock = GuestClock::new(budget, self.settings.max_call_wait());
+        let mut ticket = ticket;
+        if let Some(ticket) = &mut ticket {
+            ticket.charge_by(clock.clone());
+        }
+        let store = new_store(&self.engine, &module.caps, invocation.space_id.clone(), clock, self.memory_limit);
         let ctx = Context { space_id: invocation.space_id, config: invocation.config_json };
         Ok(Call { module, ctx, store, _slot: slot, _ticket: ticket })
     }

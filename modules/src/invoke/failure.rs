@@ -5,6 +5,7 @@ use std::time::Duration;
 use serde::Serialize;
 use wasmtime::Trap;
 
+use crate::config::ModulesConfig;
 use crate::invoke::state::{HostVerdict, StoreState};
 use crate::load::manifest::ModuleKind;
 
@@ -25,9 +26,13 @@ pub enum ModuleFailure {
     /// The guest trapped (panic, unreachable, out-of-bounds access, ...).
     #[error("module trapped: {0}")]
     Trap(String),
-    /// The invocation ran out of time.
+    /// The guest used up its own time (the deadline of the call's kind).
     #[error("module exceeded its deadline")]
     Deadline,
+    /// The call waited past its wall-clock bound (the deadline plus `max_call_wait_ms`): for a guest
+    /// thread, or inside host calls.
+    #[error("module call exceeded its wall-clock bound")]
+    WallClock,
     /// The guest tried to grow its memory past the cap.
     #[error("module exceeded its memory cap")]
     MemoryCap,
@@ -46,6 +51,8 @@ pub enum ModuleFailure {
     Busy {
         /// When a retry may be admitted.
         retry_after: std::time::Duration,
+        /// Which bound was met.
+        bound: BusyBound,
     },
 }
 
@@ -86,7 +93,7 @@ impl ModuleFailure {
         Some(match self {
             Self::Unknown | Self::WrongKind { .. } | Self::Busy { .. } => return None,
             Self::Trap(_) => FailureKind::Trap,
-            Self::Deadline => FailureKind::Deadline,
+            Self::Deadline | Self::WallClock => FailureKind::Deadline,
             Self::MemoryCap => FailureKind::MemoryCap,
             Self::InvalidAnswer(_) => FailureKind::InvalidAnswer,
             Self::ModuleError(_) => FailureKind::ModuleError,
@@ -99,6 +106,7 @@ impl ModuleFailure {
     pub(crate) fn from_wasmtime(err: &wasmtime::Error, state: &StoreState) -> Self {
         match &state.verdict {
             Some(HostVerdict::Deadline) => return Self::Deadline,
+            Some(HostVerdict::WallClock) => return Self::WallClock,
             Some(HostVerdict::Host(why)) => return Self::Host(why.clone()),
             None => {}
         }
@@ -109,6 +117,7 @@ impl ModuleFailure {
             Some(Trap::Interrupt) => Self::Deadline,
             Some(trap) => Self::Trap(trap.to_string()),
             None if err.downcast_ref::<DeadlineExceeded>().is_some() => Self::Deadline,
+            None if err.downcast_ref::<WallClockExceeded>().is_some() => Self::WallClock,
             None => Self::Trap(truncate(format!("{err:#}"), 512)),
         }
     }
@@ -116,17 +125,23 @@ impl ModuleFailure {
     /// What a client of `module_id` learns of this failure: which limit was hit and its value (`deadline` is the
     /// budget of the call's kind and the setting that sets it), or the trap's message; never the module's own
     /// error text or the host's internals.
-    pub fn describe(&self, module_id: &str, deadline: (Duration, &str), memory_limit_bytes: u64) -> String {
+    pub fn describe(&self, module_id: &str, deadline: (Duration, &str), settings: &ModulesConfig) -> String {
         let (budget, setting) = deadline;
         let what = match self {
-            Self::Deadline => format!("ran past its deadline of {} ms (modules.{setting})", budget.as_millis()),
+            Self::Deadline => {
+                format!("ran past its deadline of {} ms of its own time (modules.{setting})", budget.as_millis())
+            }
+            Self::WallClock => format!(
+                "was still waiting {} ms after its deadline (modules.max_call_wait_ms)",
+                settings.max_call_wait_ms
+            ),
             Self::MemoryCap => {
-                format!("hit its memory limit of {} (modules.memory_limit_bytes)", bytes(memory_limit_bytes))
+                format!("hit its memory limit of {} (modules.memory_limit_bytes)", bytes(settings.memory_limit_bytes))
             }
             Self::Trap(why) => format!("trapped: {why}"),
             Self::InvalidAnswer(why) => format!("gave an invalid answer: {why}"),
             Self::ModuleError(_) => "reported an error".to_owned(),
-            Self::Busy { .. } => "is busy".to_owned(),
+            Self::Busy { bound, .. } => bound.describe(settings),
             Self::Unknown | Self::WrongKind { .. } | Self::Host(_) => "could not be run".to_owned(),
         };
         format!("module {module_id:?} {what}")
@@ -138,10 +153,53 @@ impl ModuleFailure {
     }
 }
 
-/// Raised by the epoch callback when the invocation's wall-clock budget is used up.
+/// The bound a refused call met, each a setting of `[modules]`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BusyBound {
+    /// `max_calls_per_module` calls of the module are running.
+    CallsPerModule,
+    /// `max_calls_per_space` calls for the space are running.
+    CallsPerSpace,
+    /// The space spent its guest time (`space_guest_ms_per_second`, `space_guest_burst_ms`).
+    SpaceGuestTime,
+    /// No instance slot (`max_instances`) freed up within `max_queue_wait_ms`.
+    Queue,
+}
+
+impl BusyBound {
+    fn describe(self, settings: &ModulesConfig) -> String {
+        match self {
+            Self::CallsPerModule => format!(
+                "is busy: {} calls of this module are running (modules.max_calls_per_module)",
+                settings.max_calls_per_module
+            ),
+            Self::CallsPerSpace => format!(
+                "is busy: {} module calls for this space are running (modules.max_calls_per_space)",
+                settings.max_calls_per_space
+            ),
+            Self::SpaceGuestTime => format!(
+                "is busy: this space used its module time of {} ms a second (modules.space_guest_ms_per_second, \
+                 modules.space_guest_burst_ms)",
+                settings.space_guest_ms_per_second
+            ),
+            Self::Queue => format!(
+                "is busy: no instance of the {} (modules.max_instances) freed up within {} ms \
+                 (modules.max_queue_wait_ms)",
+                settings.max_instances, settings.max_queue_wait_ms
+            ),
+        }
+    }
+}
+
+/// Raised by the epoch callback when the guest's own time is used up.
 #[derive(Debug, Clone, Copy, thiserror::Error)]
 #[error("deadline exceeded")]
 pub(crate) struct DeadlineExceeded;
+
+/// Raised by the outer timeout when the call's wall-clock bound passes.
+#[derive(Debug, Clone, Copy, thiserror::Error)]
+#[error("wall-clock bound exceeded")]
+pub(crate) struct WallClockExceeded;
 
 /// A size as people write it: `32 MiB`, `512 KiB`, or bytes.
 fn bytes(n: u64) -> String {
@@ -195,10 +253,15 @@ mod tests {
     #[test]
     fn a_failure_names_the_limit_it_hit_and_its_value() {
         let deadline = (Duration::from_millis(50), "request_deadline_ms");
-        let describe = |failure: ModuleFailure| failure.describe("x", deadline, 32 << 20);
+        let settings = ModulesConfig { memory_limit_bytes: 32 << 20, max_call_wait_ms: 2_000, ..Default::default() };
+        let describe = |failure: ModuleFailure| failure.describe("x", deadline, &settings);
         assert_eq!(
             describe(ModuleFailure::Deadline),
-            r#"module "x" ran past its deadline of 50 ms (modules.request_deadline_ms)"#
+            r#"module "x" ran past its deadline of 50 ms of its own time (modules.request_deadline_ms)"#
+        );
+        assert_eq!(
+            describe(ModuleFailure::WallClock),
+            r#"module "x" was still waiting 2000 ms after its deadline (modules.max_call_wait_ms)"#
         );
         assert_eq!(
             describe(ModuleFailure::MemoryCap),

@@ -65,7 +65,10 @@ impl Capabilities {
 /// Why the host ended an invocation, when it was the host that noticed.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum HostVerdict {
+    /// The guest's own time is spent.
     Deadline,
+    /// The call's wall-clock bound passed (it waited too long: for a thread, in host calls).
+    WallClock,
     Host(String),
 }
 
@@ -90,7 +93,7 @@ pub(crate) struct StoreState {
 }
 
 impl StoreState {
-    pub fn new(caps: Arc<Capabilities>, space_id: String, budget: Duration, memory_limit: usize) -> Self {
+    pub fn new(caps: Arc<Capabilities>, space_id: String, clock: Arc<GuestClock>, memory_limit: usize) -> Self {
         let scope = KvScope { space_id, module_id: caps.module_id.clone() };
         let (stdout, stderr) = (GuestOutput::default(), GuestOutput::default());
         Self {
@@ -102,7 +105,7 @@ impl StoreState {
             item: None,
             asset: None,
             media: None,
-            clock: GuestClock::new(budget),
+            clock,
             started: Instant::now(),
             verdict: None,
             logs_left: LOG_LINES_PER_INVOCATION,
@@ -111,11 +114,15 @@ impl StoreState {
         }
     }
 
-    /// Time left in the budget, or a trap (noted as a deadline) when none is left.
+    /// How long a host call may wait (until the wall deadline), or a trap when the guest's time or the wall
+    /// time is spent.
     pub fn remaining(&mut self) -> wasmtime::Result<Duration> {
-        let left = self.clock.deadline().saturating_duration_since(Instant::now());
-        if left.is_zero() {
+        if self.clock.guest_left().is_zero() {
             return Err(self.fail(HostVerdict::Deadline));
+        }
+        let left = self.clock.wall_deadline().saturating_duration_since(Instant::now());
+        if left.is_zero() {
+            return Err(self.fail(HostVerdict::WallClock));
         }
         Ok(left)
     }
@@ -124,6 +131,7 @@ impl StoreState {
     pub fn fail(&mut self, verdict: HostVerdict) -> wasmtime::Error {
         let message = match &verdict {
             HostVerdict::Deadline => "deadline exceeded in a host call".to_owned(),
+            HostVerdict::WallClock => "wall-clock bound exceeded in a host call".to_owned(),
             HostVerdict::Host(why) => format!("host failure: {why}"),
         };
         self.verdict.get_or_insert(verdict);

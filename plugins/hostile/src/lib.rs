@@ -1,7 +1,8 @@
 //! A space module that misbehaves on purpose. The host's tests load it to prove that each misbehaviour ends
 //! only its own invocation and that the sandbox grants no ambient authority (files, environment, sockets).
 //!
-//! Routes: `GET /ok`, `/loop`, `/alloc`, `/trap`, `/malformed`, `/files`, `/env`, `/socket`. Events do what
+//! Routes: `GET /ok`, `/loop`, `/alloc`, `/trap`, `/malformed`, `/files`, `/env`, `/socket`, `/work?n=N` (N
+//! rounds of busy work, then 200), `/sleep?ms=N` (a WASI sleep: the guest waits in a host call). Events do what
 //! the configuration's `onEvent` says: `"ok"` (the default), `"fail"`, `"loop"`, `"alloc"` or `"trap"`.
 
 use std::hint::black_box;
@@ -55,12 +56,31 @@ impl SpaceModule for Hostile {
                 Response::ok(&json!({"vars": std::env::vars_os().count(), "args": std::env::args_os().count()}))
             }
             (Method::Get, ["socket"]) => Response::ok(&sockets()),
+            (Method::Get, ["work"]) => Response::ok(&json!({"sum": work(number(request, "n")?)})),
+            (Method::Get, ["sleep"]) => {
+                std::thread::sleep(std::time::Duration::from_millis(number(request, "ms")?));
+                Response::ok(&json!({"slept": true}))
+            }
             _ => Response::not_found(),
         })
     }
 }
 
 trellis_plugin_sdk::export_space_module!(Hostile);
+
+fn number(request: &Request, name: &str) -> Result<u64> {
+    let value = request.query_param(name).and_then(|text| text.parse().ok());
+    value.ok_or_else(|| trellis_plugin_sdk::Error::new(format!("query parameter {name} must be a number")))
+}
+
+/// A fixed amount of computation: the same CPU time alone or under a burst.
+fn work(rounds: u64) -> u64 {
+    let mut sum = 0u64;
+    for round in 0..rounds {
+        sum = black_box(sum.wrapping_mul(31).wrapping_add(round));
+    }
+    sum
+}
 
 /// Never returns; `black_box` keeps the optimiser from proving the loop has no effect.
 fn spin() -> ! {

@@ -84,13 +84,19 @@ mod tests {
 
     use super::*;
     use crate::capabilities::key_value::MemoryKv;
+    use crate::invoke::clock::GuestClock;
     use crate::invoke::state::Capabilities;
 
     #[tokio::test]
     async fn a_0_1_module_s_key_value_calls_reach_the_same_store_as_0_2_calls() {
         // Arrange
         let caps = Capabilities { key_value: Some(Arc::new(MemoryKv::new())), ..Capabilities::none("m") };
-        let mut state = StoreState::new(Arc::new(caps), "space".into(), Duration::from_secs(5), 1 << 20);
+        let mut state = StoreState::new(
+            Arc::new(caps),
+            "space".into(),
+            GuestClock::new(Duration::from_secs(5), Duration::ZERO),
+            1 << 20,
+        );
 
         // Act
         key_value_v1::Host::set(&mut state, "n".into(), b"41".to_vec()).await.unwrap().unwrap();
