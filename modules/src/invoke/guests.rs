@@ -127,7 +127,15 @@ impl ModuleHost {
         request: ModuleRequest,
     ) -> Result<ModuleResponse, ModuleFailure> {
         // Admitted (or refused) here, on the caller's thread: a refusal must not wait for a busy guest thread.
-        let ticket = self.admit(module_id, &invocation.space_id, true)?;
+        // It waits a little on a timer instead, so that calling again at once, `Retry-After` ignored, costs
+        // the server a refusal every few milliseconds per connection, not as many as it can answer.
+        let ticket = match self.admit(module_id, &invocation.space_id, true) {
+            Ok(ticket) => ticket,
+            Err(refused) => {
+                tokio::time::sleep(std::time::Duration::from_millis(self.inner.settings.busy_answer_delay_ms)).await;
+                return Err(refused);
+            }
+        };
         let id = module_id.to_owned();
         self.on_guest_threads(
             move |host| async move { host.handle_request_here(&id, invocation, request, ticket).await },
