@@ -3,8 +3,36 @@
 // The module's logic sees the host only through one small object (`host`: key-value, logging, item-read),
 // so the same code runs inside the component (trellis-host.js) and under `node --test` (trellis-fake-host.js).
 
-/** An error the module reports: the host records it (events) or answers 502 (routes). */
+/**
+ * A failure of the module itself (a broken invariant, a host call that failed): the host records it (events)
+ * or answers 502 MODULE_FAILED (routes) and logs the message. For a client's mistake, answer a 4xx instead:
+ * return `badRequest(...)`/`error(...)`, or throw an `HttpError`.
+ */
 export class ModuleError extends Error {}
+
+/**
+ * A 4xx (or 5xx) answer a route throws: `handleRequest` answers it as `error(status, code, message, details)`
+ * rather than failing the call. Thrown from an event, it is a failure like any other.
+ */
+export class HttpError extends Error {
+  constructor(status, code, message, details = []) {
+    super(message);
+    this.name = 'HttpError';
+    this.status = status;
+    this.code = code;
+    this.details = details;
+  }
+
+  /** 400 VALIDATION_FAILED. */
+  static badRequest(message, details = []) {
+    return new HttpError(400, 'VALIDATION_FAILED', message, details);
+  }
+
+  /** The answer it stands for. */
+  response() {
+    return error(this.status, this.code, this.message, this.details);
+  }
+}
 
 const textEncoder = new TextEncoder();
 const textDecoder = new TextDecoder();
@@ -26,9 +54,34 @@ export function ok(value) {
   return json(200, value);
 }
 
-/** 404 with `{"error": "not found"}`. */
+/** 404 with `{"error": "not found"}` (the client gets 404 NOT_FOUND "not found"). */
 export function notFound() {
   return json(404, { error: 'not found' });
+}
+
+/**
+ * An error answer in the contract's envelope, `{"error": {code, message, details}}`, which the host passes on
+ * to the client. `status` is 400 to 599; `code` is the contract's code for it (VALIDATION_FAILED 400,
+ * FORBIDDEN 403, NOT_FOUND 404, CONFLICT 409, ...: another code is replaced by the status's own);
+ * `details` lists problems as `{path, code, message}`, `path` a JSON Pointer into the body (`/choice`) or
+ * `query.<name>`.
+ */
+export function error(status, code, message, details = []) {
+  if (!Number.isInteger(status) || status < 400 || status > 599) {
+    throw new TypeError(`an error answer needs a status from 400 to 599, not ${status}`);
+  }
+  const problems = [...details].map(({ path = '', code: problem = '', message: text = '' }) => ({
+    path: String(path),
+    code: String(problem),
+    message: String(text),
+  }));
+  const body = { code: String(code), message: String(message) };
+  return json(status, { error: problems.length > 0 ? { ...body, details: problems } : body });
+}
+
+/** 400 VALIDATION_FAILED with `message` and the problems behind it (`[{path, code, message}]`). */
+export function badRequest(message, details = []) {
+  return error(400, 'VALIDATION_FAILED', message, details);
 }
 
 /** The space's configuration of the module (`ctx.config` parsed; `{}` when empty), over `defaults`. */
@@ -180,14 +233,14 @@ function split(path) {
   return path.split('/').filter((s) => s !== '');
 }
 
-/** The request body parsed as JSON (undefined when empty). */
+/** The request body parsed as JSON (undefined when empty); a body that is not JSON answers 400. */
 export function bodyJson(req) {
   const bytes = req.body ?? new Uint8Array();
   if (bytes.length === 0) return undefined;
   try {
     return JSON.parse(textDecoder.decode(bytes));
   } catch {
-    throw new ModuleError('request body is not JSON');
+    throw HttpError.badRequest('request body is not JSON', [{ path: '', code: 'NOT_JSON', message: 'is not JSON' }]);
   }
 }
 
@@ -215,7 +268,14 @@ export function spaceModule(spec) {
             guard(() => spec.onEvent?.(ctx, event, tools(ctx)));
           },
           handleRequest(ctx, req) {
-            return guard(() => (spec.routes ? spec.routes.handle(req, tools(ctx)) : notFound()));
+            return guard(() => {
+              try {
+                return spec.routes ? spec.routes.handle(req, tools(ctx)) : notFound();
+              } catch (err) {
+                if (err instanceof HttpError) return err.response();
+                throw err;
+              }
+            });
           },
         },
       };
@@ -223,12 +283,35 @@ export function spaceModule(spec) {
   };
 }
 
-/** Runs `f`; any exception becomes the WIT `err(string)` (thrown as a plain string, which the bindings lift). */
+/**
+ * Runs `f`; any exception becomes the WIT `err(string)` (thrown as a plain string, which the bindings lift).
+ * A `ModuleError` is its message; anything else was not meant to happen, so its stack goes to stderr (the
+ * host's log) and the message names its type and where it was thrown.
+ */
 function guard(f) {
   try {
     return f();
   } catch (err) {
+    if (err instanceof ModuleError) throw err.message;
+    const where = origin(err);
+    const head = `${err instanceof Error ? err.name : 'uncaught'}: ${messageOf(err)}${where ? ` (at ${where})` : ''}`;
+    console.error(`${head}\n${frames(err).map((frame) => `    at ${frame}`).join('\n')}`);
     // eslint-disable-next-line no-throw-literal
-    throw messageOf(err);
+    throw head;
   }
+}
+
+/** The stack's frames, innermost first, as `function@file:line:column` (StarlingMonkey) or V8's text. */
+function frames(err) {
+  const stack = err instanceof Error && typeof err.stack === 'string' ? err.stack : '';
+  return stack
+    .split('\n')
+    .map((line) => line.trim().replace(/^at /, ''))
+    .filter((line) => /:\d+:\d+\)?$/.test(line));
+}
+
+/** `file:line:column` of the innermost frame outside the SDK (the SDK's own when there is none). */
+function origin(err) {
+  const places = frames(err).map((frame) => /([^\s@(]+:\d+:\d+)\)?$/.exec(frame)?.[1]).filter(Boolean);
+  return places.find((place) => !/(^|\/)trellis(-host|-fake-host)?\.js:/.test(place)) ?? places[0];
 }

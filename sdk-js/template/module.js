@@ -1,6 +1,6 @@
 // {{name}}: a Trellis space module. Its logic sees the host only through `t` (key-value, logging, the
 // current item, the configuration), so `npm test` runs it on an in-memory host.
-import { Router, ModuleError, bodyJson, ok, spaceModule } from './sdk/trellis.js';
+import { Router, badRequest, bodyJson, ok, spaceModule } from './sdk/trellis.js';
 
 export const manifest = {
   id: '{{name}}',
@@ -30,7 +30,11 @@ const routes = new Router()
   )
   .put('/notes/:key', (req, params, t) => {
     const body = bodyJson(req);
-    if (typeof body?.text !== 'string') throw new ModuleError('body must be {"text": "..."}');
+    if (typeof body?.text !== 'string') {
+      // A client's mistake answers 400 saying what is wrong (a thrown error would be a 502 module failure).
+      const problem = { path: '/text', code: 'REQUIRED', message: 'must be a string' };
+      return badRequest('body must be {"text": "..."}', [problem]);
+    }
     t.kv.setJson(`note/${params.key}`, body.text);
     return ok({ key: params.key, text: body.text });
   })
