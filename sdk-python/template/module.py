@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from trellis_sdk import Context, Event, Manifest, Request, Response, Router, SpaceModule, json_response
+from trellis_sdk import Context, Event, Manifest, Request, Response, Router, SpaceModule, bad_request, json_response
 
 router = Router()
 
@@ -53,3 +53,15 @@ def hello(ctx: Context, request: Request) -> Response:
 @router.post("/echo")
 def echo(_ctx: Context, request: Request) -> Response:
     return json_response({"youSent": request.json()})
+
+
+@router.put("/notes/{key}")
+def put_note(ctx: Context, request: Request) -> Response:
+    body = request.json()  # a body that is not JSON answers 400 by itself
+    text = body.get("text") if isinstance(body, dict) else None
+    if not isinstance(text, str):
+        # A client's mistake answers 400 saying what is wrong (a raised exception would be a 502 module failure).
+        problem = {"path": "/text", "code": "REQUIRED", "message": "must be a string"}
+        return bad_request('body must be {"text": "..."}', [problem])
+    ctx.kv.set_json(f"note/{request.params['key']}", text)
+    return json_response({"key": request.params["key"], "text": text})

@@ -1,10 +1,13 @@
 """The SDK's own tests: the fake host keeps the host's key-value semantics, routes, config, errors."""
 
+import json
 import unittest
 from dataclasses import dataclass, field
 
-from trellis_sdk import ModuleError, Request, Router, json_response
-from trellis_sdk.testing import FakeHost
+from trellis_sdk import (
+    HttpError, ModuleError, Request, Router, bad_request, describe_uncaught, error_response, json_response, not_found,
+)
+from trellis_sdk.testing import FakeHost, client_error
 
 
 class KeyValueTest(unittest.TestCase):
@@ -88,8 +91,82 @@ class RouterAndContextTest(unittest.TestCase):
         host.set_item({"formId": "f"})
         self.assertEqual(host.context().item(), {"formId": "f"})
         self.assertEqual(Request("POST", "/", body=b'{"a":1}').json(), {"a": 1})
-        with self.assertRaises(ModuleError):
+        with self.assertRaises(HttpError) as raised:
             Request("POST", "/", body=b"{").json()
+        self.assertEqual((raised.exception.status, raised.exception.message), (400, "request body is not JSON"))
+
+
+class ErrorAnswerTest(unittest.TestCase):
+    def test_error_response_writes_the_contract_envelope_with_details_only_when_there_are_some(self):
+        details = [{"path": "/choice", "code": "NOT_AN_OPTION", "message": "not one of a, b"}]
+        self.assertEqual(
+            bad_request("choice is not an option", details).json(),
+            {"error": {"code": "VALIDATION_FAILED", "message": "choice is not an option", "details": details}},
+        )
+        conflict = error_response(409, "CONFLICT", "already voted")
+        self.assertEqual(conflict.status, 409)
+        self.assertEqual(conflict.json(), {"error": {"code": "CONFLICT", "message": "already voted"}})
+        with self.assertRaises(ValueError):
+            error_response(200, "CONFLICT", "no")
+
+    def test_an_http_error_raised_by_a_route_is_its_answer_which_the_client_sees_as_the_envelope(self):
+        # Arrange
+        router = Router()
+        details = [{"path": "/choice", "code": "REQUIRED", "message": "is required"}]
+
+        @router.post("/vote")
+        def vote(_ctx, request):
+            choice = (request.json() or {}).get("choice")
+            if not isinstance(choice, str):
+                raise HttpError.bad_request("choice must be a string", details)
+            return json_response({"choice": choice})
+
+        ctx = FakeHost().context()
+
+        # Act
+        missing = router.dispatch(ctx, Request("POST", "/vote", body=b"{}"))
+        not_json = router.dispatch(ctx, Request("POST", "/vote", body=b"{"))
+        chosen = router.dispatch(ctx, Request("POST", "/vote", body=b'{"choice": "a"}'))
+
+        # Assert
+        self.assertEqual(missing.status, 400)
+        expected = {"code": "VALIDATION_FAILED", "message": "choice must be a string", "details": details}
+        self.assertEqual(client_error(missing), expected)
+        self.assertEqual((not_json.status, client_error(not_json)["message"]), (400, "request body is not JSON"))
+        self.assertEqual(chosen.json(), {"choice": "a"})
+        self.assertIsNone(client_error(chosen))
+
+    def test_client_error_applies_the_host_s_rules_to_bodies_of_other_shapes(self):
+        self.assertEqual(
+            client_error(json_response({"error": "choice must be a string"}, 400)),
+            {"code": "VALIDATION_FAILED", "message": "choice must be a string"},
+        )
+        taken = json_response({"message": "taken"}, 409)
+        self.assertEqual(client_error(taken), {"code": "CONFLICT", "message": "taken"})
+        self.assertEqual(
+            client_error(json_response({"choice": 1}, 400)), {"code": "VALIDATION_FAILED", "message": "bad request"}
+        )
+        self.assertEqual(client_error(not_found()), {"code": "NOT_FOUND", "message": "not found"})
+        # A code the contract gives another status yields to the status's own.
+        self.assertEqual(client_error(error_response(409, "NOT_FOUND", "x"))["code"], "CONFLICT")
+
+    def test_an_uncaught_exception_is_described_with_its_type_file_and_line(self):
+        # Arrange
+        def handler():
+            return json_response(json.loads("{"))
+
+        # Act
+        try:
+            handler()
+        except ValueError as e:
+            head, trace = describe_uncaught(e)
+
+        # Assert: the place is this file's own line, not the standard library's where it was raised.
+        line = handler.__code__.co_firstlineno + 1
+        self.assertRegex(head, rf"^JSONDecodeError: .+ \(at \S*test_sdk\.py:{line}\)$")
+        self.assertIn("json/decoder.py", trace)
+        self.assertEqual(trace.splitlines()[0], head)
+        self.assertIn(f'test_sdk.py", line {line}', trace)
 
 
 if __name__ == "__main__":

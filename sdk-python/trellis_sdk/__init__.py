@@ -10,13 +10,15 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import os
 import re
+import traceback
 from dataclasses import dataclass, field
-from typing import Any, Callable, Optional, Protocol
+from typing import Any, Callable, Iterable, Mapping, Optional, Protocol
 
 __all__ = [
-    "ModuleError", "Host", "Manifest", "Context", "Event", "Request", "Response", "KeyValue", "Log",
-    "Router", "SpaceModule", "json_response", "not_found",
+    "ModuleError", "HttpError", "Host", "Manifest", "Context", "Event", "Request", "Response", "KeyValue", "Log",
+    "Router", "SpaceModule", "json_response", "not_found", "error_response", "bad_request",
 ]
 
 SDK_VERSION = "0.2.0"
@@ -28,7 +30,30 @@ _ID = re.compile(r"^[a-z0-9-]{1,64}$")
 
 
 class ModuleError(Exception):
-    """A failure the host should see as the WIT `err(string)`: any exception a hook raises becomes one."""
+    """A failure of the module itself (a broken invariant, a host call that failed): the host records it
+    (events) or answers 502 MODULE_FAILED (routes) and logs the message. For a client's mistake, answer a
+    4xx instead: return `bad_request(...)` / `error_response(...)`, or raise `HttpError`."""
+
+
+class HttpError(Exception):
+    """A 4xx (or 5xx) answer a route raises: the router answers it as `error_response(status, code, message,
+    details)` rather than failing the call. Raised from `on_event`, it is a failure like any other."""
+
+    def __init__(self, status: int, code: str, message: str, details: Iterable[Mapping[str, Any]] = ()):
+        super().__init__(message)
+        self.status = status
+        self.code = code
+        self.message = message
+        self.details = list(details)
+
+    @classmethod
+    def bad_request(cls, message: str, details: Iterable[Mapping[str, Any]] = ()) -> "HttpError":
+        """400 VALIDATION_FAILED."""
+        return cls(400, "VALIDATION_FAILED", message, details)
+
+    def response(self) -> "Response":
+        """The answer it stands for."""
+        return error_response(self.status, self.code, self.message, self.details)
 
 
 class Host(Protocol):
@@ -208,13 +233,14 @@ class Request:
         return [s for s in self.path.split("/") if s]
 
     def json(self) -> Any:
-        """The body parsed as JSON (None when empty); a bad body raises ModuleError."""
+        """The body parsed as JSON (None when empty); a body that is not JSON raises HttpError (400)."""
         if not self.body:
             return None
         try:
             return json.loads(self.body)
         except ValueError as e:
-            raise ModuleError(f"request body is not JSON: {e}") from e
+            problem = {"path": "", "code": "NOT_JSON", "message": str(e)}
+            raise HttpError.bad_request("request body is not JSON", [problem]) from e
 
 
 @dataclass
@@ -231,7 +257,51 @@ def json_response(value: Any, status: int = 200) -> Response:
 
 
 def not_found() -> Response:
+    """404 `{"error": "not found"}` (the client gets 404 NOT_FOUND "not found")."""
     return json_response({"error": "not found"}, 404)
+
+
+def error_response(status: int, code: str, message: str, details: Iterable[Mapping[str, Any]] = ()) -> Response:
+    """An error answer in the contract's envelope, `{"error": {code, message, details}}`, which the host passes
+    on to the client. `status` is 400 to 599; `code` is the contract's code for it (VALIDATION_FAILED 400,
+    FORBIDDEN 403, NOT_FOUND 404, CONFLICT 409, ...: another code is replaced by the status's own);
+    `details` lists problems as `{"path", "code", "message"}`, `path` a JSON Pointer into the body
+    (`/choice`) or `query.<name>`; they are left out when there are none."""
+    if not isinstance(status, int) or not 400 <= status <= 599:
+        raise ValueError(f"an error answer needs a status from 400 to 599, not {status!r}")
+    error: dict = {"code": str(code), "message": str(message)}
+    problems = [{key: str(d.get(key, "")) for key in ("path", "code", "message")} for d in details]
+    if problems:
+        error["details"] = problems
+    return json_response({"error": error}, status)
+
+
+def bad_request(message: str, details: Iterable[Mapping[str, Any]] = ()) -> Response:
+    """400 VALIDATION_FAILED with `message` and the problems behind it (`[{"path", "code", "message"}]`)."""
+    return error_response(400, "VALIDATION_FAILED", message, details)
+
+
+# Frames from here are not the module's own code: the SDK's folder and the standard library's.
+_LIBRARY_DIRS = tuple(
+    os.path.dirname(os.path.abspath(path)) + os.sep for path in (__file__, getattr(traceback, "__file__", None)) if path
+)
+
+
+def _in_library(filename: str) -> bool:
+    return os.path.abspath(filename).startswith(_LIBRARY_DIRS)
+
+
+def describe_uncaught(e: BaseException, frames: int = 6) -> tuple[str, str]:
+    """An exception nobody meant to raise: one line naming its type, message and where it was raised (the
+    innermost frame of the module's own code: neither the SDK nor the standard library, when there is one),
+    and that line followed by the innermost `frames` frames of its traceback, for stderr."""
+    stack = traceback.extract_tb(e.__traceback__)
+    own = [f for f in stack if not f.filename.startswith("<") and not _in_library(f.filename)]
+    place = (own or list(stack) or [None])[-1]
+    where = f" (at {place.filename}:{place.lineno})" if place else ""
+    head = f"{type(e).__name__}: {e}{where}"
+    trace = "".join(traceback.format_exception(type(e), e, e.__traceback__, limit=-frames))
+    return head, f"{head}\n{trace}"
 
 
 Handler = Callable[[Context, Request], Response]
@@ -270,7 +340,8 @@ class Router:
         return self.route("DELETE", path)
 
     def dispatch(self, ctx: Context, request: Request) -> Response:
-        """The matching handler's response, or 404 `{"error": "not found"}`."""
+        """The matching handler's response (an `HttpError` it raises answers as its error response), or 404
+        `{"error": "not found"}`."""
         segments = request.segments
         for method, pattern, handler in self._routes:
             if method != request.method or len(pattern) != len(segments):
@@ -283,7 +354,10 @@ class Router:
                     break
             else:
                 request.params = params
-                return handler(ctx, request)
+                try:
+                    return handler(ctx, request)
+                except HttpError as e:
+                    return e.response()
         return not_found()
 
 

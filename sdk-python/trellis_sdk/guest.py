@@ -7,7 +7,7 @@ it); a module's app file does `ModuleInfo, SpaceHooks = export_space_module(MyMo
 from __future__ import annotations
 
 import json
-import traceback
+import sys
 from typing import Optional
 
 from componentize_py_types import Err
@@ -15,7 +15,7 @@ from wit_world import exports
 from wit_world.exports import space_hooks
 from wit_world.imports import item_read, key_value, logging, types
 
-from . import Context, Event, ModuleError, Request, SpaceModule
+from . import Context, Event, HttpError, ModuleError, Request, SpaceModule, describe_uncaught
 
 _LEVELS = {
     "trace": logging.Level.TRACE,
@@ -79,11 +79,13 @@ def _permission(text: str):
 
 
 def _failure(e: BaseException) -> Err:
-    """Any exception of a hook is the WIT error; unexpected ones carry their type and go to stderr too."""
+    """Any exception of a hook is the WIT error. A ModuleError is its message; an unexpected one names its
+    type and the file and line it was raised at, and its traceback goes to stderr (the host's log)."""
     if isinstance(e, ModuleError):
         return Err(str(e))
-    traceback.print_exc()
-    return Err(f"{type(e).__name__}: {e}")
+    head, trace = describe_uncaught(e)
+    print(trace, file=sys.stderr, end="", flush=True)
+    return Err(head)
 
 
 def export_space_module(module: SpaceModule):
@@ -125,7 +127,10 @@ def export_space_module(module: SpaceModule):
                     caller_handle=request.caller_handle,
                     caller_role=request.caller_role.name.lower(),
                 )
-                response = module.handle_request(context(ctx), wrapped)
+                try:
+                    response = module.handle_request(context(ctx), wrapped)
+                except HttpError as e:  # a handle_request of its own, without the Router
+                    response = e.response()
                 return space_hooks.Response(status=response.status, body=response.body)
             except Exception as e:
                 raise _failure(e) from None

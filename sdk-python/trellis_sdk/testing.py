@@ -8,7 +8,7 @@ import json
 import re
 from typing import Any, Optional
 
-from . import Context, ModuleError
+from . import Context, ModuleError, Response
 
 MAX_KEY_BYTES = 512
 MAX_VALUE_BYTES = 1024 * 1024
@@ -76,3 +76,57 @@ class FakeHost:
 
     def log(self, level: str, message: str) -> None:
         self.logs.append((level, message))
+
+
+# The contract's codes and their statuses, and the code of a bare status (the host's `status_of` and
+# `code_for_status`): a module's code reaches the client only under its own status.
+_CODE_STATUS = {
+    "VALIDATION_FAILED": 400, "PIN_INVALID": 400, "UNAUTHENTICATED": 401, "LICENSE_REQUIRED": 401,
+    "FORBIDDEN": 403, "ENTITLEMENT_LIMIT_EXCEEDED": 403, "LICENSE_INVALID": 403, "NOT_FOUND": 404,
+    "FEATURE_DISABLED": 404, "METHOD_NOT_ALLOWED": 405, "CONFLICT": 409, "INVALID_TRANSITION": 409,
+    "MAX_FILES_EXCEEDED": 409, "PRECONDITION_FAILED": 412, "PAYLOAD_TOO_LARGE": 413,
+    "UNSUPPORTED_MEDIA_TYPE": 415, "RATE_LIMITED": 429, "INTERNAL": 500, "MODULE_FAILED": 502,
+    "MEDIA_UNAVAILABLE": 503, "SERVICE_UNAVAILABLE": 503,
+}
+_STATUS_CODE = {
+    400: "VALIDATION_FAILED", 401: "UNAUTHENTICATED", 403: "FORBIDDEN", 404: "NOT_FOUND", 405: "METHOD_NOT_ALLOWED",
+    409: "CONFLICT", 412: "PRECONDITION_FAILED", 413: "PAYLOAD_TOO_LARGE", 415: "UNSUPPORTED_MEDIA_TYPE",
+    422: "VALIDATION_FAILED", 429: "RATE_LIMITED", 503: "MEDIA_UNAVAILABLE",
+}
+_REASON = {
+    400: "bad request", 401: "unauthorized", 403: "forbidden", 404: "not found", 405: "method not allowed",
+    409: "conflict", 410: "gone", 412: "precondition failed", 413: "payload too large",
+    415: "unsupported media type", 422: "unprocessable entity", 429: "too many requests",
+    500: "internal server error", 501: "not implemented", 502: "bad gateway", 503: "service unavailable",
+    504: "gateway timeout",
+}
+
+
+def client_error(response: Response) -> Optional[dict]:
+    """What the HTTP client receives for an error answer, by the host's rules: `{"code", "message"}` (and
+    `"details"`) of the contract's envelope, its `numeric` and `requestId` left out; None for a success.
+    The module's code, message and details are kept from an envelope (the code only under its own status);
+    `{"error": "text"}` or `{"message": "text"}` give the message; otherwise it is the status's reason."""
+    if response.status < 400:
+        return None
+    try:
+        body = json.loads(response.body)
+    except ValueError:
+        body = None
+    error = body.get("error") if isinstance(body, dict) else None
+    envelope = error if isinstance(error, dict) else {}
+    code = envelope.get("code")
+    if not isinstance(code, str) or _CODE_STATUS.get(code) != response.status:
+        code = _STATUS_CODE.get(response.status, "INTERNAL")
+    texts = [envelope.get("message"), error, body.get("message") if isinstance(body, dict) else None]
+    message = next((t for t in texts if isinstance(t, str) and t.strip()), None)
+    sent: dict = {"code": code, "message": _REASON.get(response.status, "error") if message is None else message[:500]}
+    details = envelope.get("details")
+    if isinstance(details, list):
+        sent["details"] = [{key: _text(d, key) for key in ("path", "code", "message")} for d in details]
+    return sent
+
+
+def _text(detail: Any, key: str) -> str:
+    value = detail.get(key) if isinstance(detail, dict) else None
+    return value if isinstance(value, str) else ""

@@ -2,7 +2,7 @@ import unittest
 
 from module import Module
 from trellis_sdk import Event, Request
-from trellis_sdk.testing import FakeHost
+from trellis_sdk.testing import FakeHost, client_error
 
 
 class ModuleTest(unittest.TestCase):
@@ -26,6 +26,27 @@ class ModuleTest(unittest.TestCase):
         self.assertEqual(echoed.json(), {"youSent": {"a": 1}})
         self.assertEqual(module.handle_request(host.context(), Request("GET", "/nope")).status, 404)
         Module.manifest.check()
+
+    def test_a_note_without_a_text_answers_400_with_what_is_wrong(self):
+        # Arrange
+        host = FakeHost()
+        module = Module()
+
+        # Act
+        stored = module.handle_request(host.context(), Request("PUT", "/notes/a", body=b'{"text": "buy milk"}'))
+        refused = module.handle_request(host.context(), Request("PUT", "/notes/a", body=b'{"nope": 1}'))
+
+        # Assert: client_error is what the HTTP client receives, by the host's rules.
+        self.assertEqual(stored.json(), {"key": "a", "text": "buy milk"})
+        self.assertEqual(refused.status, 400)
+        self.assertEqual(
+            client_error(refused),
+            {
+                "code": "VALIDATION_FAILED",
+                "message": 'body must be {"text": "..."}',
+                "details": [{"path": "/text", "code": "REQUIRED", "message": "must be a string"}],
+            },
+        )
 
 
 if __name__ == "__main__":
