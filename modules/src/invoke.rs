@@ -18,6 +18,7 @@ use std::time::{Duration, Instant};
 
 use wasmtime::{Store, UpdateDeadline};
 
+use crate::capabilities::key_value::CommitRefused;
 use crate::invoke::clock::GuestClock;
 use crate::invoke::failure::{DeadlineExceeded, ModuleFailure, WallClockExceeded};
 use crate::invoke::state::{Capabilities, HostVerdict, StoreState};
@@ -84,6 +85,59 @@ pub(crate) async fn bounded<T>(
             }
             Err(_) => continue,
         }
+    }
+}
+
+/// How many times a call runs while its compare-and-swap writes find their keys changed at commit.
+pub(crate) const MAX_ATTEMPTS: u32 = 5;
+/// How long committing a call's key-value writes may wait for the database.
+const COMMIT_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// Commits the key-value writes of an attempt that answered well (`key_value/txn.rs`). A conflict is
+/// [`ModuleFailure::Conflict`], not recorded: [`until_committed`] runs the call again.
+pub(crate) async fn commit(module: &LoadedModule, store: &mut Store<StoreState>) -> Result<(), ModuleFailure> {
+    let state = store.data_mut();
+    let writes = state.kv_txn.take_writes();
+    if writes.is_empty() {
+        return Ok(());
+    }
+    let Some(kv) = state.caps.key_value.clone() else {
+        return Err(record(module, ModuleFailure::Host("key-value writes without the key-value grant".into())));
+    };
+    match tokio::time::timeout(COMMIT_TIMEOUT, kv.commit(&state.scope, &writes)).await {
+        Ok(Ok(Ok(()))) => Ok(()),
+        Ok(Ok(Err(CommitRefused::Conflict))) => Err(ModuleFailure::Conflict { attempts: 1 }),
+        Ok(Ok(Err(CommitRefused::Quota(why)))) => Err(record(module, ModuleFailure::KvQuota(why))),
+        Ok(Err(err)) => Err(record(module, ModuleFailure::Host(format!("committing key-value writes: {err:#}")))),
+        Err(_) => Err(record(module, ModuleFailure::Host("committing key-value writes timed out".into()))),
+    }
+}
+
+/// Runs `attempt` until it does not end in a commit conflict, at most [`MAX_ATTEMPTS`] times. Each attempt
+/// is a fresh instance on a fresh store whose writes were discarded, so running it again is safe for
+/// everything but outbound HTTP requests (the guides say so).
+pub(crate) async fn until_committed<T, F>(
+    host: &crate::host::ModuleHost,
+    module_id: &str,
+    mut attempt: impl FnMut() -> F,
+) -> Result<T, ModuleFailure>
+where
+    F: Future<Output = Result<T, ModuleFailure>>,
+{
+    for _ in 1..MAX_ATTEMPTS {
+        match attempt().await {
+            Err(ModuleFailure::Conflict { .. }) => continue,
+            done => return done,
+        }
+    }
+    match attempt().await {
+        Err(ModuleFailure::Conflict { .. }) => {
+            let failure = ModuleFailure::Conflict { attempts: MAX_ATTEMPTS };
+            tracing::warn!(module = module_id, error = %failure, "module call gave up");
+            let _ = host;
+            Err(failure)
+        }
+        done => done,
     }
 }
 

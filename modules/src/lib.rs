@@ -36,7 +36,8 @@ pub use api::{
     Method, ModuleEvent, ModuleRequest, ModuleResponse, ModuleSummary, Registration,
 };
 pub use capabilities::key_value::{
-    KeyValueBackend, KvScope, MAX_KEY_BYTES, MAX_LIST_LIMIT, MAX_VALUE_BYTES, MemoryKv, QuotaExceeded, add_to_counter,
+    CommitRefused, KeyValueBackend, KvRoom, KvScope, KvWrite, MAX_KEY_BYTES, MAX_LIST_LIMIT, MAX_VALUE_BYTES, MemoryKv,
+    QuotaExceeded, add_to_counter, apply_writes, usage_change,
 };
 pub use config::{BundledModule, EnabledModule, Grant, ModulesConfig};
 pub use host::{ModuleHost, RefusedModule};

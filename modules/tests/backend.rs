@@ -4,7 +4,9 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use async_trait::async_trait;
-use trellis_modules::{EventKind, KeyValueBackend, KvScope, ModuleEvent, ModuleFailure, ModuleHost, ModulesConfig};
+use trellis_modules::{
+    CommitRefused, EventKind, KeyValueBackend, KvScope, KvWrite, ModuleEvent, ModuleFailure, ModuleHost, ModulesConfig,
+};
 
 use crate::support::{TAGS, bundled, invocation, tags_only};
 
@@ -46,6 +48,9 @@ impl KeyValueBackend for SlowOrFailingKv {
     }
     async fn increment(&self, _: &KvScope, _: &str, _: i64) -> anyhow::Result<Result<i64, String>> {
         self.wait().await.map(|()| Ok(0))
+    }
+    async fn commit(&self, _: &KvScope, _: &[KvWrite]) -> anyhow::Result<Result<(), CommitRefused>> {
+        self.wait().await.map(|()| Ok(()))
     }
 }
 

@@ -11,5 +11,6 @@ mod grants;
 mod guest_time;
 mod hostile;
 mod inspect;
+mod kv_commit;
 mod support;
 mod tags;

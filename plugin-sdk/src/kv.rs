@@ -8,6 +8,10 @@
 //! lost. Count with [`increment`], and change anything else with [`compare_and_swap`] or
 //! [`update_json`], which retry until no other invocation came in between.
 //!
+//! The writes of one call commit together when it returns `Ok`, and none is kept when it panics, errs
+//! or runs out of time; its reads see its own writes. A call whose compare-and-swap finds at the commit
+//! that another call changed the key is run again by the host (so keep route code safe to re-run).
+//!
 //! ```
 //! use trellis_plugin_sdk::{kv, testing::TestHost};
 //!

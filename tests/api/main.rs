@@ -32,6 +32,7 @@ mod messages;
 mod module_containment;
 mod module_metrics;
 mod module_refusal;
+mod module_writes;
 mod modules;
 mod multipart_limits;
 mod operations;

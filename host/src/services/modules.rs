@@ -211,6 +211,10 @@ impl Modules {
                 retry_after_seconds: retry_after.as_secs_f64().ceil().max(1.0) as u64,
                 message: Cow::Owned(self.host.describe_request_failure(module_id, &failure)),
             },
+            // Another call kept changing what this one compared-and-swapped: nothing was written.
+            ModuleFailure::Conflict { .. } => {
+                Error::Conflict(Cow::Owned(self.host.describe_request_failure(module_id, &failure)))
+            }
             failure => Error::ModuleFailed(Cow::Owned(self.host.describe_request_failure(module_id, &failure))),
         })
     }

@@ -9,7 +9,9 @@ use std::sync::Arc;
 
 use async_trait::async_trait;
 use sqlx::Row;
-use trellis_modules::{KeyValueBackend, KvScope, QuotaExceeded, add_to_counter};
+use trellis_modules::{
+    CommitRefused, KeyValueBackend, KvRoom, KvScope, KvWrite, QuotaExceeded, add_to_counter, apply_writes, usage_change,
+};
 
 use super::{Db, StoreError, StoreResult};
 
@@ -214,6 +216,106 @@ impl ModuleKv {
             .await
     }
 
+    /// One module call's writes, all or none, in one transaction: the usage row of the (space, module) is
+    /// taken first (as in [`Self::module_kv_write`], so commits and writes of a scope run one after another),
+    /// then every key written is read, the writes are decided together ([`apply_writes`]: a
+    /// compare-and-swap that no longer holds refuses them all), checked against the quota, and stored.
+    #[tracing::instrument(skip_all, fields(space_id = scope.space_id, module_id = scope.module_id, writes = writes.len()))]
+    pub async fn module_kv_commit(
+        &self,
+        scope: &KvScope,
+        writes: &[KvWrite],
+    ) -> StoreResult<Result<(), CommitRefused>> {
+        let entry = Arc::new((scope.clone(), writes.to_vec(), self.quota));
+        self.db
+            .write(move |conn| {
+                let entry = entry.clone();
+                Box::pin(async move {
+                    let (scope, writes, quota) = &*entry;
+                    let usage = sqlx::query(
+                        "insert into module_kv_usage (space_id, module_id, keys, bytes) values ($1, $2, 0, 0) \
+                         on conflict (space_id, module_id) do update set keys = module_kv_usage.keys \
+                         returning keys, bytes",
+                    )
+                    .bind(scope.space_id.clone())
+                    .bind(scope.module_id.clone())
+                    .fetch_one(&mut *conn)
+                    .await?;
+                    let (keys, bytes): (i64, i64) = (usage.try_get("keys")?, usage.try_get("bytes")?);
+                    let mut old: std::collections::HashMap<String, Option<Vec<u8>>> = Default::default();
+                    for write in writes {
+                        if old.contains_key(write.key()) {
+                            continue;
+                        }
+                        let value: Option<Vec<u8>> = sqlx::query(
+                            "select value from module_kv where space_id = $1 and module_id = $2 and key = $3",
+                        )
+                        .bind(scope.space_id.clone())
+                        .bind(scope.module_id.clone())
+                        .bind(write.key().to_owned())
+                        .fetch_optional(&mut *conn)
+                        .await?
+                        .map(|row| row.try_get("value"))
+                        .transpose()?;
+                        old.insert(write.key().to_owned(), value);
+                    }
+                    let new = match apply_writes(writes, |key| old.get(key).cloned().flatten()) {
+                        Ok(new) => new,
+                        Err(refused) => return Ok(Err(refused)),
+                    };
+                    let changed: Vec<(&String, &Option<Vec<u8>>)> =
+                        new.iter().filter(|(key, value)| old.get(*key) != Some(*value)).collect();
+                    let (mut key_delta, mut byte_delta) = (0, 0);
+                    for (key, value) in &changed {
+                        let before = old.get(*key).and_then(Option::as_deref);
+                        let (k, b) = usage_change(key, before, value.as_deref());
+                        (key_delta, byte_delta) = (key_delta + k, byte_delta + b);
+                    }
+                    if (key_delta > 0 && keys + key_delta > quota.max_keys)
+                        || (byte_delta > 0 && bytes + byte_delta > quota.max_bytes)
+                    {
+                        return Ok(Err(CommitRefused::Quota(format!(
+                            "a module stores at most {} keys and {} bytes in a space",
+                            quota.max_keys, quota.max_bytes
+                        ))));
+                    }
+                    for (key, value) in changed {
+                        let statement = match value {
+                            Some(value) => sqlx::query(
+                                "insert into module_kv (space_id, module_id, key, value) values ($1, $2, $3, $4) \
+                                 on conflict (space_id, module_id, key) do update set value = excluded.value",
+                            )
+                            .bind(scope.space_id.clone())
+                            .bind(scope.module_id.clone())
+                            .bind(key.clone())
+                            .bind(value.clone()),
+                            None => {
+                                sqlx::query("delete from module_kv where space_id = $1 and module_id = $2 and key = $3")
+                                    .bind(scope.space_id.clone())
+                                    .bind(scope.module_id.clone())
+                                    .bind(key.clone())
+                            }
+                        };
+                        statement.execute(&mut *conn).await?;
+                    }
+                    if key_delta != 0 || byte_delta != 0 {
+                        sqlx::query(
+                            "update module_kv_usage set keys = keys + $3, bytes = bytes + $4 \
+                             where space_id = $1 and module_id = $2",
+                        )
+                        .bind(scope.space_id.clone())
+                        .bind(scope.module_id.clone())
+                        .bind(key_delta)
+                        .bind(byte_delta)
+                        .execute(&mut *conn)
+                        .await?;
+                    }
+                    Ok(Ok(()))
+                })
+            })
+            .await
+    }
+
     /// Keys starting with `prefix`, in byte order, strictly after `start_after` when given.
     #[tracing::instrument(skip_all, fields(space_id = scope.space_id, module_id = scope.module_id))]
     pub async fn module_kv_keys(
@@ -276,6 +378,23 @@ impl KeyValueBackend for ModuleKv {
         let op = KvOp::CompareAndSwap { expected: expected.map(<[u8]>::to_vec), new: new.map(<[u8]>::to_vec) };
         let done = self.module_kv_write(scope, key, op).await?;
         Ok(done.map(|done| done == KvDone::Written))
+    }
+
+    async fn room(&self, scope: &KvScope) -> anyhow::Result<Option<KvRoom>> {
+        let usage = sqlx::query("select keys, bytes from module_kv_usage where space_id = $1 and module_id = $2")
+            .bind(scope.space_id.clone())
+            .bind(scope.module_id.clone())
+            .fetch_optional(&self.db.pool)
+            .await?;
+        let (keys, bytes) = match usage {
+            Some(row) => (row.try_get("keys")?, row.try_get("bytes")?),
+            None => (0, 0),
+        };
+        Ok(Some(KvRoom { keys, bytes, max_keys: self.quota.max_keys, max_bytes: self.quota.max_bytes }))
+    }
+
+    async fn commit(&self, scope: &KvScope, writes: &[KvWrite]) -> anyhow::Result<Result<(), CommitRefused>> {
+        Ok(self.module_kv_commit(scope, writes).await?)
     }
 
     async fn increment(&self, scope: &KvScope, key: &str, delta: i64) -> anyhow::Result<Result<i64, String>> {

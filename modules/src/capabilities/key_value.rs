@@ -3,8 +3,11 @@
 //! and `increment`). `memory.rs` holds the in-memory backend of tests and benchmarks.
 
 mod memory;
+mod txn;
 
 pub use memory::MemoryKv;
+pub(crate) use txn::KvTxn;
+pub use txn::{CommitRefused, KvWrite, apply_writes, usage_change};
 
 use std::sync::Arc;
 
@@ -98,6 +101,34 @@ pub trait KeyValueBackend: Send + Sync + 'static {
     /// Adds `delta` to the counter at `key` as [`add_to_counter`] says, atomically, and answers the new
     /// value. `Ok(Err(why))` is the module's error (not an integer, overflow, quota), and nothing changed.
     async fn increment(&self, scope: &KvScope, key: &str, delta: i64) -> anyhow::Result<Result<i64, String>>;
+    /// What the scope holds and may hold, so that a call's write past the quota is refused when it is made
+    /// (the commit checks again). `None`: no quota.
+    async fn room(&self, _scope: &KvScope) -> anyhow::Result<Option<KvRoom>> {
+        Ok(None)
+    }
+    /// Applies one call's `writes` in order, all or none, atomically against other commits and writes of
+    /// the scope, as [`apply_writes`] says, within the scope's quota. `Ok(Err(_))`: nothing was written.
+    async fn commit(&self, scope: &KvScope, writes: &[KvWrite]) -> anyhow::Result<Result<(), CommitRefused>>;
+}
+
+/// A scope's use of its quota, and the quota.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct KvRoom {
+    /// Keys held.
+    pub keys: i64,
+    /// Bytes held (keys plus values).
+    pub bytes: i64,
+    /// Most keys.
+    pub max_keys: i64,
+    /// Most bytes.
+    pub max_bytes: i64,
+}
+
+impl KvRoom {
+    /// The module's error for a write past the quota.
+    pub fn refusal(&self) -> String {
+        format!("quota exceeded: a module stores at most {} keys and {} bytes in a space", self.max_keys, self.max_bytes)
+    }
 }
 
 /// The value of a counter after adding `delta` to `old` (an absent key counts as 0): `increment`'s
@@ -125,38 +156,70 @@ impl StoreState {
     }
 }
 
+impl StoreState {
+    /// Records a write of `key` whose value becomes `now`, unless it would take the scope past its quota
+    /// (then nothing is recorded and the module gets the reason).
+    async fn write(
+        &mut self,
+        kv: &Arc<dyn KeyValueBackend>,
+        write: KvWrite,
+        now: Option<Vec<u8>>,
+    ) -> wasmtime::Result<Result<(), String>> {
+        self.current(kv, write.key()).await?;
+        if self.kv_txn.room().is_none() {
+            let left = self.remaining()?;
+            let outcome = tokio::time::timeout(left, kv.room(&self.scope)).await;
+            let room = self.settle(outcome)?;
+            self.kv_txn.set_room(room);
+        }
+        if let Some(why) = self.kv_txn.past_quota(write.key(), now.as_deref()) {
+            return Ok(Err(why));
+        }
+        self.kv_txn.write(write, now);
+        Ok(Ok(()))
+    }
+
+    /// The value the call sees under `key`: its own write, or the backend's value (remembered).
+    async fn current(&mut self, kv: &Arc<dyn KeyValueBackend>, key: &str) -> wasmtime::Result<Option<Vec<u8>>> {
+        if let Some(value) = self.kv_txn.seen(key) {
+            return Ok(value);
+        }
+        let left = self.remaining()?;
+        let outcome = tokio::time::timeout(left, kv.get(&self.scope, key)).await;
+        let value = self.settle(outcome)?;
+        self.kv_txn.saw(key, value.clone());
+        Ok(value)
+    }
+}
+
+/// Every write is kept in the call's [`KvTxn`] and reaches the backend when the call ends well.
 impl key_value::Host for StoreState {
     async fn get(&mut self, key: String) -> wasmtime::Result<Option<Vec<u8>>> {
         let kv = self.key_value()?;
-        let left = self.remaining()?;
+        self.remaining()?;
         if !storable(&key) {
             return Ok(None);
         }
-        let outcome = tokio::time::timeout(left, kv.get(&self.scope, &key)).await;
-        self.settle(outcome)
+        self.current(&kv, &key).await
     }
 
     async fn set(&mut self, key: String, value: Vec<u8>) -> wasmtime::Result<Result<(), String>> {
         let kv = self.key_value()?;
-        let left = self.remaining()?;
+        self.remaining()?;
         if let Err(why) = check_key(&key).and_then(|()| check_value(&value)) {
             return Ok(Err(why));
         }
-        let outcome = match tokio::time::timeout(left, kv.set(&self.scope, &key, &value)).await {
-            Ok(Err(error)) if error.downcast_ref::<QuotaExceeded>().is_some() => return Ok(Err(error.to_string())),
-            other => other,
-        };
-        self.settle(outcome).map(Ok)
+        self.write(&kv, KvWrite::Put { key, value: Some(value.clone()) }, Some(value)).await
     }
 
     async fn delete(&mut self, key: String) -> wasmtime::Result<()> {
-        let kv = self.key_value()?;
-        let left = self.remaining()?;
+        self.key_value()?;
+        self.remaining()?;
         if !storable(&key) {
             return Ok(());
         }
-        let outcome = tokio::time::timeout(left, kv.delete(&self.scope, &key)).await;
-        self.settle(outcome)
+        self.kv_txn.write(KvWrite::Put { key, value: None }, None);
+        Ok(())
     }
 
     async fn list_keys(
@@ -173,12 +236,14 @@ impl key_value::Host for StoreState {
         let limit = limit.min(MAX_LIST_LIMIT);
         // No stored key holds a NUL, so the keys after "x\0..." are exactly those after "x".
         let start_after = start_after.map(|after| after.split('\0').next().unwrap_or_default().to_owned());
-        let list = kv.list_keys(&self.scope, &prefix, start_after.as_deref(), limit);
+        // Keys the call removed may be in the backend's page: ask for that many more.
+        let asked = limit.saturating_add(self.kv_txn.removed_under(&prefix).min(u32::MAX as usize) as u32);
+        let list = kv.list_keys(&self.scope, &prefix, start_after.as_deref(), asked);
         let outcome = tokio::time::timeout(left, list).await;
         let mut keys = self.settle(outcome)?;
         // A backend that ignores the limit must not make the module hold more than it asked for.
-        keys.truncate(limit as usize);
-        Ok(keys)
+        keys.truncate(asked as usize);
+        Ok(self.kv_txn.merge_listing(keys, asked as usize, &prefix, start_after.as_deref(), limit as usize))
     }
 
     async fn compare_and_swap(
@@ -188,23 +253,27 @@ impl key_value::Host for StoreState {
         new: Option<Vec<u8>>,
     ) -> wasmtime::Result<Result<bool, String>> {
         let kv = self.key_value()?;
-        let left = self.remaining()?;
+        self.remaining()?;
         if let Err(why) = check_key(&key).and_then(|()| new.as_deref().map_or(Ok(()), check_value)) {
             return Ok(Err(why));
         }
-        let swap = kv.compare_and_swap(&self.scope, &key, expected.as_deref(), new.as_deref());
-        let outcome = tokio::time::timeout(left, swap).await;
-        self.settle(outcome)
+        if self.current(&kv, &key).await? != expected {
+            return Ok(Ok(false));
+        }
+        Ok(self.write(&kv, KvWrite::Swap { key, expected, new: new.clone() }, new).await?.map(|()| true))
     }
 
     async fn increment(&mut self, key: String, delta: i64) -> wasmtime::Result<Result<i64, String>> {
         let kv = self.key_value()?;
-        let left = self.remaining()?;
+        self.remaining()?;
         if let Err(why) = check_key(&key) {
             return Ok(Err(why));
         }
-        let outcome = tokio::time::timeout(left, kv.increment(&self.scope, &key, delta)).await;
-        self.settle(outcome)
+        let sum = match add_to_counter(self.current(&kv, &key).await?.as_deref(), delta) {
+            Ok(sum) => sum,
+            Err(why) => return Ok(Err(why)),
+        };
+        Ok(self.write(&kv, KvWrite::Add { key, delta }, Some(sum.to_string().into_bytes())).await?.map(|()| sum))
     }
 }
 

@@ -45,13 +45,14 @@ pub(crate) struct Ticket {
     started: Instant,
     /// A route call, refused when busy (an event waits instead).
     pub refusable: bool,
-    clock: Option<Arc<GuestClock>>,
+    /// The clocks of the call's runs (more than one when its writes conflicted and it ran again).
+    clocks: Mutex<Vec<Arc<GuestClock>>>,
 }
 
 impl Ticket {
-    /// Charges the space what `clock` counts.
-    pub(crate) fn charge_by(&mut self, clock: Arc<GuestClock>) {
-        self.clock = Some(clock);
+    /// Charges the space what `clock` counts too.
+    pub(crate) fn charge_by(&self, clock: Arc<GuestClock>) {
+        self.clocks.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).push(clock);
     }
 }
 
@@ -110,14 +111,18 @@ impl Admission {
             space_id: space_id.to_owned(),
             started: now,
             refusable: refuse,
-            clock: None,
+            clocks: Mutex::default(),
         })
     }
 }
 
 impl Drop for Ticket {
     fn drop(&mut self) {
-        let spent = self.clock.as_ref().map_or_else(|| self.started.elapsed(), |clock| clock.used());
+        let clocks = self.clocks.get_mut().unwrap_or_else(|poisoned| poisoned.into_inner());
+        let spent = match clocks.is_empty() {
+            true => self.started.elapsed(),
+            false => clocks.iter().map(|clock| clock.used()).sum(),
+        };
         let spent_ms = spent.as_secs_f64() * 1e3;
         let mut state = self.admission.state.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
         if let Some(count) = state.modules.get_mut(&self.module_id) {

@@ -17,20 +17,35 @@ use crate::invoke::admission::Ticket;
 use crate::invoke::clock::GuestClock;
 use crate::invoke::failure::{BusyBound, ModuleFailure};
 use crate::invoke::state::StoreState;
-use crate::invoke::{bounded, check_body, new_store, record, settle};
+use crate::invoke::{bounded, check_body, commit, new_store, record, settle, until_committed};
 use crate::load::manifest::ModuleKind;
 use crate::load::{LoadedModule, Prepared};
 use crate::wit::latest::space::exports::trellis::module::space_hooks as sh;
 use crate::wit::latest::types::Context;
 
 impl ModuleHost {
-    /// Serves a request to a space module's routes (budget: `request_deadline_ms`).
+    /// Serves a request to a space module's routes (budget: `request_deadline_ms`), running it again while
+    /// its key-value writes conflict with another call's.
     pub(crate) async fn handle_request_here(
         &self,
         module_id: &str,
         invocation: Invocation,
         request: ModuleRequest,
         ticket: Ticket,
+    ) -> Result<ModuleResponse, ModuleFailure> {
+        let ticket = &ticket;
+        until_committed(self, module_id, move || {
+            self.request_attempt(module_id, invocation.clone(), request.clone(), ticket)
+        })
+        .await
+    }
+
+    async fn request_attempt(
+        &self,
+        module_id: &str,
+        invocation: Invocation,
+        request: ModuleRequest,
+        ticket: &Ticket,
     ) -> Result<ModuleResponse, ModuleFailure> {
         let inner = &*self.inner;
         let mut call = inner
@@ -81,6 +96,7 @@ impl ModuleHost {
                     return Err(record(module, ModuleFailure::InvalidAnswer(why)));
                 }
                 check_body(&response.body).map_err(|why| record(module, ModuleFailure::InvalidAnswer(why)))?;
+                commit(module, &mut call.store).await?;
                 Ok(ModuleResponse { status: response.status, body_json_text: response.body })
             }
             Err(message) => Err(record(module, ModuleFailure::module_error(message))),
@@ -95,6 +111,20 @@ impl ModuleHost {
         invocation: Invocation,
         event: ModuleEvent,
         ticket: Ticket,
+    ) -> Result<(), ModuleFailure> {
+        let ticket = &ticket;
+        until_committed(self, module_id, move || {
+            self.event_attempt(module_id, invocation.clone(), event.clone(), ticket)
+        })
+        .await
+    }
+
+    async fn event_attempt(
+        &self,
+        module_id: &str,
+        invocation: Invocation,
+        event: ModuleEvent,
+        ticket: &Ticket,
     ) -> Result<(), ModuleFailure> {
         let inner = &*self.inner;
         let mut call = inner
@@ -133,7 +163,9 @@ impl ModuleHost {
             }
         };
         let outcome = bounded(clock, invoke).await;
-        settle(module, &call.store, outcome)?.map_err(|message| record(module, ModuleFailure::module_error(message)))
+        settle(module, &call.store, outcome)?
+            .map_err(|message| record(module, ModuleFailure::module_error(message)))?;
+        commit(module, &mut call.store).await
     }
 }
 
@@ -144,8 +176,6 @@ pub(crate) struct Call<'h> {
     pub ctx: Context,
     pub store: Store<StoreState>,
     _slot: SemaphorePermit<'h>,
-    /// Leaves the admission counts, and charges the space, when the call ends.
-    _ticket: Option<Ticket>,
 }
 
 impl Inner {
@@ -155,7 +185,7 @@ impl Inner {
         kind: ModuleKind,
         budget: Duration,
         invocation: Invocation,
-        ticket: Option<Ticket>,
+        ticket: Option<&Ticket>,
     ) -> Result<Call<'_>, ModuleFailure> {
         let module = self.module_of_kind(module_id, kind)?;
         let slot = match &ticket {
@@ -169,12 +199,11 @@ impl Inner {
             _ => self.slot().await?,
         };
         let clock = GuestClock::new(budget, self.settings.max_call_wait());
-        let mut ticket = ticket;
-        if let Some(ticket) = &mut ticket {
+        if let Some(ticket) = ticket {
             ticket.charge_by(clock.clone());
         }
         let store = new_store(&self.engine, &module.caps, invocation.space_id.clone(), clock, self.memory_limit);
         let ctx = Context { space_id: invocation.space_id, config: invocation.config_json };
-        Ok(Call { module, ctx, store, _slot: slot, _ticket: ticket })
+        Ok(Call { module, ctx, store, _slot: slot })
     }
 }

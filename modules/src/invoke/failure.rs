@@ -42,6 +42,16 @@ pub enum ModuleFailure {
     /// The guest returned an error of its own.
     #[error("module failed: {0}")]
     ModuleError(String),
+    /// The call's key-value writes would take the module past its quota in the space; none was written.
+    #[error("module wrote past its key-value quota: {0}")]
+    KvQuota(String),
+    /// Every run of the call found a key it compared-and-swapped changed by another call when its writes
+    /// were committed; none was written.
+    #[error("module call conflicted with other calls {attempts} times")]
+    Conflict {
+        /// How many times the call ran.
+        attempts: u32,
+    },
     /// The host failed while serving the guest (key-value backend, asset store, no instance slot).
     #[error("host failure while running module: {0}")]
     Host(String),
@@ -91,12 +101,12 @@ impl ModuleFailure {
     /// The counted kind; `None` for calls that never reached a module.
     pub fn kind(&self) -> Option<FailureKind> {
         Some(match self {
-            Self::Unknown | Self::WrongKind { .. } | Self::Busy { .. } => return None,
+            Self::Unknown | Self::WrongKind { .. } | Self::Busy { .. } | Self::Conflict { .. } => return None,
             Self::Trap(_) => FailureKind::Trap,
             Self::Deadline | Self::WallClock => FailureKind::Deadline,
             Self::MemoryCap => FailureKind::MemoryCap,
             Self::InvalidAnswer(_) => FailureKind::InvalidAnswer,
-            Self::ModuleError(_) => FailureKind::ModuleError,
+            Self::ModuleError(_) | Self::KvQuota(_) => FailureKind::ModuleError,
             Self::Host(_) => FailureKind::Host,
         })
     }
@@ -141,6 +151,11 @@ impl ModuleFailure {
             Self::Trap(why) => format!("trapped: {why}"),
             Self::InvalidAnswer(why) => format!("gave an invalid answer: {why}"),
             Self::ModuleError(_) => "reported an error".to_owned(),
+            Self::KvQuota(why) => format!("wrote past its key-value quota, so none of its writes were kept: {why}"),
+            Self::Conflict { attempts } => format!(
+                "ran {attempts} times and each time another call had changed a key it compared-and-swapped; \
+                 none of its writes were kept, try again"
+            ),
             Self::Busy { bound, .. } => bound.describe(settings),
             Self::Unknown | Self::WrongKind { .. } | Self::Host(_) => "could not be run".to_owned(),
         };

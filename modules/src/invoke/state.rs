@@ -10,7 +10,7 @@ use wasmtime_wasi::{WasiCtx, WasiCtxBuilder, WasiCtxView, WasiView};
 
 use crate::analysis::{AssetSource, MediaAnalysis};
 use crate::capabilities::Grant;
-use crate::capabilities::key_value::{KeyValueBackend, KvScope};
+use crate::capabilities::key_value::{KeyValueBackend, KvScope, KvTxn};
 use crate::capabilities::logging::LogBudget;
 use crate::capabilities::outbound_http::HttpAccess;
 use crate::invoke::clock::GuestClock;
@@ -78,6 +78,8 @@ pub(crate) struct StoreState {
     pub limiter: MemoryCap,
     pub caps: Arc<Capabilities>,
     pub scope: KvScope,
+    /// The call's key-value writes, committed when it ends well (`key_value/txn.rs`).
+    pub kv_txn: KvTxn,
     pub item: Option<String>,
     pub asset: Option<Arc<dyn AssetSource>>,
     /// The inference capabilities over the asset under analysis.
@@ -102,6 +104,7 @@ impl StoreState {
             limiter: MemoryCap::new(memory_limit),
             caps,
             scope,
+            kv_txn: KvTxn::default(),
             item: None,
             asset: None,
             media: None,

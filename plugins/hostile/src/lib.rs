@@ -2,14 +2,17 @@
 //! only its own invocation and that the sandbox grants no ambient authority (files, environment, sockets).
 //!
 //! Routes: `GET /ok`, `/loop`, `/alloc`, `/trap`, `/malformed`, `/files`, `/env`, `/socket`, `/work?n=N` (N
-//! rounds of busy work, then 200), `/sleep?ms=N` (a WASI sleep: the guest waits in a host call). Events do what
+//! rounds of busy work, then 200), `/sleep?ms=N` (a WASI sleep: the guest waits in a host call), and
+//! `/vote?user=U&option=O&spin=1` for the tests of a call's writes committing together: it moves the user's
+//! vote with compare-and-swap, moves two counters, and with `spin=1` then loops until its deadline; `/poll`
+//! answers the votes and counters. Events do what
 //! the configuration's `onEvent` says: `"ok"` (the default), `"fail"`, `"loop"`, `"alloc"` or `"trap"`.
 
 use std::hint::black_box;
 
 use serde::Deserialize;
 use serde_json::json;
-use trellis_plugin_sdk::{Context, Event, Manifest, Method, Permission, Request, Response, Result, SpaceModule};
+use trellis_plugin_sdk::{Context, Event, Manifest, Method, Permission, Request, Response, Result, SpaceModule, kv};
 
 /// The module.
 pub struct Hostile;
@@ -57,6 +60,8 @@ impl SpaceModule for Hostile {
             }
             (Method::Get, ["socket"]) => Response::ok(&sockets()),
             (Method::Get, ["work"]) => Response::ok(&json!({"sum": work(number(request, "n")?)})),
+            (Method::Get, ["vote"]) => vote(request)?,
+            (Method::Get, ["poll"]) => Response::ok(&json!({"votes": prefixed("vote/"), "counts": prefixed("count/")})),
             (Method::Get, ["sleep"]) => {
                 std::thread::sleep(std::time::Duration::from_millis(number(request, "ms")?));
                 Response::ok(&json!({"slept": true}))
@@ -67,6 +72,32 @@ impl SpaceModule for Hostile {
 }
 
 trellis_plugin_sdk::export_space_module!(Hostile);
+
+/// The poll of the commit tests: one vote per user, a re-vote moves it, a counter per option.
+fn vote(request: &Request) -> Result<Response> {
+    let (user, option) =
+        (request.query_param("user").unwrap_or_default(), request.query_param("option").unwrap_or_default());
+    let key = format!("vote/{user}");
+    let old = kv::get(&key);
+    if !kv::compare_and_swap(&key, old.as_deref(), Some(option.as_bytes()))? {
+        return Ok(Response::error(409, "CONFLICT", "the vote moved meanwhile"));
+    }
+    if let Some(old) = old {
+        kv::increment(format!("count/{}", String::from_utf8_lossy(&old)), -1)?;
+    }
+    kv::increment(format!("count/{option}"), 1)?;
+    if request.query_param("spin").as_deref() == Some("1") {
+        spin();
+    }
+    Ok(Response::ok(&json!({"voted": option})))
+}
+
+/// Every key under `prefix` (the prefix cut off) with its value as text.
+fn prefixed(prefix: &str) -> serde_json::Map<String, serde_json::Value> {
+    let keys = kv::list_keys(prefix, None, 1000);
+    let text = |key: &String| String::from_utf8_lossy(&kv::get(key).unwrap_or_default()).into_owned();
+    keys.iter().map(|key| (key[prefix.len()..].to_owned(), json!(text(key)))).collect()
+}
 
 fn number(request: &Request, name: &str) -> Result<u64> {
     let value = request.query_param(name).and_then(|text| text.parse().ok());

@@ -6,7 +6,7 @@ use std::sync::Mutex;
 
 use async_trait::async_trait;
 
-use super::{KeyValueBackend, KvScope, add_to_counter};
+use super::{CommitRefused, KeyValueBackend, KvScope, KvWrite, add_to_counter, apply_writes};
 
 /// An in-memory [`KeyValueBackend`] for tests and benchmarks.
 #[derive(Debug, Default)]
@@ -80,6 +80,21 @@ impl KeyValueBackend for MemoryKv {
         };
         data.insert(entry, value.to_string().into_bytes());
         Ok(Ok(value))
+    }
+
+    async fn commit(&self, scope: &KvScope, writes: &[KvWrite]) -> anyhow::Result<Result<(), CommitRefused>> {
+        let mut data = self.lock();
+        let values = match apply_writes(writes, |key| data.get(&(scope.clone(), key.to_owned())).cloned()) {
+            Ok(values) => values,
+            Err(refused) => return Ok(Err(refused)),
+        };
+        for (key, value) in values {
+            match value {
+                Some(value) => data.insert((scope.clone(), key), value),
+                None => data.remove(&(scope.clone(), key)),
+            };
+        }
+        Ok(Ok(()))
     }
 
     async fn list_keys(

@@ -4,7 +4,7 @@
 use crate::api::{Decision, Invocation, ListingStats, Registration};
 use crate::host::ModuleHost;
 use crate::invoke::failure::ModuleFailure;
-use crate::invoke::{bounded, record, settle};
+use crate::invoke::{bounded, commit, record, settle, until_committed};
 use crate::load::Prepared;
 use crate::load::manifest::ModuleKind;
 use crate::wit::latest::marketplace::exports::trellis::module::marketplace_hooks as mh;
@@ -26,7 +26,8 @@ impl ModuleHost {
     ) -> Result<Vec<f64>, ModuleFailure> {
         let mut scores = Vec::with_capacity(listings.len());
         for batch in listings.chunks(TRENDING_BATCH) {
-            scores.extend(self.trending_batch(module_id, invocation.clone(), batch).await?);
+            let attempt = || self.trending_batch(module_id, invocation.clone(), batch);
+            scores.extend(until_committed(self, module_id, attempt).await?);
         }
         Ok(scores)
     }
@@ -84,11 +85,22 @@ impl ModuleHost {
             Err(message) => return Err(record(module, ModuleFailure::module_error(message))),
         };
         check_scores(&scores, batch.len()).map_err(|why| record(module, ModuleFailure::InvalidAnswer(why)))?;
+        commit(module, &mut call.store).await?;
         Ok(scores)
     }
 
     /// Asks a marketplace rule to decide a registration (budget: `marketplace_deadline_ms`).
     pub(crate) async fn registration_decision_here(
+        &self,
+        module_id: &str,
+        invocation: Invocation,
+        registration: Registration,
+    ) -> Result<Decision, ModuleFailure> {
+        let attempt = || self.decision_attempt(module_id, invocation.clone(), registration.clone());
+        until_committed(self, module_id, attempt).await
+    }
+
+    async fn decision_attempt(
         &self,
         module_id: &str,
         invocation: Invocation,
@@ -126,12 +138,14 @@ impl ModuleHost {
             }
         };
         let outcome = bounded(clock, invoke).await;
-        match settle(module, &call.store, outcome)? {
-            Ok(mh::Decision::Approve) => Ok(Decision::Approve),
-            Ok(mh::Decision::Reject) => Ok(Decision::Reject),
-            Ok(mh::Decision::DeferToOwner) => Ok(Decision::DeferToOwner),
-            Err(message) => Err(record(module, ModuleFailure::module_error(message))),
-        }
+        let decision = match settle(module, &call.store, outcome)? {
+            Ok(mh::Decision::Approve) => Decision::Approve,
+            Ok(mh::Decision::Reject) => Decision::Reject,
+            Ok(mh::Decision::DeferToOwner) => Decision::DeferToOwner,
+            Err(message) => return Err(record(module, ModuleFailure::module_error(message))),
+        };
+        commit(module, &mut call.store).await?;
+        Ok(decision)
     }
 }
 
