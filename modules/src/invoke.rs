@@ -116,11 +116,7 @@ pub(crate) async fn commit(module: &LoadedModule, store: &mut Store<StoreState>)
 /// Runs `attempt` until it does not end in a commit conflict, at most [`MAX_ATTEMPTS`] times. Each attempt
 /// is a fresh instance on a fresh store whose writes were discarded, so running it again is safe for
 /// everything but outbound HTTP requests (the guides say so).
-pub(crate) async fn until_committed<T, F>(
-    host: &crate::host::ModuleHost,
-    module_id: &str,
-    mut attempt: impl FnMut() -> F,
-) -> Result<T, ModuleFailure>
+pub(crate) async fn until_committed<T, F>(module_id: &str, mut attempt: impl FnMut() -> F) -> Result<T, ModuleFailure>
 where
     F: Future<Output = Result<T, ModuleFailure>>,
 {
@@ -134,7 +130,6 @@ where
         Err(ModuleFailure::Conflict { .. }) => {
             let failure = ModuleFailure::Conflict { attempts: MAX_ATTEMPTS };
             tracing::warn!(module = module_id, error = %failure, "module call gave up");
-            let _ = host;
             Err(failure)
         }
         done => done,

@@ -34,10 +34,8 @@ impl ModuleHost {
         ticket: Ticket,
     ) -> Result<ModuleResponse, ModuleFailure> {
         let ticket = &ticket;
-        until_committed(self, module_id, move || {
-            self.request_attempt(module_id, invocation.clone(), request.clone(), ticket)
-        })
-        .await
+        until_committed(module_id, move || self.request_attempt(module_id, invocation.clone(), request.clone(), ticket))
+            .await
     }
 
     async fn request_attempt(
@@ -113,10 +111,8 @@ impl ModuleHost {
         ticket: Ticket,
     ) -> Result<(), ModuleFailure> {
         let ticket = &ticket;
-        until_committed(self, module_id, move || {
-            self.event_attempt(module_id, invocation.clone(), event.clone(), ticket)
-        })
-        .await
+        until_committed(module_id, move || self.event_attempt(module_id, invocation.clone(), event.clone(), ticket))
+            .await
     }
 
     async fn event_attempt(

@@ -27,7 +27,7 @@ impl ModuleHost {
         let mut scores = Vec::with_capacity(listings.len());
         for batch in listings.chunks(TRENDING_BATCH) {
             let attempt = || self.trending_batch(module_id, invocation.clone(), batch);
-            scores.extend(until_committed(self, module_id, attempt).await?);
+            scores.extend(until_committed(module_id, attempt).await?);
         }
         Ok(scores)
     }
@@ -97,7 +97,7 @@ impl ModuleHost {
         registration: Registration,
     ) -> Result<Decision, ModuleFailure> {
         let attempt = || self.decision_attempt(module_id, invocation.clone(), registration.clone());
-        until_committed(self, module_id, attempt).await
+        until_committed(module_id, attempt).await
     }
 
     async fn decision_attempt(
