@@ -234,6 +234,17 @@ fn a_scaffolded_javascript_module_passes_its_tests_builds_and_fits_the_host() {
     assert!(report.contains("# pass 3") && report.contains("# fail 0"), "the template's tests ran: {report}");
     assert!(build.status.success(), "{}", printed(&build));
     assert_fits(dir.path(), &module_dir.join("greeter-js.wasm"), "greeter-js");
+
+    // A permission dropped from the manifest: the check names it and the fix.
+    let module_js = module_dir.join("module.js");
+    let source = std::fs::read_to_string(&module_js).unwrap();
+    std::fs::write(&module_js, source.replace("{ tag: 'item-read' }, ", "")).unwrap();
+    assert!(npm(&["run", "build"]).status.success());
+    let check = trellis(dir.path(), &["module", "check", &module_dir.join("greeter-js.wasm").to_string_lossy()]);
+    let report = json_stdout(&check);
+    let problems = report["problems"].to_string();
+    assert!(!check.status.success() && report["fits"] == false, "{report}");
+    assert!(problems.contains("item-read") && problems.contains("tag: 'item-read'"), "{report}");
 }
 
 /// Runs what `trellis module new --lang python` writes: the template's own tests (`python3 -m unittest`), its

@@ -98,8 +98,24 @@ pub fn check(path: &Path) -> anyhow::Result<CheckReport> {
                 report.problems.push(format!("does not fit world {}: {err:#}", kind.world()));
             }
         }
-        report.fits =
-            report.problems.is_empty() && report.imports.unsupported.is_empty() && report.undeclared_imports.is_empty();
+        // Every reason is a problem too, with its fix, so that a tool printing `problems` says it all.
+        for import in &report.imports.unsupported {
+            report.problems.push(format!(
+                "imports {import}, which this host does not provide to a {} module: remove the import \
+                 (in JavaScript and Python, from the world in wit/world.wit)",
+                kind.map_or("space".to_owned(), |kind| kind.to_string())
+            ));
+        }
+        for import in &report.undeclared_imports {
+            let permission = report.imports.host.iter().find(|host| &host.interface == import).map(|h| h.permission);
+            let permission = permission.unwrap_or("its");
+            report.problems.push(format!(
+                "imports {import} without asking for the {permission:?} permission: add it to the manifest \
+                 (Rust: `.permission(Permission::...)`; JavaScript: `permissions: [{{ tag: '{permission}' }}, ...]`; \
+                 Python: `permissions=[\"{permission}\", ...]`), or remove the import"
+            ));
+        }
+        report.fits = report.problems.is_empty();
         Ok(report)
     })
 }

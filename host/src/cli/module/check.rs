@@ -58,12 +58,6 @@ fn grant(label: &str) -> Option<Grant> {
 
 /// The one-line reason `check` exits non-zero.
 pub fn verdict(report: &CheckReport, file: &Path) -> String {
-    let mut reasons = report.problems.clone();
-    if !report.imports.unsupported.is_empty() {
-        reasons.push(format!("imports what this host does not provide: {}", report.imports.unsupported.join(", ")));
-    }
-    if !report.undeclared_imports.is_empty() {
-        reasons.push(format!("imports without asking in its manifest: {}", report.undeclared_imports.join(", ")));
-    }
-    format!("{} cannot be loaded: {}", file.display(), reasons.join("; "))
+    // `problems` holds every reason, the import ones included (`trellis_modules::check`).
+    format!("{} cannot be loaded: {}", file.display(), report.problems.join("; "))
 }
