@@ -300,7 +300,7 @@ async fn module_dev_serves_a_scaffolded_module_and_reloads_it_when_its_source_ch
     // Its own temporary folder, so the test sees what module dev makes there.
     let tmp = tempfile::tempdir().unwrap();
     let mut child = command
-        .args(["module", "dev", "--listen", "127.0.0.1:0"])
+        .args(["module", "dev", "--listen", "127.0.0.1:0", "--users", "2", "--config", r#"{"logEachEvent":true}"#])
         .current_dir(&crate_dir)
         .env("TMPDIR", tmp.path())
         .env("CARGO_TARGET_DIR", target_dir)
@@ -315,30 +315,50 @@ async fn module_dev_serves_a_scaffolded_module_and_reloads_it_when_its_source_ch
     let lines = printed_lines(child.stdout.take().unwrap());
     let pid = child.id();
     let _server = KillOnDrop(child);
-    let curl =
-        wait_for_line(&lines, |line| line.trim_start().starts_with("curl") && line.contains("/modules/greeter/"))
-            .expect("module dev printed a curl command");
-    let word = |prefix: &str| {
-        let start = curl.find(prefix).unwrap() + prefix.len();
-        curl[start..].split('\'').next().unwrap().to_owned()
+    let exports = wait_for_line(&lines, |line| line.starts_with("export BASE=")).expect("module dev printed exports");
+    let var = |name: &str| {
+        let prefix = format!(" {name}=");
+        let start = exports.find(&prefix).unwrap_or_else(|| panic!("no {name} in {exports}")) + prefix.len();
+        exports[start..].split_whitespace().next().unwrap().to_owned()
     };
-    let (key, token) = (word("X-License-Key: "), word("Bearer "));
-    let url = curl.split_whitespace().last().unwrap().replace("/modules/greeter/", "/modules/greeter/count");
-    // No kept-alive connections: the reload restarts the server, which closes them.
+    let base = exports["export BASE=".len()..].split_whitespace().next().unwrap().to_owned();
+    let (key, token, member, space) = (var("KEY"), var("TOKEN"), var("TOKEN_2"), var("SPACE"));
+    let config = wait_for_line(&lines, |line| line.starts_with("# the configuration it runs with:"));
+    let url = format!("{base}/v0/spaces/{space}/modules/greeter/count");
+    // No kept-alive connections: each call below is a new connection, which a reload must not refuse.
     let client = reqwest::Client::builder().pool_max_idle_per_host(0).build().unwrap();
-    let get = || client.get(&url).header("X-License-Key", &key).bearer_auth(&token).send();
+    let get = |token: &str| client.get(&url).header("X-License-Key", &key).bearer_auth(token).send();
 
     // Act
-    let before = get().await.unwrap().text().await.unwrap();
+    let before = get(&token).await.unwrap().text().await.unwrap();
+    let as_member = get(&member).await.unwrap().status();
     let lib = crate_dir.join("src/lib.rs");
     let source = std::fs::read_to_string(&lib).unwrap().replace(r#"json!({"count""#, r#"json!({"total""#);
     std::fs::write(&lib, source).unwrap();
+    let (done, mut refused) = (std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false)), 0);
+    let calling = {
+        let (client, url, key, token, done) = (client.clone(), url.clone(), key.clone(), token.clone(), done.clone());
+        tokio::spawn(async move {
+            let mut refused = 0;
+            while !done.load(std::sync::atomic::Ordering::Relaxed) {
+                let call = client.get(&url).header("X-License-Key", &key).bearer_auth(&token).send().await;
+                refused += u32::from(call.is_err());
+                tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+            }
+            refused
+        })
+    };
     let reloaded = wait_for_line(&lines, |line| line.starts_with("reloaded greeter")).is_some();
-    let after = get().await.unwrap().text().await.unwrap();
+    done.store(true, std::sync::atomic::Ordering::Relaxed);
+    refused += calling.await.unwrap();
+    let after = get(&token).await.unwrap().text().await.unwrap();
 
     // Assert
     assert_eq!(before, r#"{"count":0}"#);
+    assert_eq!(as_member, reqwest::StatusCode::OK, "the second user is a member of the space");
+    assert!(config.is_some_and(|line| line.contains(r#"{"logEachEvent":true}"#)), "--config connected the module");
     assert!(reloaded, "module dev reported the reload");
+    assert_eq!(refused, 0, "connections were refused across the reload");
     // Issue 28: its scratch folder (database, license key, PIN mails) has a name nobody could
     // guess and make beforehand, and only its user may enter it.
     let scratch: Vec<_> = std::fs::read_dir(tmp.path()).unwrap().map(|entry| entry.unwrap().path()).collect();

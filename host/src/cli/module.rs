@@ -4,6 +4,7 @@
 
 pub mod check;
 pub mod dev;
+pub mod dev_session;
 pub mod new;
 pub mod new_js;
 pub mod new_python;
@@ -55,6 +56,11 @@ pub enum ModuleCommand {
         /// Address to serve on [default: 127.0.0.1:8787; port 0 picks a free one]
         #[arg(long, default_value = "127.0.0.1:8787")]
         listen: std::net::SocketAddr,
+        /// Users to sign up, all members of the space (printed as TOKEN, TOKEN_2, ...). The global
+        /// `--config` gives the module's configuration here: JSON text or a .json file (default: its
+        /// schema's defaults); a .toml file is the dev server's deployment configuration instead.
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=200))]
+        users: u32,
     },
 }
 
@@ -90,7 +96,9 @@ pub async fn run(command: ModuleCommand, common: &Common) -> anyhow::Result<()> 
             }
             Ok(())
         }
-        ModuleCommand::Dev { path, build, wasm, listen } => dev::run(dev::DevArgs { path, build, wasm, listen }).await,
+        ModuleCommand::Dev { path, build, wasm, listen, users } => {
+            dev::run(dev::DevArgs { path, build, wasm, listen, config: common.config.clone(), users }).await
+        }
         ModuleCommand::Inspect { file } => {
             let manifest = trellis_modules::inspect(&file)?;
             println!("{}", serde_json::to_string_pretty(&manifest)?);

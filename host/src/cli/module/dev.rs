@@ -9,12 +9,10 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
 
 use anyhow::Context;
-use serde_json::{Value, json};
-use trellis_modules::{EnabledModule, Manifest, ModuleKind};
+use trellis_modules::EnabledModule;
 
+use crate::cli::module::dev_session::{self, ModuleConfig};
 use crate::config::{Config, Overrides};
-
-const PASSWORD: &str = "correct horse 42";
 
 /// What `module dev` was asked to do.
 pub struct DevArgs {
@@ -26,6 +24,11 @@ pub struct DevArgs {
     pub wasm: Option<PathBuf>,
     /// Where to serve.
     pub listen: SocketAddr,
+    /// The global `--config`: the module's configuration (JSON text or a `.json` file), or a TOML file the
+    /// dev server's deployment starts from.
+    pub config: Option<PathBuf>,
+    /// Users to sign up, all members of the space.
+    pub users: u32,
 }
 
 pub async fn run(args: DevArgs) -> anyhow::Result<()> {
@@ -43,47 +46,85 @@ pub async fn run(args: DevArgs) -> anyhow::Result<()> {
     let served = data_dir.join("module.wasm");
     std::fs::copy(&built, &served).with_context(|| format!("copying {}", built.display()))?;
     let manifest = trellis_modules::inspect(&served)?;
-    // An empty file rather than none: a trellis.toml where the author stands must not shape the dev server.
-    let config_file = data_dir.join("dev.toml");
-    std::fs::write(&config_file, "")?;
+    let module_config = ModuleConfig::from_arg(args.config.as_deref(), &manifest)?;
+    // Without a TOML file of the author's, an empty one: a trellis.toml where the author stands must not
+    // shape the dev server.
+    let config_file = match &module_config.deployment {
+        Some(file) => file.clone(),
+        None => {
+            let file = data_dir.join("dev.toml");
+            std::fs::write(&file, "")?;
+            file
+        }
+    };
     let overrides =
         Overrides { config_file: Some(config_file), data_dir: Some(data_dir.clone()), listen: Some(args.listen) };
     let mut config = Config::load(&overrides)?;
     let hosts = manifest.asked_hosts().unwrap_or_default().to_vec();
     config.modules.runtime.enable.push(EnabledModule::file(served.clone(), manifest.asked(), hosts));
+    // One machine signs up every dev user: the per-address limits of a public server would stop it.
+    config.rate_limits.mail_per_address = config.rate_limits.mail_per_address.max(10_000);
+    config.rate_limits.pin_per_address = config.rate_limits.pin_per_address.max(10_000);
 
-    let mut addr = args.listen;
+    let mut state = prepare(&config).await?;
+    let mut listener = bind(args.listen)?;
+    let addr = listener.local_addr()?;
+    let base = format!("http://{addr}");
     let mut printed = false;
-    let mut reloaded = false;
     loop {
-        let state = crate::prepare(config.clone()).await?;
-        if let Some(refused) = state.modules.host().refused().iter().find(|r| r.entry.contains("module.wasm")) {
-            eprintln!("module refused: {}", refused.reason);
-        }
-        let listener = tokio::net::TcpListener::bind(addr).await.with_context(|| format!("binding {addr}"))?;
-        addr = listener.local_addr()?;
         let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-        let server = tokio::spawn(crate::serve(state, listener, async move {
+        let server = tokio::spawn(crate::serve(state.clone(), listener, async move {
             let _ = stopped.await;
         }));
         if !printed {
-            let session = setup(&format!("http://{addr}"), &data_dir, &manifest).await?;
-            println!("{}", session.describe(&format!("http://{addr}"), &manifest));
+            let session = dev_session::setup(&base, &data_dir, &state, &manifest, &module_config, args.users).await?;
+            println!("{}", session.describe(&base, &data_dir, &manifest));
             printed = true;
-        }
-        // Said once the new server listens, so a call made on reading it is answered.
-        if reloaded {
-            println!("reloaded {} at http://{addr}", manifest.id);
+        } else {
+            // Said once the new server listens, so a call made on reading it is answered.
+            println!("reloaded {} at {base}", manifest.id);
         }
         let quit = watch_and_rebuild(&dir, &args, &served).await?;
-        let _ = stop.send(());
-        server.await.context("the dev server panicked")??;
         if quit {
+            let _ = stop.send(());
+            server.await.context("the dev server panicked")??;
             drop(scratch);
             return Ok(());
         }
-        reloaded = true;
+        // The new version is compiled and listening (the port is shared) before the old one stops, so no
+        // connection is refused across a reload.
+        let next = prepare(&config).await;
+        let next_listener = bind(addr);
+        let (next, next_listener) = match (next, next_listener) {
+            (Ok(next), Ok(next_listener)) => (next, next_listener),
+            (Err(err), _) | (_, Err(err)) => {
+                let _ = stop.send(());
+                server.await.context("the dev server panicked")??;
+                return Err(err);
+            }
+        };
+        (state, listener) = (next, next_listener);
+        let _ = stop.send(());
+        server.await.context("the dev server panicked")??;
     }
+}
+
+/// A listener on `addr` that a second one may share (`SO_REUSEPORT`), for the overlap of a reload.
+fn bind(addr: SocketAddr) -> anyhow::Result<tokio::net::TcpListener> {
+    let socket = if addr.is_ipv4() { tokio::net::TcpSocket::new_v4()? } else { tokio::net::TcpSocket::new_v6()? };
+    socket.set_reuseaddr(true)?;
+    socket.set_reuseport(true)?;
+    socket.bind(addr).with_context(|| format!("binding {addr}"))?;
+    Ok(socket.listen(1024)?)
+}
+
+/// The deployment's state, saying so when the host refused the module.
+async fn prepare(config: &Config) -> anyhow::Result<crate::state::AppState> {
+    let state = crate::prepare(config.clone()).await?;
+    if let Some(refused) = state.modules.host().refused().iter().find(|r| r.entry.contains("module.wasm")) {
+        eprintln!("module refused: {}", refused.reason);
+    }
+    Ok(state)
 }
 
 /// Builds the module and answers the component's path.
@@ -155,7 +196,8 @@ async fn watch_and_rebuild(dir: &Path, args: &DevArgs, served: &Path) -> anyhow:
 }
 
 fn build_again(dir: &Path, build: Option<String>, wasm: Option<PathBuf>) -> anyhow::Result<PathBuf> {
-    self::build(dir, &DevArgs { path: dir.to_owned(), build, wasm, listen: SocketAddr::from(([127, 0, 0, 1], 0)) })
+    let listen = SocketAddr::from(([127, 0, 0, 1], 0));
+    self::build(dir, &DevArgs { path: dir.to_owned(), build, wasm, listen, config: None, users: 1 })
 }
 
 /// The newest modification time and the number of files outside `target/` and hidden directories.
@@ -181,94 +223,4 @@ fn fingerprint(dir: &Path) -> (Option<SystemTime>, usize) {
         }
     }
     (newest, count)
-}
-
-/// The throw-away user and space.
-struct Session {
-    license_key: String,
-    token: String,
-    space_id: Option<String>,
-}
-
-impl Session {
-    fn describe(&self, base: &str, manifest: &Manifest) -> String {
-        let auth = format!("-H 'X-License-Key: {}' -H 'Authorization: Bearer {}'", self.license_key, self.token);
-        let mut text = format!(
-            "trellis module dev: {} {} ({}) at {base}\n  license key: {}\n  token:       {}\n",
-            manifest.id, manifest.version, manifest.kind, self.license_key, self.token
-        );
-        match &self.space_id {
-            Some(space) => text.push_str(&format!(
-                "  space:       {space}\n\n  curl {auth} {base}/v0/spaces/{space}/modules/{id}/\n  curl {auth} -X PUT \
-                 -H 'Content-Type: application/json' -d '{{\"modules\":[{{\"moduleId\":\"{id}\",\"config\":{{}}}}]}}' \
-                 {base}/v0/spaces/{space}/modules\n",
-                id = manifest.id
-            )),
-            None => text.push_str(&format!("\n  curl {auth} {base}/v0/modules\n")),
-        }
-        text.push_str("\nwatching the sources: a change rebuilds and reloads the module; Ctrl-C ends");
-        text
-    }
-}
-
-async fn setup(base: &str, data_dir: &Path, manifest: &Manifest) -> anyhow::Result<Session> {
-    let license_key = std::fs::read_to_string(data_dir.join("license.key")).context("reading the license key")?;
-    let license_key = license_key.trim().to_owned();
-    let client = reqwest::Client::new();
-    let call = |method: reqwest::Method, path: &str, token: Option<&str>, body: Value| {
-        let path = path.to_owned();
-        let mut request = client.request(method, format!("{base}{path}")).header("X-License-Key", &license_key);
-        if let Some(token) = token {
-            request = request.bearer_auth(token);
-        }
-        async move {
-            let response = request.json(&body).send().await.context("calling the dev server")?;
-            let status = response.status();
-            let answer: Value = response.json().await.unwrap_or(Value::Null);
-            anyhow::ensure!(status.is_success(), "{path}: {status} {answer}");
-            Ok::<_, anyhow::Error>(answer)
-        }
-    };
-    let email = "dev@example.org";
-    let post = reqwest::Method::POST;
-    let body = json!({"email": email, "handle": "dev", "fullName": "Module Dev", "displayName": "Dev"});
-    let started = call(post.clone(), "/v0/auth/sign-up/start", None, body).await?;
-    let signup = started["signupToken"].as_str().context("no signupToken")?.to_owned();
-    let pin = read_pin(&data_dir.join("outbox")).await?;
-    call(post.clone(), "/v0/auth/sign-up/verify-pin", None, json!({"signupToken": signup, "pin": pin})).await?;
-    let completed =
-        call(post.clone(), "/v0/auth/sign-up/complete", None, json!({"signupToken": signup, "password": PASSWORD}))
-            .await?;
-    let token = completed["sessionToken"].as_str().context("no sessionToken")?.to_owned();
-    let mut space_id = None;
-    if manifest.kind == ModuleKind::Space {
-        let space = json!({"name": "dev", "displayName": "Dev space", "summary": ""});
-        let space = call(post, "/v0/spaces", Some(&token), space).await?;
-        let id = space["spaceId"].as_str().context("no spaceId")?.to_owned();
-        let modules = json!({"modules": [{"moduleId": manifest.id, "config": {}}]});
-        if let Err(err) = call(reqwest::Method::PUT, &format!("/v0/spaces/{id}/modules"), Some(&token), modules).await {
-            eprintln!(
-                "the module is not connected (its schema refuses {{}}: connect it with a configuration): {err:#}"
-            );
-        }
-        space_id = Some(id);
-    }
-    Ok(Session { license_key, token, space_id })
-}
-
-/// The PIN of the newest mail in the outbox (the file transport of a server without SMTP).
-async fn read_pin(outbox: &Path) -> anyhow::Result<String> {
-    for _ in 0..100 {
-        let mails = std::fs::read_dir(outbox).map(|dir| dir.filter_map(Result::ok).collect::<Vec<_>>());
-        for mail in mails.unwrap_or_default() {
-            let text = std::fs::read_to_string(mail.path()).unwrap_or_default();
-            if let Some(pin) =
-                text.lines().map(str::trim).find(|l| l.len() == 6 && l.bytes().all(|b| b.is_ascii_digit()))
-            {
-                return Ok(pin.to_owned());
-            }
-        }
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-    anyhow::bail!("no PIN arrived in {}", outbox.display())
 }
