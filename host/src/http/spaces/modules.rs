@@ -128,17 +128,22 @@ fn into_response(answer: ModuleResponse) -> Response {
     response
 }
 
+/// The envelope for a module's error answer. Its code, message and details are kept when the body is
+/// the envelope (the code only when the contract gives it this status); a body of another shape still
+/// lends its text, from `{"error": "text"}` or `{"message": "text"}`, so a hand-written answer reads well.
 fn error_body(status: StatusCode, body: &str) -> ErrorBody {
-    let error = serde_json::from_str::<Value>(body).ok().and_then(|mut v| v.get_mut("error").map(Value::take));
-    let error = error.as_ref();
+    let body = serde_json::from_str::<Value>(body).unwrap_or_default();
+    let error = body.get("error");
     let code = error
         .and_then(|e| e.get("code"))
         .and_then(|c| serde_json::from_value::<ErrorCode>(c.clone()).ok())
         .filter(|code| status_of(*code) == status)
         .unwrap_or_else(|| code_for_status(status));
-    let message = error
-        .and_then(|e| e.get("message"))
-        .and_then(Value::as_str)
+    let message = [error.and_then(|e| e.get("message")), error, body.get("message")]
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+        .find(|m| !m.trim().is_empty())
         .map(|m| m.chars().take(500).collect())
         .unwrap_or_else(|| status.canonical_reason().unwrap_or("error").to_lowercase());
     let details = error.and_then(|e| e.get("details")).and_then(Value::as_array).map(|details| {
@@ -149,4 +154,44 @@ fn error_body(status: StatusCode, body: &str) -> ErrorBody {
             .collect()
     });
     ErrorBody { code, numeric: code.numeric(), message, details, request_id: String::new() }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sent(status: u16, body: &str) -> (ErrorCode, String, Option<Vec<Problem>>) {
+        let error = error_body(StatusCode::from_u16(status).unwrap(), body);
+        (error.code, error.message, error.details)
+    }
+
+    #[test]
+    fn the_contract_s_envelope_keeps_its_code_message_and_details() {
+        let body = r#"{"error": {"code": "VALIDATION_FAILED", "message": "choice is not an option",
+            "details": [{"path": "/choice", "code": "NOT_AN_OPTION", "message": "not one of a, b"}]}}"#;
+        let detail =
+            Problem { path: "/choice".into(), code: "NOT_AN_OPTION".into(), message: "not one of a, b".into() };
+        assert_eq!(
+            sent(400, body),
+            (ErrorCode::ValidationFailed, "choice is not an option".into(), Some(vec![detail]))
+        );
+        // A code the contract gives another status yields to the status's own code.
+        let body = r#"{"error": {"code": "NOT_FOUND", "message": "taken"}}"#;
+        assert_eq!(sent(409, body), (ErrorCode::Conflict, "taken".into(), None));
+    }
+
+    #[test]
+    fn a_bare_error_or_message_text_becomes_the_message_under_the_status_s_code() {
+        assert_eq!(sent(400, r#"{"error": "choice must be a string"}"#).1, "choice must be a string");
+        assert_eq!(sent(400, r#"{"error": "x"}"#).0, ErrorCode::ValidationFailed);
+        assert_eq!(sent(409, r#"{"message": "already voted"}"#), (ErrorCode::Conflict, "already voted".into(), None));
+    }
+
+    #[test]
+    fn a_body_without_text_answers_the_status_s_reason() {
+        assert_eq!(sent(400, r#"{"reason": 1}"#).1, "bad request");
+        assert_eq!(sent(404, "").1, "not found");
+        assert_eq!(sent(403, r#"{"error": ""}"#).1, "forbidden");
+        assert_eq!(sent(400, r#"{"error": {"code": "VALIDATION_FAILED"}}"#).1, "bad request");
+    }
 }
