@@ -1,10 +1,11 @@
-//! The {{name}} module: counts the form instances created in each connected space and answers the count at
-//! `GET /count`. A starting point; see the `trellis_plugin_sdk` docs for everything a module can do.
+//! The {{name}} module: counts the form instances created in each connected space, answers the count at
+//! `GET /count` and adds to it at `POST /count` (`{"by": n}`). A starting point; see the `trellis_plugin_sdk`
+//! docs for everything a module can do.
 
 use serde::Deserialize;
 use serde_json::json;
 use trellis_plugin_sdk::{
-    Context, Event, EventKind, Manifest, Method, Permission, Request, Response, Result, SpaceModule, kv, log,
+    Context, Detail, Event, EventKind, Manifest, Method, Permission, Request, Response, Result, SpaceModule, kv, log,
 };
 
 /// The module.
@@ -15,6 +16,12 @@ pub struct Module;
 #[serde(rename_all = "camelCase", default)]
 struct Config {
     log_each_event: bool,
+}
+
+/// The body of `POST /count`.
+#[derive(Deserialize)]
+struct Add {
+    by: i64,
 }
 
 impl SpaceModule for Module {
@@ -46,6 +53,14 @@ impl SpaceModule for Module {
     fn handle_request(_ctx: &Context, request: &Request) -> Result<Response> {
         Ok(match (request.method(), request.segments().as_slice()) {
             (Method::Get, ["count"]) => Response::ok(&json!({"count": kv::get_json::<i64>("count")?.unwrap_or(0)})),
+            (Method::Post, ["count"]) => {
+                // A client's mistake answers 400 saying what is wrong; an `Err` would be a 502 module failure.
+                let Ok(Add { by }) = request.json::<Add>() else {
+                    let problem = Detail::new("/by", "NOT_AN_INTEGER", "must be an integer");
+                    return Ok(Response::bad_request(r#"the body must be {"by": <integer>}"#, vec![problem]));
+                };
+                Response::ok(&json!({"count": kv::increment("count", by)?}))
+            }
             _ => Response::not_found(),
         })
     }
@@ -74,6 +89,24 @@ mod tests {
         // Assert
         assert_eq!((response.status(), response.body()), (200, r#"{"count":1}"#));
         assert_eq!(host.logs().len(), 1);
+    }
+
+    #[test]
+    fn adds_to_the_count_and_answers_a_body_without_an_integer_with_400() {
+        // Arrange
+        let host = TestHost::new();
+        let ctx = host.context(&Module::manifest(), "space-1", &json!({})).unwrap();
+        let add = |body: serde_json::Value| Module::handle_request(&ctx, &Request::post("/count").with_json(&body));
+
+        // Act
+        let added = add(json!({"by": 2})).unwrap();
+        let refused = add(json!({"by": "two"})).unwrap();
+
+        // Assert
+        assert_eq!((added.status(), added.body()), (200, r#"{"count":2}"#));
+        assert_eq!(refused.status(), 400);
+        let error = &refused.json_body::<serde_json::Value>().unwrap()["error"];
+        assert_eq!((&error["code"], &error["details"][0]["path"]), (&json!("VALIDATION_FAILED"), &json!("/by")));
     }
 
     #[test]
