@@ -295,13 +295,17 @@ function guard(f) {
     if (err instanceof ModuleError) throw err.message;
     const where = origin(err);
     const head = `${err instanceof Error ? err.name : 'uncaught'}: ${messageOf(err)}${where ? ` (at ${where})` : ''}`;
-    console.error(`${head}\n${frames(err).map((frame) => `    at ${frame}`).join('\n')}`);
+    const stack = frames(err).slice(0, 12).map((frame) => `    at ${frame}`);
+    console.error([head, ...stack].join('\n'));
     // eslint-disable-next-line no-throw-literal
     throw head;
   }
 }
 
-/** The stack's frames, innermost first, as `function@file:line:column` (StarlingMonkey) or V8's text. */
+/**
+ * The stack's frames, innermost first, as `function@file:line:column` (StarlingMonkey) or V8's text; the
+ * host logs at most 20 lines of a call's stderr, so the innermost frames are the ones to keep.
+ */
 function frames(err) {
   const stack = err instanceof Error && typeof err.stack === 'string' ? err.stack : '';
   return stack

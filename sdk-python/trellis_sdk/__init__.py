@@ -291,7 +291,7 @@ def _in_library(filename: str) -> bool:
     return os.path.abspath(filename).startswith(_LIBRARY_DIRS)
 
 
-def describe_uncaught(e: BaseException, frames: int = 6) -> tuple[str, str]:
+def describe_uncaught(e: BaseException, frames: int = 5) -> tuple[str, str]:
     """An exception nobody meant to raise: one line naming its type, message and where it was raised (the
     innermost frame of the module's own code: neither the SDK nor the standard library, when there is one),
     and that line followed by the innermost `frames` frames of its traceback, for stderr."""
