@@ -1,7 +1,8 @@
 //! Guest conformance: every implementation of the word-count example (the Rust one at WIT 0.2.0, the
 //! checked-in 0.1.0 component, and the other languages' ports) passes the same black-box tests, written
 //! once here and instantiated per guest with one line of [`guest_conformance!`]. What only WIT 0.2.0
-//! offers (comment events) is tested on 0.2.0 guests only.
+//! offers (comment events) is tested on 0.2.0 guests only; what only today's SDKs offer (error answers
+//! with details, an uncaught exception's place in the log) on the guests built from source.
 
 use std::time::{Duration, Instant};
 
@@ -13,6 +14,7 @@ use trellis_tests::{TestApp, TestUser, assert_error, body, spawn_app_with};
 use crate::support::forms::{
     created_config, created_form, form_field_words, get_ok, patch_form, sample, sample_config,
 };
+use crate::support::logs::{capture_guest_output, guest_output};
 use crate::support::modules::{
     connect, enable_word_count, enable_word_count_js, enable_word_count_legacy, enable_word_count_py, module_call,
     poll_until, tagged_payload, wait_until,
@@ -34,9 +36,10 @@ impl Guest {
     }
 }
 
-/// The same conformance tests for one guest: `guest_conformance!(mod_name, "module-id", enable_fn, "0.2.0")`.
+/// The same conformance tests for one guest: `guest_conformance!(mod_name, "module-id", enable_fn, "0.2.0")`,
+/// and with `, source: "file"` (the file whose lines an uncaught exception's log names) the error tests.
 macro_rules! guest_conformance {
-    ($name:ident, $module_id:literal, $enable:path, $wit:literal) => {
+    ($name:ident, $module_id:literal, $enable:path, $wit:literal $(, source: $source:literal)?) => {
         mod $name {
             #[allow(unused_imports)]
             use super::*;
@@ -77,14 +80,25 @@ macro_rules! guest_conformance {
             async fn the_catalogue_shows_the_wit_version() {
                 super::the_catalogue_shows_the_wit_version(GUEST).await
             }
+            $(
+                #[tokio::test]
+                async fn a_client_mistake_answers_400_with_the_module_s_message_and_details() {
+                    super::a_client_mistake_answers_400_with_the_module_s_message_and_details(GUEST).await
+                }
+
+                #[tokio::test]
+                async fn an_uncaught_exception_is_logged_with_its_file_and_line() {
+                    super::an_uncaught_exception_is_logged_with_its_file_and_line(GUEST, $source).await
+                }
+            )?
         }
     };
 }
 
-guest_conformance!(rust_v0_2, "word-count", enable_word_count, "0.2.0");
+guest_conformance!(rust_v0_2, "word-count", enable_word_count, "0.2.0", source: "src/lib.rs");
 guest_conformance!(legacy_v0_1, "word-count-legacy", enable_word_count_legacy, "0.1.0");
-guest_conformance!(javascript, "word-count-js", enable_word_count_js, "0.2.0");
-guest_conformance!(python, "word-count-py", enable_word_count_py, "0.2.0");
+guest_conformance!(javascript, "word-count-js", enable_word_count_js, "0.2.0", source: "module.js");
+guest_conformance!(python, "word-count-py", enable_word_count_py, "0.2.0", source: "word_count.py");
 
 /// A server with the guest enabled, its owner, and a space connected to the guest with `config`.
 async fn guest_space(guest: Guest, config: Value) -> (TestApp, TestUser, String) {
@@ -285,4 +299,49 @@ pub async fn the_catalogue_shows_the_wit_version(guest: Guest) {
 
     let listed = catalogue["items"].as_array().unwrap().iter().find(|m| m["id"] == guest.id).expect("listed");
     assert_eq!(listed["witVersion"], guest.wit, "{listed}");
+}
+
+/// What the SDKs' error helpers write (Rust `Response::bad_request`, JavaScript `badRequest`, Python
+/// `bad_request`) reaches the client as the contract's envelope with the module's message and details.
+pub async fn a_client_mistake_answers_400_with_the_module_s_message_and_details(guest: Guest) {
+    // Arrange
+    let (app, ann, space_id) = guest_space(guest, json!({})).await;
+    let path = format!("/v0/spaces/{space_id}/modules/{}/count", guest.id);
+    let count = |body: Value| app.authed(Method::POST, &path, &ann.token).json(&body).send();
+
+    // Act
+    let counted = count(json!({"text": "one two three"})).await.expect("request sent");
+    let refused = count(json!({"words": 3})).await.expect("request sent");
+
+    // Assert
+    assert_eq!(counted.status(), StatusCode::OK);
+    assert_eq!(body(counted).await, json!({"words": 3}));
+    let error = assert_error(refused, StatusCode::BAD_REQUEST, "VALIDATION_FAILED").await;
+    assert_eq!(error["message"], "text must be a string", "{error}");
+    assert_eq!(error["details"], json!([{"path": "/text", "code": "REQUIRED", "message": "must be a string"}]));
+}
+
+/// An uncaught exception (a Rust panic, a JavaScript TypeError, a Python KeyError) is a 502 to the
+/// client, and the host's log of the guest's stderr names the file and line it was raised at.
+pub async fn an_uncaught_exception_is_logged_with_its_file_and_line(guest: Guest, source: &str) {
+    // Arrange
+    capture_guest_output();
+    let (app, ann, space_id) = guest_space(guest, json!({})).await;
+
+    // Act
+    let crash = module_call(&app, &ann.token, Method::POST, &space_id, &format!("/{}/crash", guest.id)).await;
+
+    // Assert
+    assert_error(crash, StatusCode::BAD_GATEWAY, "MODULE_FAILED").await;
+    let stderr: Vec<String> = guest_output(guest.id, &space_id)
+        .into_iter()
+        .filter(|line| line.stream == "stderr")
+        .map(|line| line.message)
+        .collect();
+    let placed = |line: &String| {
+        line.split(source)
+            .skip(1)
+            .any(|after| after.strip_prefix(':').is_some_and(|n| n.starts_with(|c: char| c.is_ascii_digit())))
+    };
+    assert!(stderr.iter().any(placed), "no stderr line names {source}:LINE: {stderr:#?}");
 }

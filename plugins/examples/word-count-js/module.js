@@ -1,7 +1,7 @@
 // Word count in JavaScript (`word-count-js`): the port of the Rust example (plugins/examples/word-count) on
 // the JavaScript SDK. Counts the words of form instances' text answers; totals kept with compare-and-swap
-// and increment so concurrent events count right.
-import { Router, ModuleError, ok, spaceModule } from '../../../sdk-js/src/trellis.js';
+// and increment so concurrent events count right. `POST /count` counts a text, or answers 400.
+import { Router, ModuleError, badRequest, bodyJson, ok, spaceModule } from '../../../sdk-js/src/trellis.js';
 
 const MODULE_ID = 'word-count-js';
 
@@ -67,8 +67,20 @@ const routes = new Router()
       // never returns: the host stops it at its deadline
     }
   })
+  .post('/count', (req) => {
+    const text = bodyJson(req)?.text;
+    if (typeof text !== 'string') {
+      const problem = { path: '/text', code: 'REQUIRED', message: 'must be a string' };
+      return badRequest('text must be a string', [problem]);
+    }
+    return ok({ words: countWords(text) });
+  })
   .post('/fail', () => {
     throw new ModuleError('asked to fail');
+  })
+  .post('/crash', () => {
+    const asked = undefined;
+    return ok(asked.crash); // a TypeError: the host's log names this file and line
   })
   .post('/print', () => {
     console.log(`hello from ${MODULE_ID}`);

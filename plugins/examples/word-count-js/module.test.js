@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import wordCount, { countWords } from './module.js';
-import { FakeHost, request, responseJson } from '../../../sdk-js/src/trellis-fake-host.js';
+import { FakeHost, clientError, request, responseJson } from '../../../sdk-js/src/trellis-fake-host.js';
 
 function instance(fields) {
   return { formId: 'f1', configurationId: 'c1', state: 'SUBMITTED', payload: { fields } };
@@ -16,7 +16,7 @@ function setup(config = '') {
     host.setItem(item);
     m.spaceHooks.onEvent(ctx, { kind, itemId });
   };
-  const call = (method, path) => m.spaceHooks.handleRequest(ctx, request(method, path));
+  const call = (method, path, body) => m.spaceHooks.handleRequest(ctx, request(method, path, body));
   const stats = () => responseJson(call('get', '/stats'));
   return { host, m, event, call, stats };
 }
@@ -66,6 +66,30 @@ test('config is {} when none', () => {
 test('/fail is the WIT err "asked to fail"', () => {
   const { call } = setup();
   assert.throws(() => call('post', '/fail'), (err) => err === 'asked to fail');
+});
+
+test('/count counts a text and answers 400 with what is wrong without one', () => {
+  // Arrange
+  const { call } = setup();
+
+  // Act
+  const counted = call('post', '/count', { text: 'one two three' });
+  const refused = call('post', '/count', { words: 3 });
+
+  // Assert
+  assert.deepEqual(responseJson(counted), { words: 3 });
+  assert.equal(refused.status, 400);
+  assert.deepEqual(clientError(refused), {
+    code: 'VALIDATION_FAILED',
+    message: 'text must be a string',
+    details: [{ path: '/text', code: 'REQUIRED', message: 'must be a string' }],
+  });
+});
+
+test('/crash is a TypeError whose err names this module\u2019s file and line', (t) => {
+  t.mock.method(console, 'error', () => {});
+  const { call } = setup();
+  assert.throws(() => call('post', '/crash'), (err) => /^TypeError: .* \(at \S*module\.js:\d+:\d+\)$/.test(err));
 });
 
 test('word rules: tokens need a letter or digit', () => {

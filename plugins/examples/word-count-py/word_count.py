@@ -4,7 +4,9 @@ On every form instance created or updated in a connected space it counts the wor
 answers (`payload.fields`, minus the fields the configuration's `ignoreFields` names). Per item it keeps
 `item/<id>` = its count, and the totals `items`, `words` and `comments`, updated atomically: a
 compare-and-swap on the item's count, then `increment` of the totals by the difference, so concurrent
-events never lose a count. `GET /stats` answers `{"items": n, "words": n, "comments": n}`.
+events never lose a count. `GET /stats` answers `{"items": n, "words": n, "comments": n}`; `POST /count`
+answers `{"words": n}` for `{"text": "..."}`, and 400 with what is wrong for another body. `/spin`, `/fail`,
+`/crash` and `/print` are for the host's conformance tests.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ import sys
 from dataclasses import dataclass, field
 
 from trellis_sdk import Context, Event, Manifest, ModuleError, Request, Response, Router, SpaceModule
-from trellis_sdk import json_response
+from trellis_sdk import bad_request, json_response
 
 router = Router()
 
@@ -97,9 +99,25 @@ def spin(_ctx: Context, _request: Request) -> Response:
         pass
 
 
+@router.post("/count")
+def count(_ctx: Context, request: Request) -> Response:
+    body = request.json()
+    text = body.get("text") if isinstance(body, dict) else None
+    if not isinstance(text, str):
+        problem = {"path": "/text", "code": "REQUIRED", "message": "must be a string"}
+        return bad_request("text must be a string", [problem])
+    return json_response({"words": count_words(text)})
+
+
 @router.post("/fail")
 def fail(_ctx: Context, _request: Request) -> Response:
     raise ModuleError("asked to fail")
+
+
+@router.post("/crash")
+def crash(_ctx: Context, _request: Request) -> Response:
+    asked: dict = {}
+    return json_response(asked["crash"])  # a KeyError: the host's log names this file and line
 
 
 @router.post("/print")

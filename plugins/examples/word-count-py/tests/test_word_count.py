@@ -3,7 +3,7 @@
 import unittest
 
 from trellis_sdk import Event, ModuleError, Request
-from trellis_sdk.testing import FakeHost
+from trellis_sdk.testing import FakeHost, client_error
 from word_count import WordCount, count_words
 
 
@@ -67,6 +67,30 @@ class WordCountTest(unittest.TestCase):
         with self.assertRaisesRegex(ModuleError, "asked to fail"):
             self.call("POST", "/fail")
         self.assertEqual(self.call("POST", "/print").json(), {})
+
+    def test_count_counts_a_text_and_answers_400_with_what_is_wrong_without_one(self):
+        # Arrange
+        ctx = self.host.context()
+
+        # Act
+        counted = self.module.handle_request(ctx, Request("POST", "/count", body=b'{"text": "one two three"}'))
+        refused = self.module.handle_request(ctx, Request("POST", "/count", body=b'{"words": 3}'))
+
+        # Assert
+        self.assertEqual(counted.json(), {"words": 3})
+        self.assertEqual(refused.status, 400)
+        self.assertEqual(
+            client_error(refused),
+            {
+                "code": "VALIDATION_FAILED",
+                "message": "text must be a string",
+                "details": [{"path": "/text", "code": "REQUIRED", "message": "must be a string"}],
+            },
+        )
+
+    def test_crash_raises_a_key_error(self):
+        with self.assertRaises(KeyError):
+            self.call("POST", "/crash")
 
     def test_a_bad_configuration_is_an_error(self):
         with self.assertRaises(ModuleError):

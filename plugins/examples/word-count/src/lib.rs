@@ -5,13 +5,14 @@
 //! in its key-value store; `GET /stats` answers `{"items": n, "words": n, "comments": n}`. An update replaces
 //! the item's earlier count rather than adding to it. Events run concurrently, so the state changes only
 //! atomically: the item's count with a compare-and-swap (which says what it replaced), the totals with
-//! increments. Other routes, for the host's conformance tests: `GET /config`, `POST /spin` (never returns),
-//! `POST /fail` (an error), `POST /print` (writes to stdout and stderr).
+//! increments. `POST /count` answers `{"words": n}` for `{"text": "..."}`, and 400 with what is wrong for
+//! another body. Other routes, for the host's conformance tests: `GET /config`, `POST /spin` (never returns),
+//! `POST /fail` (an error), `POST /crash` (a panic), `POST /print` (writes to stdout and stderr).
 
 use serde::Deserialize;
 use serde_json::{Value, json};
-use trellis_plugin_sdk::{Context, Error, Event, EventKind, Manifest, Method, Permission, Request, Response, Result};
-use trellis_plugin_sdk::{SpaceModule, item, kv, log};
+use trellis_plugin_sdk::{Context, Detail, Error, Event, EventKind, Manifest, Method, Permission, Request, Response};
+use trellis_plugin_sdk::{Result, SpaceModule, item, kv, log};
 
 const ID: &str = "word-count";
 
@@ -22,6 +23,12 @@ pub struct WordCount;
 #[serde(rename_all = "camelCase", default)]
 struct Config {
     ignore_fields: Vec<String>,
+}
+
+/// The body of `POST /count`.
+#[derive(Deserialize)]
+struct Count {
+    text: String,
 }
 
 impl SpaceModule for WordCount {
@@ -78,7 +85,15 @@ impl SpaceModule for WordCount {
             ),
             (Method::Get, ["config"]) => Response::ok(&config_value(ctx)),
             (Method::Post, ["spin"]) => spin(),
+            (Method::Post, ["count"]) => match request.json::<Count>() {
+                Ok(Count { text }) => Response::ok(&json!({"words": count_words(&Value::String(text))})),
+                Err(_) => {
+                    let problem = Detail::new("/text", "REQUIRED", "must be a string");
+                    Response::bad_request("text must be a string", vec![problem])
+                }
+            },
             (Method::Post, ["fail"]) => return Err(Error::new("asked to fail")),
+            (Method::Post, ["crash"]) => panic!("asked to crash"),
             (Method::Post, ["print"]) => {
                 println!("hello from {ID}");
                 eprintln!("hello from {ID}");
@@ -213,5 +228,25 @@ mod tests {
         let failed = WordCount::handle_request(&ctx, &Request::post("/fail")).unwrap_err();
         assert_eq!(failed.message(), "asked to fail");
         assert_eq!(WordCount::handle_request(&ctx, &Request::post("/print")).unwrap().status(), 200);
+    }
+
+    #[test]
+    fn count_counts_a_text_and_answers_400_with_what_is_wrong_without_one() {
+        // Arrange
+        let ctx = Context::default();
+        let count = |body: Value| WordCount::handle_request(&ctx, &Request::post("/count").with_json(&body)).unwrap();
+
+        // Act
+        let counted = count(json!({"text": "one two three"}));
+        let refused = count(json!({"words": 3}));
+
+        // Assert
+        assert_eq!(counted.json_body::<Value>().unwrap(), json!({"words": 3}));
+        assert_eq!(refused.status(), 400);
+        let details = json!([{"path": "/text", "code": "REQUIRED", "message": "must be a string"}]);
+        assert_eq!(
+            refused.json_body::<Value>().unwrap(),
+            json!({"error": {"code": "VALIDATION_FAILED", "message": "text must be a string", "details": details}})
+        );
     }
 }
