@@ -29,25 +29,23 @@ test('greets with the configured greeting', () => {
   assert.deepEqual(responseJson(call('get', '/hello')), { message: 'hi, ann' });
 });
 
-test('stores and reads notes; unknown routes 404', () => {
-  const { call } = setup();
-  assert.equal(call('put', '/notes/a', { text: 'x' }).status, 200);
-  assert.deepEqual(responseJson(call('get', '/notes/a')), { key: 'a', text: 'x' });
-  assert.equal(call('get', '/nothing').status, 404);
-});
-
-test('a note without a text answers 400 with what is wrong', () => {
+test('stores and reads notes; a note without a text is a 400; unknown routes 404', () => {
   // Arrange
   const { call } = setup();
 
   // Act
-  const refused = call('put', '/notes/a', { nope: 1 });
+  const stored = call('put', '/notes/a', { text: 'x' });
+  const refused = call('put', '/notes/b', { nope: 1 });
 
-  // Assert: clientError is what the HTTP client receives, by the host's rules.
+  // Assert
+  assert.equal(stored.status, 200);
+  assert.deepEqual(responseJson(call('get', '/notes/a')), { key: 'a', text: 'x' });
+  // clientError is what the HTTP client receives, by the host's rules.
   assert.equal(refused.status, 400);
   assert.deepEqual(clientError(refused), {
     code: 'VALIDATION_FAILED',
     message: 'body must be {"text": "..."}',
     details: [{ path: '/text', code: 'REQUIRED', message: 'must be a string' }],
   });
+  assert.equal(call('get', '/nothing').status, 404);
 });

@@ -75,35 +75,25 @@ mod tests {
     use trellis_plugin_sdk::testing::TestHost;
 
     #[test]
-    fn counts_created_instances() {
+    fn counts_created_instances_adds_on_request_and_answers_a_bad_body_with_400() {
         // Arrange
         let host = TestHost::new();
         // Checked against the manifest's schema, as the host checks a space's configuration.
         let ctx = host.context(&Module::manifest(), "space-1", &json!({"logEachEvent": true})).unwrap();
+        let add = |body: serde_json::Value| Module::handle_request(&ctx, &Request::post("/count").with_json(&body));
 
         // Act
         Module::on_event(&ctx, &Event::new(EventKind::FormInstanceCreated, "i1")).unwrap();
         Module::on_event(&ctx, &Event::new(EventKind::FormInstanceUpdated, "i1")).unwrap();
-        let response = Module::handle_request(&ctx, &Request::get("/count")).unwrap();
-
-        // Assert
-        assert_eq!((response.status(), response.body()), (200, r#"{"count":1}"#));
-        assert_eq!(host.logs().len(), 1);
-    }
-
-    #[test]
-    fn adds_to_the_count_and_answers_a_body_without_an_integer_with_400() {
-        // Arrange
-        let host = TestHost::new();
-        let ctx = host.context(&Module::manifest(), "space-1", &json!({})).unwrap();
-        let add = |body: serde_json::Value| Module::handle_request(&ctx, &Request::post("/count").with_json(&body));
-
-        // Act
+        let counted = Module::handle_request(&ctx, &Request::get("/count")).unwrap();
         let added = add(json!({"by": 2})).unwrap();
         let refused = add(json!({"by": "two"})).unwrap();
 
         // Assert
-        assert_eq!((added.status(), added.body()), (200, r#"{"count":2}"#));
+        assert_eq!((counted.status(), counted.body()), (200, r#"{"count":1}"#));
+        assert_eq!(host.logs().len(), 1);
+        assert_eq!((added.status(), added.body()), (200, r#"{"count":3}"#));
+        // A client's mistake is an answer the client reads: 400 VALIDATION_FAILED and where the body is wrong.
         assert_eq!(refused.status(), 400);
         let error = &refused.json_body::<serde_json::Value>().unwrap()["error"];
         assert_eq!((&error["code"], &error["details"][0]["path"]), (&json!("VALIDATION_FAILED"), &json!("/by")));

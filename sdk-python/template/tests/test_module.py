@@ -19,25 +19,22 @@ class ModuleTest(unittest.TestCase):
         self.assertEqual(response.status, 200)
         self.assertEqual(response.json(), {"message": "hi, ann", "events": 1})
 
-    def test_echo_answers_the_body_and_unknown_routes_are_404(self):
-        host = FakeHost()
-        module = Module()
-        echoed = module.handle_request(host.context(), Request("POST", "/echo", body=b'{"a": 1}'))
-        self.assertEqual(echoed.json(), {"youSent": {"a": 1}})
-        self.assertEqual(module.handle_request(host.context(), Request("GET", "/nope")).status, 404)
-        Module.manifest.check()
-
-    def test_a_note_without_a_text_answers_400_with_what_is_wrong(self):
+    def test_echo_and_notes_answer_a_note_without_text_is_400_and_unknown_routes_are_404(self):
         # Arrange
         host = FakeHost()
         module = Module()
+        Module.manifest.check()
 
         # Act
+        echoed = module.handle_request(host.context(), Request("POST", "/echo", body=b'{"a": 1}'))
         stored = module.handle_request(host.context(), Request("PUT", "/notes/a", body=b'{"text": "buy milk"}'))
-        refused = module.handle_request(host.context(), Request("PUT", "/notes/a", body=b'{"nope": 1}'))
+        refused = module.handle_request(host.context(), Request("PUT", "/notes/b", body=b'{"nope": 1}'))
+        unknown = module.handle_request(host.context(), Request("GET", "/nope"))
 
-        # Assert: client_error is what the HTTP client receives, by the host's rules.
+        # Assert
+        self.assertEqual(echoed.json(), {"youSent": {"a": 1}})
         self.assertEqual(stored.json(), {"key": "a", "text": "buy milk"})
+        # client_error is what the HTTP client receives, by the host's rules.
         self.assertEqual(refused.status, 400)
         self.assertEqual(
             client_error(refused),
@@ -47,6 +44,7 @@ class ModuleTest(unittest.TestCase):
                 "details": [{"path": "/text", "code": "REQUIRED", "message": "must be a string"}],
             },
         )
+        self.assertEqual(unknown.status, 404)
 
 
 if __name__ == "__main__":
