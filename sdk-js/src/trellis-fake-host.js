@@ -1,5 +1,12 @@
 // An in-memory host for `node --test`: key-value with the host's semantics (compare-and-swap, increment
-// on decimal ASCII text, errors on non-integers and overflow), captured log lines, a settable item.
+// on decimal ASCII text, errors on non-integers and overflow), captured log lines, a settable item. Once it
+// knows the module's manifest (`mod.bind(host)` hands it over), it refuses what the real host refuses: a
+// module whose component imports an interface its manifest does not ask for (at binding, as the host
+// refuses it at load), and (`host.context(config)`) a configuration that breaks the manifest's configSchema,
+// every problem listed.
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { ModuleError } from './trellis.js';
 
 const MAX = 2n ** 63n - 1n;
 const MIN = -(2n ** 63n);
@@ -15,13 +22,79 @@ function same(a, b) {
   return a.length === b.length && a.every((x, i) => x === b[i]);
 }
 
+// The interface behind each permission: its name, but for `media-decode`.
+const INTERFACE_OF = { 'media-decode': 'media' };
+const PERMISSION_OF = { media: 'media-decode' };
+
+/** `{permission, interface}` of an imported host interface. */
+function imported(permission, version = '0.2.0') {
+  return { permission, interface: `trellis:module/${INTERFACE_OF[permission] ?? permission}@${version}` };
+}
+
+/**
+ * The host interfaces the module's component imports: those `wit/world.wit` (beside this file's folder, as
+ * `npm run build` uses it) lists, since componentize-js imports every interface of its world; without that
+ * file, the three the SDK's trellis-host.js imports.
+ */
+function worldImports() {
+  let world;
+  try {
+    world = readFileSync(new URL('../wit/world.wit', import.meta.url), 'utf8');
+  } catch {
+    return ['key-value', 'logging', 'item-read'].map((permission) => imported(permission));
+  }
+  const found = world.replace(/\/\/.*$/gm, '').matchAll(/\bimport\s+trellis:module\/([a-z-]+)@([0-9.]+)\s*;/g);
+  return [...found].map(([, name, version]) => imported(PERMISSION_OF[name] ?? name, version));
+}
+
+/**
+ * A module whose component imports a host interface its manifest does not ask for the permission of: the
+ * real host refuses to load it. The fake host throws this from `mod.bind(host)` (for every interface
+ * `wit/world.wit` imports, used or not) and, for one the world does not import, where the module uses it.
+ * The SDK passes it on as it is (not as a module failure), so a test fails with the host's reason and the
+ * fix: `permissions` lists what is missing, and the message gives the line to add for each.
+ */
+export class PermissionRefused extends Error {
+  constructor(moduleId, imports) {
+    const reasons = imports.map(
+      ({ permission, interface: name }) =>
+        `imports ${name} without asking for the "${permission}" permission: add it to the manifest ` +
+        `(\`permissions: [{ tag: '${permission}' }, ...]\`)`,
+    );
+    super(`the host refuses to load module "${moduleId}": it ${reasons.join('; it ')}`);
+    this.name = 'PermissionRefused';
+    this.refusedByHost = true;
+    this.permissions = imports.map(({ permission }) => permission);
+  }
+}
+
+/**
+ * A configuration that breaks the manifest's configSchema, as the host refuses it when a space connects the
+ * module: `problems` lists every one as `{path, message}` (`path` a JSON Pointer into the configuration, ''
+ * for the whole of it), and the message lists them as `path: message; ...`.
+ */
+export class ConfigRefused extends ModuleError {
+  constructor(problems) {
+    const listed = problems.map(({ path, message }) => `${path}: ${message}`).join('; ');
+    super(`the configuration breaks the module's schema: ${listed}`);
+    this.name = 'ConfigRefused';
+    this.problems = problems;
+  }
+}
+
 export class FakeHost {
-  constructor() {
+  /**
+   * `imports`: the permissions whose interfaces the module's component imports (default: those of
+   * `wit/world.wit`), which its manifest must ask for.
+   */
+  constructor({ imports = undefined } = {}) {
     this.store = new Map();
     this.logs = [];
     this.item = undefined;
+    this.manifest = undefined;
+    this.imports = imports === undefined ? worldImports() : imports.map((permission) => imported(permission));
     const store = this.store;
-    this.kv = {
+    const kv = {
       get: (key) => (store.has(key) ? Uint8Array.from(store.get(key)) : undefined),
       set: (key, value) => {
         store.set(key, Uint8Array.from(value));
@@ -49,13 +122,67 @@ export class FakeHost {
         return sum;
       },
     };
+    // Every key-value call needs the permission.
+    const checked = ([name, call]) => [
+      name,
+      (...args) => {
+        this.need('key-value');
+        return call(...args);
+      },
+    ];
+    this.kv = Object.fromEntries(Object.entries(kv).map(checked));
+  }
+
+  /**
+   * The module's manifest (the WIT record: `permissions: [{ tag }]`, `configSchema` as JSON text), which
+   * `mod.bind(host)` hands over. Throws `PermissionRefused` when the component imports an interface the
+   * manifest does not ask for; from then on a capability it does not ask for throws too, and `context`
+   * checks configurations against its schema. Without a manifest everything is allowed, as before.
+   */
+  useManifest(manifest) {
+    const asked = permissionsOf(manifest);
+    const missing = this.imports.filter(({ permission }) => !asked.includes(permission));
+    if (missing.length > 0) throw new PermissionRefused(manifest.id ?? '', missing);
+    this.manifest = manifest;
+    this.validator = undefined;
+    return this;
+  }
+
+  /**
+   * The `ctx` a hook gets, as the host builds it for a space that connects the module with `config` (an
+   * object, or JSON text; '', null or undefined: none, which the host takes as `{}`). With a manifest, a
+   * configuration that breaks its configSchema throws `ConfigRefused`, listing every problem.
+   */
+  context(config = {}, spaceId = 'space-1') {
+    let value = config ?? {};
+    if (typeof value === 'string') {
+      try {
+        value = value.trim() === '' ? {} : JSON.parse(value);
+      } catch (err) {
+        throw new ModuleError(`configuration is not JSON: ${err.message}`);
+      }
+    }
+    if (this.manifest !== undefined) {
+      this.validator ??= configValidator(this.manifest);
+      const problems = this.validator(value);
+      if (problems.length > 0) throw new ConfigRefused(problems);
+    }
+    return { spaceId, config: JSON.stringify(value) };
+  }
+
+  /** Throws `PermissionRefused` when the manifest does not ask for `permission`. */
+  need(permission) {
+    if (this.manifest === undefined || permissionsOf(this.manifest).includes(permission)) return;
+    throw new PermissionRefused(this.manifest.id ?? '', [imported(permission)]);
   }
 
   log(level, message) {
+    this.need('logging');
     this.logs.push({ level, message });
   }
 
   currentItem() {
+    this.need('item-read');
     return this.item === undefined ? undefined : JSON.stringify(this.item);
   }
 
@@ -68,6 +195,91 @@ export class FakeHost {
   text(key) {
     return this.store.has(key) ? decoder.decode(this.store.get(key)) : undefined;
   }
+}
+
+/** The permission names a manifest asks for (`[{ tag: 'key-value' }, { tag: 'outbound-http', val }]`). */
+function permissionsOf(manifest) {
+  return (manifest.permissions ?? []).map((p) => (typeof p === 'string' ? p : p?.tag));
+}
+
+/**
+ * The configuration's problems by the manifest's configSchema, `[{path, message}]` (empty: it fits). Throws a
+ * `ModuleError` for a schema the host would refuse at load. Checked with Ajv the way the host's validator
+ * (the Rust crate jsonschema) does: the draft its `$schema` names (2020-12 without one), every problem,
+ * unknown keywords ignored, `format` asserted only in drafts 7 and 6 (an annotation in 2019-09 and 2020-12).
+ */
+export function checkConfig(manifest, config) {
+  return configValidator(manifest)(config);
+}
+
+const require = createRequire(import.meta.url);
+const DRAFTS = [
+  { pattern: /^https?:\/\/json-schema\.org\/draft\/2020-12\/schema#?$/, ajv: 'ajv/dist/2020.js', formats: false },
+  { pattern: /^https?:\/\/json-schema\.org\/draft\/2019-09\/schema#?$/, ajv: 'ajv/dist/2019.js', formats: false },
+  { pattern: /^https?:\/\/json-schema\.org\/draft-07\/schema#?$/, ajv: 'ajv', formats: true },
+  {
+    pattern: /^https?:\/\/json-schema\.org\/draft-06\/schema#?$/,
+    ajv: 'ajv',
+    formats: true,
+    meta: 'ajv/dist/refs/json-schema-draft-06.json',
+  },
+];
+
+function configValidator(manifest) {
+  const text = manifest.configSchema ?? '{}';
+  let schema;
+  try {
+    schema = typeof text === 'string' ? JSON.parse(text) : text;
+  } catch (err) {
+    throw new ModuleError(`configSchema is not JSON: ${err.message}`);
+  }
+  const declared = typeof schema === 'object' && schema !== null ? schema.$schema : undefined;
+  const draft = declared === undefined ? DRAFTS[0] : DRAFTS.find((d) => d.pattern.test(String(declared)));
+  if (draft === undefined) {
+    throw new ModuleError(
+      `configSchema's $schema ${JSON.stringify(declared)}: the fake host checks drafts 2020-12, 2019-09, 7 and 6`,
+    );
+  }
+  let validate;
+  try {
+    validate = ajvFor(draft).compile(schema);
+  } catch (err) {
+    throw new ModuleError(`configSchema is not a valid JSON Schema: ${err.message}`);
+  }
+  return (config) => (validate(config) ? [] : validate.errors.map(problem));
+}
+
+const ajvs = new Map();
+
+function ajvFor(draft) {
+  if (!ajvs.has(draft)) {
+    let Ajv;
+    try {
+      Ajv = require(draft.ajv);
+    } catch (err) {
+      throw new ModuleError(
+        `the fake host checks configurations with ajv, which is not installed here: run \`npm ci\` (${err.message})`,
+      );
+    }
+    const ajv = new (Ajv.default ?? Ajv)({ allErrors: true, strict: false, validateFormats: draft.formats });
+    if (draft.meta) ajv.addMetaSchema(require(draft.meta));
+    if (draft.formats) {
+      const addFormats = require('ajv-formats');
+      (addFormats.default ?? addFormats)(ajv);
+    }
+    ajvs.set(draft, ajv);
+  }
+  return ajvs.get(draft);
+}
+
+/** One of Ajv's errors as `{path, message}`, naming what Ajv's message leaves to its params. */
+function problem({ instancePath, message, params }) {
+  let text = message ?? 'is not valid';
+  if (params?.additionalProperty !== undefined) text += ` ('${params.additionalProperty}' was unexpected)`;
+  if (params?.unevaluatedProperty !== undefined) text += ` ('${params.unevaluatedProperty}' was unexpected)`;
+  if (params?.allowedValues !== undefined) text += `: ${JSON.stringify(params.allowedValues)}`;
+  if (params?.allowedValue !== undefined) text += `: ${JSON.stringify(params.allowedValue)}`;
+  return { path: instancePath, message: text };
 }
 
 /** A request record as the host passes it. */

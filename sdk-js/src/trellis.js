@@ -44,6 +44,14 @@ function messageOf(err) {
   return String(err);
 }
 
+/**
+ * What the fake host (trellis-fake-host.js) throws for what the real host refuses before the module runs (a
+ * capability the manifest did not ask for): passed on as it is, so the test sees the reason and the fix.
+ */
+function refusedByHost(err) {
+  return err instanceof Error && err.refusedByHost === true;
+}
+
 /** A JSON response. */
 export function json(status, value) {
   return { status, body: JSON.stringify(value) };
@@ -171,6 +179,7 @@ export class Kv {
     try {
       return f();
     } catch (err) {
+      if (refusedByHost(err)) throw err;
       throw new ModuleError(messageOf(err));
     }
   }
@@ -247,12 +256,14 @@ export function bodyJson(req) {
 /**
  * A space module. `spec`: `manifest` (the WIT manifest record), `onEvent(ctx, event, t)`, `routes`
  * (a Router). `t` carries `kv`, `log`, `item()`, `config` and the `host`. Answers `bind(host)`, which gives
- * the two exports (`moduleInfo`, `spaceHooks`) the component needs (or a test calls).
+ * the two exports (`moduleInfo`, `spaceHooks`) the component needs (or a test calls). Bound to a
+ * `FakeHost`, the module's manifest goes to it, which then refuses what the real host would.
  */
 export function spaceModule(spec) {
   return {
     spec,
     bind(host) {
+      host.useManifest?.(spec.manifest);
       const tools = (ctx) => ({
         host,
         ctx,
@@ -292,6 +303,7 @@ function guard(f) {
   try {
     return f();
   } catch (err) {
+    if (refusedByHost(err)) throw err;
     if (err instanceof ModuleError) throw err.message;
     const where = origin(err);
     const head = `${err instanceof Error ? err.name : 'uncaught'}: ${messageOf(err)}${where ? ` (at ${where})` : ''}`;

@@ -1,13 +1,15 @@
-// `npm test`: the module's logic on an in-memory host (no wasm, no server).
+// `npm test`: the module's logic on an in-memory host (no wasm, no server). Bound to the module, the fake host
+// refuses what the real host would: a capability the manifest does not ask for, and a configuration that
+// breaks the manifest's configSchema.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import mod from './module.js';
-import { FakeHost, clientError, request, responseJson } from './sdk/trellis-fake-host.js';
+import { ConfigRefused, FakeHost, clientError, request, responseJson } from './sdk/trellis-fake-host.js';
 
-function setup(config = '') {
+function setup(config = {}) {
   const host = new FakeHost();
   const m = mod.bind(host);
-  const ctx = { spaceId: 'space-1', config };
+  const ctx = host.context(config); // checked against the manifest's configSchema, as when a space connects it
   const call = (method, path, body) => m.spaceHooks.handleRequest(ctx, request(method, path, body));
   return { host, m, ctx, call };
 }
@@ -24,9 +26,16 @@ test('counts events by kind', () => {
   assert.deepEqual(responseJson(call('get', '/events')), { created: 1, comments: 1 });
 });
 
-test('greets with the configured greeting', () => {
-  const { call } = setup(JSON.stringify({ greeting: 'hi' }));
+test('greets with the configured greeting; a configuration that breaks the schema is refused', () => {
+  const { call } = setup({ greeting: 'hi' });
   assert.deepEqual(responseJson(call('get', '/hello')), { message: 'hi, ann' });
+  // Every problem is listed, as the host lists them when a space connects the module with this configuration.
+  assert.throws(() => setup({ greeting: 42, colour: 'red' }), (err) => {
+    assert.ok(err instanceof ConfigRefused);
+    assert.deepEqual(err.problems.map((p) => p.path).sort(), ['', '/greeting']);
+    assert.match(err.message, /^the configuration breaks the module's schema: .*\/greeting: must be string/);
+    return true;
+  });
 });
 
 test('stores and reads notes; a note without a text is a 400; unknown routes 404', () => {

@@ -4,7 +4,9 @@ import assert from 'node:assert/strict';
 import {
   HttpError, Kv, Router, ModuleError, badRequest, bodyJson, config, error, json, notFound, ok, spaceModule,
 } from '../src/trellis.js';
-import { FakeHost, clientError, request, responseJson } from '../src/trellis-fake-host.js';
+import {
+  ConfigRefused, FakeHost, PermissionRefused, checkConfig, clientError, request, responseJson,
+} from '../src/trellis-fake-host.js';
 
 test('increment keeps decimal text and refuses non-integers and overflow', () => {
   const host = new FakeHost();
@@ -61,8 +63,12 @@ test('config parses ctx.config over defaults; bad JSON is an error', () => {
 
 const ctx = { spaceId: 's', config: '' };
 
+const EVERY_PERMISSION = [{ tag: 'key-value' }, { tag: 'logging' }, { tag: 'item-read' }];
+
 function boundRoutes(routes) {
-  return spaceModule({ manifest: {}, routes }).bind(new FakeHost());
+  return spaceModule({ manifest: { id: 'probe', permissions: EVERY_PERMISSION, configSchema: '{}' }, routes }).bind(
+    new FakeHost(),
+  );
 }
 
 test('a ModuleError becomes the WIT err string, its message alone', () => {
@@ -150,4 +156,127 @@ test('clientError applies the host\u2019s rules to bodies of other shapes', () =
   // A code the contract gives another status yields to the status's own.
   assert.equal(clientError(error(409, 'NOT_FOUND', 'x')).code, 'CONFLICT');
   assert.equal(clientError(ok({})), undefined);
+});
+
+const SCHEMA = JSON.stringify({
+  $schema: 'https://json-schema.org/draft/2020-12/schema',
+  type: 'object',
+  additionalProperties: false,
+  required: ['max'],
+  properties: { max: { type: 'integer', minimum: 1 }, title: { type: 'string' }, mode: { enum: ['a', 'b'] } },
+});
+
+function manifestWith(permissions, configSchema = SCHEMA) {
+  return { id: 'probe', name: 'Probe', version: '0.1.0', kind: 'space', description: '', configSchema, permissions };
+}
+
+test('the fake host refuses a configuration that breaks the manifest\u2019s schema, listing every problem', () => {
+  // Arrange
+  const host = new FakeHost();
+  spaceModule({ manifest: manifestWith(EVERY_PERMISSION) }).bind(host);
+
+  // Act
+  let refused;
+  try {
+    host.context({ max: 0, title: 7, mode: 'c', colour: 'red' });
+  } catch (err) {
+    refused = err;
+  }
+
+  // Assert: each problem with its JSON Pointer, and in the message as the Rust SDK's check_config words it.
+  assert.ok(refused instanceof ConfigRefused && refused instanceof ModuleError);
+  assert.deepEqual(refused.problems, [
+    { path: '', message: "must NOT have additional properties ('colour' was unexpected)" },
+    { path: '/max', message: 'must be >= 1' },
+    { path: '/title', message: 'must be string' },
+    { path: '/mode', message: 'must be equal to one of the allowed values: ["a","b"]' },
+  ]);
+  assert.match(refused.message, /^the configuration breaks the module's schema: : must NOT .*; \/max: must be >= 1; /);
+  assert.throws(() => host.context(''), (err) => err instanceof ConfigRefused && /property 'max'/.test(err.message));
+  assert.throws(() => host.context('{'), (err) => err instanceof ModuleError && /not JSON/.test(err.message));
+});
+
+test('a configuration that fits the schema is the ctx the hooks get', () => {
+  const host = new FakeHost();
+  const m = spaceModule({
+    manifest: manifestWith(EVERY_PERMISSION),
+    routes: new Router().get('/config', (_req, _params, t) => ok(t.config)),
+  }).bind(host);
+  const ctx = host.context({ max: 3, mode: 'b' }, 'space-9');
+  assert.deepEqual(ctx, { spaceId: 'space-9', config: '{"max":3,"mode":"b"}' });
+  assert.deepEqual(responseJson(m.spaceHooks.handleRequest(ctx, request('get', '/config'))), { max: 3, mode: 'b' });
+  assert.deepEqual(host.context('{"max": 1}').config, '{"max":1}');
+  // Without a manifest, as before: no schema to check.
+  assert.deepEqual(new FakeHost().context({ anything: true }).config, '{"anything":true}');
+});
+
+test('checkConfig follows the schema\u2019s draft: format is asserted in draft 7, an annotation in 2020-12', () => {
+  const email = (draft) =>
+    manifestWith([], JSON.stringify({ $schema: draft, properties: { to: { format: 'email' } } }));
+  assert.deepEqual(checkConfig(email('http://json-schema.org/draft-07/schema#'), { to: 'nobody' }), [
+    { path: '/to', message: 'must match format "email"' },
+  ]);
+  assert.deepEqual(checkConfig(email('https://json-schema.org/draft/2020-12/schema'), { to: 'nobody' }), []);
+  assert.throws(() => checkConfig(manifestWith([], '{"type": 12}'), {}), /configSchema is not a valid JSON Schema/);
+  assert.throws(() => checkConfig(manifestWith([], '{'), {}), /configSchema is not JSON/);
+});
+
+test('binding refuses a module whose manifest misses a permission its component imports, with the fix', () => {
+  // Arrange: the world (wit/world.wit) imports key-value, logging and item-read; the manifest asks for one.
+  const mod = spaceModule({ manifest: manifestWith([{ tag: 'logging' }]) });
+
+  // Act, Assert: refused as the host refuses it at load, used or not, with the line to add for each.
+  assert.throws(() => mod.bind(new FakeHost()), (err) => {
+    assert.ok(err instanceof PermissionRefused);
+    assert.deepEqual(err.permissions, ['key-value', 'item-read']);
+    assert.equal(
+      err.message,
+      'the host refuses to load module "probe": it imports trellis:module/key-value@0.2.0 without asking for the ' +
+        "\"key-value\" permission: add it to the manifest (`permissions: [{ tag: 'key-value' }, ...]`); it imports " +
+        'trellis:module/item-read@0.2.0 without asking for the "item-read" permission: add it to the manifest ' +
+        "(`permissions: [{ tag: 'item-read' }, ...]`)",
+    );
+    return true;
+  });
+  assert.ok(spaceModule({ manifest: manifestWith(EVERY_PERMISSION) }).bind(new FakeHost()));
+});
+
+test('a capability used without its permission throws naming it and the fix; asked for, it works', () => {
+  // Arrange: a component that imports nothing (`imports: []`), so only the use of a capability is refused.
+  const spec = (permissions) => ({
+    manifest: manifestWith(permissions),
+    onEvent: (_ctx, event, t) => {
+      t.kv.increment('events', 1);
+      t.log.info(event.kind);
+      t.kv.setJson('last', t.item());
+    },
+    routes: new Router().get('/count', (_req, _params, t) => ok({ events: t.kv.getInt('events') })),
+  });
+  const event = { kind: 'comment-created', itemId: 'c1' };
+  const bare = new FakeHost({ imports: [] });
+  const m = spaceModule(spec([])).bind(bare);
+  const ctx = bare.context({ max: 1 });
+
+  // Act, Assert: the error itself reaches the test (not a module failure), with the host's reason and the fix.
+  assert.throws(() => m.spaceHooks.onEvent(ctx, event), (err) => {
+    assert.ok(err instanceof PermissionRefused);
+    assert.deepEqual(err.permissions, ['key-value']);
+    assert.match(err.message, /without asking for the "key-value" permission: .*`permissions: \[\{ tag: 'key-value' /);
+    return true;
+  });
+  assert.throws(() => m.spaceHooks.handleRequest(ctx, request('get', '/count')), PermissionRefused);
+  assert.throws(() => new Kv(bare).set('k', 'v'), PermissionRefused);
+  const counting = spaceModule(spec([{ tag: 'key-value' }])).bind(new FakeHost({ imports: [] }));
+  assert.throws(() => counting.spaceHooks.onEvent(ctx, event), /"logging" permission.*tag: 'logging'/);
+  const logging = spaceModule(spec([{ tag: 'key-value' }, { tag: 'logging' }])).bind(new FakeHost({ imports: [] }));
+  assert.throws(() => logging.spaceHooks.onEvent(ctx, event), /"item-read" permission.*tag: 'item-read'/);
+
+  // With every permission it uses, the same module runs.
+  const host = new FakeHost();
+  const granted = spaceModule(spec(EVERY_PERMISSION)).bind(host);
+  host.setItem({ id: 'c1' });
+  granted.spaceHooks.onEvent(ctx, event);
+  assert.deepEqual(responseJson(granted.spaceHooks.handleRequest(ctx, request('get', '/count'))), { events: 1 });
+  assert.deepEqual(host.logs, [{ level: 'info', message: 'comment-created' }]);
+  assert.equal(host.text('last'), '{"id":"c1"}');
 });

@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import wordCount, { countWords } from './module.js';
-import { FakeHost, clientError, request, responseJson } from '../../../sdk-js/src/trellis-fake-host.js';
+import { ConfigRefused, FakeHost, clientError, request, responseJson } from '../../../sdk-js/src/trellis-fake-host.js';
 
 function instance(fields) {
   return { formId: 'f1', configurationId: 'c1', state: 'SUBMITTED', payload: { fields } };
@@ -10,8 +10,8 @@ function instance(fields) {
 
 function setup(config = '') {
   const host = new FakeHost();
-  const m = wordCount.bind(host);
-  const ctx = { spaceId: 'space-1', config };
+  const m = wordCount.bind(host); // the host refuses capabilities the manifest does not ask for
+  const ctx = host.context(config); // and a configuration that breaks its configSchema
   const event = (kind, itemId, item) => {
     host.setItem(item);
     m.spaceHooks.onEvent(ctx, { kind, itemId });
@@ -59,8 +59,16 @@ test('stats start at zero, config echoes, other routes are 404', () => {
   assert.equal(call('post', '/stats').status, 404);
 });
 
-test('config is {} when none', () => {
+test('config is {} when none; one that breaks the schema is refused with every problem', () => {
   assert.deepEqual(responseJson(setup('').call('get', '/config')), {});
+  assert.throws(() => setup({ ignoreFields: ['a', 2], ignore: [] }), (err) => {
+    assert.ok(err instanceof ConfigRefused);
+    assert.deepEqual(err.problems, [
+      { path: '', message: "must NOT have additional properties ('ignore' was unexpected)" },
+      { path: '/ignoreFields/1', message: 'must be string' },
+    ]);
+    return true;
+  });
 });
 
 test('/fail is the WIT err "asked to fail"', () => {
