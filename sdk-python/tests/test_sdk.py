@@ -5,9 +5,10 @@ import unittest
 from dataclasses import dataclass, field
 
 from trellis_sdk import (
-    HttpError, ModuleError, Request, Router, bad_request, describe_uncaught, error_response, json_response, not_found,
+    Event, HttpError, Manifest, ModuleError, Request, Router, SpaceModule, bad_request, describe_uncaught,
+    error_response, json_response, not_found,
 )
-from trellis_sdk.testing import FakeHost, client_error
+from trellis_sdk.testing import ConfigRefused, FakeHost, PermissionRefused, check_config, client_error
 
 
 class KeyValueTest(unittest.TestCase):
@@ -167,6 +168,132 @@ class ErrorAnswerTest(unittest.TestCase):
         self.assertIn("json/decoder.py", trace)
         self.assertEqual(trace.splitlines()[0], head)
         self.assertIn(f'test_sdk.py", line {line}', trace)
+
+
+SCHEMA = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "type": "object",
+    "additionalProperties": False,
+    "required": ["max"],
+    "properties": {"max": {"type": "integer", "minimum": 1}, "title": {"type": "string"}, "mode": {"enum": ["a", "b"]}},
+}
+EVERY_PERMISSION = ["key-value", "logging", "item-read"]
+
+
+def manifest_with(permissions, config_schema=None):
+    return Manifest(
+        id="probe", name="Probe", version="0.1.0", config_schema=SCHEMA if config_schema is None else config_schema,
+        permissions=permissions,
+    )
+
+
+class Probe(SpaceModule):
+    """Counts events, logs them and keeps the last item: it uses every capability."""
+
+    router = Router()
+
+    def __init__(self, permissions):
+        self.manifest = manifest_with(permissions)
+
+    def on_event(self, ctx, event):
+        ctx.kv.increment("events", 1)
+        ctx.log.info(event.kind)
+        ctx.kv.set_json("last", ctx.item())
+
+
+class HostRefusalTest(unittest.TestCase):
+    def test_a_configuration_that_breaks_the_schema_is_refused_with_every_problem(self):
+        # Arrange
+        host = FakeHost(manifest_with(EVERY_PERMISSION))
+
+        # Act
+        with self.assertRaises(ConfigRefused) as refused:
+            host.context({"max": 0, "title": 7, "mode": "c", "colour": "red"})
+
+        # Assert: each problem with its JSON Pointer, and in the message as the Rust SDK's check_config words it.
+        self.assertIsInstance(refused.exception, ModuleError)
+        self.assertEqual(
+            refused.exception.problems,
+            [
+                {"path": "", "message": "Additional properties are not allowed ('colour' was unexpected)"},
+                {"path": "/max", "message": "0 is less than the minimum of 1"},
+                {"path": "/title", "message": "7 is not of type 'string'"},
+                {"path": "/mode", "message": "'c' is not one of ['a', 'b']"},
+            ],
+        )
+        self.assertRegex(
+            str(refused.exception),
+            r"^the configuration breaks the module's schema: : Additional .*; /max: 0 is less than the minimum of 1; ",
+        )
+        with self.assertRaisesRegex(ConfigRefused, "'max' is a required property"):
+            host.context("")
+        with self.assertRaisesRegex(ModuleError, "not JSON"):
+            host.context("{")
+
+    def test_a_configuration_that_fits_is_the_context_s_config(self):
+        host = FakeHost(manifest_with(EVERY_PERMISSION))
+        ctx = host.context({"max": 3, "mode": "b"}, space_id="space-9")
+        self.assertEqual((ctx.config, ctx.space_id, ctx.module_id), ({"max": 3, "mode": "b"}, "space-9", "probe"))
+        self.assertEqual(host.context('{"max": 1}').config, {"max": 1})
+        # Without a manifest, as before: no schema to check.
+        self.assertEqual(FakeHost().context({"anything": True}).config, {"anything": True})
+
+    def test_check_config_follows_the_schema_s_draft_format_asserted_in_draft_7_not_in_2020_12(self):
+        def email(draft):
+            return manifest_with([], {"$schema": draft, "properties": {"to": {"format": "email"}}})
+
+        self.assertEqual(
+            check_config(email("http://json-schema.org/draft-07/schema#"), {"to": "nobody"}),
+            [{"path": "/to", "message": "'nobody' is not a 'email'"}],
+        )
+        self.assertEqual(check_config(email("https://json-schema.org/draft/2020-12/schema"), {"to": "nobody"}), [])
+        with self.assertRaisesRegex(ModuleError, "config_schema is not a valid JSON Schema"):
+            check_config(manifest_with([], {"type": 12}), {})
+
+    def test_a_manifest_missing_a_permission_its_component_imports_is_refused_with_the_fix(self):
+        # Arrange: the world (wit/world.wit) imports key-value, logging and item-read; the manifest asks for one.
+        manifest = manifest_with(["logging"])
+
+        # Act
+        with self.assertRaises(PermissionRefused) as refused:
+            FakeHost(manifest)
+
+        # Assert: refused as the host refuses it at load, used or not, with the line to add for each.
+        self.assertEqual(refused.exception.permissions, ["key-value", "item-read"])
+        self.assertEqual(
+            str(refused.exception),
+            'the host refuses to load module "probe": it imports trellis:module/key-value@0.2.0 without asking for '
+            'the "key-value" permission: add it to the manifest (`permissions=["key-value", ...]`); it imports '
+            'trellis:module/item-read@0.2.0 without asking for the "item-read" permission: add it to the manifest '
+            '(`permissions=["item-read", ...]`)',
+        )
+        FakeHost(manifest_with(EVERY_PERMISSION))
+
+    def test_a_capability_used_without_its_permission_raises_naming_it_and_the_fix_and_works_with_it(self):
+        # Arrange: a component that imports nothing (`imports=[]`), so only the use of a capability is refused.
+        event = Event("comment-created", "c1")
+
+        def run(permissions):
+            host = FakeHost(manifest_with(permissions), imports=[])
+            host.set_item({"id": "c1"})
+            Probe(permissions).on_event(host.context({"max": 1}), event)
+            return host
+
+        # Act, Assert: not a ModuleError, so the module's own `except ModuleError` cannot hide it.
+        with self.assertRaises(PermissionRefused) as refused:
+            run([])
+        self.assertNotIsInstance(refused.exception, ModuleError)
+        self.assertEqual(refused.exception.permissions, ["key-value"])
+        self.assertRegex(str(refused.exception), r'"key-value" permission: .*`permissions=\["key-value", \.\.\.\]`')
+        with self.assertRaisesRegex(PermissionRefused, r'"logging" permission.*permissions=\["logging"'):
+            run(["key-value"])
+        with self.assertRaisesRegex(PermissionRefused, r'"item-read" permission.*permissions=\["item-read"'):
+            run(["key-value", "logging"])
+
+        # With every permission it uses, the same module runs.
+        host = run(EVERY_PERMISSION)
+        self.assertEqual((host.kv["events"], host.kv["last"]), (b"1", b'{"id":"c1"}'))
+        self.assertEqual(host.logs, [("info", "comment-created")])
 
 
 if __name__ == "__main__":

@@ -2,28 +2,35 @@ import unittest
 
 from module import Module
 from trellis_sdk import Event, Request
-from trellis_sdk.testing import FakeHost, client_error
+from trellis_sdk.testing import ConfigRefused, FakeHost, client_error
+
+# Given the manifest, the fake host refuses what the real host would: a permission the manifest misses for an
+# interface the component imports (here, at once), and a configuration that breaks config_schema (context()).
 
 
 class ModuleTest(unittest.TestCase):
-    def test_hello_greets_the_caller_with_the_configured_greeting_and_counts_events(self):
+    def test_hello_greets_with_the_configured_greeting_counts_events_and_a_bad_configuration_is_refused(self):
         # Arrange
-        host = FakeHost()
+        host = FakeHost(Module.manifest)
         module = Module()
         module.on_event(host.context(), Event("form-instance-created", "i1"))
 
         # Act
         response = module.handle_request(host.context({"greeting": "hi"}), Request("GET", "/hello"))
+        with self.assertRaises(ConfigRefused) as refused:  # as when a space connects it with this configuration
+            host.context({"greeting": 42, "colour": "red"})
 
         # Assert
         self.assertEqual(response.status, 200)
         self.assertEqual(response.json(), {"message": "hi, ann", "events": 1})
+        # Every problem is listed, with its JSON Pointer ("" for the whole configuration).
+        self.assertEqual(sorted(p["path"] for p in refused.exception.problems), ["", "/greeting"])
+        self.assertIn("/greeting: 42 is not of type 'string'", str(refused.exception))
 
     def test_echo_and_notes_answer_a_note_without_text_is_400_and_unknown_routes_are_404(self):
         # Arrange
-        host = FakeHost()
+        host = FakeHost(Module.manifest)
         module = Module()
-        Module.manifest.check()
 
         # Act
         echoed = module.handle_request(host.context(), Request("POST", "/echo", body=b'{"a": 1}'))

@@ -3,7 +3,7 @@
 import unittest
 
 from trellis_sdk import Event, ModuleError, Request
-from trellis_sdk.testing import FakeHost, client_error
+from trellis_sdk.testing import ConfigRefused, FakeHost, client_error
 from word_count import WordCount, count_words
 
 
@@ -13,7 +13,8 @@ def instance(fields):
 
 class WordCountTest(unittest.TestCase):
     def setUp(self):
-        self.host = FakeHost()
+        # Given the manifest, the host refuses missing permissions and configurations that break the schema.
+        self.host = FakeHost(WordCount.manifest)
         self.module = WordCount()
 
     def event(self, kind, item_id, fields=None, config=""):
@@ -21,7 +22,7 @@ class WordCountTest(unittest.TestCase):
         self.module.on_event(self.host.context(config), Event(kind, item_id))
 
     def call(self, method, path, config=""):
-        return self.module.handle_request(self.host.context(config, module_id="word-count-py"), Request(method, path))
+        return self.module.handle_request(self.host.context(config), Request(method, path))
 
     def stats(self):
         return self.call("GET", "/stats").json()
@@ -92,9 +93,21 @@ class WordCountTest(unittest.TestCase):
         with self.assertRaises(KeyError):
             self.call("POST", "/crash")
 
-    def test_a_bad_configuration_is_an_error(self):
+    def test_a_configuration_that_breaks_the_schema_is_refused_with_every_problem(self):
+        with self.assertRaises(ConfigRefused) as refused:
+            self.event("form-instance-created", "i1", {"a": "x"}, {"unknown": 1, "ignoreFields": ["a", 2]})
+        self.assertEqual(
+            refused.exception.problems,
+            [
+                {"path": "", "message": "Additional properties are not allowed ('unknown' was unexpected)"},
+                {"path": "/ignoreFields/1", "message": "2 is not of type 'string'"},
+            ],
+        )
+        # Without the manifest's check, config_as still refuses a key the dataclass does not have.
+        bare = FakeHost()
+        bare.set_item(instance({"a": "x"}))
         with self.assertRaises(ModuleError):
-            self.event("form-instance-created", "i1", {"a": "x"}, {"unknown": 1})
+            self.module.on_event(bare.context({"unknown": 1}), Event("form-instance-created", "i1"))
 
     def test_words_need_a_letter_or_digit(self):
         self.assertEqual(count_words("a — b  42 !!"), 3)
