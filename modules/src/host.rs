@@ -130,6 +130,7 @@ impl ModuleHost {
                 kind = module.manifest.kind.as_str(),
                 wit = module.version.as_str(),
                 code = ?module.code.origin,
+                slots = module.slots,
                 ms = module.code.duration.as_secs_f64() * 1e3,
                 "module loaded"
             );
@@ -236,8 +237,10 @@ impl Inner {
         Ok(module)
     }
 
-    pub async fn slot(&self) -> Result<SemaphorePermit<'_>, ModuleFailure> {
-        self.slots.acquire().await.map_err(|_| ModuleFailure::Host("module host is shutting down".into()))
+    /// The instance slots one instance of `module` takes ([`LoadedModule::slots`]).
+    pub async fn slot(&self, module: &LoadedModule) -> Result<SemaphorePermit<'_>, ModuleFailure> {
+        let shut = |_| ModuleFailure::Host("module host is shutting down".into());
+        self.slots.acquire_many(module.slots).await.map_err(shut)
     }
 }
 

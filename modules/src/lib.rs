@@ -45,7 +45,7 @@ pub use invoke::engine::EPOCH_TICK;
 pub use invoke::failure::{BusyBound, FailureCounts, FailureKind, ModuleFailure};
 pub use invoke::metrics::{ModuleMetricsReport, REPORT_BOUNDS_MICROS};
 pub use load::cache::{CodeLoad, CodeOrigin};
-pub use load::inspect::{CheckReport, check, inspect};
+pub use load::inspect::{CheckReport, check, check_cached, inspect, inspect_cached};
 pub use load::manifest::{Manifest, ModuleKind, Permission, is_valid_module_id};
 pub use load::wit_check::{HostImport, ImportReport};
 pub use wit::WitVersion;

@@ -3,6 +3,7 @@
 //! an `InstancePre` whose linker holds only those imports. `inspect.rs` offers the same reading to the CLI.
 
 pub(crate) mod cache;
+pub(crate) mod function_cache;
 pub(crate) mod inspect;
 pub(crate) mod manifest;
 pub(crate) mod wit_check;
@@ -21,9 +22,9 @@ use crate::capabilities::logging::LogBudget;
 use crate::capabilities::outbound_http::HttpAccess;
 use crate::config::{BundledModule, EnabledModule, ModulesConfig, Source};
 use crate::invoke::clock::GuestClock;
-use crate::invoke::configure_store;
 use crate::invoke::failure::FailureCounters;
 use crate::invoke::state::{Capabilities, InferenceAccess, StoreState};
+use crate::invoke::{configure_store, engine};
 use crate::load::cache::CodeLoad;
 use crate::load::manifest::{Manifest, ModuleKind, Permission};
 use crate::load::wit_check::{ImportReport, world_of};
@@ -73,6 +74,9 @@ pub(crate) struct LoadedModule {
     pub caps: Arc<Capabilities>,
     pub code: CodeLoad,
     pub failures: FailureCounters,
+    /// Instance slots (`modules.max_instances`) one instance of it takes: more than one for components
+    /// that hold more core instances, memories or tables than the pool reserves per slot.
+    pub slots: u32,
 }
 
 pub(crate) struct Loader<'a> {
@@ -129,6 +133,13 @@ impl Loader<'_> {
         };
         let cache_dir = self.settings.cache_dir.as_deref();
         let (component, code) = cache::load_component(self.engine, &bytes, cache_dir).context("cannot compile")?;
+        let slots = engine::slots_needed(&component, &bytes);
+        anyhow::ensure!(
+            slots <= self.settings.max_instances,
+            "one instance of it takes {slots} instance slots (core instances, memories and tables), more than \
+             modules.max_instances ({}) allows",
+            self.settings.max_instances
+        );
         let (kind, version) = world_of(self.engine, &component).map_err(anyhow::Error::msg)?;
         let manifest = read_manifest(self.engine, &self.wasi, &component, self.memory_limit).await?;
         let problems = manifest.problems();
@@ -170,6 +181,7 @@ impl Loader<'_> {
             caps: Arc::new(caps),
             code,
             failures: FailureCounters::default(),
+            slots,
         })
     }
 

@@ -187,12 +187,12 @@ impl Inner {
         let slot = match &ticket {
             Some(ticket) if ticket.refusable => {
                 let wait = self.settings.max_queue_wait();
-                tokio::time::timeout(wait, self.slot()).await.map_err(|_| {
+                tokio::time::timeout(wait, self.slot(module)).await.map_err(|_| {
                     module.failures.record_busy();
                     ModuleFailure::Busy { retry_after: Duration::from_secs(1), bound: BusyBound::Queue }
                 })??
             }
-            _ => self.slot().await?,
+            _ => self.slot(module).await?,
         };
         let clock = GuestClock::new(budget, self.settings.max_call_wait());
         if let Some(ticket) = ticket {

@@ -95,7 +95,7 @@ fn write_entry(dir: &Path, path: &Path, component: &Component) -> anyhow::Result
     Ok(result?)
 }
 
-fn create_private_dir(dir: &Path) -> std::io::Result<()> {
+pub(crate) fn create_private_dir(dir: &Path) -> std::io::Result<()> {
     let mut builder = std::fs::DirBuilder::new();
     builder.recursive(true);
     #[cfg(unix)]

@@ -10,6 +10,7 @@ use wasmtime::component::Component;
 use crate::capabilities::Grant;
 use crate::config::ModulesConfig;
 use crate::invoke::engine;
+use crate::load::function_cache;
 use crate::load::manifest::{Manifest, ModuleKind};
 use crate::load::wit_check::{ImportReport, world_of};
 use crate::load::{Prepared, link_grants, read_manifest, wasi_linker};
@@ -40,11 +41,17 @@ pub struct CheckReport {
 
 /// Reads a component's manifest without running anything but `module-info.manifest`.
 pub fn inspect(path: &Path) -> anyhow::Result<Manifest> {
+    inspect_cached(path, None)
+}
+
+/// [`inspect`], compiling through the on-disk code cache at `cache_dir` (the one `modules.cache_dir` names),
+/// so a server started on the same component next loads the code instead of compiling it again.
+pub fn inspect_cached(path: &Path, cache_dir: Option<&Path>) -> anyhow::Result<Manifest> {
     let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
     on_own_thread(async move {
-        let engine = engine::on_demand()?;
+        let engine = author_engine(cache_dir)?;
         engine::start_ticker(&engine)?;
-        let component = Component::new(&engine, &bytes).map_err(|err| not_a_component(path, err))?;
+        let component = compile(&engine, &bytes, path, cache_dir)?;
         read_manifest(&engine, &wasi_linker(&engine)?, &component, default_memory_limit()).await
     })
 }
@@ -52,11 +59,16 @@ pub fn inspect(path: &Path) -> anyhow::Result<Manifest> {
 /// Checks a component against this host's WIT: its world, its imports, its manifest, and its types. `Err` only
 /// when the file cannot be read or is not a WebAssembly component at all.
 pub fn check(path: &Path) -> anyhow::Result<CheckReport> {
+    check_cached(path, None)
+}
+
+/// [`check`] through the on-disk code cache at `cache_dir`, as [`inspect_cached`].
+pub fn check_cached(path: &Path, cache_dir: Option<&Path>) -> anyhow::Result<CheckReport> {
     let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
     on_own_thread(async move {
-        let engine = engine::on_demand()?;
+        let engine = author_engine(cache_dir)?;
         engine::start_ticker(&engine)?;
-        let component = Component::new(&engine, &bytes).map_err(|err| not_a_component(path, err))?;
+        let component = compile(&engine, &bytes, path, cache_dir)?;
         let mut report = CheckReport {
             fits: false,
             package: SERVED,
@@ -135,6 +147,37 @@ fn type_check(
 
 /// What `package` says before the component's version is known.
 const SERVED: &str = "trellis:module@0.1.0 or trellis:module@0.2.0";
+
+/// The on-demand engine; with a cache folder, one that also keeps compiled functions in `functions/` there,
+/// so the next build of the same module compiles only what changed.
+fn author_engine(cache_dir: Option<&Path>) -> anyhow::Result<wasmtime::Engine> {
+    match cache_dir {
+        Some(dir) => engine::on_demand_incremental(dir.join("functions")),
+        None => engine::on_demand(),
+    }
+}
+
+/// Compiles, through the whole-component cache when there is one (then keeping both caches under their bound).
+fn compile(
+    engine: &wasmtime::Engine,
+    bytes: &[u8],
+    path: &Path,
+    cache_dir: Option<&Path>,
+) -> anyhow::Result<Component> {
+    match cache_dir {
+        Some(dir) => {
+            let compiled = crate::load::cache::load_component(engine, bytes, Some(dir));
+            for folder in [dir.to_owned(), dir.join("functions")] {
+                // A folder not made yet (nothing written) has nothing to prune.
+                let _ = function_cache::prune(&folder, function_cache::MAX_BYTES);
+            }
+            compiled.map(|(component, _)| component).map_err(|err| {
+                anyhow::anyhow!("{} is not a WebAssembly component this host can compile: {err:#}", path.display())
+            })
+        }
+        None => Component::new(engine, bytes).map_err(|err| not_a_component(path, err)),
+    }
+}
 
 fn not_a_component(path: &Path, err: wasmtime::Error) -> anyhow::Error {
     anyhow::anyhow!("{} is not a WebAssembly component this host can compile: {err:#}", path.display())
