@@ -94,11 +94,18 @@ fn module_new_prints_how_to_test_build_and_serve_in_each_language() {
     let manifest = std::fs::read_to_string(dir.path().join("poll/Cargo.toml")).unwrap();
     assert!(manifest.contains("git = \"") && manifest.contains("tag = \"sdk-v"), "{manifest}");
     let steps = String::from_utf8_lossy(&js.stderr);
-    assert!(js.status.success() && steps.contains("npm test") && steps.contains("--wasm poll-js.wasm"), "{steps}");
+    assert!(js.status.success() && steps.contains("npm test") && steps.contains("module dev"), "{steps}");
     assert!(dir.path().join("poll-js/package-lock.json").exists());
+    let project = std::fs::read_to_string(dir.path().join("poll-js/module.toml")).unwrap();
+    assert!(
+        project.contains("wasm = \"poll-js.wasm\"") && project.contains("command = \"npm run build\""),
+        "{project}"
+    );
     let steps = String::from_utf8_lossy(&python.stderr);
-    assert!(python.status.success() && steps.contains("unittest") && steps.contains("--wasm poll_py.wasm"), "{steps}");
+    assert!(python.status.success() && steps.contains("unittest") && steps.contains("module dev"), "{steps}");
     assert!(dir.path().join("poll-py/build.sh").exists());
+    let project = std::fs::read_to_string(dir.path().join("poll-py/module.toml")).unwrap();
+    assert!(project.contains("wasm = \"poll_py.wasm\""), "{project}");
 }
 
 #[test]
@@ -203,9 +210,9 @@ fn printed(output: &Output) -> String {
 ///
 /// Offline and quick: the scaffold's lock file is sdk-js's own (checked here), so instead of its `npm ci`
 /// it gets a link to sdk-js/node_modules, which `scripts/setup` installed from that lock.
-#[test]
+#[tokio::test]
 #[ignore]
-fn a_scaffolded_javascript_module_passes_its_tests_builds_and_fits_the_host() {
+async fn a_scaffolded_javascript_module_passes_its_tests_builds_and_fits_the_host() {
     // Arrange
     let dir = tempfile::tempdir().unwrap();
     let workspace = Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("host/ sits in the workspace");
@@ -235,8 +242,28 @@ fn a_scaffolded_javascript_module_passes_its_tests_builds_and_fits_the_host() {
     assert!(build.status.success(), "{}", printed(&build));
     assert_fits(dir.path(), &module_dir.join("greeter-js.wasm"), "greeter-js");
 
-    // A permission dropped from the manifest: the check names it and the fix.
+    // `module dev` with no flags: the project's module.toml says how to build it and what to watch; an edit
+    // of a watched file reloads it (the compile reuses every function the edit did not change).
+    let dev = DevServer::start(&module_dir, &[], &[]);
+    let hello = format!("{}/v0/spaces/{}/modules/greeter-js/hello", dev.var("BASE"), dev.var("SPACE"));
+    let (key, token) = (dev.var("KEY"), dev.var("TOKEN"));
+    // A new connection per call: a kept-alive one to the old server ends with it at the reload.
+    let client = reqwest::Client::builder().pool_max_idle_per_host(0).build().unwrap();
+    let greet = || async {
+        let answer = client.get(&hello).header("X-License-Key", &key).bearer_auth(&token).send().await.unwrap();
+        answer.json::<Value>().await.unwrap()["message"].as_str().unwrap_or_default().to_owned()
+    };
+    assert!(greet().await.starts_with("hello, "));
     let module_js = module_dir.join("module.js");
+    let source = std::fs::read_to_string(&module_js).unwrap();
+    std::fs::write(&module_js, source.replace("?? 'hello'", "?? 'good day'")).unwrap();
+    let timing = wait_for_line(&dev.lines, |line| line.starts_with("built in"));
+    assert!(wait_for_line(&dev.lines, |line| line.starts_with("reloaded greeter-js")).is_some(), "no reload");
+    eprintln!("reload: {timing:?}");
+    assert!(greet().await.starts_with("good day, "), "the edit is served");
+    drop(dev);
+
+    // A permission dropped from the manifest: the check names it and the fix.
     let source = std::fs::read_to_string(&module_js).unwrap();
     std::fs::write(&module_js, source.replace("{ tag: 'item-read' }, ", "")).unwrap();
     assert!(npm(&["run", "build"]).status.success());
@@ -293,37 +320,17 @@ async fn module_dev_serves_a_scaffolded_module_and_reloads_it_when_its_source_ch
     let crate_dir = dir.path().join("greeter");
     std::fs::copy(workspace.join("plugins/Cargo.lock"), crate_dir.join("Cargo.lock")).unwrap();
     let target_dir = Path::new(trellis_plugins_build::DIR).ancestors().nth(2).expect("the plugins target dir");
-    let mut command = Command::new(env!("CARGO_BIN_EXE_trellis"));
-    for (name, _) in std::env::vars_os().filter(|(name, _)| name.to_string_lossy().starts_with("TRELLIS_")) {
-        command.env_remove(name);
-    }
     // Its own temporary folder, so the test sees what module dev makes there.
     let tmp = tempfile::tempdir().unwrap();
-    let mut child = command
-        .args(["module", "dev", "--listen", "127.0.0.1:0", "--users", "2", "--config", r#"{"logEachEvent":true}"#])
-        .current_dir(&crate_dir)
-        .env("TMPDIR", tmp.path())
-        .env("CARGO_TARGET_DIR", target_dir)
-        .env("CARGO_NET_OFFLINE", "true")
-        .env_remove("RUSTFLAGS")
-        .env_remove("CARGO_ENCODED_RUSTFLAGS")
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .expect("running trellis module dev");
-    // The server's lines come through a channel, so every wait has a limit; the guard stops the server
-    // however the test ends.
-    let lines = printed_lines(child.stdout.take().unwrap());
-    let pid = child.id();
-    let _server = KillOnDrop(child);
-    let exports = wait_for_line(&lines, |line| line.starts_with("export BASE=")).expect("module dev printed exports");
-    let var = |name: &str| {
-        let prefix = format!(" {name}=");
-        let start = exports.find(&prefix).unwrap_or_else(|| panic!("no {name} in {exports}")) + prefix.len();
-        exports[start..].split_whitespace().next().unwrap().to_owned()
-    };
-    let base = exports["export BASE=".len()..].split_whitespace().next().unwrap().to_owned();
-    let (key, token, member, space) = (var("KEY"), var("TOKEN"), var("TOKEN_2"), var("SPACE"));
-    let config = wait_for_line(&lines, |line| line.starts_with("# the configuration it runs with:"));
+    let dev = DevServer::start(
+        &crate_dir,
+        &["--users", "2", "--config", r#"{"logEachEvent":true}"#],
+        &[("TMPDIR", tmp.path()), ("CARGO_TARGET_DIR", target_dir)],
+    );
+    let (lines, pid) = (&dev.lines, dev.pid);
+    let (base, key, token, member, space) =
+        (dev.var("BASE"), dev.var("KEY"), dev.var("TOKEN"), dev.var("TOKEN_2"), dev.var("SPACE"));
+    let config = wait_for_line(lines, |line| line.starts_with("# the configuration it runs with:"));
     let url = format!("{base}/v0/spaces/{space}/modules/greeter/count");
     // No kept-alive connections: each call below is a new connection, which a reload must not refuse.
     let client = reqwest::Client::builder().pool_max_idle_per_host(0).build().unwrap();
@@ -348,7 +355,7 @@ async fn module_dev_serves_a_scaffolded_module_and_reloads_it_when_its_source_ch
             refused
         })
     };
-    let reloaded = wait_for_line(&lines, |line| line.starts_with("reloaded greeter")).is_some();
+    let reloaded = wait_for_line(lines, |line| line.starts_with("reloaded greeter")).is_some();
     done.store(true, std::sync::atomic::Ordering::Relaxed);
     refused += calling.await.unwrap();
     let after = get(&token).await.unwrap().text().await.unwrap();
@@ -374,6 +381,53 @@ async fn module_dev_serves_a_scaffolded_module_and_reloads_it_when_its_source_ch
 const LINE_WAIT: std::time::Duration = std::time::Duration::from_secs(600);
 
 struct KillOnDrop(std::process::Child);
+
+/// A `trellis module dev` child started in a project folder: its printed lines, the shell assignments it
+/// printed (`export BASE=... KEY=... TOKEN=... SPACE=...`), stopped when dropped.
+struct DevServer {
+    lines: std::sync::mpsc::Receiver<String>,
+    exports: String,
+    pid: u32,
+    _child: KillOnDrop,
+}
+
+impl DevServer {
+    fn start(dir: &Path, args: &[&str], env: &[(&str, &Path)]) -> Self {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_trellis"));
+        for (name, _) in std::env::vars_os().filter(|(name, _)| name.to_string_lossy().starts_with("TRELLIS_")) {
+            command.env_remove(name);
+        }
+        for (name, value) in env {
+            command.env(name, value);
+        }
+        let mut child = command
+            .args(["module", "dev", "--listen", "127.0.0.1:0"])
+            .args(args)
+            .current_dir(dir)
+            .env("CARGO_NET_OFFLINE", "true")
+            .env_remove("RUSTFLAGS")
+            .env_remove("CARGO_ENCODED_RUSTFLAGS")
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .expect("running trellis module dev");
+        // The server's lines come through a channel, so every wait has a limit; the guard stops the server
+        // however the test ends.
+        let lines = printed_lines(child.stdout.take().unwrap());
+        let pid = child.id();
+        let child = KillOnDrop(child);
+        let exports =
+            wait_for_line(&lines, |line| line.starts_with("export BASE=")).expect("module dev printed exports");
+        Self { lines, exports, pid, _child: child }
+    }
+
+    /// A variable of the printed assignments.
+    fn var(&self, name: &str) -> String {
+        let prefix = if name == "BASE" { "export BASE=".to_owned() } else { format!(" {name}=") };
+        let start =
+            self.exports.find(&prefix).unwrap_or_else(|| panic!("no {name} in {}", self.exports)) + prefix.len();
+        self.exports[start..].split_whitespace().next().unwrap().to_owned()
+    }
+}
 
 impl Drop for KillOnDrop {
     fn drop(&mut self) {

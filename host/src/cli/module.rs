@@ -8,6 +8,7 @@ pub mod dev_session;
 pub mod new;
 pub mod new_js;
 pub mod new_python;
+pub mod project;
 
 use std::path::PathBuf;
 
@@ -39,7 +40,8 @@ pub enum ModuleCommand {
     Inspect { file: PathBuf },
     /// Say whether a component can be loaded (report as JSON): it fits this host's WIT, its manifest is valid,
     /// and, with a configuration (`--config`, or ./trellis.toml when present), the deployment grants what it
-    /// imports. Exits non-zero when it cannot be loaded.
+    /// imports. Exits non-zero when it cannot be loaded. FILE may be a project folder whose module.toml names
+    /// the component.
     Check { file: PathBuf },
     /// Build a module, serve it from a throw-away deployment with a signed-up user and a space it is connected
     /// to, print how to call it, and rebuild and reload it whenever its sources change.
@@ -47,10 +49,11 @@ pub enum ModuleCommand {
         /// The module's crate or project directory.
         #[arg(default_value = ".")]
         path: PathBuf,
-        /// Build with this shell command instead of `cargo build --release` (JavaScript, Python, ...).
+        /// Build with this shell command instead of the project's module.toml `[build] command`, or else
+        /// `cargo build --release`.
         #[arg(long, requires = "wasm")]
         build: Option<String>,
-        /// The component the build writes, relative to PATH.
+        /// The component the build writes, relative to PATH (module.toml's `[build] wasm` otherwise).
         #[arg(long)]
         wasm: Option<PathBuf>,
         /// Address to serve on [default: 127.0.0.1:8787; port 0 picks a free one]
@@ -100,12 +103,13 @@ pub async fn run(command: ModuleCommand, common: &Common) -> anyhow::Result<()> 
             dev::run(dev::DevArgs { path, build, wasm, listen, config: common.config.clone(), users }).await
         }
         ModuleCommand::Inspect { file } => {
-            let manifest = trellis_modules::inspect(&file)?;
+            let manifest = trellis_modules::inspect_cached(&file, author_cache_dir().as_deref())?;
             println!("{}", serde_json::to_string_pretty(&manifest)?);
             Ok(())
         }
         ModuleCommand::Check { file } => {
-            let mut report = trellis_modules::check(&file)?;
+            let file = component_of(&file)?;
+            let mut report = trellis_modules::check_cached(&file, author_cache_dir().as_deref())?;
             let config_name = match &common.config {
                 Some(path) => Some(path.display().to_string()),
                 None if std::path::Path::new("trellis.toml").exists() => Some("trellis.toml".to_owned()),
@@ -122,4 +126,31 @@ pub async fn run(command: ModuleCommand, common: &Common) -> anyhow::Result<()> 
             Ok(())
         }
     }
+}
+
+/// Compiled code that `module check`, `module inspect` and `module dev` share (`$XDG_CACHE_HOME/trellis/modules`,
+/// else `~/.cache/trellis/modules`), so the server `dev` starts loads what a check compiled, and a rebuilt
+/// module compiles only its changed functions. `None` (no cache) when neither variable is set.
+pub fn author_cache_dir() -> Option<PathBuf> {
+    let base = match std::env::var_os("XDG_CACHE_HOME").filter(|dir| !dir.is_empty()) {
+        Some(dir) => PathBuf::from(dir),
+        None => PathBuf::from(std::env::var_os("HOME").filter(|dir| !dir.is_empty())?).join(".cache"),
+    };
+    Some(base.join("trellis").join("modules"))
+}
+
+/// `check`'s argument: a component, or a project folder whose `module.toml` names the component it builds.
+fn component_of(path: &std::path::Path) -> anyhow::Result<PathBuf> {
+    if !path.is_dir() {
+        return Ok(path.to_owned());
+    }
+    let project = project::Project::load(path, None, None)?;
+    let wasm = project.wasm.ok_or_else(|| {
+        anyhow::anyhow!(
+            "{} is a folder: give the component's file, or name it with wasm = \"FILE\" under [build] in its {}",
+            path.display(),
+            project::FILE_NAME
+        )
+    })?;
+    Ok(path.join(wasm))
 }

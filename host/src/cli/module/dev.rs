@@ -6,12 +6,13 @@
 
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
-use std::time::{Duration, SystemTime};
+use std::time::{Duration, Instant};
 
 use anyhow::Context;
 use trellis_modules::EnabledModule;
 
 use crate::cli::module::dev_session::{self, ModuleConfig};
+use crate::cli::module::project::Project;
 use crate::config::{Config, Overrides};
 
 /// What `module dev` was asked to do.
@@ -37,7 +38,9 @@ pub async fn run(args: DevArgs) -> anyhow::Result<()> {
         .with_writer(std::io::stderr)
         .try_init();
     let dir = args.path.canonicalize().with_context(|| format!("no module at {}", args.path.display()))?;
-    let built = build(&dir, &args)?;
+    let project = Project::load(&dir, args.build.clone(), args.wasm.clone())?;
+    let code_cache = super::author_cache_dir();
+    let built = build(&project)?;
     // A fresh folder with a random name, made atomically and readable by this user alone: a
     // guessable path could be made beforehand by another local user (a link, or their own folder).
     let scratch =
@@ -45,7 +48,7 @@ pub async fn run(args: DevArgs) -> anyhow::Result<()> {
     let data_dir = scratch.path().to_owned();
     let served = data_dir.join("module.wasm");
     std::fs::copy(&built, &served).with_context(|| format!("copying {}", built.display()))?;
-    let manifest = trellis_modules::inspect(&served)?;
+    let manifest = trellis_modules::inspect_cached(&served, code_cache.as_deref())?;
     let module_config = ModuleConfig::from_arg(args.config.as_deref(), &manifest)?;
     // Without a TOML file of the author's, an empty one: a trellis.toml where the author stands must not
     // shape the dev server.
@@ -60,6 +63,10 @@ pub async fn run(args: DevArgs) -> anyhow::Result<()> {
     let overrides =
         Overrides { config_file: Some(config_file), data_dir: Some(data_dir.clone()), listen: Some(args.listen) };
     let mut config = Config::load(&overrides)?;
+    // The code `inspect` and every reload's check compile is what the server then loads, not compiles again.
+    if code_cache.is_some() {
+        config.modules.runtime.cache_dir.clone_from(&code_cache);
+    }
     let hosts = manifest.asked_hosts().unwrap_or_default().to_vec();
     config.modules.runtime.enable.push(EnabledModule::file(served.clone(), manifest.asked(), hosts));
     // One machine signs up every dev user: the per-address limits of a public server would stop it.
@@ -84,7 +91,7 @@ pub async fn run(args: DevArgs) -> anyhow::Result<()> {
             // Said once the new server listens, so a call made on reading it is answered.
             println!("reloaded {} at {base}", manifest.id);
         }
-        let quit = watch_and_rebuild(&dir, &args, &served).await?;
+        let quit = watch_and_rebuild(&project, &served, code_cache.as_deref()).await?;
         if quit {
             let _ = stop.send(());
             server.await.context("the dev server panicked")??;
@@ -128,8 +135,8 @@ async fn prepare(config: &Config) -> anyhow::Result<crate::state::AppState> {
 }
 
 /// Builds the module and answers the component's path.
-fn build(dir: &Path, args: &DevArgs) -> anyhow::Result<PathBuf> {
-    let mut command = match &args.build {
+fn build(project: &Project) -> anyhow::Result<PathBuf> {
+    let mut command = match &project.command {
         Some(line) => {
             let mut command = std::process::Command::new("sh");
             command.arg("-c").arg(line);
@@ -141,12 +148,11 @@ fn build(dir: &Path, args: &DevArgs) -> anyhow::Result<PathBuf> {
             command
         }
     };
-    let status = command.current_dir(dir).status().context("running the build")?;
+    let status = command.current_dir(&project.dir).status().context("running the build")?;
     anyhow::ensure!(status.success(), "the build failed ({status})");
-    let wasm = match (&args.wasm, &args.build) {
-        (Some(wasm), _) => dir.join(wasm),
-        (None, Some(_)) => anyhow::bail!("--build needs --wasm FILE: the component it writes"),
-        (None, None) => cargo_wasm(dir)?,
+    let wasm = match &project.wasm {
+        Some(wasm) => project.dir.join(wasm),
+        None => cargo_wasm(&project.dir)?,
     };
     anyhow::ensure!(wasm.is_file(), "the build wrote no {}", wasm.display());
     Ok(wasm)
@@ -165,62 +171,40 @@ fn cargo_wasm(dir: &Path) -> anyhow::Result<PathBuf> {
 
 /// Waits for a change of the sources, then rebuilds; answers true on Ctrl-C. A failed build is reported
 /// and the old module keeps serving.
-async fn watch_and_rebuild(dir: &Path, args: &DevArgs, served: &Path) -> anyhow::Result<bool> {
-    let mut seen = fingerprint(dir);
+async fn watch_and_rebuild(project: &Project, served: &Path, code_cache: Option<&Path>) -> anyhow::Result<bool> {
+    let mut seen = project.fingerprint();
     loop {
         tokio::select! {
             _ = tokio::signal::ctrl_c() => return Ok(true),
             () = tokio::time::sleep(Duration::from_millis(400)) => {}
         }
-        let now = fingerprint(dir);
+        let now = project.fingerprint();
         if now == seen {
             continue;
         }
         seen = now;
         println!("change seen: rebuilding");
-        let dir = dir.to_owned();
-        let (build, wasm) = (args.build.clone(), args.wasm.clone());
-        let built = tokio::task::spawn_blocking(move || build_again(&dir, build, wasm)).await?;
-        match built {
-            Ok(wasm) => match trellis_modules::check(&wasm) {
-                Ok(report) if report.fits => {
+        let started = Instant::now();
+        let (to_build, cache) = (project.clone(), code_cache.map(Path::to_owned));
+        let checked = tokio::task::spawn_blocking(move || {
+            let wasm = build(&to_build)?;
+            let built = started.elapsed();
+            trellis_modules::check_cached(&wasm, cache.as_deref()).map(|report| (wasm, report, built))
+        });
+        match checked.await? {
+            Ok((wasm, report, built)) => match report {
+                report if report.fits => {
                     std::fs::copy(&wasm, served).context("copying the component")?;
+                    println!(
+                        "built in {:.1} s, compiled in {:.1} s",
+                        built.as_secs_f64(),
+                        (started.elapsed() - built).as_secs_f64()
+                    );
                     return Ok(false);
                 }
-                Ok(report) => println!("not reloaded, the host would refuse it: {}", report.problems.join("; ")),
-                Err(err) => println!("not reloaded: {err:#}"),
+                report => println!("not reloaded, the host would refuse it: {}", report.problems.join("; ")),
             },
             Err(err) => println!("not reloaded: {err:#}"),
         }
     }
-}
-
-fn build_again(dir: &Path, build: Option<String>, wasm: Option<PathBuf>) -> anyhow::Result<PathBuf> {
-    let listen = SocketAddr::from(([127, 0, 0, 1], 0));
-    self::build(dir, &DevArgs { path: dir.to_owned(), build, wasm, listen, config: None, users: 1 })
-}
-
-/// The newest modification time and the number of files outside `target/` and hidden directories.
-fn fingerprint(dir: &Path) -> (Option<SystemTime>, usize) {
-    let mut newest = None;
-    let mut count = 0;
-    let mut stack = vec![dir.to_owned()];
-    while let Some(next) = stack.pop() {
-        let Ok(entries) = std::fs::read_dir(&next) else { continue };
-        for entry in entries.filter_map(Result::ok) {
-            let name = entry.file_name();
-            let name = name.to_string_lossy();
-            if name.starts_with('.') || name == "target" || name == "node_modules" || name == "__pycache__" {
-                continue;
-            }
-            let Ok(meta) = entry.metadata() else { continue };
-            if meta.is_dir() {
-                stack.push(entry.path());
-            } else if !name.ends_with(".wasm") {
-                count += 1;
-                newest = newest.max(meta.modified().ok());
-            }
-        }
-    }
-    (newest, count)
 }

@@ -6,10 +6,11 @@ use std::path::Path;
 use anyhow::Context;
 
 /// The template files, as `(path in the new crate, text)`.
-const TEMPLATE: [(&str, &str); 4] = [
+const TEMPLATE: [(&str, &str); 5] = [
     ("Cargo.toml", include_str!("../../../../plugin-sdk/template/Cargo.toml.tmpl")),
     ("README.md", include_str!("../../../../plugin-sdk/template/README.md")),
     ("src/lib.rs", include_str!("../../../../plugin-sdk/template/src/lib.rs")),
+    ("module.toml", include_str!("../../../../plugin-sdk/template/module.toml")),
     (".cargo/config.toml", include_str!("../../../../plugin-sdk/template/.cargo/config.toml")),
 ];
 

@@ -5,11 +5,12 @@
 use std::path::Path;
 
 /// `(path in the new directory, text)`; `{{name}}` is replaced by the module's name.
-const FILES: [(&str, &str); 12] = [
+const FILES: [(&str, &str); 13] = [
     ("package.json", include_str!("../../../../sdk-js/template/package.json")),
     ("module.js", include_str!("../../../../sdk-js/template/module.js")),
     ("module.test.js", include_str!("../../../../sdk-js/template/module.test.js")),
     ("app.js", include_str!("../../../../sdk-js/template/app.js")),
+    ("module.toml", include_str!("../../../../sdk-js/template/module.toml")),
     (".gitignore", include_str!("../../../../sdk-js/template/gitignore")),
     ("README.md", include_str!("../../../../sdk-js/README.md")),
     ("build.mjs", include_str!("../../../../sdk-js/build.mjs")),
@@ -39,8 +40,8 @@ pub fn next_steps(name: &str, dir: &Path) -> String {
          npm ci                            # the pinned componentize-js, once\n  \
          npm test                          # unit tests under node --test, against the SDK's fake host\n  \
          npm run build                     # the component: {name}.wasm\n  \
-         trellis module check {name}.wasm\n  \
-         trellis module dev --build 'npm run build' --wasm {name}.wasm   # serve it, reload on change\n\n\
+         trellis module check .            # the component module.toml names\n  \
+         trellis module dev                # serve it, rebuild and reload on change (module.toml)\n\n\
          the guide: README.md",
         dir = dir.display()
     )

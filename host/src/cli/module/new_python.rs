@@ -9,6 +9,7 @@ use anyhow::Context as _;
 const FILES: &[(&str, &str)] = &[
     ("module.py", include_str!("../../../../sdk-python/template/module.py")),
     ("app.py", include_str!("../../../../sdk-python/template/app.py")),
+    ("module.toml", include_str!("../../../../sdk-python/template/module.toml")),
     ("tests/__init__.py", include_str!("../../../../sdk-python/template/tests/__init__.py")),
     ("tests/test_module.py", include_str!("../../../../sdk-python/template/tests/test_module.py")),
     ("build.sh", include_str!("../../../../sdk-python/template/build.sh")),
@@ -52,8 +53,8 @@ pub fn next_steps(name: &str, dir: &Path) -> String {
          python3 -m venv .venv && .venv/bin/pip install --require-hashes -r requirements.txt   # once\n  \
          python3 -m unittest               # unit tests against the SDK's fake host\n  \
          . .venv/bin/activate && ./build.sh   # the component: {wasm}.wasm\n  \
-         trellis module check {wasm}.wasm\n  \
-         trellis module dev --build ./build.sh --wasm {wasm}.wasm   # serve it, reload on change\n\n\
+         trellis module check .            # the component module.toml names\n  \
+         trellis module dev                # serve it, rebuild and reload on change (module.toml)\n\n\
          the guide: README.md",
         dir = dir.display()
     )
