@@ -39,6 +39,7 @@ mod operations;
 mod outage;
 mod outbox;
 mod password_reset;
+mod poll;
 mod several_servers;
 mod smoke;
 mod spaces;

@@ -122,3 +122,24 @@ pub fn enable_word_count_legacy(config: &mut Config) {
     let grants = vec![Grant::KeyValue, Grant::ItemRead, Grant::Logging];
     config.modules.runtime.enable.push(EnabledModule::file(path, grants, vec![]));
 }
+
+/// The grants every poll example asks for (the JavaScript and Python SDKs' worlds import all three).
+fn poll_grants() -> Vec<Grant> {
+    vec![Grant::KeyValue, Grant::ItemRead, Grant::Logging]
+}
+
+/// Enables `poll`, the poll example in Rust (plugins/examples/poll).
+pub fn enable_poll(config: &mut Config) {
+    let path = PathBuf::from(trellis_plugins_build::DIR).join("poll.wasm");
+    config.modules.runtime.enable.push(EnabledModule::file(path, poll_grants(), vec![]));
+}
+
+/// Enables `poll-js`, the poll example in JavaScript (`scripts/build-guests`).
+pub fn enable_poll_js(config: &mut Config) {
+    config.modules.runtime.enable.push(EnabledModule::file(guest_path("poll_js.wasm"), poll_grants(), vec![]));
+}
+
+/// Enables `poll-py`, the poll example in Python (`scripts/build-guests`).
+pub fn enable_poll_py(config: &mut Config) {
+    config.modules.runtime.enable.push(EnabledModule::file(guest_path("poll_py.wasm"), poll_grants(), vec![]));
+}

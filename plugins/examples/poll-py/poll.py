@@ -1,0 +1,85 @@
+"""Poll in Python (`poll-py`): the port of the Rust example (plugins/examples/poll), from
+`trellis module new poll-py --lang python`. One vote per member on the options the space's configuration
+lists; a re-vote moves it. A vote is three writes (the caller's vote by compare-and-swap, then two
+counters) that the host commits together: `POST /vote?stall=1` writes, then spins until its deadline stops
+it, and the totals stay exact.
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+from urllib.parse import parse_qs
+
+from trellis_sdk import Context, Event, Manifest, Request, Response, Router, SpaceModule
+from trellis_sdk import bad_request, json_response
+
+router = Router()
+
+
+def vote(ctx: Context, user: str, option: str) -> Optional[str]:
+    """Records `option` as `user`'s vote and moves the counters; answers the vote it replaced."""
+    key = f"vote/{user}"
+    wanted = option.encode()
+    while True:
+        previous = ctx.kv.get(key)
+        if previous == wanted:
+            return option
+        if ctx.kv.compare_and_swap(key, previous, wanted):
+            break
+    if previous is None:
+        ctx.kv.increment("voters", 1)
+    else:
+        ctx.kv.increment(f"count/{previous.decode()}", -1)
+    ctx.kv.increment(f"count/{option}", 1)
+    return None if previous is None else previous.decode()
+
+
+class Poll(SpaceModule):
+    manifest = Manifest(
+        id="poll-py",
+        name="Poll (Python)",
+        version="0.1.0",
+        description="One vote per member on the options the space sets; a re-vote moves it",
+        config_schema={
+            "$schema": "https://json-schema.org/draft/2020-12/schema",
+            "type": "object",
+            "required": ["options"],
+            "additionalProperties": False,
+            "properties": {
+                "options": {"type": "array", "items": {"type": "string", "minLength": 1}, "minItems": 2, "uniqueItems": True}
+            },
+        },
+        # componentize-py imports the SDK's whole world, so the module asks for each of its interfaces.
+        permissions=["key-value", "item-read", "logging"],
+    )
+    router = router
+
+    def on_event(self, ctx: Context, event: Event) -> None:
+        pass
+
+
+@router.post("/vote")
+def post_vote(ctx: Context, request: Request) -> Response:
+    body = request.json()
+    option = body.get("option") if isinstance(body, dict) else None
+    options = ctx.config["options"]
+    if option not in options:
+        problem = {"path": "/option", "code": "NOT_AN_OPTION", "message": f"must be one of: {', '.join(options)}"}
+        return bad_request("option must be one of the poll's options", [problem])
+    previous = vote(ctx, request.caller_user_id, option)
+    if "stall" in parse_qs(request.query, keep_blank_values=True):
+        while True:  # the writes above are dropped when the deadline stops this call
+            pass
+    return json_response({"option": option, "previous": previous})
+
+
+@router.get("/vote")
+def get_vote(ctx: Context, request: Request) -> Response:
+    option = ctx.kv.get(f"vote/{request.caller_user_id}")
+    return json_response({"option": None if option is None else option.decode()})
+
+
+@router.get("/results")
+def results(ctx: Context, _request: Request) -> Response:
+    counts = {option: ctx.kv.get_int(f"count/{option}") for option in ctx.config["options"]}
+    return json_response({"counts": counts, "voters": ctx.kv.get_int("voters")})
