@@ -64,6 +64,7 @@ dev=$!
 trap 'kill $dev 2>/dev/null || true; rm -rf "$work"' EXIT
 for _ in $(seq 1 600); do grep -q "curl .*/modules/$name/" dev.out 2>/dev/null && break; sleep 0.5; done
 line=$(grep -m1 "curl .*/modules/$name/" dev.out)
+eval "$(grep -m1 '^export BASE=' dev.out)"
 eval "${line/curl /curl -s }${poll:+results}" > call.out
 e=$(date +%s.%N)
 printf '%-34s %6.1f s\n' "dev: serve, connect, call" "$(echo "$e - $s" | bc)"
@@ -72,14 +73,20 @@ echo "answer: $(cat call.out)"
 [ -n "$poll" ] || exit 0
 
 # The scenario: every user votes, then 100 re-votes at once (5 per user), then the totals.
-eval "$(grep -m1 '^export BASE=' dev.out)"
 url=$BASE/v0/spaces/$SPACE/modules/$name
 tokens=("$TOKEN"); for n in $(seq 2 20); do v=TOKEN_$n; tokens+=("${!v}"); done
-vote() { # TOKEN OPTION -> the status
-  curl -s -o /dev/null -w '%{http_code}\n' -X POST -H "X-License-Key: $KEY" -H "Authorization: Bearer $1" \
-    -H 'Content-Type: application/json' -d "{\"option\":\"$2\"}" "$url/vote"
+vote() { # TOKEN OPTION -> the final status; a 429 is retried after its Retry-After (1 s), as clients do
+  local code
+  for _ in $(seq 1 60); do
+    code=$(curl -s -o /dev/null -w '%{http_code}' -X POST -H "X-License-Key: $KEY" -H "Authorization: Bearer $1" \
+      -H 'Content-Type: application/json' -d "{\"option\":\"$2\"}" "$url/vote")
+    [ "$code" = 429 ] || break
+    echo 429 >> "$retries"; sleep 1
+  done
+  echo "$code"
 }
-export -f vote; export url KEY
+retries=$work/retries; : > "$retries"
+export -f vote; export url KEY retries
 s=$(date +%s.%N)
 printf '%s red\n' "${tokens[@]}" | xargs -P 20 -n 2 bash -c 'vote "$0" "$1"' > first.out
 options=(red green blue)
@@ -88,7 +95,7 @@ for i in $(seq 0 99); do echo "${tokens[$((i % 20))]} ${options[$(((i * 7 / 20) 
 e=$(date +%s.%N)
 results=$(curl -s -H "X-License-Key: $KEY" -H "Authorization: Bearer $TOKEN" "$url/results")
 printf '%-34s %6.1f s\n' "20 votes, then 100 re-votes at once" "$(echo "$e - $s" | bc)"
-echo "first votes: $(sort first.out | uniq -c | xargs); re-votes: $(sort burst.out | uniq -c | xargs)"
+echo "first votes: $(sort first.out | uniq -c | xargs); re-votes: $(sort burst.out | uniq -c | xargs); 429s retried: $(wc -l < "$retries")"
 echo "results: $results"
 python3 - "$results" <<'EOF'
 import json, sys

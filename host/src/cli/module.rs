@@ -40,8 +40,8 @@ pub enum ModuleCommand {
     Inspect { file: PathBuf },
     /// Say whether a component can be loaded (report as JSON): it fits this host's WIT, its manifest is valid,
     /// and, with a configuration (`--config`, or ./trellis.toml when present), the deployment grants what it
-    /// imports. Exits non-zero when it cannot be loaded. FILE may be a project folder whose module.toml names
-    /// the component.
+    /// imports. Exits non-zero when it cannot be loaded. FILE may be a project folder: the component its
+    /// module.toml names, or cargo's.
     Check { file: PathBuf },
     /// Build a module, serve it from a throw-away deployment with a signed-up user and a space it is connected
     /// to, print how to call it, and rebuild and reload it whenever its sources change.
@@ -139,18 +139,10 @@ pub fn author_cache_dir() -> Option<PathBuf> {
     Some(base.join("trellis").join("modules"))
 }
 
-/// `check`'s argument: a component, or a project folder whose `module.toml` names the component it builds.
+/// `check`'s argument: a component, or a project folder (the component its `module.toml` names, or cargo's).
 fn component_of(path: &std::path::Path) -> anyhow::Result<PathBuf> {
     if !path.is_dir() {
         return Ok(path.to_owned());
     }
-    let project = project::Project::load(path, None, None)?;
-    let wasm = project.wasm.ok_or_else(|| {
-        anyhow::anyhow!(
-            "{} is a folder: give the component's file, or name it with wasm = \"FILE\" under [build] in its {}",
-            path.display(),
-            project::FILE_NAME
-        )
-    })?;
-    Ok(path.join(wasm))
+    project::Project::load(path, None, None)?.component()
 }

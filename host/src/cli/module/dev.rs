@@ -150,23 +150,9 @@ fn build(project: &Project) -> anyhow::Result<PathBuf> {
     };
     let status = command.current_dir(&project.dir).status().context("running the build")?;
     anyhow::ensure!(status.success(), "the build failed ({status})");
-    let wasm = match &project.wasm {
-        Some(wasm) => project.dir.join(wasm),
-        None => cargo_wasm(&project.dir)?,
-    };
+    let wasm = project.component()?;
     anyhow::ensure!(wasm.is_file(), "the build wrote no {}", wasm.display());
     Ok(wasm)
-}
-
-/// `<target>/wasm32-wasip2/release/<crate name with _>.wasm`.
-fn cargo_wasm(dir: &Path) -> anyhow::Result<PathBuf> {
-    let manifest = std::fs::read_to_string(dir.join("Cargo.toml")).context("reading Cargo.toml")?;
-    let name = manifest
-        .lines()
-        .find_map(|line| line.trim().strip_prefix("name = \"").and_then(|rest| rest.strip_suffix('"')))
-        .context("Cargo.toml names no package")?;
-    let target = std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| dir.join("target"), PathBuf::from);
-    Ok(target.join("wasm32-wasip2/release").join(format!("{}.wasm", name.replace('-', "_"))))
 }
 
 /// Waits for a change of the sources, then rebuilds; answers true on Ctrl-C. A failed build is reported

@@ -81,6 +81,15 @@ impl Project {
         Ok(Self { dir: dir.to_owned(), command, wasm, watch })
     }
 
+    /// The component the build writes: `wasm`, or with cargo `<target>/wasm32-wasip2/release/<crate>.wasm`.
+    pub fn component(&self) -> anyhow::Result<PathBuf> {
+        match (&self.wasm, &self.command) {
+            (Some(wasm), _) => Ok(self.dir.join(wasm)),
+            (None, None) => cargo_wasm(&self.dir),
+            (None, Some(_)) => anyhow::bail!("a build command needs the component it writes (wasm = \"FILE\")"),
+        }
+    }
+
     /// The newest modification time and the number of watched files: a change of either means the sources
     /// changed (an edit, a new file or a removed one).
     pub fn fingerprint(&self) -> (Option<SystemTime>, usize) {
@@ -115,6 +124,17 @@ impl Project {
         let options = glob::MatchOptions { require_literal_separator: true, ..glob::MatchOptions::new() };
         self.watch.iter().any(|pattern| pattern.matches_path_with(relative, options))
     }
+}
+
+/// `<target>/wasm32-wasip2/release/<crate name with _>.wasm`, where cargo writes a crate's component.
+fn cargo_wasm(dir: &Path) -> anyhow::Result<PathBuf> {
+    let manifest = std::fs::read_to_string(dir.join("Cargo.toml")).context("reading Cargo.toml")?;
+    let name = manifest
+        .lines()
+        .find_map(|line| line.trim().strip_prefix("name = \"").and_then(|rest| rest.strip_suffix('"')))
+        .context("Cargo.toml names no package")?;
+    let target = std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| dir.join("target"), PathBuf::from);
+    Ok(target.join("wasm32-wasip2/release").join(format!("{}.wasm", name.replace('-', "_"))))
 }
 
 /// Build output, dependencies and hidden folders: never sources, and often large.
@@ -155,9 +175,12 @@ mod tests {
         let (dir, _) = project("[build]\ncommand = \"./build.sh\"\nwasm = \"a.wasm\"\n");
         let project = Project::load(dir.path(), Some("make".into()), Some("b.wasm".into())).unwrap();
         assert_eq!((project.command.as_deref(), project.wasm.as_deref()), (Some("make"), Some(Path::new("b.wasm"))));
-        let empty = tempfile::tempdir().unwrap();
-        let project = Project::load(empty.path(), None, None).unwrap();
+        let crate_dir = tempfile::tempdir().unwrap();
+        std::fs::write(crate_dir.path().join("Cargo.toml"), "[package]\nname = \"my-poll\"\n").unwrap();
+        let project = Project::load(crate_dir.path(), None, None).unwrap();
         assert!(project.command.is_none() && project.wasm.is_none());
+        // Cargo's component, unless CARGO_TARGET_DIR moves it.
+        assert!(project.component().unwrap().ends_with("wasm32-wasip2/release/my_poll.wasm"));
     }
 
     #[test]
