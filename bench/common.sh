@@ -31,6 +31,16 @@ pin=$(cat "$DATA"/outbox/*.eml | tr -d '\r' | grep -oE '^ +[0-9]{6}$' | tr -d ' 
 json -d "{\"signupToken\":\"$signup_token\",\"pin\":\"$pin\"}" "$BASE/v0/auth/sign-up/verify-pin" >/dev/null
 TOKEN=$(json -d "{\"signupToken\":\"$signup_token\",\"password\":\"bench password 1\"}" \
   "$BASE/v0/auth/sign-up/complete" | field '["sessionToken"]')
+# A second account, handle `peer`, signed up like the first; prints its session token.
+second_user() {
+  local signup_token pin
+  signup_token=$(json -d '{"email":"peer@example.org","handle":"peer","fullName":"Peer User","displayName":"Peer"}' \
+    "$BASE/v0/auth/sign-up/start" | field '["signupToken"]')
+  pin=$(grep -l '^To: peer@example.org' "$DATA"/outbox/*.eml | xargs cat | tr -d '\r' | grep -oE '^ +[0-9]{6}$' | tr -d ' ' | tail -n 1)
+  json -d "{\"signupToken\":\"$signup_token\",\"pin\":\"$pin\"}" "$BASE/v0/auth/sign-up/verify-pin" >/dev/null
+  json -d "{\"signupToken\":\"$signup_token\",\"password\":\"bench password 1\"}" \
+    "$BASE/v0/auth/sign-up/complete" | field '["sessionToken"]'
+}
 SERVER_PID_FOR_PS=$SERVER_PID
 export BASE KEY TOKEN DATA SERVER_PID_FOR_PS
 

@@ -14,12 +14,7 @@ source "$(dirname "$0")/common.sh"
 trap 'kill $SERVER_PID 2>/dev/null; wait $SERVER_PID 2>/dev/null; rm -rf "$DATA" "$SERVER_CONFIG"' EXIT
 
 # The recipient: a second account, signed up like the first.
-signup_token=$(json -d '{"email":"peer@example.org","handle":"peer","fullName":"Peer User","displayName":"Peer"}' \
-  "$BASE/v0/auth/sign-up/start" | field '["signupToken"]')
-pin=$(grep -l '^To: peer@example.org' "$DATA"/outbox/*.eml | xargs cat | tr -d '\r' | grep -oE '^ +[0-9]{6}$' | tr -d ' ' | tail -n 1)
-json -d "{\"signupToken\":\"$signup_token\",\"pin\":\"$pin\"}" "$BASE/v0/auth/sign-up/verify-pin" >/dev/null
-PEER_TOKEN=$(json -d "{\"signupToken\":\"$signup_token\",\"password\":\"bench password 1\"}" \
-  "$BASE/v0/auth/sign-up/complete" | field '["sessionToken"]')
+PEER_TOKEN=$(second_user)
 
 echo '{"to": "peer", "subject": "A question about the garden", "body": "A message of ordinary length, about as long as people write them to each other."}' >"$DATA/message.json"
 export BODY_FILE="$DATA/message.json"

@@ -6,6 +6,7 @@ pub mod analysis;
 pub mod describe;
 pub mod jobs;
 pub mod layers;
+pub mod live;
 pub mod marketplace;
 pub mod media;
 pub mod modules;
@@ -58,6 +59,8 @@ pub struct Config {
     pub jobs: jobs::JobsConfig,
     /// The background analysis of published assets.
     pub analysis: analysis::AnalysisConfig,
+    /// Live updates: the Server-Sent Event streams of `GET /v0/events`.
+    pub live: live::LiveConfig,
     /// Logging to standard error.
     pub log: LogConfig,
     /// `GET /metrics` in the Prometheus text format.
@@ -97,6 +100,7 @@ impl Default for Config {
             marketplace: marketplace::MarketplaceConfig::default(),
             jobs: jobs::JobsConfig::default(),
             analysis: analysis::AnalysisConfig::default(),
+            live: live::LiveConfig::default(),
             log: LogConfig::default(),
             metrics: MetricsConfig::default(),
             license_cache_seconds: 5,

@@ -10,6 +10,7 @@ pub mod entitlement;
 pub mod file_names;
 pub mod forms;
 pub mod jobs;
+pub mod live;
 pub mod marketplace;
 pub mod messages;
 pub mod precondition;

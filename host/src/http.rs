@@ -8,6 +8,7 @@ pub mod conditional;
 pub mod cors;
 pub mod docs;
 pub mod error;
+pub mod events;
 pub mod extract;
 pub mod forms;
 pub mod forwarded;
@@ -53,8 +54,11 @@ pub fn router(state: AppState) -> Router {
         .nest("/messages", messages::router())
         .nest("/marketplace", marketplace::router())
         .nest("/admin", admin::router())
+        .nest("/events", events::router())
         .route_layer(axum::middleware::from_fn(middleware::refuse_nul))
         .route_layer(axum::middleware::from_fn_with_state(state.clone(), middleware::require_license))
+        // The stream checks its own credentials: a browser's ticket stands in for the headers.
+        .merge(events::stream_router().route_layer(axum::middleware::from_fn(middleware::refuse_nul)))
         // The API description is public (conventions section 1): added after the license layer.
         .route("/openapi.json", get(openapi::openapi_json));
     let cors = cors::layer(&state.config.http);

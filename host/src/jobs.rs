@@ -14,6 +14,7 @@ pub mod queue;
 
 mod announcement_expiry;
 mod housekeeping;
+mod live_listener;
 mod marketplace_ranking;
 mod media_sweep;
 mod stale_listener;
@@ -28,6 +29,7 @@ use crate::media::objects::MediaObjects;
 use crate::rate_limits::RateLimits;
 use crate::services::analysis::Analysis;
 use crate::services::assets::Assets;
+use crate::services::live::Live;
 use crate::services::marketplace::ranking::Ranking;
 use crate::services::space_events::SpaceEvents;
 use crate::stale::Caches;
@@ -47,6 +49,8 @@ pub struct JobDeps {
     pub limits: Arc<RateLimits>,
     /// Forgets what another server announced stale.
     pub caches: Arc<dyn Caches>,
+    /// Sends committed live events to the open streams.
+    pub live: Arc<Live>,
 }
 
 /// The periodic jobs of a running server; they stop when this is dropped or [`Jobs::stop`]ped.
@@ -69,6 +73,8 @@ pub fn start(deps: JobDeps) -> Jobs {
     let analysis = queue::handler(analysis::AnalysisJobs::new(deps.analysis.clone()));
     tasks.extend(queue::spawn_workers(&deps.queue, analysis, config.analysis.workers));
     tasks.extend(stale_listener::start(config.database_url(), deps.caches.clone()));
+    tasks.push(tokio::spawn(deps.live.clone().dispatch()));
+    tasks.extend(live_listener::start(config.database_url(), deps.live.clone()));
     Jobs { tasks }
 }
 

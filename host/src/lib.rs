@@ -55,6 +55,12 @@ pub async fn serve(
     };
     let limits = http::server::ConnectionLimits::from(&state.config.http);
     tracing::info!(address = %listener.local_addr()?, "serving");
+    // Open event streams never end by themselves: they end when shutdown begins.
+    let live = state.live.clone();
+    let shutdown = async move {
+        shutdown.await;
+        live.close();
+    };
     let result =
         http::server::serve(http::router(state.clone()), listener, limits, shutdown).await.context("serving HTTP");
     if let Some(metrics) = metrics {

@@ -26,6 +26,8 @@ struct Recorded {
     events_dropped: IntCounterVec,
     quota_refusals: IntCounterVec,
     rate_limit_refusals: IntCounterVec,
+    live_sent: IntCounterVec,
+    live_slow_dropped: IntCounterVec,
 }
 
 static RECORDED: LazyLock<Recorded> = LazyLock::new(|| {
@@ -63,8 +65,26 @@ static RECORDED: LazyLock<Recorded> = LazyLock::new(|| {
         counter("trellis_quota_refusals_total", "Requests refused by a plan's daily quota", &["entitlement"]);
     let rate_limit_refusals =
         counter("trellis_rate_limit_refusals_total", "Attempts refused by an attempt limit", &["limit"]);
+    let live_sent =
+        counter("trellis_live_events_sent_total", "Live events queued to an open stream (GET /v0/events)", &[]);
+    let live_slow_dropped = counter(
+        "trellis_live_slow_clients_dropped_total",
+        "Live streams ended because their client did not read while live.stream_buffer events queued \
+         (the event that found the queue full is dropped with it)",
+        &[],
+    );
     registry.register(Box::new(requests.clone())).expect("registered once");
-    Recorded { registry, requests, media_errors, jobs, events_dropped, quota_refusals, rate_limit_refusals }
+    Recorded {
+        registry,
+        requests,
+        media_errors,
+        jobs,
+        events_dropped,
+        quota_refusals,
+        rate_limit_refusals,
+        live_sent,
+        live_slow_dropped,
+    }
 });
 
 /// One answered HTTP request. `route` is the matched route template, or `unmatched`.
@@ -85,6 +105,16 @@ pub fn job_finished(kind: &str, outcome: &'static str) {
 /// A space event dropped at its space's bound of undelivered events.
 pub fn event_dropped() {
     RECORDED.events_dropped.with_label_values::<&str>(&[]).inc();
+}
+
+/// A live event queued to a stream.
+pub fn live_event_sent() {
+    RECORDED.live_sent.with_label_values::<&str>(&[]).inc();
+}
+
+/// A live stream dropped because its client stopped reading.
+pub fn live_slow_client_dropped() {
+    RECORDED.live_slow_dropped.with_label_values::<&str>(&[]).inc();
 }
 
 /// A request refused by its plan's daily quota.
@@ -148,6 +178,8 @@ pub struct Snapshot {
     pub modules: Vec<trellis_modules::ModuleMetricsReport>,
     /// The largest resident memory a finished ffmpeg or ffprobe run reached, in bytes.
     pub media_tools_peak_bytes: u64,
+    /// Live-update streams open on this server.
+    pub live_streams: usize,
 }
 
 /// The whole exposition: the recorded families and the snapshot's.
@@ -178,6 +210,10 @@ fn snapshot_families(snapshot: &Snapshot) -> Vec<MetricFamily> {
     );
     tools.mut_metric().push(gauge(&[], snapshot.media_tools_peak_bytes as f64));
     families.push(tools);
+
+    let mut streams = family("trellis_live_streams", "Live-update streams open on this server", MetricType::GAUGE);
+    streams.mut_metric().push(gauge(&[], snapshot.live_streams as f64));
+    families.push(streams);
 
     let mut up =
         family("trellis_jobs_readable", "1 when the job table could be read for this scrape", MetricType::GAUGE);
@@ -304,8 +340,10 @@ mod tests {
             jobs: Some(vec![("analysis".into(), "QUEUED".into(), 2)]),
             modules: Vec::new(),
             media_tools_peak_bytes: 0,
+            live_streams: 7,
         };
         let text = render(&snapshot);
+        assert!(text.contains("trellis_live_streams 7"), "{text}");
         assert!(text.contains("# TYPE trellis_http_request_duration_seconds histogram"), "{text}");
         assert!(
             text.contains(

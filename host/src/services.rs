@@ -12,6 +12,7 @@ pub mod comments;
 pub mod form_configurations;
 pub mod form_instances;
 pub mod licenses;
+pub mod live;
 pub mod marketplace;
 pub mod messages;
 pub mod modules;

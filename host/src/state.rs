@@ -81,6 +81,8 @@ pub struct Services {
     pub readiness: Arc<Readiness>,
     /// `http.trusted_proxies`, parsed: whose `X-Forwarded-For` is believed.
     pub trusted_proxies: Arc<TrustedProxies>,
+    /// Live updates: the open event streams and their dispatcher (`jobs::start` runs it).
+    pub live: Arc<crate::services::live::Live>,
 }
 
 impl AppState {
@@ -172,6 +174,14 @@ impl AppState {
             config.media.max_asset_bytes.min(config.media.max_file_bytes),
             std::time::Duration::from_secs(config.media.asset_upload_window_seconds),
         ));
+        let live = Arc::new(crate::services::live::Live::new(
+            store.clone(),
+            config.live.clone(),
+            accounts.clone(),
+            licenses.clone(),
+            spaces.clone(),
+            workflows.clone(),
+        ));
         Ok(Self(Arc::new(Services {
             config,
             store,
@@ -198,6 +208,7 @@ impl AppState {
             analysis,
             readiness,
             trusted_proxies,
+            live,
         })))
     }
 }
@@ -216,6 +227,7 @@ impl AppState {
             media: self.media.clone(),
             limits: self.limits.clone(),
             caches: Arc::new(self.clone()),
+            live: self.live.clone(),
         }
     }
 }
@@ -265,6 +277,7 @@ impl AppState {
             jobs,
             modules: self.modules.host().metrics(),
             media_tools_peak_bytes: trellis_inference::media::tools_peak_resident_bytes(),
+            live_streams: self.live.open_streams(),
         }
     }
 }

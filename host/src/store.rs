@@ -22,6 +22,7 @@ mod instances;
 mod jobs;
 mod keyset;
 mod licenses;
+pub mod live;
 mod locks;
 mod marketplace;
 mod media;
@@ -133,6 +134,9 @@ pub struct Db {
     engine: Engine,
     /// Wakes this process's job workers when a commit queued jobs (other servers' workers poll).
     job_wake: Arc<tokio::sync::Notify>,
+    /// Wakes this process's live-event dispatcher when a commit wrote events (other servers
+    /// hear of them by `NOTIFY`).
+    live_wake: Arc<tokio::sync::Notify>,
 }
 
 pub use assets::AssetRepo;
@@ -143,6 +147,7 @@ pub use forms::FormRepo;
 pub use instances::InstanceRepo;
 pub use jobs::JobRepo;
 pub use licenses::LicenseRepo;
+pub use live::{LiveRepo, StoredLiveEvent, TicketRow};
 pub use marketplace::ListingRepo;
 pub use media::MediaRepo;
 pub use messages::MessageRepo;
@@ -193,6 +198,7 @@ pub struct Repositories {
     pub module_deliveries: ModuleDeliveryRepo,
     pub module_kv: ModuleKv,
     pub jobs: JobRepo,
+    pub live: LiveRepo,
 }
 
 impl Store {
@@ -224,6 +230,7 @@ impl Store {
             module_deliveries: ModuleDeliveryRepo::new(db.clone()),
             module_kv: ModuleKv::new(db.clone()),
             jobs: JobRepo::new(db.clone()),
+            live: LiveRepo::new(db.clone()),
             db,
         }))
     }
@@ -313,7 +320,14 @@ impl Db {
             Engine::Postgres => pool.clone(),
         };
         let batcher = (engine == Engine::Sqlite).then(|| batch::Batcher::start(writer.clone()));
-        Ok(Self { pool, writer, batcher, engine, job_wake: Arc::new(tokio::sync::Notify::new()) })
+        Ok(Self {
+            pool,
+            writer,
+            batcher,
+            engine,
+            job_wake: Arc::new(tokio::sync::Notify::new()),
+            live_wake: Arc::new(tokio::sync::Notify::new()),
+        })
     }
 
     fn pool_options(engine: Engine, max: u32) -> AnyPoolOptions {
@@ -390,6 +404,14 @@ impl Db {
         if outbox.has_jobs() {
             self.job_wake.notify_waiters();
         }
+        if outbox.has_live() {
+            self.live_committed();
+        }
+    }
+
+    /// Call after the commit of a write that wrote live events.
+    fn live_committed(&self) {
+        self.live_wake.notify_one();
     }
 
     /// Copies the SQLite write-ahead log into the database file without blocking writers; the

@@ -474,6 +474,52 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v0/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The signed-in user's live updates, as `text/event-stream`. Each event has `id:` (increasing;
+         *     send the last one back as `Last-Event-ID` to resume), `event:` (`message.created`,
+         *     `unread.changed`, `comment.created`, `asset.changed`, `invite.created`,
+         *     `registration.changed`, `item.changed`; see the `Live*` schemas for each one's `data:`) and one
+         *     line of JSON as `data:`. A resumed stream first sends what was missed, if it is at most 5
+         *     minutes and 1,000 events back, else `event: reset` (`data: {}`): read again what you show.
+         *     A `: keep-alive` comment comes at least every 15 seconds. The stream ends when the session
+         *     ends or the license key is revoked. At most 5 streams per user.
+         */
+        get: operations["open_event_stream"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v0/events/ticket": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A ticket for `GET /v0/events?ticket=...`: single use, valid 60 seconds, bound to the caller's
+         *     session and license key (the stream it opens ends with them).
+         */
+        post: operations["create_event_ticket"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v0/forms": {
         parameters: {
             query?: never;
@@ -1531,6 +1577,13 @@ export interface components {
         ErrorEnvelope: {
             error: components["schemas"]["ErrorBody"];
         };
+        /** @description `{ticket, expiresAt}`. */
+        EventTicket: {
+            /** Format: date-time */
+            expiresAt: string;
+            /** @description Opens one stream as `GET /v0/events?ticket=...`, within 60 seconds. */
+            ticket: string;
+        };
         /** @description A tag, sentence or transcript and the model (name and version) that produced it, if a model did. */
         FindingView: {
             model: string | null;
@@ -2004,6 +2057,58 @@ export interface components {
             spaceId: string;
             summary: string;
             title: string;
+        };
+        /** @description `asset.changed`, to those who may read the asset. */
+        LiveAssetChanged: {
+            /** @description `null` before the asset's first analysis is queued. */
+            analysisState?: string | null;
+            assetId: string;
+            spaceId: string;
+            state: string;
+        };
+        /** @description `comment.created`, to those who may read the space or channel. */
+        LiveCommentCreated: {
+            commentId: string;
+            /** @description `space` or `channel`. */
+            scope: string;
+            scopeId: string;
+        };
+        /** @description `invite.created`, to the invitee. */
+        LiveInviteCreated: {
+            channelId: string;
+            inviteId: string;
+        };
+        /**
+         * @description `item.changed`, to the item's creator and holders of a view of its workbasket (the one it left
+         *     too, on a move).
+         */
+        LiveItemChanged: {
+            /** @description `STARTED`, `MOVED` or `UPDATED`. */
+            change: string;
+            itemId: string;
+            workbasketId: string;
+            workflowConfigurationId: string;
+        };
+        /** @description `message.created`, to the recipient. */
+        LiveMessageCreated: {
+            messageId: string;
+            threadId: string;
+            /**
+             * Format: int64
+             * @description The recipient's unread messages, this one included.
+             */
+            unread: number;
+        };
+        /** @description `registration.changed`, to the registrant and the space's owner. */
+        LiveRegistrationChanged: {
+            registrationId: string;
+            spaceId: string;
+            state: string;
+        };
+        /** @description `unread.changed`, to the user whose unread count changed. */
+        LiveUnreadChanged: {
+            /** Format: int64 */
+            unread: number;
         };
         Login: {
             /** @description The e-mail address or the handle. */
@@ -4275,6 +4380,105 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    open_event_stream: {
+        parameters: {
+            query?: {
+                /**
+                 * @description A ticket from `POST /v0/events/ticket`, for clients that cannot send headers (a browser's
+                 *     `EventSource`); it is used up, and stands in for `Authorization` and `X-License-Key`.
+                 */
+                ticket?: string;
+                /**
+                 * @description Stands in for the `Last-Event-ID` header (which wins when both are sent), for a browser
+                 *     that reconnects by hand with a new ticket.
+                 */
+                lastEventId?: string;
+            };
+            header?: {
+                /** @description The `id` of the last event received: the stream resumes after it */
+                "Last-Event-ID"?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Server-Sent Events; the `data:` of each event kind is the schema named after it (`LiveMessageCreated`, ...) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            /** @description UNAUTHENTICATED: no session, or a ticket that is unknown, used or expired; LICENSE_REQUIRED, LICENSE_INVALID */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            403: components["responses"]["Forbidden"];
+            /** @description RATE_LIMITED: the user holds 5 streams already (`Retry-After`) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            500: components["responses"]["Internal"];
+            /** @description SERVICE_UNAVAILABLE: the server holds as many streams as it may (`Retry-After`) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    create_event_ticket: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventTicket"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            403: components["responses"]["Forbidden"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };

@@ -162,12 +162,19 @@ impl<S: Send + Sync> FromRequestParts<S> for BearerToken {
 
     async fn from_request_parts(parts: &mut Parts, _state: &S) -> Result<Self, Self::Rejection> {
         let value = parts.headers.get(header::AUTHORIZATION).and_then(|v| v.to_str().ok());
-        let token = value
+        Self::parse(value).ok_or_else(Error::unauthenticated)
+    }
+}
+
+impl BearerToken {
+    /// The token of an `Authorization: Bearer ...` value.
+    pub fn parse(authorization: Option<&str>) -> Option<Self> {
+        let token = authorization
             .and_then(|v| v.split_once(' '))
             .filter(|(scheme, _)| scheme.eq_ignore_ascii_case("bearer"))
             .map(|(_, token)| token.trim())
             .filter(|token| !token.is_empty());
-        token.map(|t| BearerToken(t.to_owned())).ok_or_else(Error::unauthenticated)
+        token.map(|t| BearerToken(t.to_owned()))
     }
 }
 

@@ -17,27 +17,36 @@ pub const LICENSE_KEY: &str = "x-license-key";
 /// Every /v0 route needs a license: a valid `X-License-Key`, or, in gateway mode, the gateway's
 /// proxy secret. The resulting [`Caller`](crate::services::licenses::Caller) rides on the request.
 pub async fn require_license(State(state): State<AppState>, mut request: Request, next: Next) -> Response {
-    let headers = request.headers();
-    let text = |name: &str| headers.get(name).and_then(|v| v.to_str().ok()).map(str::trim);
-    let gateway = &state.config.gateway;
-    let caller = match (state.licenses.gateway_enabled(), text(&gateway.secret_header)) {
-        (true, Some(secret)) => {
-            state.licenses.authorize_gateway(secret, text(&gateway.user_header), text(&gateway.plan_header))
-        }
-        _ => match text(LICENSE_KEY) {
-            None | Some("") => Err(Error::LicenseRequired),
-            Some(key) => {
-                let key = key.to_owned();
-                state.licenses.authorize_key(&key).await
-            }
-        },
-    };
-    match caller {
-        Ok(caller) => {
+    match caller_of(&state, request.headers()).await {
+        Ok((caller, _)) => {
             request.extensions_mut().insert(caller);
             next.run(request).await
         }
         Err(error) => error.into_response(),
+    }
+}
+
+/// The license-side identity of a request's headers, with the digest of the license key when a
+/// key (not a gateway) admitted it.
+pub async fn caller_of(
+    state: &AppState,
+    headers: &axum::http::HeaderMap,
+) -> Result<(crate::services::licenses::Caller, Option<String>), Error> {
+    let text = |name: &str| headers.get(name).and_then(|v| v.to_str().ok()).map(str::trim);
+    let gateway = &state.config.gateway;
+    match (state.licenses.gateway_enabled(), text(&gateway.secret_header)) {
+        (true, Some(secret)) => state
+            .licenses
+            .authorize_gateway(secret, text(&gateway.user_header), text(&gateway.plan_header))
+            .map(|caller| (caller, None)),
+        _ => match text(LICENSE_KEY) {
+            None | Some("") => Err(Error::LicenseRequired),
+            Some(key) => {
+                let key = key.to_owned();
+                let caller = state.licenses.authorize_key(&key).await?;
+                Ok((caller, Some(crate::domain::secret::digest(&key))))
+            }
+        },
     }
 }
 

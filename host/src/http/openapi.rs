@@ -22,7 +22,8 @@ use super::spaces::{
 };
 use super::workflows::{configurations as workflow_configurations, items as workflow_items};
 use super::{
-    admin, admin_modules, auth, channels, health, list, marketplace, media, messages, modules, spaces, users, views,
+    admin, admin_modules, auth, channels, events, health, list, marketplace, media, messages, modules, spaces, users,
+    views,
 };
 use crate::domain::problems::Problem;
 use crate::http::error::{ErrorBody, ErrorCode, ErrorEnvelope};
@@ -57,6 +58,7 @@ use crate::http::error::{ErrorBody, ErrorCode, ErrorEnvelope};
         media::upload_asset, media::download_asset,
         media::upload_avatar, media::delete_avatar, media::download_avatar,
         messages::send_message, messages::unread, messages::list_threads, messages::list_messages, messages::get_message,
+        events::events, events::create_ticket,
         health::healthz, health::readyz, openapi_json,
     ),
     components(schemas(ErrorEnvelope, ErrorBody, ErrorCode, Problem, views::Profile, views::UserSummary, views::AvatarRef,
@@ -70,7 +72,9 @@ use crate::http::error::{ErrorBody, ErrorCode, ErrorEnvelope};
         space_marketplace::PendingRegistrationView, list::ListEnvelope<space_marketplace::PendingRegistrationView>,
         admin::ReviewedListingView, list::ListEnvelope<admin::ReviewedListingView>,
         modules::RefusedModuleView, list::ListEnvelope<modules::RefusedModuleView>,
-        admin_modules::ModuleMetricsView, list::ListEnvelope<admin_modules::ModuleMetricsView>)),
+        admin_modules::ModuleMetricsView, list::ListEnvelope<admin_modules::ModuleMetricsView>,
+        events::EventTicket, events::LiveMessageCreated, events::LiveUnreadChanged, events::LiveCommentCreated,
+        events::LiveAssetChanged, events::LiveInviteCreated, events::LiveRegistrationChanged, events::LiveItemChanged)),
     servers((url = "/", description = "The server that serves this document (a relative URL, so `/docs` works at any address)")),
     modifiers(&SecuritySchemes),
     security(("license" = [])),

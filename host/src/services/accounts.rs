@@ -297,7 +297,13 @@ impl Accounts {
         if token.len() > 128 {
             return Err(Error::unauthenticated());
         }
-        let digest = secret::digest(token);
+        self.session_by_digest(&secret::digest(token)).await
+    }
+
+    /// The live session whose token has this digest (a live stream re-checks the session it was
+    /// opened with, and a ticket names its session so).
+    pub async fn session_by_digest(&self, digest: &str) -> Result<SessionUser> {
+        let digest = digest.to_owned();
         let now = OffsetDateTime::now_utc();
         if let Some(user) = self.sessions.get(&digest).filter(|user| user.expires_at > now) {
             return Ok(user);

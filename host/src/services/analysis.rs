@@ -88,8 +88,9 @@ impl Analysis {
         // The space's modules hear of the result as a change of the asset (Tags takes its tags).
         let mut item = crate::services::assets::event_item(asset);
         item["analysis"] = json!({"state": state, "tags": record.tags, "description": record.description});
-        let outbox =
-            self.events.outbox(&asset.space_id, SpaceEventKind::AssetStateChanged, &asset.asset_id, item).await;
+        let outbox = Arc::new(
+            self.events.outbox(&asset.space_id, SpaceEventKind::AssetStateChanged, &asset.asset_id, item).await,
+        );
         let now = OffsetDateTime::now_utc();
         self.store.assets.set_analysis(&asset.asset_id, state, Some(json), &outbox, now).await?;
         self.events.committed(&outbox);

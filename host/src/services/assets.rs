@@ -14,6 +14,7 @@ use time::OffsetDateTime;
 use crate::domain::assets::{self, AssetState, MAX_WAITING_PER_PROPOSER, NewAsset, StateChange};
 use crate::domain::entitlement::Entitlement;
 use crate::domain::jobs::{AnalyseAsset, SpaceEventKind};
+use crate::domain::live::LiveEvent;
 use crate::domain::problems::Parsed;
 use crate::domain::spaces::Role;
 use crate::error::{Error, Result};
@@ -220,11 +221,16 @@ impl Assets {
         }
         let now = OffsetDateTime::now_utc();
         // The asset as the move leaves it: the move is guarded by the state it was read in.
-        let moved_asset = StoredAsset { state: next.as_str().to_owned(), updated_at: now, ..asset };
-        let outbox = self.outbox(&moved_asset).await;
         let analysis = next
             .starts_analysis()
-            .then(|| AnalyseAsset { asset_id: asset_id.clone(), proposer_id: Some(moved_asset.proposed_by.clone()) });
+            .then(|| AnalyseAsset { asset_id: asset_id.clone(), proposer_id: Some(asset.proposed_by.clone()) });
+        // A move that starts the first analysis queues it (`move_state`).
+        let analysis_state = match (&asset.analysis_state, &analysis) {
+            (None, Some(_)) => Some("QUEUED".to_owned()),
+            (state, _) => state.clone(),
+        };
+        let moved_asset = StoredAsset { state: next.as_str().to_owned(), updated_at: now, analysis_state, ..asset };
+        let outbox = self.outbox(&moved_asset).await;
         let moved = self
             .store
             .assets
@@ -303,9 +309,14 @@ impl Assets {
     }
 
     /// The event that tells the space's modules that an asset changed state, written with the change.
+    /// Readers of the asset hear of the change live.
     async fn outbox(&self, asset: &StoredAsset) -> Arc<Outbox> {
         let item = event_item(asset);
-        self.events.outbox(&asset.space_id, SpaceEventKind::AssetStateChanged, &asset.asset_id, item).await
+        let outbox =
+            self.events.outbox(&asset.space_id, SpaceEventKind::AssetStateChanged, &asset.asset_id, item).await;
+        let live =
+            LiveEvent::asset_changed(&asset.space_id, &asset.asset_id, &asset.state, asset.analysis_state.as_deref());
+        Arc::new(outbox.live(live))
     }
 }
 

@@ -9,6 +9,7 @@ use time::OffsetDateTime;
 
 use crate::domain::comments::{CommentText, Scope};
 use crate::domain::jobs::SpaceEventKind;
+use crate::domain::live::LiveEvent;
 use crate::domain::problems::Parsed;
 use crate::error::Result;
 use crate::rate_limits::RateLimits;
@@ -109,13 +110,17 @@ impl Comments {
             created_at: new.created_at,
         };
         // A space's modules hear of its comments, with the comment's own commit.
-        let outbox = match scope {
+        // Readers of the scope hear of it live.
+        let (outbox, live) = match scope {
             Scope::Space(space_id) => {
                 let item = event_item(space_id, &comment);
-                self.events.outbox(space_id, SpaceEventKind::CommentCreated, &comment.comment_id, item).await
+                let outbox =
+                    self.events.outbox(space_id, SpaceEventKind::CommentCreated, &comment.comment_id, item).await;
+                (outbox, LiveEvent::space_comment(space_id, &comment.comment_id))
             }
-            Scope::Channel(_) => Arc::<Outbox>::default(),
+            Scope::Channel(channel_id) => (Outbox::new(), LiveEvent::channel_comment(channel_id, &comment.comment_id)),
         };
+        let outbox = Arc::new(outbox.live(live));
         self.store.comments.insert_comment(new, &outbox).await?;
         self.events.committed(&outbox);
         Ok(comment)

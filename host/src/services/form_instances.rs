@@ -8,6 +8,7 @@ use time::OffsetDateTime;
 
 use crate::domain::forms::{self, CheckedPayload, InstanceState, Mode};
 use crate::domain::jobs::SpaceEventKind;
+use crate::domain::live::LiveEvent;
 use crate::domain::precondition::{EntityTag, Precondition};
 use crate::domain::problems::Problems;
 use crate::error::{Error, OnConflict, OnStale, Result, check_precondition};
@@ -176,7 +177,8 @@ impl FormInstances {
             space_id: space_id.as_deref(),
         };
         let configuration_id = &configuration.stored.configuration_id;
-        let outbox = self.outbox(SpaceEventKind::FormInstanceCreated, &form_id, configuration_id, &content).await;
+        let outbox =
+            Arc::new(self.outbox(SpaceEventKind::FormInstanceCreated, &form_id, configuration_id, &content).await);
         let stored = self
             .store
             .instances
@@ -247,7 +249,8 @@ impl FormInstances {
         };
         let form_id = &current.stored.form_id;
         let configuration_id = &current.stored.configuration_id;
-        let outbox = self.outbox(SpaceEventKind::FormInstanceUpdated, form_id, configuration_id, &content).await;
+        let outbox =
+            Arc::new(self.outbox(SpaceEventKind::FormInstanceUpdated, form_id, configuration_id, &content).await);
         let stored = self
             .store
             .instances
@@ -276,6 +279,7 @@ impl FormInstances {
         fields: Map<String, Value>,
         metadata: Map<String, Value>,
         workflow_event: Option<(&str, NewWorkflowEvent)>,
+        live: Option<LiveEvent>,
     ) -> Result<Instance> {
         let before = instance.answers();
         let mut after = before.clone();
@@ -304,8 +308,12 @@ impl FormInstances {
             integrations: stored.integrations.as_deref(),
             space_id: stored.space_id.as_deref(),
         };
-        let outbox =
+        let mut outbox =
             self.outbox(SpaceEventKind::FormInstanceUpdated, &stored.form_id, &stored.configuration_id, &content).await;
+        if let Some(live) = live {
+            outbox = outbox.live(live);
+        }
+        let outbox = Arc::new(outbox);
         let updated = self
             .store
             .instances
@@ -332,8 +340,8 @@ impl FormInstances {
         form_id: &str,
         configuration_id: &str,
         content: &InstanceContent<'_>,
-    ) -> Arc<Outbox> {
-        let Some(space_id) = content.space_id else { return Arc::default() };
+    ) -> Outbox {
+        let Some(space_id) = content.space_id else { return Outbox::new() };
         self.events.outbox(space_id, kind, form_id, item_of(form_id, configuration_id, content)).await
     }
 

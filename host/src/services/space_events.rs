@@ -51,12 +51,12 @@ impl SpaceEvents {
 
     /// The outbox that queues an event of `space_id` about `item_id` (described by `item`) with the
     /// change: empty when the space has no module connected.
-    pub async fn outbox(&self, space_id: &str, kind: SpaceEventKind, item_id: &str, item: Value) -> Arc<Outbox> {
+    pub async fn outbox(&self, space_id: &str, kind: SpaceEventKind, item_id: &str, item: Value) -> Outbox {
         if !self.any_enabled || self.spaces.connected_modules(space_id).await.is_ok_and(|m| m.is_empty()) {
-            return Arc::default();
+            return Outbox::new();
         }
         let event = SpaceEvent { space_id: space_id.to_owned(), kind, item_id: item_id.to_owned(), item };
-        Arc::new(Outbox::new().bounded_job(&event, self.capacity))
+        Outbox::new().bounded_job(&event, self.capacity)
     }
 
     /// After the change that wrote `outbox` committed: counts (and logs, at most once a second)

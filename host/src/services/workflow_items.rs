@@ -474,6 +474,7 @@ impl WorkflowItems {
                 patch.fields,
                 patch.metadata,
                 workflow_event.map(|event| (workflow_id.as_str(), event)),
+                Some(current.item.changed(None, "UPDATED")),
             )
             .await
             .on_stale(precondition)?;

@@ -16,6 +16,7 @@ use super::locks::lock_row;
 use super::outbox::Outbox;
 use super::{Db, StoreResult, from_millis, placeholders, to_millis};
 use crate::domain::jobs::AnalyseAsset;
+use crate::domain::live::LiveEvent;
 
 /// A stored asset with its proposer's handle.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -111,7 +112,8 @@ impl AssetRepo {
     ) -> StoreResult<bool> {
         let new = Arc::new(new);
         let engine = self.db.engine;
-        self.db
+        let inserted = self
+            .db
             .write(move |conn| {
                 let new = new.clone();
                 Box::pin(async move {
@@ -160,10 +162,14 @@ impl AssetRepo {
                     .bind(to_millis(now))
                     .execute(&mut *conn)
                     .await?;
+                    let live = LiveEvent::asset_changed(&new.space_id, &new.asset_id, "AWAITING_UPLOAD", None);
+                    super::live::insert_in(conn, &[live], now).await?;
                     Ok(true)
                 })
             })
-            .await
+            .await;
+        self.db.live_committed();
+        inserted
     }
 
     /// Moves every announcement made before `announced_before` that is still AWAITING_UPLOAD to

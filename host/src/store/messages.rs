@@ -13,6 +13,7 @@ use time::OffsetDateTime;
 
 use super::keyset::{BindKeyset, Keyset};
 use super::{Db, StoreError, StoreResult, from_millis, to_millis};
+use crate::domain::live::LiveEvent;
 
 /// A participant with an account, as the other side of a thread or a message sees them.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -234,9 +235,14 @@ impl MessageRepo {
         self.db
             .write(move |conn| {
                 let new = new.clone();
-                Box::pin(async move { insert_in(conn, &new).await })
+                Box::pin(async move {
+                    let live = insert_in(conn, &new).await?;
+                    super::live::insert_in(conn, &live, new.created_at).await
+                })
             })
-            .await
+            .await?;
+        self.db.live_committed();
+        Ok(())
     }
 
     /// Marks a message read for its recipient, once: the first call sets `read_at` and takes the
@@ -250,7 +256,8 @@ impl MessageRepo {
         now: OffsetDateTime,
     ) -> StoreResult<Option<OffsetDateTime>> {
         let work = Arc::new((message_id.to_owned(), recipient_id.to_owned()));
-        self.db
+        let read_at = self
+            .db
             .write(move |conn| {
                 let work = work.clone();
                 Box::pin(async move {
@@ -273,10 +280,16 @@ impl MessageRepo {
                         .bind(recipient_id.clone())
                         .execute(&mut *conn)
                         .await?;
-                        sqlx::query("update message_inbox set unread = unread - 1 where user_id = $1 and unread > 0")
-                            .bind(recipient_id.clone())
-                            .execute(&mut *conn)
-                            .await?;
+                        let unread = sqlx::query(
+                            "update message_inbox set unread = unread - 1 where user_id = $1 and unread > 0 \
+                             returning unread",
+                        )
+                        .bind(recipient_id.clone())
+                        .fetch_optional(&mut *conn)
+                        .await?;
+                        let unread = unread.map(|row| row.try_get::<i64, _>("unread")).transpose()?.unwrap_or(0);
+                        let live = [LiveEvent::unread_changed(recipient_id, unread)];
+                        super::live::insert_in(conn, &live, now).await?;
                     }
                     let row = sqlx::query("select read_at from message where message_id = $1 and recipient_id = $2")
                         .bind(message_id.clone())
@@ -286,7 +299,9 @@ impl MessageRepo {
                     Ok(row.map(|row| row.try_get::<Option<i64>, _>("read_at")).transpose()?.flatten().map(from_millis))
                 })
             })
-            .await
+            .await;
+        self.db.live_committed();
+        read_at
     }
 }
 
@@ -352,8 +367,9 @@ async fn touch_thread(conn: &mut sqlx::AnyConnection, new: &NewMessageRow, at: i
     Ok(())
 }
 
-/// Writes a message inside the caller's transaction (see [`MessageRepo::insert_message`]).
-pub(super) async fn insert_in(conn: &mut sqlx::AnyConnection, new: &NewMessageRow) -> StoreResult<()> {
+/// Writes a message inside the caller's transaction (see [`MessageRepo::insert_message`]);
+/// answers the live events it causes, for the caller to write last (`store::live`).
+pub(super) async fn insert_in(conn: &mut sqlx::AnyConnection, new: &NewMessageRow) -> StoreResult<Vec<LiveEvent>> {
     let at = to_millis(new.created_at);
     if new.new_thread {
         start_thread(conn, new, at).await?;
@@ -373,12 +389,16 @@ pub(super) async fn insert_in(conn: &mut sqlx::AnyConnection, new: &NewMessageRo
     .bind(at)
     .execute(&mut *conn)
     .await?;
-    sqlx::query(
+    let unread: i64 = sqlx::query(
         "insert into message_inbox (user_id, unread) values ($1, 1) \
-         on conflict (user_id) do update set unread = message_inbox.unread + 1",
+         on conflict (user_id) do update set unread = message_inbox.unread + 1 returning unread",
     )
     .bind(new.recipient_id.clone())
-    .execute(&mut *conn)
-    .await?;
-    Ok(())
+    .fetch_one(&mut *conn)
+    .await?
+    .try_get("unread")?;
+    Ok(vec![
+        LiveEvent::message_created(&new.recipient_id, &new.thread_id, &new.message_id, unread),
+        LiveEvent::unread_changed(&new.recipient_id, unread),
+    ])
 }

@@ -40,6 +40,7 @@ const SQLITE: &[Embedded] = embed!("sqlite":
     14 "0014_revisions.sql",
     15 "0015_announcement_expiry.sql",
     16 "0016_fair_jobs.sql",
+    17 "0017_live_events.sql",
 );
 
 const POSTGRES: &[Embedded] = embed!("postgres":
@@ -59,6 +60,7 @@ const POSTGRES: &[Embedded] = embed!("postgres":
     14 "0014_revisions.sql",
     15 "0015_announcement_expiry.sql",
     16 "0016_fair_jobs.sql",
+    17 "0017_live_events.sql",
 );
 
 /// The version of the newest migration this binary carries.

@@ -13,6 +13,7 @@ use super::StoreResult;
 use super::jobs::NewJobRow;
 use super::messages::NewMessageRow;
 use crate::domain::jobs::JobKind;
+use crate::domain::live::LiveEvent;
 
 /// What one change causes, written with it. Empty by default; a repository method that takes an
 /// outbox writes it inside the change's transaction and wakes this process's job workers after
@@ -21,6 +22,7 @@ use crate::domain::jobs::JobKind;
 pub struct Outbox {
     jobs: Vec<OutboxJob>,
     notices: Vec<NewMessageRow>,
+    live: Vec<LiveEvent>,
 }
 
 #[derive(Debug)]
@@ -58,6 +60,12 @@ impl Outbox {
         self
     }
 
+    /// Announces the change to the users who may read it (`GET /v0/events`) once it commits.
+    pub fn live(mut self, event: LiveEvent) -> Self {
+        self.live.push(event);
+        self
+    }
+
     fn push<K: JobKind>(&mut self, job: &K, max_unfinished: Option<i64>) {
         let row = NewJobRow {
             kind: K::NAME.to_owned(),
@@ -74,13 +82,20 @@ impl Outbox {
         !self.jobs.is_empty()
     }
 
+    /// Whether the change announces something live (a notice does: it is a message).
+    pub fn has_live(&self) -> bool {
+        !self.live.is_empty() || !self.notices.is_empty()
+    }
+
     /// Jobs the committed write left out because their bound was reached.
     pub fn dropped(&self) -> usize {
         self.jobs.iter().filter(|job| job.dropped.load(Ordering::Relaxed)).count()
     }
 
-    /// Writes everything inside the caller's transaction.
+    /// Writes everything inside the caller's transaction; call it as the transaction's last step
+    /// (the live events go last of all, see `store::live`).
     pub(super) async fn write_in(&self, conn: &mut AnyConnection, now: OffsetDateTime) -> StoreResult<()> {
+        let mut live = self.live.clone();
         for job in &self.jobs {
             let queued = match job.max_unfinished {
                 None => super::jobs::insert_in(conn, &job.row, now).await?,
@@ -96,9 +111,9 @@ impl Outbox {
                 .await?
                 .is_some();
             if recipient_exists {
-                super::messages::insert_in(conn, notice).await?;
+                live.extend(super::messages::insert_in(conn, notice).await?);
             }
         }
-        Ok(())
+        super::live::insert_in(conn, &live, now).await
     }
 }

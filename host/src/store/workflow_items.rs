@@ -8,6 +8,7 @@ use super::audit::{self, AuditEntry, NewEntry, Trail};
 use super::instances::{INSTANCE_COLUMNS, instance_from_row};
 use super::keyset::{BindKeyset, Keyset};
 use super::{Db, StoreError, StoreResult, StoredInstance, from_millis, placeholders, to_millis};
+use crate::domain::live::LiveEvent;
 
 /// Where an item stands in its workflow.
 #[derive(Clone, Debug)]
@@ -57,6 +58,20 @@ pub struct NewWorkflowEvent {
 
 const ITEM_COLUMNS: &str =
     "item_id, item_type, workflow_configuration_id, workbasket_id, revision, started_by, created_at, updated_at";
+
+impl StoredItem {
+    /// `item.changed` for this item (after a move, `from` names the workbasket it left).
+    pub fn changed(&self, from: Option<&str>, change: &str) -> LiveEvent {
+        LiveEvent::item_changed(
+            &self.started_by,
+            &self.workflow_configuration_id,
+            &self.item_id,
+            &self.workbasket_id,
+            from,
+            change,
+        )
+    }
+}
 
 fn item_from_row(row: &AnyRow) -> Result<StoredItem, sqlx::Error> {
     Ok(StoredItem {
@@ -166,7 +181,7 @@ impl WorkflowItemRepo {
             event,
             now,
         });
-        self.db.write(move |conn| {
+        let item = self.db.write(move |conn| {
             let start = start.clone();
             Box::pin(async move {
                 let row = sqlx::query(sqlx::AssertSqlSafe(format!(
@@ -189,10 +204,14 @@ impl WorkflowItemRepo {
                 if let Some(event) = &start.event {
                     insert_workflow_event(conn, &start.item_id, &start.workflow_configuration_id, event, start.now).await?;
                 }
-                Ok(item_from_row(&row)?)
+                let item = item_from_row(&row)?;
+                super::live::insert_in(conn, &[item.changed(None, "STARTED")], start.now).await?;
+                Ok(item)
             })
         })
-        .await
+        .await;
+        self.db.live_committed();
+        item
     }
 
     /// Moves an item from `from` to `to` only if it is still in `from` (and, when given, item and
@@ -219,7 +238,7 @@ impl WorkflowItemRepo {
             event,
             now,
         });
-        self.db.write(move |conn| {
+        let moved = self.db.write(move |conn| {
             let step = step.clone();
             Box::pin(async move {
                 let row = sqlx::query(sqlx::AssertSqlSafe(format!(
@@ -242,10 +261,15 @@ impl WorkflowItemRepo {
                     insert_workflow_event(conn, &step.item_id, &step.workflow_configuration_id, event, step.now)
                         .await?;
                 }
-                Ok(Some(item_from_row(&row)?))
+                let item = item_from_row(&row)?;
+                let live = item.changed(Some(&step.from_workbasket_id), "MOVED");
+                super::live::insert_in(conn, &[live], step.now).await?;
+                Ok(Some(item))
             })
         })
-        .await
+        .await;
+        self.db.live_committed();
+        moved
     }
 
     /// Items of a workflow in the given workbaskets, newest first, with their form answers.

@@ -39,6 +39,7 @@ from .download_asset_part import DownloadAssetPart
 from .error_body import ErrorBody
 from .error_code import ErrorCode
 from .error_envelope import ErrorEnvelope
+from .event_ticket import EventTicket
 from .finding_view import FindingView
 from .form_configuration import FormConfiguration
 from .form_configuration_bundle import FormConfigurationBundle
@@ -119,6 +120,13 @@ from .list_envelope_workflow_view import ListEnvelopeWorkflowView
 from .listing_decision import ListingDecision
 from .listing_decision_approved import ListingDecisionApproved
 from .listing_view import ListingView
+from .live_asset_changed import LiveAssetChanged
+from .live_comment_created import LiveCommentCreated
+from .live_invite_created import LiveInviteCreated
+from .live_item_changed import LiveItemChanged
+from .live_message_created import LiveMessageCreated
+from .live_registration_changed import LiveRegistrationChanged
+from .live_unread_changed import LiveUnreadChanged
 from .login import Login
 from .marketplace_settings_change import MarketplaceSettingsChange
 from .marketplace_settings_change_membership import MarketplaceSettingsChangeMembership
@@ -273,6 +281,7 @@ __all__ = (
     "ErrorBody",
     "ErrorCode",
     "ErrorEnvelope",
+    "EventTicket",
     "FindingView",
     "FormConfiguration",
     "FormConfigurationBundle",
@@ -349,6 +358,13 @@ __all__ = (
     "ListingDecision",
     "ListingDecisionApproved",
     "ListingView",
+    "LiveAssetChanged",
+    "LiveCommentCreated",
+    "LiveInviteCreated",
+    "LiveItemChanged",
+    "LiveMessageCreated",
+    "LiveRegistrationChanged",
+    "LiveUnreadChanged",
     "Login",
     "MarketplaceSettingsChange",
     "MarketplaceSettingsChangeMembership",

@@ -11,6 +11,7 @@ use time::OffsetDateTime;
 use trellis_modules::{Decision, Invocation, Registration as RuleRegistration};
 
 use super::{Marketplace, listing_not_found};
+use crate::domain::live::LiveEvent;
 use crate::domain::marketplace::{Membership, OwnerDecision, RegistrationNote, RegistrationState};
 use crate::domain::problems::Parsed;
 use crate::error::{Error, Result};
@@ -108,12 +109,23 @@ impl Marketplace {
             state: state.as_str(),
             suggestion,
         };
-        // A registration the rule approves at once tells the user with its own commit.
-        let outbox = Arc::new(match state {
-            RegistrationState::Approved => registrant_notice(&user.user_id, &title, true)
-                .map_or_else(Outbox::new, |notice| Outbox::new().notice(notice)),
-            _ => Outbox::new(),
-        });
+        // A registration the rule approves at once tells the user with its own commit; registrant
+        // and owner hear of it live.
+        let live = LiveEvent::registration_changed(
+            &user.user_id,
+            &listing.owner_id,
+            &space_id,
+            &registration_id,
+            state.as_str(),
+        );
+        let outbox = Arc::new(
+            match state {
+                RegistrationState::Approved => registrant_notice(&user.user_id, &title, true)
+                    .map_or_else(Outbox::new, |notice| Outbox::new().notice(notice)),
+                _ => Outbox::new(),
+            }
+            .live(live),
+        );
         if !self.store.registrations.insert(new, &outbox, OffsetDateTime::now_utc()).await? {
             // A parallel registration of the same user won: answer it.
             return self.existing(&space_id, user).await?.ok_or_else(|| {
@@ -207,10 +219,21 @@ impl Marketplace {
             None => self.store.spaces.space(&space_id).await?.map(|s| s.display_name).unwrap_or_default(),
         };
         // The registrant is told with the decision's own commit.
-        let outbox = Arc::new(match registrant_notice(&registration.user_id, &title, approved) {
-            Some(notice) => Outbox::new().notice(notice),
-            None => Outbox::new(),
-        });
+        let state = if approved { RegistrationState::Approved } else { RegistrationState::Rejected };
+        let live = LiveEvent::registration_changed(
+            &registration.user_id,
+            &user.user_id,
+            &space_id,
+            &registration_id,
+            state.as_str(),
+        );
+        let outbox = Arc::new(
+            match registrant_notice(&registration.user_id, &title, approved) {
+                Some(notice) => Outbox::new().notice(notice),
+                None => Outbox::new(),
+            }
+            .live(live),
+        );
         let now = OffsetDateTime::now_utc();
         if !self.store.registrations.decide(&space_id, &registration_id, approved, &user.user_id, &outbox, now).await? {
             return Err(Error::InvalidTransition(Cow::Borrowed("only a PENDING registration can be decided")));
@@ -219,7 +242,6 @@ impl Marketplace {
             self.spaces.role_changed(&space_id, &registration.user_id).await;
             self.ranking.changed();
         }
-        let state = if approved { RegistrationState::Approved } else { RegistrationState::Rejected };
         Ok(RegistrationAnswer { registration_id: Some(registration_id), state, created: false })
     }
 }

@@ -3,9 +3,11 @@
 
 use std::sync::Arc;
 
+use sqlx::Row;
 use time::OffsetDateTime;
 
 use super::{ASSET_COLUMNS, AssetRepo, StoredAsset, asset_from_row};
+use crate::domain::live::LiveEvent;
 use crate::store::{Outbox, StoreResult, to_millis};
 
 impl AssetRepo {
@@ -44,23 +46,25 @@ impl AssetRepo {
                     let updated = sqlx::query(
                         "update published_asset set analysis_state = $2, \
                          analysis = coalesce($3, analysis), updated_at = $4 \
-                         where asset_id = $1",
+                         where asset_id = $1 returning space_id, state",
                     )
                     .bind((*asset_id).clone())
                     .bind(state)
                     .bind((*analysis).clone())
                     .bind(to_millis(now))
-                    .execute(&mut *conn)
-                    .await?
-                    .rows_affected();
-                    if updated == 1 {
-                        outbox.write_in(conn, now).await?;
-                    }
-                    Ok(updated == 1)
+                    .fetch_optional(&mut *conn)
+                    .await?;
+                    let Some(row) = updated else { return Ok(false) };
+                    outbox.write_in(conn, now).await?;
+                    let (space_id, asset_state): (String, String) = (row.try_get("space_id")?, row.try_get("state")?);
+                    let live = LiveEvent::asset_changed(&space_id, &asset_id, &asset_state, Some(state));
+                    crate::store::live::insert_in(conn, &[live], now).await?;
+                    Ok(true)
                 })
             })
             .await?;
         self.db.committed(outbox);
+        self.db.live_committed();
         Ok(updated)
     }
 }

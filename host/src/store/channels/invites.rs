@@ -12,6 +12,7 @@ use time::OffsetDateTime;
 
 use super::super::locks::lock_row;
 use super::{ChannelRepo, placeholders};
+use crate::domain::live::LiveEvent;
 use crate::store::keyset::{BindKeyset, Keyset};
 use crate::store::{StoreResult, from_millis, to_millis};
 
@@ -97,7 +98,8 @@ impl ChannelRepo {
         }
         let work = Arc::new((channel_id.to_owned(), invited_by.to_owned(), invitees));
         let engine = self.db.engine;
-        self.db
+        let written = self
+            .db
             .write(move |conn| {
                 let work = work.clone();
                 Box::pin(async move {
@@ -180,7 +182,9 @@ impl ChannelRepo {
                     if pending + fresh.len() as i64 > max_pending {
                         return Ok(InviteWrite::TooManyPending);
                     }
+                    let mut live = Vec::with_capacity(fresh.len());
                     for invitee in fresh {
+                        live.push(LiveEvent::invite_created(&invitee.user_id, channel_id, &invitee.invite_id));
                         sqlx::query(
                             "insert into channel_invite \
                                (invite_id, channel_id, invitee_id, invited_by, state, created_at, updated_at) \
@@ -197,10 +201,13 @@ impl ChannelRepo {
                         .execute(&mut *conn)
                         .await?;
                     }
+                    crate::store::live::insert_in(conn, &live, now).await?;
                     Ok(InviteWrite::Invited(outcomes))
                 })
             })
-            .await
+            .await;
+        self.db.live_committed();
+        written
     }
 
     /// The PENDING invites of `invitee_id`, newest first, after the `(created, id)` key of the
