@@ -24,6 +24,7 @@ mod guests;
 mod impossible_text;
 mod jobs;
 mod licenses;
+mod live_events;
 mod login_limits;
 mod marketplace;
 mod media;

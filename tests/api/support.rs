@@ -5,6 +5,7 @@ pub mod analysis;
 pub mod assets;
 pub mod channels;
 pub mod forms;
+pub mod live;
 pub mod logs;
 pub mod marketplace;
 pub mod media;
