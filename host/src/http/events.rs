@@ -142,6 +142,9 @@ fn stream(
             }
         }
         Replay::Reset { latest } => {
+            // The reset stands for every event up to `latest`: those the dispatcher still hands
+            // over are skipped.
+            last_sent = latest;
             let reset = Event::default().event("reset").data("{}");
             replay.push_back(if latest > 0 { reset.id(latest.to_string()) } else { reset });
         }
