@@ -133,8 +133,8 @@ fn stream(
 ) -> impl Stream<Item = Result<Event, Infallible>> {
     let mut replay = VecDeque::new();
     let mut last_sent = 0;
-    match std::mem::replace(&mut subscription.replay, Replay::Nothing) {
-        Replay::Nothing => {}
+    match std::mem::replace(&mut subscription.replay, Replay::Nothing { latest: 0 }) {
+        Replay::Nothing { latest } => last_sent = latest,
         Replay::Events(events) => {
             for event in events {
                 last_sent = event.id;

@@ -46,8 +46,9 @@ pub struct Outgoing {
 /// What a stream sends before the live events.
 #[derive(Debug)]
 pub enum Replay {
-    /// No `Last-Event-ID`: live events only.
-    Nothing,
+    /// No `Last-Event-ID`: live events only, those after `latest` (the newest event when the
+    /// stream opened; a dispatcher running behind may still hand over older ones).
+    Nothing { latest: i64 },
     /// The events missed since `Last-Event-ID`, in order.
     Events(Vec<Outgoing>),
     /// `Last-Event-ID` was too old (or not an id): `event: reset`, with the id of the newest event.
@@ -228,7 +229,7 @@ impl Live {
         // skips what the replay already sent.
         let registration = Registration { live: self.clone(), user_id: user.user_id.clone(), id };
         let replay = match last_event_id {
-            None => Replay::Nothing,
+            None => Replay::Nothing { latest: self.store.live.latest_id().await? },
             Some(text) => self.replay(&user, text).await?,
         };
         Ok(Subscription { replay, events, user, registration })
