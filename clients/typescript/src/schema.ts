@@ -2061,7 +2061,7 @@ export interface components {
         /** @description `asset.changed`, to those who may read the asset. */
         LiveAssetChanged: {
             /** @description `null` before the asset's first analysis is queued. */
-            analysisState?: string | null;
+            analysisState: string | null;
             assetId: string;
             spaceId: string;
             state: string;
@@ -2072,6 +2072,19 @@ export interface components {
             /** @description `space` or `channel`. */
             scope: string;
             scopeId: string;
+        };
+        /**
+         * @description The stream's events by their `event:` name, each with the schema of its `data:` (`reset`
+         *     carries `{}`). Not a body the server sends whole: a map for clients to type each event by name.
+         */
+        LiveEvents: {
+            "asset.changed": components["schemas"]["LiveAssetChanged"];
+            "comment.created": components["schemas"]["LiveCommentCreated"];
+            "invite.created": components["schemas"]["LiveInviteCreated"];
+            "item.changed": components["schemas"]["LiveItemChanged"];
+            "message.created": components["schemas"]["LiveMessageCreated"];
+            "registration.changed": components["schemas"]["LiveRegistrationChanged"];
+            "unread.changed": components["schemas"]["LiveUnreadChanged"];
         };
         /** @description `invite.created`, to the invitee. */
         LiveInviteCreated: {
@@ -4407,13 +4420,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Server-Sent Events; the `data:` of each event kind is the schema named after it (`LiveMessageCreated`, ...) */
+            /** @description Server-Sent Events (`id:`, `event:` and one line of JSON as `data:`); the schema maps each `event:` name to its `data:` schema (`reset`: `{}`) */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/event-stream": string;
+                    "text/event-stream": components["schemas"]["LiveEvents"];
                 };
             };
             400: components["responses"]["ValidationFailed"];
