@@ -140,6 +140,7 @@ async fn latency(
         }));
     }
     let count = sends.len();
+    let sending = started.elapsed();
     for send in sends {
         if !matches!(send.await, Ok(Some(()))) {
             failed += 1;
@@ -154,8 +155,8 @@ async fn latency(
     let ms = |d: Option<&Duration>| d.map_or(f64::NAN, |d| d.as_secs_f64() * 1000.0);
     println!(
         "sent {count} in {:.1} s ({:.0}/s), failed {failed}, heard {}, never heard {}",
-        started.elapsed().as_secs_f64(),
-        count as f64 / started.elapsed().as_secs_f64(),
+        sending.as_secs_f64(),
+        count as f64 / sending.as_secs_f64(),
         latencies.len(),
         pending.sent.len(),
     );

@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode};
-use axum::response::sse::{Event, KeepAlive, Sse};
+use axum::response::sse::{Event, Sse};
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use futures::Stream;
@@ -91,8 +91,7 @@ pub async fn events(
         None => query.last_event_id.as_deref(),
     };
     let subscription = state.live.subscribe(user, last_event_id).await?;
-    let keep_alive = KeepAlive::new().interval(state.live.config().keep_alive()).text("keep-alive");
-    Ok(Sse::new(stream(state.live.clone(), subscription, credentials)).keep_alive(keep_alive))
+    Ok(Sse::new(stream(state.live.clone(), subscription, credentials)))
 }
 
 /// A ticket for `GET /v0/events?ticket=...`: single use, valid 60 seconds, bound to the caller's
@@ -123,7 +122,15 @@ struct Open {
     replay: VecDeque<Event>,
     /// The newest id written: live events the replay already sent are skipped.
     last_sent: i64,
-    recheck: tokio::time::Interval,
+    /// One timer per stream for both the credential check and the keep-alive comment (each
+    /// open stream's memory counts: thousands are held open).
+    tick: tokio::time::Interval,
+    /// Since when nothing was written: a keep-alive comment is due once that is `keep_alive` ago
+    /// less one tick, so none is later than `live.keep_alive_seconds`.
+    idle_since: tokio::time::Instant,
+    keep_alive: std::time::Duration,
+    recheck_every: u32,
+    ticks: u32,
 }
 
 fn stream(
@@ -149,11 +156,18 @@ fn stream(
             replay.push_back(if latest > 0 { reset.id(latest.to_string()) } else { reset });
         }
     }
-    let mut recheck = tokio::time::interval(live.config().recheck());
-    recheck.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-    let open = Open { live, subscription, credentials, replay, last_sent, recheck };
+    let (keep_alive, recheck) = (live.config().keep_alive(), live.config().recheck());
+    // Ticks often enough for both; the keep-alive goes a tick early rather than late.
+    let period = recheck.min(keep_alive / 4);
+    let keep_alive = keep_alive.saturating_sub(period);
+    let recheck_every = u32::try_from(recheck.as_millis() / period.as_millis().max(1)).unwrap_or(1).max(1);
+    let mut tick = tokio::time::interval_at(tokio::time::Instant::now() + period, period);
+    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    let idle_since = tokio::time::Instant::now();
+    let open = Open { live, subscription, credentials, replay, last_sent, tick, idle_since, keep_alive, recheck_every, ticks: 0 };
     futures::stream::unfold(open, |mut open| async move {
         if let Some(event) = open.replay.pop_front() {
+            open.idle_since = tokio::time::Instant::now();
             return Some((Ok(event), open));
         }
         loop {
@@ -162,15 +176,21 @@ fn stream(
                     Some(event) if event.id <= open.last_sent => continue,
                     Some(event) => {
                         open.last_sent = event.id;
+                        open.idle_since = tokio::time::Instant::now();
                         return Some((Ok(frame(&event)), open));
                     }
                     // Dropped by the dispatcher (the client stopped reading): the stream ends.
                     None => return None,
                 },
                 () = open.live.closing() => return None,
-                _ = open.recheck.tick() => {
-                    if open.live.check(&open.credentials).await.is_err() {
+                _ = open.tick.tick() => {
+                    open.ticks = open.ticks.wrapping_add(1);
+                    if open.ticks % open.recheck_every == 0 && open.live.check(&open.credentials).await.is_err() {
                         return None;
+                    }
+                    if open.idle_since.elapsed() >= open.keep_alive {
+                        open.idle_since = tokio::time::Instant::now();
+                        return Some((Ok(Event::default().comment("keep-alive")), open));
                     }
                 }
             }

@@ -73,7 +73,8 @@ pub struct Ticket {
 /// An open stream: its replay, then its live events. Dropping it closes the stream here.
 pub struct Subscription {
     pub replay: Replay,
-    pub events: mpsc::Receiver<Outgoing>,
+    /// Shared with every other stream the event goes to: a queued event costs a pointer.
+    pub events: mpsc::Receiver<Arc<Outgoing>>,
     pub user: SessionUser,
     registration: Registration,
 }
@@ -98,7 +99,7 @@ impl Drop for Registration {
 
 struct Subscriber {
     id: u64,
-    tx: mpsc::Sender<Outgoing>,
+    tx: mpsc::Sender<Arc<Outgoing>>,
 }
 
 #[derive(Default)]
@@ -338,7 +339,7 @@ impl Live {
         if hearing.is_empty() {
             return;
         }
-        let message = outgoing(event);
+        let message = Arc::new(outgoing(event));
         let mut hub = self.hub();
         let mut dropped = 0;
         for user_id in &hearing {
