@@ -164,7 +164,18 @@ fn stream(
     let mut tick = tokio::time::interval_at(tokio::time::Instant::now() + period, period);
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     let idle_since = tokio::time::Instant::now();
-    let open = Open { live, subscription, credentials, replay, last_sent, tick, idle_since, keep_alive, recheck_every, ticks: 0 };
+    let open = Open {
+        live,
+        subscription,
+        credentials,
+        replay,
+        last_sent,
+        tick,
+        idle_since,
+        keep_alive,
+        recheck_every,
+        ticks: 0,
+    };
     futures::stream::unfold(open, |mut open| async move {
         if let Some(event) = open.replay.pop_front() {
             open.idle_since = tokio::time::Instant::now();
