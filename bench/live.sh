@@ -41,6 +41,8 @@ alone=$(users_me)
 echo "requests/s: $alone"
 
 echo "== $streams idle streams"
+# What the server's resident memory grows by while the streams open (mimalloc returns freed pages
+# lazily, so a second round after closing them measures the allocator, not the streams).
 before=$(rss_kib)
 fifo="$DATA/hold.out"
 "$load" hold "$BASE" "$KEY" "$TOKEN" "$streams" $((seconds * 3 + 60)) >"$fifo" &
@@ -50,8 +52,8 @@ for _ in $(seq 1 600); do grep -q '^open' "$fifo" && break; sleep 0.1; done
 grep -q '^open' "$fifo" || { echo "the streams did not open" >&2; exit 1; }
 sleep 2
 after=$(rss_kib)
-echo "resident memory: $before KiB before, $after KiB with $streams streams:" \
-  "$(( (after - before) / streams )) KiB per stream"
+echo "resident memory: $before KiB with none open, $after KiB with $streams streams:" \
+  "$(python3 -c "print(round(($after - $before) / $streams, 1))") KiB per stream"
 
 echo "== GET /v0/users/me beside $streams open streams"
 beside=$(users_me)

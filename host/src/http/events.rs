@@ -196,7 +196,11 @@ fn stream(
                 () = open.live.closing() => return None,
                 _ = open.tick.tick() => {
                     open.ticks = open.ticks.wrapping_add(1);
-                    if open.ticks % open.recheck_every == 0 && open.live.check(&open.credentials).await.is_err() {
+                    // Boxed: the check's future is large and needed for a moment every few
+                    // seconds, not held inline in every open stream.
+                    if open.ticks % open.recheck_every == 0
+                        && Box::pin(open.live.check(&open.credentials)).await.is_err()
+                    {
                         return None;
                     }
                     if open.idle_since.elapsed() >= open.keep_alive {

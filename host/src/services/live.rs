@@ -75,7 +75,6 @@ pub struct Subscription {
     pub replay: Replay,
     /// Shared with every other stream the event goes to: a queued event costs a pointer.
     pub events: mpsc::Receiver<Arc<Outgoing>>,
-    pub user: SessionUser,
     registration: Registration,
 }
 
@@ -233,7 +232,7 @@ impl Live {
             None => Replay::Nothing { latest: self.store.live.latest_id().await? },
             Some(text) => self.replay(&user, text).await?,
         };
-        Ok(Subscription { replay, events, user, registration })
+        Ok(Subscription { replay, events, registration })
     }
 
     fn unregister(&self, user_id: &str, id: u64) {
