@@ -116,6 +116,8 @@ pub struct Live {
     workflows: Arc<WorkflowConfigurations>,
     hub: Mutex<Hub>,
     next_id: AtomicU64,
+    /// Wakes the dispatcher from its idle wait when a stream opens.
+    opened: tokio::sync::Notify,
     /// Cancelled when the server shuts down: every stream ends, so shutdown need not wait for them.
     closing: tokio_util::sync::CancellationToken,
 }
@@ -139,6 +141,7 @@ impl Live {
             hub: Mutex::new(Hub::default()),
             next_id: AtomicU64::new(1),
             closing: tokio_util::sync::CancellationToken::new(),
+            opened: tokio::sync::Notify::new(),
         }
     }
 
@@ -225,6 +228,7 @@ impl Live {
             mine.push(Subscriber { id, tx });
             hub.open += 1;
         }
+        self.opened.notify_one();
         // Registered before the replay is read: what commits meanwhile is queued, and the stream
         // skips what the replay already sent.
         let registration = Registration { live: self.clone(), user_id: user.user_id.clone(), id };
@@ -293,9 +297,21 @@ impl Live {
         let mut pruned_at = tokio::time::Instant::now();
         loop {
             let wake = self.store.live.wake().notified();
-            match self.send_after(last).await {
-                Ok(newest) => last = newest,
-                Err(error) => tracing::warn!(%error, "live events: reading events failed; retrying"),
+            if self.open_streams() == 0 {
+                // Nobody listens: no event needs reading, only the place to start from once
+                // somebody does. Read before looking at the streams, so a stream that opens
+                // meanwhile starts at or after it (it skips what came before its own start).
+                let latest = self.store.live.latest_id().await;
+                if let Ok(latest) = latest
+                    && self.open_streams() == 0
+                {
+                    last = latest;
+                }
+            } else {
+                match self.send_after(last).await {
+                    Ok(newest) => last = newest,
+                    Err(error) => tracing::warn!(%error, "live events: reading events failed; retrying"),
+                }
             }
             if pruned_at.elapsed() > Duration::from_secs(30) {
                 pruned_at = tokio::time::Instant::now();
@@ -304,9 +320,13 @@ impl Live {
                     tracing::warn!(%error, "live events: pruning failed");
                 }
             }
-            // Woken by a commit here or a `NOTIFY` from another server; the tick catches anything
-            // missed while a listener reconnected.
-            let _ = tokio::time::timeout(Duration::from_secs(1), wake).await;
+            // Woken by a commit here or a `NOTIFY` from another server (or, while nobody listens,
+            // by a stream opening); the tick catches anything missed while a listener reconnected.
+            if self.open_streams() == 0 {
+                let _ = tokio::time::timeout(Duration::from_secs(1), self.opened.notified()).await;
+            } else {
+                let _ = tokio::time::timeout(Duration::from_secs(1), wake).await;
+            }
         }
     }
 
