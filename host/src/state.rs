@@ -179,7 +179,6 @@ impl AppState {
             config.live.clone(),
             accounts.clone(),
             licenses.clone(),
-            spaces.clone(),
             workflows.clone(),
         ));
         Ok(Self(Arc::new(Services {

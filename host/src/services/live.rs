@@ -24,7 +24,6 @@ use crate::domain::secret;
 use crate::error::{Error, Result};
 use crate::services::accounts::Accounts;
 use crate::services::licenses::Licenses;
-use crate::services::spaces::Spaces;
 use crate::services::workflow_configurations::WorkflowConfigurations;
 use crate::store::{Store, StoredLiveEvent};
 
@@ -112,7 +111,6 @@ pub struct Live {
     config: LiveConfig,
     accounts: Arc<Accounts>,
     licenses: Arc<Licenses>,
-    spaces: Arc<Spaces>,
     workflows: Arc<WorkflowConfigurations>,
     hub: Mutex<Hub>,
     next_id: AtomicU64,
@@ -128,7 +126,6 @@ impl Live {
         config: LiveConfig,
         accounts: Arc<Accounts>,
         licenses: Arc<Licenses>,
-        spaces: Arc<Spaces>,
         workflows: Arc<WorkflowConfigurations>,
     ) -> Self {
         Self {
@@ -136,7 +133,6 @@ impl Live {
             config,
             accounts,
             licenses,
-            spaces,
             workflows,
             hub: Mutex::new(Hub::default()),
             next_id: AtomicU64::new(1),

@@ -1,5 +1,6 @@
 //! Who hears an event: of the users listening, those who may read what it is about at this
-//! moment, by the same rules the read routes apply.
+//! moment, by the same rules the read routes apply (read from the database, not from the caches,
+//! and for the listening users only).
 
 use std::collections::{HashMap, HashSet};
 
@@ -8,6 +9,7 @@ use uuid::Uuid;
 use super::Live;
 use crate::domain::assets::{self, AssetState};
 use crate::domain::live::Audience;
+use crate::domain::spaces::Role;
 
 impl Live {
     /// The users of `listening` who may hear an event for `audience`. A check that fails (the
@@ -15,25 +17,25 @@ impl Live {
     pub(super) async fn audience(&self, audience: &Audience, listening: &[String]) -> Vec<String> {
         match audience {
             Audience::Users(ids) => listening.iter().filter(|user| ids.contains(user)).cloned().collect(),
-            Audience::SpaceMembers { space_id } => {
-                let mut hearing = Vec::new();
-                for user_id in listening {
-                    if matches!(self.spaces.role_of(space_id, user_id).await, Ok(Some(_))) {
-                        hearing.push(user_id.clone());
-                    }
-                }
-                hearing
-            }
-            Audience::ChannelMembers { channel_id } => match self.store.live.channel_members(channel_id).await {
-                Ok(members) => {
-                    let members: HashSet<String> = members.into_iter().collect();
-                    listening.iter().filter(|user| members.contains(*user)).cloned().collect()
+            Audience::SpaceMembers { space_id } => match self.store.live.space_readers(space_id, listening).await {
+                Ok(readers) => {
+                    let readers: HashSet<String> = readers.into_iter().map(|(user_id, _)| user_id).collect();
+                    readers.into_iter().collect()
                 }
                 Err(error) => {
-                    tracing::warn!(%error, "live events: reading a channel's members failed");
+                    tracing::warn!(%error, "live events: reading a space's readers failed");
                     Vec::new()
                 }
             },
+            Audience::ChannelMembers { channel_id } => {
+                match self.store.live.channel_members(channel_id, listening).await {
+                    Ok(members) => members,
+                    Err(error) => {
+                        tracing::warn!(%error, "live events: reading a channel's members failed");
+                        Vec::new()
+                    }
+                }
+            }
             Audience::AssetReaders { space_id, asset_id } => self.asset_readers(space_id, asset_id, listening).await,
             Audience::WorkbasketViewers { creator_id, workflow_configuration_id, workbasket_ids } => {
                 self.workbasket_viewers(creator_id, workflow_configuration_id, workbasket_ids, listening).await
@@ -51,15 +53,21 @@ impl Live {
             }
         };
         let Some(state) = AssetState::parse(&asset.state) else { return Vec::new() };
-        let mut hearing = Vec::new();
-        for user_id in listening {
-            if let Ok(Some(role)) = self.spaces.role_of(space_id, user_id).await
-                && assets::visible_to(role, asset.proposed_by == *user_id, state)
-            {
-                hearing.push(user_id.clone());
+        let readers = match self.store.live.space_readers(space_id, listening).await {
+            Ok(readers) => readers,
+            Err(error) => {
+                tracing::warn!(%error, "live events: reading a space's readers failed");
+                return Vec::new();
+            }
+        };
+        let mut hearing = HashSet::new();
+        for (user_id, role) in readers {
+            let role = role.as_deref().and_then(Role::parse).unwrap_or(Role::Reader);
+            if assets::visible_to(role, asset.proposed_by == user_id, state) {
+                hearing.insert(user_id);
             }
         }
-        hearing
+        hearing.into_iter().collect()
     }
 
     /// The item's creator, the workflow's owner (who reaches every item without a view), and
@@ -90,7 +98,7 @@ impl Live {
         let grants: HashMap<String, Vec<i64>> = if slots.is_empty() {
             HashMap::new()
         } else {
-            match self.store.live.workflow_grants(workflow_configuration_id).await {
+            match self.store.live.workflow_grants(workflow_configuration_id, listening).await {
                 Ok(grants) => grants,
                 Err(error) => {
                     tracing::warn!(%error, "live events: reading a workflow's grants failed");
