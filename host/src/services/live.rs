@@ -19,7 +19,7 @@ use tokio::sync::mpsc;
 
 use crate::config::live::LiveConfig;
 use crate::domain::account::SessionUser;
-use crate::domain::live::parse_event_id;
+use crate::domain::live::{Audience, parse_event_id};
 use crate::domain::secret;
 use crate::error::{Error, Result};
 use crate::services::accounts::Accounts;
@@ -346,11 +346,17 @@ impl Live {
     }
 
     async fn send(&self, event: &StoredLiveEvent) {
-        let listening: Vec<String> = self.hub().by_user.keys().cloned().collect();
-        if listening.is_empty() {
-            return;
-        }
-        let hearing = self.audience(&event.audience, &listening).await;
+        let hearing = match &event.audience {
+            // Named users (most events: a message's recipient): no list of listeners to build.
+            Audience::Users(ids) => ids.clone(),
+            audience => {
+                let listening: Vec<String> = self.hub().by_user.keys().cloned().collect();
+                if listening.is_empty() {
+                    return;
+                }
+                self.audience(audience, &listening).await
+            }
+        };
         if hearing.is_empty() {
             return;
         }
