@@ -2061,7 +2061,7 @@ export interface components {
         /** @description `asset.changed`, to those who may read the asset. */
         LiveAssetChanged: {
             /** @description `null` before the asset's first analysis is queued. */
-            analysisState: string | null;
+            analysisState?: string | null;
             assetId: string;
             spaceId: string;
             state: string;
@@ -2074,17 +2074,21 @@ export interface components {
             scopeId: string;
         };
         /**
-         * @description The stream's events by their `event:` name, each with the schema of its `data:` (`reset`
-         *     carries `{}`). Not a body the server sends whole: a map for clients to type each event by name.
+         * @description One event of the stream as its lines carry it: `id`, `event` (one of the names below) and
+         *     `data`, one line of JSON whose schema is the event's (`message.created`: `LiveMessageCreated`,
+         *     and so on; `reset`: `{}`).
          */
-        LiveEvents: {
-            "asset.changed": components["schemas"]["LiveAssetChanged"];
-            "comment.created": components["schemas"]["LiveCommentCreated"];
-            "invite.created": components["schemas"]["LiveInviteCreated"];
-            "item.changed": components["schemas"]["LiveItemChanged"];
-            "message.created": components["schemas"]["LiveMessageCreated"];
-            "registration.changed": components["schemas"]["LiveRegistrationChanged"];
-            "unread.changed": components["schemas"]["LiveUnreadChanged"];
+        LiveEventData: {
+            /** @description One line of JSON. */
+            data: string;
+            /**
+             * @description `message.created`, `unread.changed`, `comment.created`, `asset.changed`, `invite.created`,
+             *     `registration.changed`, `item.changed` or `reset`.
+             * @example message.created
+             */
+            event: string;
+            /** @description Increasing; send the last one back as `Last-Event-ID`. */
+            id: string;
         };
         /** @description `invite.created`, to the invitee. */
         LiveInviteCreated: {
@@ -4420,13 +4424,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Server-Sent Events (`id:`, `event:` and one line of JSON as `data:`); the schema maps each `event:` name to its `data:` schema (`reset`: `{}`) */
+            /** @description Server-Sent Events (`id:`, `event:` and one line of JSON as `data:`); the schema is that of one event's `data:` */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/event-stream": components["schemas"]["LiveEvents"];
+                    "text/event-stream": components["schemas"]["LiveEventData"];
                 };
             };
             400: components["responses"]["ValidationFailed"];

@@ -67,8 +67,8 @@ pub struct EventTicket {
 #[utoipa::path(get, path = "/v0/events", operation_id = "open_event_stream", tag = "events", params(EventsQuery,
         ("Last-Event-ID" = Option<String>, Header, description = "The `id` of the last event received: the stream resumes after it")),
     security(("session" = [], "license" = []), ()),
-    responses((status = 200, content_type = "text/event-stream", body = LiveEvents,
-            description = "Server-Sent Events (`id:`, `event:` and one line of JSON as `data:`); the schema maps each `event:` name to its `data:` schema (`reset`: `{}`)"),
+    responses((status = 200, content_type = "text/event-stream", body = LiveEventData,
+            description = "Server-Sent Events (`id:`, `event:` and one line of JSON as `data:`); the schema is that of one event's `data:`"),
         (status = 401, body = ErrorEnvelope, description = "UNAUTHENTICATED: no session, or a ticket that is unknown, used or expired; LICENSE_REQUIRED, LICENSE_INVALID"),
         (status = 429, body = ErrorEnvelope, description = "RATE_LIMITED: the user holds 5 streams already (`Retry-After`)"),
         (status = 503, body = ErrorEnvelope, description = "SERVICE_UNAVAILABLE: the server holds as many streams as it may (`Retry-After`)")))]
@@ -220,25 +220,20 @@ fn frame(event: &Outgoing) -> Event {
 // The `data:` of each event kind, for the OpenAPI document (clients generate their types from
 // these); the events themselves are written by `domain::live`.
 
-/// The stream's events by their `event:` name, each with the schema of its `data:` (`reset`
-/// carries `{}`). Not a body the server sends whole: a map for clients to type each event by name.
+/// One event of the stream as its lines carry it: `id`, `event` (one of the names below) and
+/// `data`, one line of JSON whose schema is the event's (`message.created`: `LiveMessageCreated`,
+/// and so on; `reset`: `{}`).
 #[derive(Serialize, ToSchema)]
 #[allow(dead_code)]
-pub struct LiveEvents {
-    #[serde(rename = "message.created")]
-    message_created: LiveMessageCreated,
-    #[serde(rename = "unread.changed")]
-    unread_changed: LiveUnreadChanged,
-    #[serde(rename = "comment.created")]
-    comment_created: LiveCommentCreated,
-    #[serde(rename = "asset.changed")]
-    asset_changed: LiveAssetChanged,
-    #[serde(rename = "invite.created")]
-    invite_created: LiveInviteCreated,
-    #[serde(rename = "registration.changed")]
-    registration_changed: LiveRegistrationChanged,
-    #[serde(rename = "item.changed")]
-    item_changed: LiveItemChanged,
+pub struct LiveEventData {
+    /// Increasing; send the last one back as `Last-Event-ID`.
+    id: String,
+    /// `message.created`, `unread.changed`, `comment.created`, `asset.changed`, `invite.created`,
+    /// `registration.changed`, `item.changed` or `reset`.
+    #[schema(example = "message.created")]
+    event: String,
+    /// One line of JSON.
+    data: String,
 }
 
 /// `message.created`, to the recipient.

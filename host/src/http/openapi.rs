@@ -73,7 +73,7 @@ use crate::http::error::{ErrorBody, ErrorCode, ErrorEnvelope};
         admin::ReviewedListingView, list::ListEnvelope<admin::ReviewedListingView>,
         modules::RefusedModuleView, list::ListEnvelope<modules::RefusedModuleView>,
         admin_modules::ModuleMetricsView, list::ListEnvelope<admin_modules::ModuleMetricsView>,
-        events::EventTicket, events::LiveEvents, events::LiveMessageCreated, events::LiveUnreadChanged, events::LiveCommentCreated,
+        events::EventTicket, events::LiveEventData, events::LiveMessageCreated, events::LiveUnreadChanged, events::LiveCommentCreated,
         events::LiveAssetChanged, events::LiveInviteCreated, events::LiveRegistrationChanged, events::LiveItemChanged)),
     servers((url = "/", description = "The server that serves this document (a relative URL, so `/docs` works at any address)")),
     modifiers(&SecuritySchemes),

@@ -122,7 +122,7 @@ from .listing_decision_approved import ListingDecisionApproved
 from .listing_view import ListingView
 from .live_asset_changed import LiveAssetChanged
 from .live_comment_created import LiveCommentCreated
-from .live_events import LiveEvents
+from .live_event_data import LiveEventData
 from .live_invite_created import LiveInviteCreated
 from .live_item_changed import LiveItemChanged
 from .live_message_created import LiveMessageCreated
@@ -361,7 +361,7 @@ __all__ = (
     "ListingView",
     "LiveAssetChanged",
     "LiveCommentCreated",
-    "LiveEvents",
+    "LiveEventData",
     "LiveInviteCreated",
     "LiveItemChanged",
     "LiveMessageCreated",

@@ -6,7 +6,7 @@ import httpx
 from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.error_envelope import ErrorEnvelope
-from ...models.live_events import LiveEvents
+from ...models.live_event_data import LiveEventData
 from ...types import UNSET, Response, Unset
 
 
@@ -40,9 +40,9 @@ def _get_kwargs(
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> ErrorEnvelope | LiveEvents | None:
+) -> ErrorEnvelope | LiveEventData | None:
     if response.status_code == 200:
-        response_200 = LiveEvents.from_dict(response.text)
+        response_200 = LiveEventData.from_dict(response.text)
 
         return response_200
 
@@ -84,7 +84,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[ErrorEnvelope | LiveEvents]:
+) -> Response[ErrorEnvelope | LiveEventData]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -99,7 +99,7 @@ def sync_detailed(
     ticket: str | Unset = UNSET,
     last_event_id_query: str | Unset = UNSET,
     last_event_id_header: None | str | Unset = UNSET,
-) -> Response[ErrorEnvelope | LiveEvents]:
+) -> Response[ErrorEnvelope | LiveEventData]:
     """The signed-in user's live updates, as `text/event-stream`. Each event has `id:` (increasing;
     send the last one back as `Last-Event-ID` to resume), `event:` (`message.created`,
     `unread.changed`, `comment.created`, `asset.changed`, `invite.created`,
@@ -119,7 +119,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[ErrorEnvelope | LiveEvents]
+        Response[ErrorEnvelope | LiveEventData]
     """
 
     kwargs = _get_kwargs(
@@ -141,7 +141,7 @@ def sync(
     ticket: str | Unset = UNSET,
     last_event_id_query: str | Unset = UNSET,
     last_event_id_header: None | str | Unset = UNSET,
-) -> ErrorEnvelope | LiveEvents | None:
+) -> ErrorEnvelope | LiveEventData | None:
     """The signed-in user's live updates, as `text/event-stream`. Each event has `id:` (increasing;
     send the last one back as `Last-Event-ID` to resume), `event:` (`message.created`,
     `unread.changed`, `comment.created`, `asset.changed`, `invite.created`,
@@ -161,7 +161,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        ErrorEnvelope | LiveEvents
+        ErrorEnvelope | LiveEventData
     """
 
     return sync_detailed(
@@ -178,7 +178,7 @@ async def asyncio_detailed(
     ticket: str | Unset = UNSET,
     last_event_id_query: str | Unset = UNSET,
     last_event_id_header: None | str | Unset = UNSET,
-) -> Response[ErrorEnvelope | LiveEvents]:
+) -> Response[ErrorEnvelope | LiveEventData]:
     """The signed-in user's live updates, as `text/event-stream`. Each event has `id:` (increasing;
     send the last one back as `Last-Event-ID` to resume), `event:` (`message.created`,
     `unread.changed`, `comment.created`, `asset.changed`, `invite.created`,
@@ -198,7 +198,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[ErrorEnvelope | LiveEvents]
+        Response[ErrorEnvelope | LiveEventData]
     """
 
     kwargs = _get_kwargs(
@@ -218,7 +218,7 @@ async def asyncio(
     ticket: str | Unset = UNSET,
     last_event_id_query: str | Unset = UNSET,
     last_event_id_header: None | str | Unset = UNSET,
-) -> ErrorEnvelope | LiveEvents | None:
+) -> ErrorEnvelope | LiveEventData | None:
     """The signed-in user's live updates, as `text/event-stream`. Each event has `id:` (increasing;
     send the last one back as `Last-Event-ID` to resume), `event:` (`message.created`,
     `unread.changed`, `comment.created`, `asset.changed`, `invite.created`,
@@ -238,7 +238,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        ErrorEnvelope | LiveEvents
+        ErrorEnvelope | LiveEventData
     """
 
     return (
