@@ -2087,7 +2087,10 @@ export interface components {
              * @example message.created
              */
             event: string;
-            /** @description Increasing; send the last one back as `Last-Event-ID`. */
+            /**
+             * @description Increasing; send the last one back as `Last-Event-ID`. A `reset` sent before any event
+             *     exists has none.
+             */
             id: string;
         };
         /** @description `invite.created`, to the invitee. */

@@ -226,8 +226,10 @@ fn frame(event: &Outgoing) -> Event {
 #[derive(Serialize, ToSchema)]
 #[allow(dead_code)]
 pub struct LiveEventData {
-    /// Increasing; send the last one back as `Last-Event-ID`.
-    id: String,
+    /// Increasing; send the last one back as `Last-Event-ID`. A `reset` sent before any event
+    /// exists has none.
+    #[schema(nullable = false)]
+    id: Option<String>,
     /// `message.created`, `unread.changed`, `comment.created`, `asset.changed`, `invite.created`,
     /// `registration.changed`, `item.changed` or `reset`.
     #[schema(example = "message.created")]

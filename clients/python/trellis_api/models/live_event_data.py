@@ -19,7 +19,8 @@ class LiveEventData:
             data (str): One line of JSON.
             event (str): `message.created`, `unread.changed`, `comment.created`, `asset.changed`, `invite.created`,
                 `registration.changed`, `item.changed` or `reset`. Example: message.created.
-            id (str): Increasing; send the last one back as `Last-Event-ID`.
+            id (str): Increasing; send the last one back as `Last-Event-ID`. A `reset` sent before any event
+                exists has none.
     """
 
     data: str
