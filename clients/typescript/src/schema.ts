@@ -2091,7 +2091,7 @@ export interface components {
              * @description Increasing; send the last one back as `Last-Event-ID`. A `reset` sent before any event
              *     exists has none.
              */
-            id: string;
+            id?: string;
         };
         /** @description `invite.created`, to the invitee. */
         LiveInviteCreated: {

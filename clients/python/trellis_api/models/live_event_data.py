@@ -6,6 +6,8 @@ from typing import Any, Self, TypeVar
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
+from ..types import UNSET, Unset
+
 T = TypeVar("T", bound="LiveEventData")
 
 
@@ -19,13 +21,13 @@ class LiveEventData:
             data (str): One line of JSON.
             event (str): `message.created`, `unread.changed`, `comment.created`, `asset.changed`, `invite.created`,
                 `registration.changed`, `item.changed` or `reset`. Example: message.created.
-            id (str): Increasing; send the last one back as `Last-Event-ID`. A `reset` sent before any event
+            id (str | Unset): Increasing; send the last one back as `Last-Event-ID`. A `reset` sent before any event
                 exists has none.
     """
 
     data: str
     event: str
-    id: str
+    id: str | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -41,9 +43,10 @@ class LiveEventData:
             {
                 "data": data,
                 "event": event,
-                "id": id,
             }
         )
+        if id is not UNSET:
+            field_dict["id"] = id
 
         return field_dict
 
@@ -54,7 +57,7 @@ class LiveEventData:
 
         event = d.pop("event")
 
-        id = d.pop("id")
+        id = d.pop("id", UNSET)
 
         live_event_data = cls(
             data=data,

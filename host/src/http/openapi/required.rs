@@ -11,8 +11,8 @@ use serde_json::{Value, json};
 
 use super::strict::{closure, referenced};
 
-/// Answer schemas with members that are left out when empty.
-const SKIPS_EMPTY: [&str; 1] = ["ErrorBody"];
+/// Answer schemas with members that are left out when empty (a live event without an `id:` line).
+const SKIPS_EMPTY: [&str; 2] = ["ErrorBody", "LiveEventData"];
 
 pub fn complete(document: &mut Value) {
     let mut answers = BTreeSet::new();
