@@ -4,6 +4,7 @@
 
 pub mod analysis;
 pub mod describe;
+pub mod export;
 pub mod jobs;
 pub mod layers;
 pub mod live;
@@ -61,6 +62,8 @@ pub struct Config {
     pub analysis: analysis::AnalysisConfig,
     /// Live updates: the Server-Sent Event streams of `GET /v0/events`.
     pub live: live::LiveConfig,
+    /// Streaming exports of form instances and workflow items.
+    pub export: export::ExportConfig,
     /// Logging to standard error.
     pub log: LogConfig,
     /// `GET /metrics` in the Prometheus text format.
@@ -101,6 +104,7 @@ impl Default for Config {
             jobs: jobs::JobsConfig::default(),
             analysis: analysis::AnalysisConfig::default(),
             live: live::LiveConfig::default(),
+            export: export::ExportConfig::default(),
             log: LogConfig::default(),
             metrics: MetricsConfig::default(),
             license_cache_seconds: 5,

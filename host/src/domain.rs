@@ -7,6 +7,7 @@ pub mod channels;
 pub mod comments;
 pub mod document;
 pub mod entitlement;
+pub mod export;
 pub mod file_names;
 pub mod forms;
 pub mod jobs;

@@ -9,6 +9,7 @@ pub mod cors;
 pub mod docs;
 pub mod error;
 pub mod events;
+pub mod export;
 pub mod extract;
 pub mod forms;
 pub mod forwarded;

@@ -180,6 +180,8 @@ pub struct Snapshot {
     pub media_tools_peak_bytes: u64,
     /// Live-update streams open on this server.
     pub live_streams: usize,
+    /// Exports streaming now.
+    pub exports_running: usize,
 }
 
 /// The whole exposition: the recorded families and the snapshot's.
@@ -214,6 +216,10 @@ fn snapshot_families(snapshot: &Snapshot) -> Vec<MetricFamily> {
     let mut streams = family("trellis_live_streams", "Live-update streams open on this server", MetricType::GAUGE);
     streams.mut_metric().push(gauge(&[], snapshot.live_streams as f64));
     families.push(streams);
+
+    let mut exports = family("trellis_exports_running", "Exports streaming on this server", MetricType::GAUGE);
+    exports.mut_metric().push(gauge(&[], snapshot.exports_running as f64));
+    families.push(exports);
 
     let mut up =
         family("trellis_jobs_readable", "1 when the job table could be read for this scrape", MetricType::GAUGE);
@@ -341,9 +347,11 @@ mod tests {
             modules: Vec::new(),
             media_tools_peak_bytes: 0,
             live_streams: 7,
+            exports_running: 1,
         };
         let text = render(&snapshot);
         assert!(text.contains("trellis_live_streams 7"), "{text}");
+        assert!(text.contains("trellis_exports_running 1"), "{text}");
         assert!(text.contains("# TYPE trellis_http_request_duration_seconds histogram"), "{text}");
         assert!(
             text.contains(

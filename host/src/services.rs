@@ -9,6 +9,7 @@ pub mod attachments;
 pub mod avatars;
 pub mod channels;
 pub mod comments;
+pub mod export;
 pub mod form_configurations;
 pub mod form_instances;
 pub mod licenses;

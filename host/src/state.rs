@@ -83,6 +83,8 @@ pub struct Services {
     pub trusted_proxies: Arc<TrustedProxies>,
     /// Live updates: the open event streams and their dispatcher (`jobs::start` runs it).
     pub live: Arc<crate::services::live::Live>,
+    /// Streaming exports of instances and items, and how many run.
+    pub exports: Arc<crate::services::export::Exports>,
 }
 
 impl AppState {
@@ -181,6 +183,12 @@ impl AppState {
             licenses.clone(),
             workflows.clone(),
         ));
+        let exports = Arc::new(crate::services::export::Exports::new(
+            store.clone(),
+            form_instances.clone(),
+            workflows.clone(),
+            &config.export,
+        ));
         Ok(Self(Arc::new(Services {
             config,
             store,
@@ -208,6 +216,7 @@ impl AppState {
             readiness,
             trusted_proxies,
             live,
+            exports,
         })))
     }
 }
@@ -277,6 +286,7 @@ impl AppState {
             modules: self.modules.host().metrics(),
             media_tools_peak_bytes: trellis_inference::media::tools_peak_resident_bytes(),
             live_streams: self.live.open_streams(),
+            exports_running: self.exports.running(),
         }
     }
 }

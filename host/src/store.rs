@@ -17,6 +17,7 @@ mod batch;
 mod challenges;
 mod channels;
 mod comments;
+mod export;
 mod forms;
 mod instances;
 mod jobs;
@@ -55,6 +56,7 @@ pub use channels::{
     StoredInvite,
 };
 pub use comments::{NewComment, StoredComment};
+pub use export::{ExportFilter, ExportRepo, ItemScope};
 pub use forms::{ConfigurationChange, ConfigurationFilter, NewConfiguration, StoredConfiguration};
 pub use instances::{InstanceContent, InstanceEvent, InstanceFilter, NewEvent, StoredInstance};
 pub use jobs::{Claim, ClaimedRow, JobDepth, NewJobRow, StoredJob};
@@ -199,6 +201,7 @@ pub struct Repositories {
     pub module_kv: ModuleKv,
     pub jobs: JobRepo,
     pub live: LiveRepo,
+    pub export: ExportRepo,
 }
 
 impl Store {
@@ -231,6 +234,7 @@ impl Store {
             module_kv: ModuleKv::new(db.clone()),
             jobs: JobRepo::new(db.clone()),
             live: LiveRepo::new(db.clone()),
+            export: ExportRepo::new(db.clone()),
             db,
         }))
     }
@@ -446,6 +450,35 @@ fn create_sqlite_parent(url: &str) -> anyhow::Result<()> {
 /// placeholders are generated, never values.
 fn placeholders(first: usize, count: usize) -> String {
     (first..first + count).map(|n| format!("${n}")).collect::<Vec<_>>().join(", ")
+}
+
+/// Values bound in one `in (...)` list at most: well under SQLite's (32,766) and PostgreSQL's
+/// (65,535) limits on a statement's parameters.
+const IN_LIST_CHUNK: usize = 500;
+
+/// The rows of `sql(list)` for every chunk of `values`: `list` is the chunk's placeholders, from
+/// `$2` when `first` is bound at `$1`, else from `$1`. A query over any number of ids, in bounded
+/// statements.
+async fn rows_in_chunks(
+    db: &Db,
+    first: Option<&str>,
+    values: &[String],
+    sql: impl Fn(&str) -> String,
+) -> Result<Vec<sqlx::any::AnyRow>, sqlx::Error> {
+    let offset = 1 + usize::from(first.is_some());
+    let mut rows = Vec::new();
+    for chunk in values.chunks(IN_LIST_CHUNK) {
+        let text = sql(&placeholders(offset, chunk.len()));
+        let mut query = sqlx::query(sqlx::AssertSqlSafe(text));
+        if let Some(first) = first {
+            query = query.bind(first.to_owned());
+        }
+        for value in chunk {
+            query = query.bind(value.clone());
+        }
+        rows.extend(query.fetch_all(&db.pool).await?);
+    }
+    Ok(rows)
 }
 
 /// The schema version of the newest migration this binary carries.

@@ -16,6 +16,7 @@ mod cors;
 mod data_dir;
 mod entitlements;
 mod existence;
+mod export;
 mod form_configuration_rules;
 mod form_configurations;
 mod form_instance_updates;

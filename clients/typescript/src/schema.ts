@@ -591,6 +591,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v0/forms/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every form instance the caller may read (their own, those of workflows they created, and those the views
+         *     they hold show, reduced to what those show), streamed as JSON lines or CSV.
+         */
+        get: operations["export_forms"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v0/forms/{formId}": {
         parameters: {
             query?: never;
@@ -1221,6 +1241,23 @@ export interface paths {
         put?: never;
         /** Starts a workflow on an item: it enters the entry workbasket. */
         post: operations["start_workflow"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v0/workflows/items/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The items of a view the caller holds, reduced to what the view shows, streamed as JSON lines or CSV. */
+        get: operations["export_items"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -6279,6 +6316,73 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    export_forms: {
+        parameters: {
+            query?: {
+                /**
+                 * @description `jsonl` (the default): one instance per line as `GET /v0/forms/{formId}` answers it; `csv`: a header
+                 *     row, then one row per instance with a column per field of the one configuration named.
+                 */
+                format?: string;
+                /** @description A UUID; required for `csv`. */
+                configurationId?: string;
+                /** @description Comma-separated: DRAFT, SUBMITTED. */
+                states?: string;
+                /** @description RFC 3339: only instances changed at or after this time. */
+                updatedSince?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The instances, written as they are read; `Content-Disposition: attachment` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/jsonl": string;
+                    "text/csv": string;
+                };
+            };
+            /** @description VALIDATION_FAILED at the query parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            /** @description RATE_LIMITED: the caller runs `export.max_running_per_user` exports */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            500: components["responses"]["Internal"];
+            /** @description SERVICE_UNAVAILABLE: the server runs `export.max_running` exports */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     get_form: {
         parameters: {
             query?: never;
@@ -9073,6 +9177,84 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
+        };
+    };
+    export_items: {
+        parameters: {
+            query: {
+                workflowConfigurationId: string;
+                /** @description The view whose items are exported; the caller holds its permission slot (or created the workflow). */
+                workflowViewId: string;
+                /**
+                 * @description `jsonl` (the default): one item per line as `GET /v0/workflows/items/{itemId}` answers it through the
+                 *     view; `csv`: a header row, then one row per item of the one configuration named, a column per detail
+                 *     field the view shows.
+                 */
+                format?: string;
+                /** @description Only items of this form configuration; required for `csv`. */
+                configurationId?: string;
+                /** @description Language of labels; the default language fills gaps. */
+                language?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The items, written as they are read; `Content-Disposition: attachment` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/jsonl": string;
+                    "text/csv": string;
+                };
+            };
+            /** @description VALIDATION_FAILED at the query parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            /** @description NOT_FOUND: no such view the caller holds */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMITED: the caller runs `export.max_running_per_user` exports */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            500: components["responses"]["Internal"];
+            /** @description SERVICE_UNAVAILABLE: the server runs `export.max_running` exports */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     get_item: {

@@ -18,6 +18,7 @@ pub fn router() -> Router<AppState> {
             get(configurations::get_configuration).put(configurations::update_configuration),
         )
         .route("/", post(instances::create_form).get(instances::list_forms))
+        .route("/export", get(crate::http::export::export_forms))
         .route("/{form_id}", get(instances::get_form).patch(instances::update_form))
         .route("/{form_id}/history", get(instances::form_history))
 }

@@ -22,8 +22,8 @@ use super::spaces::{
 };
 use super::workflows::{configurations as workflow_configurations, items as workflow_items};
 use super::{
-    admin, admin_modules, auth, channels, events, health, list, marketplace, media, messages, modules, spaces, users,
-    views,
+    admin, admin_modules, auth, channels, events, export, health, list, marketplace, media, messages, modules, spaces,
+    users, views,
 };
 use crate::domain::problems::Problem;
 use crate::http::error::{ErrorBody, ErrorCode, ErrorEnvelope};
@@ -38,6 +38,7 @@ use crate::http::error::{ErrorBody, ErrorCode, ErrorEnvelope};
         configurations::validate_configuration, configurations::create_configuration, configurations::update_configuration,
         configurations::get_configuration, configurations::list_configurations,
         instances::create_form, instances::get_form, instances::update_form, instances::list_forms, instances::form_history,
+        export::export_forms, export::export_items,
         workflow_configurations::validate_workflow, workflow_configurations::create_workflow, workflow_configurations::update_workflow,
         workflow_configurations::get_workflow, workflow_configurations::list_workflows, workflow_configurations::get_permissions,
         workflow_configurations::replace_permissions, workflow_items::start_workflow, workflow_items::list_view_items,

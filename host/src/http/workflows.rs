@@ -22,6 +22,7 @@ pub fn router() -> Router<AppState> {
         )
         .route("/instances", post(items::start_workflow))
         .route("/views/{view_id}/items", get(items::list_view_items))
+        .route("/items/export", get(crate::http::export::export_items))
         .route("/items/{item_id}", get(items::get_item).patch(items::update_item))
         .route("/items/{item_id}/transitions", post(items::transition_item))
         .route("/items/{item_id}/history", get(items::item_history))

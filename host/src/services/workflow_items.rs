@@ -217,7 +217,7 @@ impl WorkflowItems {
         let readable = self.readable_form(user, form_id).await?;
         let mut record = self.instances.record(readable.instance).await?;
         if let Some(shown) = &readable.shown {
-            shown.reduce(&mut record.fields, &mut record.metadata);
+            record.reduce_to(shown);
         }
         Ok(record)
     }

@@ -12,7 +12,7 @@
 use sqlx::{AnyConnection, Row};
 use time::OffsetDateTime;
 
-use super::{Db, StoreResult, placeholders, to_millis};
+use super::{Db, StoreResult, rows_in_chunks, to_millis};
 use crate::domain::live::{Audience, EventKind, LiveEvent};
 
 /// The `NOTIFY` channel that carries new event ids.
@@ -212,41 +212,30 @@ impl LiveRepo {
         space_id: &str,
         candidates: &[String],
     ) -> StoreResult<Vec<(String, Option<String>)>> {
-        let mut readers = Vec::new();
-        for chunk in candidates.chunks(CHUNK) {
-            let list = placeholders(2, chunk.len());
-            let sql = format!(
+        let rows = rows_in_chunks(&self.db, Some(space_id), candidates, |list| {
+            format!(
                 "select user_id, role from space_member where space_id = $1 and user_id in ({list}) \
                  union all \
                  select m.user_id, cast(null as text) as role from channel_space cs \
                  join channel_member m on m.channel_id = cs.channel_id \
                  where cs.space_id = $1 and m.user_id in ({list})"
-            );
-            let mut query = sqlx::query(sqlx::AssertSqlSafe(sql)).bind(space_id.to_owned());
-            for user_id in chunk {
-                query = query.bind(user_id.clone());
-            }
-            for row in query.fetch_all(&self.db.pool).await? {
-                readers.push((row.try_get("user_id")?, row.try_get("role")?));
-            }
-        }
+            )
+        })
+        .await?;
+        let readers = rows
+            .iter()
+            .map(|row| Ok((row.try_get("user_id")?, row.try_get("role")?)))
+            .collect::<Result<_, sqlx::Error>>()?;
         Ok(readers)
     }
 
     /// Of `candidates`, the members of a channel.
     pub async fn channel_members(&self, channel_id: &str, candidates: &[String]) -> StoreResult<Vec<String>> {
-        let mut members = Vec::new();
-        for chunk in candidates.chunks(CHUNK) {
-            let list = placeholders(2, chunk.len());
-            let sql = format!("select user_id from channel_member where channel_id = $1 and user_id in ({list})");
-            let mut query = sqlx::query(sqlx::AssertSqlSafe(sql)).bind(channel_id.to_owned());
-            for user_id in chunk {
-                query = query.bind(user_id.clone());
-            }
-            for row in query.fetch_all(&self.db.pool).await? {
-                members.push(row.try_get("user_id")?);
-            }
-        }
+        let rows = rows_in_chunks(&self.db, Some(channel_id), candidates, |list| {
+            format!("select user_id from channel_member where channel_id = $1 and user_id in ({list})")
+        })
+        .await?;
+        let members = rows.iter().map(|row| row.try_get("user_id")).collect::<Result<_, _>>()?;
         Ok(members)
     }
 
@@ -256,23 +245,16 @@ impl LiveRepo {
         workflow_configuration_id: &str,
         candidates: &[String],
     ) -> StoreResult<std::collections::HashMap<String, Vec<i64>>> {
-        let mut grants = std::collections::HashMap::<String, Vec<i64>>::new();
-        for chunk in candidates.chunks(CHUNK) {
-            let list = placeholders(2, chunk.len());
-            let sql = format!(
+        let rows = rows_in_chunks(&self.db, Some(workflow_configuration_id), candidates, |list| {
+            format!(
                 "select user_id, slot from workflow_grant where workflow_configuration_id = $1 and user_id in ({list})"
-            );
-            let mut query = sqlx::query(sqlx::AssertSqlSafe(sql)).bind(workflow_configuration_id.to_owned());
-            for user_id in chunk {
-                query = query.bind(user_id.clone());
-            }
-            for row in query.fetch_all(&self.db.pool).await? {
-                grants.entry(row.try_get("user_id")?).or_default().push(row.try_get("slot")?);
-            }
+            )
+        })
+        .await?;
+        let mut grants = std::collections::HashMap::<String, Vec<i64>>::new();
+        for row in &rows {
+            grants.entry(row.try_get("user_id")?).or_default().push(row.try_get("slot")?);
         }
         Ok(grants)
     }
 }
-
-/// Listening users named in one audience query (well under SQLite's and PostgreSQL's bind limits).
-const CHUNK: usize = 500;

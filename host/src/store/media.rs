@@ -45,7 +45,8 @@ pub enum AttachRefusal {
     NoInstance,
 }
 
-const ATTACHMENT_COLUMNS: &str = "part_key, form_id, field_id, content_type, bytes, filename, storage_key, created_at";
+pub(super) const ATTACHMENT_COLUMNS: &str =
+    "part_key, form_id, field_id, content_type, bytes, filename, storage_key, created_at";
 
 /// The names an attachment's columns have in a row: as selected from `form_attachment`, or as
 /// aliased where another table is joined (see `InstanceRepo::instance_with_attachments`).
@@ -80,7 +81,7 @@ pub(super) const JOINED: AttachmentNames = AttachmentNames {
     created_at: "a_created_at",
 };
 
-fn attachment_from_row(row: &AnyRow) -> Result<StoredAttachment, sqlx::Error> {
+pub(super) fn attachment_from_row(row: &AnyRow) -> Result<StoredAttachment, sqlx::Error> {
     attachment_named(row, &PLAIN, row.try_get("form_id")?)
 }
 

@@ -5,7 +5,7 @@ use sqlx::{AnyConnection, Row};
 use time::OffsetDateTime;
 
 use super::audit::{self, AuditEntry, NewEntry, Trail};
-use super::instances::{INSTANCE_COLUMNS, instance_from_row};
+use super::instances::instance_from_row;
 use super::keyset::{BindKeyset, Keyset};
 use super::{Db, StoreError, StoreResult, StoredInstance, from_millis, placeholders, to_millis};
 use crate::domain::live::LiveEvent;
@@ -73,6 +73,28 @@ impl StoredItem {
     }
 }
 
+/// The columns of an item (alias `i`, its revision and times renamed) and of its instance (alias
+/// `f`), for [`item_with_instance_from_row`].
+pub(super) const ITEM_WITH_INSTANCE_COLUMNS: &str = "i.item_id, i.item_type, i.workflow_configuration_id, \
+    i.workbasket_id, i.revision as item_revision, i.started_by, i.created_at as item_created_at, \
+    i.updated_at as item_updated_at, f.form_id, f.configuration_id, f.owner_id, f.state, f.language, f.answers, \
+    f.metadata, f.integrations, f.space_id, f.revision, f.created_at, f.updated_at";
+
+/// An item and its instance, from a row selecting [`ITEM_WITH_INSTANCE_COLUMNS`].
+pub(super) fn item_with_instance_from_row(row: &AnyRow) -> Result<(StoredItem, StoredInstance), sqlx::Error> {
+    let item = StoredItem {
+        item_id: row.try_get("item_id")?,
+        item_type: row.try_get("item_type")?,
+        workflow_configuration_id: row.try_get("workflow_configuration_id")?,
+        workbasket_id: row.try_get("workbasket_id")?,
+        revision: row.try_get("item_revision")?,
+        started_by: row.try_get("started_by")?,
+        created_at: from_millis(row.try_get("item_created_at")?),
+        updated_at: from_millis(row.try_get("item_updated_at")?),
+    };
+    Ok((item, instance_from_row(row)?))
+}
+
 fn item_from_row(row: &AnyRow) -> Result<StoredItem, sqlx::Error> {
     Ok(StoredItem {
         item_id: row.try_get("item_id")?,
@@ -134,26 +156,13 @@ impl WorkflowItemRepo {
         item_id: &str,
     ) -> StoreResult<Option<(StoredItem, StoredInstance)>> {
         let row = sqlx::query(sqlx::AssertSqlSafe(format!(
-            "select i.item_id, i.item_type, i.workflow_configuration_id, i.workbasket_id, i.revision as item_revision, \
-               i.started_by, i.created_at as item_created_at, i.updated_at as item_updated_at, {} \
+            "select {ITEM_WITH_INSTANCE_COLUMNS} \
              from workflow_item i join form_instance f on f.form_id = i.item_id where i.item_id = $1",
-            INSTANCE_COLUMNS.split(", ").map(|c| format!("f.{c}")).collect::<Vec<_>>().join(", ")
         )))
         .bind(item_id.to_owned())
         .fetch_optional(&self.db.pool)
         .await?;
-        let Some(row) = row else { return Ok(None) };
-        let item = StoredItem {
-            item_id: row.try_get("item_id")?,
-            item_type: row.try_get("item_type")?,
-            workflow_configuration_id: row.try_get("workflow_configuration_id")?,
-            workbasket_id: row.try_get("workbasket_id")?,
-            revision: row.try_get("item_revision")?,
-            started_by: row.try_get("started_by")?,
-            created_at: from_millis(row.try_get("item_created_at")?),
-            updated_at: from_millis(row.try_get("item_updated_at")?),
-        };
-        Ok(Some((item, instance_from_row(&row)?)))
+        Ok(row.map(|row| item_with_instance_from_row(&row)).transpose()?)
     }
 
     /// Puts an item in the entry workbasket. An item already in a workflow is `Conflict` unless

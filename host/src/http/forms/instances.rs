@@ -238,7 +238,7 @@ pub async fn list_forms(
     )))
 }
 
-fn id_filter(raw: Option<&str>, path: &str, problems: &mut Problems) -> Option<String> {
+pub(crate) fn id_filter(raw: Option<&str>, path: &str, problems: &mut Problems) -> Option<String> {
     let raw = raw.map(str::trim).filter(|r| !r.is_empty())?;
     match crate::domain::document::ids::parse_hyphenated_uuid(raw) {
         Some(id) => Some(id.to_string()),

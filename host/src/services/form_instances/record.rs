@@ -7,6 +7,7 @@ use time::OffsetDateTime;
 use super::Instance;
 use crate::domain::forms::FieldType;
 use crate::domain::precondition::EntityTag;
+use crate::domain::workflows::Shown;
 use crate::services::attachments::Attachment;
 use crate::store::{InstanceEvent, StoredInstance};
 
@@ -53,6 +54,14 @@ impl From<Instance> for FormRecord {
             attachments: Vec::new(),
             etag,
         }
+    }
+}
+
+impl FormRecord {
+    /// Keeps what `shown` shows: the answers, metadata and the files of the fields it shows.
+    pub fn reduce_to(&mut self, shown: &Shown) {
+        shown.reduce(&mut self.fields, &mut self.metadata);
+        self.attachments.retain(|a| shown.shows_field(&a.field_id));
     }
 }
 

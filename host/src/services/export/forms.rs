@@ -1,0 +1,228 @@
+//! The export of every form instance a user may read with `GET /v0/forms/{formId}`: their own
+//! instances first, then, workflow by workflow, the instances in workflows they created (all of
+//! each) and in the workbaskets of views they hold (what those views show).
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use uuid::Uuid;
+
+use super::{Configurations, ExportPermit, FormExportRequest, csv_needs_configuration, key_of};
+use crate::domain::export::ExportFormat;
+use crate::domain::forms::Field;
+use crate::domain::workflows::{Shown, View};
+use crate::error::{Error, Result};
+use crate::services::form_configurations::Configuration;
+use crate::services::form_instances::{FormInstances, FormRecord, Instance};
+use crate::services::workflow_configurations::{Workflow, WorkflowConfigurations};
+use crate::store::{ExportFilter, ItemScope, SessionUser, Store, StoredAttachment, StoredInstance};
+
+/// A running export of instances; [`FormExport::next_page`] hands out the next records.
+pub struct FormExport {
+    store: Store,
+    instances: Arc<FormInstances>,
+    user_id: String,
+    request: FormExportRequest,
+    page_rows: i64,
+    /// The configuration of a CSV export, whose fields are its columns.
+    configuration: Option<Configuration>,
+    /// Configurations read so far, by id: a page's rows share few.
+    configurations: Configurations,
+    /// Where the export stands: the own instances, then the workflows in `workflows`.
+    phase: Phase,
+    after: Option<(i64, String)>,
+    workflows: Vec<Reach>,
+    _permit: ExportPermit,
+}
+
+enum Phase {
+    Owned,
+    Workflow(usize),
+    Done,
+}
+
+/// How the user reaches the instances of one workflow.
+struct Reach {
+    workflow: Workflow,
+    /// `None`: all of them (its creator); else the views they hold.
+    held: Option<Vec<View>>,
+    /// The workbaskets the held views show (`None`: every one).
+    workbaskets: Option<Vec<String>>,
+    /// What the held views show, by `(workbasket, configuration)`.
+    shown: HashMap<(String, String), Shown>,
+}
+
+impl FormExport {
+    pub(super) async fn start(
+        store: Store,
+        instances: Arc<FormInstances>,
+        workflows: &WorkflowConfigurations,
+        user: &SessionUser,
+        request: FormExportRequest,
+        page_rows: i64,
+        permit: ExportPermit,
+    ) -> Result<Self> {
+        csv_needs_configuration(request.format, request.configuration_id.as_deref())?;
+        let configuration = match (&request.configuration_id, request.format) {
+            (Some(id), ExportFormat::Csv) => Some(instances.configuration(id).await?.ok_or_else(|| {
+                Error::invalid("configurationId", "UNKNOWN_CONFIGURATION", "no form configuration has this id")
+            })?),
+            _ => None,
+        };
+        let reaches = reaches(&store, workflows, user).await?;
+        let configurations = Configurations::new(instances.clone());
+        Ok(Self {
+            store,
+            instances,
+            user_id: user.user_id.clone(),
+            request,
+            page_rows,
+            configuration,
+            configurations,
+            phase: Phase::Owned,
+            after: None,
+            workflows: reaches,
+            _permit: permit,
+        })
+    }
+
+    /// The CSV export's fields, in document order: its columns after the fixed ones.
+    pub fn csv_fields(&self) -> Vec<Field> {
+        self.configuration.as_ref().map(|c| c.parsed.fields().cloned().collect()).unwrap_or_default()
+    }
+
+    /// The next records, or `None` when every one was handed out.
+    pub async fn next_page(&mut self) -> Result<Option<Vec<FormRecord>>> {
+        loop {
+            let filter = ExportFilter {
+                configuration_id: self.request.configuration_id.as_deref(),
+                states: &self.request.states,
+                updated_since: self.request.updated_since,
+            };
+            let after = self.after.take();
+            let rows: Vec<(StoredInstance, Option<Shown>)> = match self.phase {
+                Phase::Done => return Ok(None),
+                Phase::Owned => {
+                    let rows = self.store.export.owned_instances(&self.user_id, &filter, after, self.page_rows).await?;
+                    rows.into_iter().map(|row| (row, None)).collect()
+                }
+                Phase::Workflow(index) => {
+                    let reach = &self.workflows[index];
+                    let scope = ItemScope {
+                        workflow_configuration_id: &reach.workflow.stored.workflow_configuration_id,
+                        workbasket_ids: reach.workbaskets.as_deref(),
+                        not_owned_by: Some(&self.user_id),
+                    };
+                    let rows = self.store.export.items(&scope, &filter, after, self.page_rows).await?;
+                    let mut shown_rows = Vec::with_capacity(rows.len());
+                    for (item, instance) in rows {
+                        let shown = self.shown(index, &item.workbasket_id, &instance.configuration_id).await?;
+                        // The key moves on past rows left out too.
+                        self.after = Some(key_of(item.created_at, &item.item_id));
+                        shown_rows.push((instance, shown));
+                    }
+                    shown_rows
+                }
+            };
+            let full_page = rows.len() as i64 == self.page_rows;
+            if let (Phase::Owned, Some((last, _))) = (&self.phase, rows.last()) {
+                self.after = Some(key_of(last.created_at, &last.form_id));
+            }
+            if !full_page {
+                self.after = None;
+                self.phase = match self.phase {
+                    Phase::Owned if !self.workflows.is_empty() => Phase::Workflow(0),
+                    Phase::Workflow(index) if index + 1 < self.workflows.len() => Phase::Workflow(index + 1),
+                    _ => Phase::Done,
+                };
+            }
+            let records = self.records(rows).await?;
+            if !records.is_empty() || matches!(self.phase, Phase::Done) {
+                return Ok(Some(records).filter(|r| !r.is_empty()));
+            }
+        }
+    }
+
+    /// What the views `reach` holds show of an instance of `configuration_id` in `workbasket_id`:
+    /// `Ok(None)` when everything (the workflow's creator).
+    async fn shown(&mut self, index: usize, workbasket_id: &str, configuration_id: &str) -> Result<Option<Shown>> {
+        let Some(form) = self.configurations.get(configuration_id).await? else { return Ok(Some(Shown::default())) };
+        let reach = &mut self.workflows[index];
+        let Some(held) = &reach.held else { return Ok(None) };
+        let key = (workbasket_id.to_owned(), configuration_id.to_owned());
+        if let Some(shown) = reach.shown.get(&key) {
+            return Ok(Some(shown.clone()));
+        }
+        let workbasket = Uuid::try_parse(workbasket_id).unwrap_or_default();
+        let shown = Shown::by_views(held.iter().filter(|v| v.shows_workbasket(&workbasket)), &form.parsed);
+        reach.shown.insert(key, shown.clone());
+        Ok(Some(shown))
+    }
+
+    /// The rows as the read route answers them, with their attachments, reduced where a view
+    /// shows only part of them.
+    async fn records(&mut self, rows: Vec<(StoredInstance, Option<Shown>)>) -> Result<Vec<FormRecord>> {
+        let ids: Vec<String> = rows.iter().map(|(row, _)| row.form_id.clone()).collect();
+        let mut attachments: HashMap<String, Vec<StoredAttachment>> = HashMap::new();
+        for attachment in self.store.export.attachments(&ids).await? {
+            attachments.entry(attachment.form_id.clone()).or_default().push(attachment);
+        }
+        let mut records = Vec::with_capacity(rows.len());
+        for (stored, shown) in rows {
+            // An instance whose configuration is gone cannot be shown (its read answers 500 too).
+            let Some(configuration) = self.configurations.get(&stored.configuration_id).await? else { continue };
+            let files = attachments.remove(&stored.form_id).unwrap_or_default();
+            let instance = Instance { stored, configuration, attachments: Some(files) };
+            let mut record = self.instances.record(instance).await?;
+            if let Some(shown) = shown {
+                record.reduce_to(&shown);
+            }
+            records.push(record);
+        }
+        Ok(records)
+    }
+}
+
+/// The workflows whose instances the user reads besides their own: those they created (all of
+/// their instances) and those where they hold a view (the workbaskets it shows).
+async fn reaches(store: &Store, workflows: &WorkflowConfigurations, user: &SessionUser) -> Result<Vec<Reach>> {
+    let mut reaches = Vec::new();
+    let mut after = None;
+    loop {
+        let page = store.workflows.list_workflows(&user.user_id, after.take(), 500).await?;
+        let full = page.len() == 500;
+        if let Some(last) = page.last() {
+            after = Some(key_of(last.created_at, &last.workflow_configuration_id));
+        }
+        for stored in page {
+            let Some(workflow) = workflows.load(&stored.workflow_configuration_id, false).await? else { continue };
+            if workflow.is_owner(user) {
+                reaches.push(Reach { workflow, held: None, workbaskets: None, shown: HashMap::new() });
+                continue;
+            }
+            let slots = store.workflows.workflow_slots(&stored.workflow_configuration_id, &user.user_id).await?;
+            let held: Vec<View> = workflow
+                .parsed
+                .views()
+                .iter()
+                .filter(|v| slots.contains(&i64::from(v.permission_slot)))
+                .cloned()
+                .collect();
+            let mut workbaskets: Vec<String> =
+                held.iter().flat_map(|v| v.workbasket_ids.iter().map(Uuid::to_string)).collect();
+            workbaskets.sort();
+            workbaskets.dedup();
+            if !workbaskets.is_empty() {
+                reaches.push(Reach {
+                    workflow,
+                    held: Some(held),
+                    workbaskets: Some(workbaskets),
+                    shown: HashMap::new(),
+                });
+            }
+        }
+        if !full {
+            return Ok(reaches);
+        }
+    }
+}
