@@ -154,9 +154,9 @@ fn parse_format(raw: Option<&str>, problems: &mut Problems) -> Option<ExportForm
     format
 }
 
+/// An RFC 3339 time, exactly as given: blank or padded is not one (the document says `date-time`).
 fn parse_time(raw: Option<&str>, path: &str, problems: &mut Problems) -> Option<OffsetDateTime> {
-    let raw = raw.map(str::trim).filter(|r| !r.is_empty())?;
-    match OffsetDateTime::parse(raw, &Rfc3339) {
+    match OffsetDateTime::parse(raw?, &Rfc3339) {
         Ok(at) => Some(at),
         Err(_) => {
             problems.push(path, "INVALID_TIMESTAMP", "must be an RFC 3339 time, such as 2026-11-27T09:30:00Z");

@@ -32,6 +32,7 @@ async fn each_bad_form_export_parameter_is_a_problem_at_its_query_path() {
         (vec![("format", "csv"), ("configurationId", "not-a-uuid")], vec![("query.configurationId", "INVALID_UUID")]),
         (vec![("updatedSince", "yesterday")], vec![("query.updatedSince", "INVALID_TIMESTAMP")]),
         (vec![("updatedSince", "2025-01-01")], vec![("query.updatedSince", "INVALID_TIMESTAMP")]),
+        (vec![("updatedSince", "")], vec![("query.updatedSince", "INVALID_TIMESTAMP")]),
         (vec![("states", "DRAFT,ARCHIVED")], vec![("query.states", "INVALID_VALUE")]),
         (
             vec![("format", "xlsx"), ("configurationId", "nope"), ("states", "LOST"), ("updatedSince", "soon")],
