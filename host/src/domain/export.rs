@@ -5,6 +5,8 @@
 
 use serde_json::Value;
 
+use crate::domain::problems::Problems;
+
 /// What an export is written as.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ExportFormat {
@@ -39,8 +41,13 @@ impl ExportFormat {
     }
 }
 
-/// Why a CSV export without a configuration is refused.
-pub const CSV_NEEDS_CONFIGURATION: &str = "a CSV export has one column per field of one form configuration: name it";
+/// A CSV export has one column per field of one form configuration, so it must name one: when it
+/// names none (`named` false), a problem at `path`.
+pub fn check_configuration(format: ExportFormat, named: bool, path: &str, problems: &mut Problems) {
+    if format == ExportFormat::Csv && !named {
+        problems.push(path, "REQUIRED", "a CSV export has one column per field of one form configuration: name it");
+    }
+}
 
 /// What joins several values in one cell (a file field's file names, a list's entries).
 pub const CELL_JOINER: &str = "; ";

@@ -80,9 +80,7 @@ pub async fn events(
     let (user, credentials) = match &query.ticket {
         Some(ticket) => state.live.redeem(ticket).await?,
         None => {
-            let (_caller, license_digest) = caller_of(&state, &headers).await?;
-            let token = bearer(&headers)?;
-            let credentials = Credentials { session_digest: secret::digest(&token), license_digest };
+            let credentials = credentials_of(&state, &headers).await?;
             (state.live.check(&credentials).await?, credentials)
         }
     };
@@ -102,12 +100,17 @@ pub async fn create_ticket(
     State(state): State<AppState>,
     headers: HeaderMap,
 ) -> ApiResult<(StatusCode, Json<EventTicket>)> {
-    let (_caller, license_digest) = caller_of(&state, &headers).await?;
-    let token = bearer(&headers)?;
-    let credentials = Credentials { session_digest: secret::digest(&token), license_digest };
+    let credentials = credentials_of(&state, &headers).await?;
     let user = state.live.check(&credentials).await?;
     let ticket = state.live.ticket(&user, &credentials).await?;
     Ok((StatusCode::CREATED, Json(EventTicket { ticket: ticket.ticket, expires_at: ticket.expires_at })))
+}
+
+/// The session and license key of the request's headers, the license checked as every route checks it.
+async fn credentials_of(state: &AppState, headers: &HeaderMap) -> Result<Credentials, Error> {
+    let (_caller, license_digest) = caller_of(state, headers).await?;
+    let token = bearer(headers)?;
+    Ok(Credentials { session_digest: secret::digest(&token), license_digest })
 }
 
 fn bearer(headers: &HeaderMap) -> Result<String, Error> {

@@ -68,11 +68,10 @@ pub async fn export_forms(
     let configuration_id = id_filter(query.configuration_id.as_deref(), "query.configurationId", &mut problems);
     let states = parse_states(query.states.as_deref(), &["DRAFT", "SUBMITTED"], &mut problems);
     let updated_since = parse_time(query.updated_since.as_deref(), "query.updatedSince", &mut problems);
-    if format == Some(ExportFormat::Csv)
-        && configuration_id.is_none()
-        && query.configuration_id.as_deref().is_none_or(|c| c.trim().is_empty())
-    {
-        problems.push("query.configurationId", "REQUIRED", rules::CSV_NEEDS_CONFIGURATION);
+    if let Some(format) = format {
+        // A malformed id has its own problem already.
+        let named = query.configuration_id.as_deref().is_some_and(|c| !c.trim().is_empty());
+        rules::check_configuration(format, named, "query.configurationId", &mut problems);
     }
     problems.finish(())?;
     let format = format.unwrap_or(ExportFormat::JsonLines);
@@ -124,11 +123,10 @@ pub async fn export_items(
     let view_id = problems.required("query.workflowViewId", query.workflow_view_id.as_deref());
     let format = parse_format(query.format.as_deref(), &mut problems);
     let configuration_id = id_filter(query.configuration_id.as_deref(), "query.configurationId", &mut problems);
-    if format == Some(ExportFormat::Csv)
-        && configuration_id.is_none()
-        && query.configuration_id.as_deref().is_none_or(|c| c.trim().is_empty())
-    {
-        problems.push("query.configurationId", "REQUIRED", rules::CSV_NEEDS_CONFIGURATION);
+    if let Some(format) = format {
+        // A malformed id has its own problem already.
+        let named = query.configuration_id.as_deref().is_some_and(|c| !c.trim().is_empty());
+        rules::check_configuration(format, named, "query.configurationId", &mut problems);
     }
     let (Some(workflow_id), Some(view_id)) = (workflow_id, view_id) else { return Err(problems.into()) };
     problems.finish(())?;

@@ -18,6 +18,7 @@ pub use items::{ExportedItem, ItemExport};
 
 use crate::config::export::ExportConfig;
 use crate::domain::export::ExportFormat;
+use crate::domain::problems::Problems;
 use crate::error::{Error, Result};
 use crate::services::form_configurations::Configuration;
 use crate::services::form_instances::FormInstances;
@@ -104,14 +105,12 @@ impl Exports {
     }
 }
 
-/// Checks a CSV export's one configuration: it must be given (400 at `query.configurationId`).
-fn csv_needs_configuration(format: ExportFormat, configuration_id: Option<&str>) -> Result<()> {
-    if format == ExportFormat::Csv && configuration_id.is_none() {
-        return Err(Error::invalid("configurationId", "REQUIRED", crate::domain::export::CSV_NEEDS_CONFIGURATION));
-    }
-    Ok(())
+/// The CSV rule of [`crate::domain::export::check_configuration`], for callers that did not check it.
+fn check_configuration(format: ExportFormat, configuration_id: Option<&str>) -> Result<()> {
+    let mut problems = Problems::new();
+    crate::domain::export::check_configuration(format, configuration_id.is_some(), "configurationId", &mut problems);
+    Ok(problems.finish(())?)
 }
-
 /// Counts running exports, overall and per user.
 struct ExportGate {
     max_running: usize,

@@ -21,7 +21,7 @@ use crate::store::{NewWorkflowEvent, SessionUser, Store, StoredItem};
 mod views;
 
 /// What the item use cases answer with; handlers map these to the wire.
-pub use views::{AvailableTransition, ItemDetail, ItemPlace, ViewItem, WorkflowHistoryEntry};
+pub use views::{AvailableTransition, ItemDetail, ItemPlace, ViewItem, WorkflowHistoryEntry, detail_through};
 
 pub const ITEM_TYPE_FORM: &str = "FORM";
 
@@ -57,18 +57,22 @@ impl Item {
     /// The entity tag of the item: its place in the workflow and the form's answers, and the
     /// documents that label them (the workflow's transitions, the form's fields).
     pub fn etag(&self) -> EntityTag {
-        let (item, form) = (self.item.revision, self.instance.stored.revision);
-        EntityTag::of_revisions(&[
-            item,
-            form,
-            self.workflow.stored.revision,
-            self.instance.configuration.stored.revision,
-        ])
+        item_etag(&self.item, &self.workflow, &self.instance)
     }
 
     pub fn workbasket_id(&self) -> Uuid {
         Uuid::try_parse(&self.item.workbasket_id).unwrap_or_default()
     }
+}
+
+/// See [`Item::etag`].
+fn item_etag(item: &StoredItem, workflow: &Workflow, instance: &Instance) -> EntityTag {
+    EntityTag::of_revisions(&[
+        item.revision,
+        instance.stored.revision,
+        workflow.stored.revision,
+        instance.configuration.stored.revision,
+    ])
 }
 
 /// `{workflowConfigurationId, itemType?, itemId, confirmSwitch?}`.

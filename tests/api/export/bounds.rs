@@ -19,6 +19,16 @@ use super::{FORMS_EXPORT, export_forms, export_items, exported};
 use crate::support::forms::{answers_by_key, config_with, created_config, created_form, field, sample_config};
 use crate::support::workflow::{created_workflow, sample_workflow, wf};
 
+const METRICS_TOKEN: &str = "metrics-token-for-the-export-tests";
+
+/// `trellis_exports_running` as `/metrics` reports it.
+async fn exports_running(app: &TestApp) -> u64 {
+    let metrics = app.request(reqwest::Method::GET, "/metrics").bearer_auth(METRICS_TOKEN).send().await.unwrap();
+    let text = metrics.text().await.unwrap();
+    let line = text.lines().find(|line| line.starts_with("trellis_exports_running ")).expect("the metric");
+    line.rsplit(' ').next().unwrap().parse().unwrap()
+}
+
 /// How long a freed place may take to be seen free.
 const WAIT: Duration = Duration::from_secs(5);
 const ROWS: usize = 10;
@@ -136,6 +146,7 @@ async fn an_export_past_the_servers_bound_is_503_until_one_ends() {
     let app = spawn_app_with(|config| {
         config.export.page_rows = 1;
         config.export.max_running = 1;
+        config.metrics.token = Some(METRICS_TOKEN.into());
     })
     .await;
     let ann = app.sign_up("ann").await;
@@ -148,12 +159,14 @@ async fn an_export_past_the_servers_bound_is_503_until_one_ends() {
     // Assert
     assert_refused(bobs, StatusCode::SERVICE_UNAVAILABLE, "SERVICE_UNAVAILABLE").await;
     assert_refused(anns, StatusCode::SERVICE_UNAVAILABLE, "SERVICE_UNAVAILABLE").await;
+    assert_eq!(exports_running(&app).await, 1);
 
     // Act: the held export's client goes away.
     drop(held);
     // Assert
     let again = accepted_within_wait(&app, &bob, StatusCode::SERVICE_UNAVAILABLE, "SERVICE_UNAVAILABLE").await;
     assert_eq!(exported(again).await.text, "");
+    assert_eq!(exports_running(&app).await, 0);
 }
 
 #[tokio::test]

@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use uuid::Uuid;
 
-use super::{Configurations, ExportPermit, FormExportRequest, csv_needs_configuration, key_of};
+use super::{Configurations, ExportPermit, FormExportRequest, check_configuration, key_of};
 use crate::domain::export::ExportFormat;
 use crate::domain::forms::Field;
 use crate::domain::workflows::{Shown, View};
@@ -62,7 +62,7 @@ impl FormExport {
         page_rows: i64,
         permit: ExportPermit,
     ) -> Result<Self> {
-        csv_needs_configuration(request.format, request.configuration_id.as_deref())?;
+        check_configuration(request.format, request.configuration_id.as_deref())?;
         let configuration = match (&request.configuration_id, request.format) {
             (Some(id), ExportFormat::Csv) => Some(instances.configuration(id).await?.ok_or_else(|| {
                 Error::invalid("configurationId", "UNKNOWN_CONFIGURATION", "no form configuration has this id")
@@ -93,54 +93,58 @@ impl FormExport {
 
     /// The next records, or `None` when every one was handed out.
     pub async fn next_page(&mut self) -> Result<Option<Vec<FormRecord>>> {
-        loop {
-            let filter = ExportFilter {
-                configuration_id: self.request.configuration_id.as_deref(),
-                states: &self.request.states,
-                updated_since: self.request.updated_since,
-            };
-            let after = self.after.take();
-            let rows: Vec<(StoredInstance, Option<Shown>)> = match self.phase {
-                Phase::Done => return Ok(None),
-                Phase::Owned => {
-                    let rows = self.store.export.owned_instances(&self.user_id, &filter, after, self.page_rows).await?;
-                    rows.into_iter().map(|row| (row, None)).collect()
-                }
-                Phase::Workflow(index) => {
-                    let reach = &self.workflows[index];
-                    let scope = ItemScope {
-                        workflow_configuration_id: &reach.workflow.stored.workflow_configuration_id,
-                        workbasket_ids: reach.workbaskets.as_deref(),
-                        not_owned_by: Some(&self.user_id),
-                    };
-                    let rows = self.store.export.items(&scope, &filter, after, self.page_rows).await?;
-                    let mut shown_rows = Vec::with_capacity(rows.len());
-                    for (item, instance) in rows {
-                        let shown = self.shown(index, &item.workbasket_id, &instance.configuration_id).await?;
-                        // The key moves on past rows left out too.
-                        self.after = Some(key_of(item.created_at, &item.item_id));
-                        shown_rows.push((instance, shown));
-                    }
-                    shown_rows
-                }
-            };
-            let full_page = rows.len() as i64 == self.page_rows;
-            if let (Phase::Owned, Some((last, _))) = (&self.phase, rows.last()) {
-                self.after = Some(key_of(last.created_at, &last.form_id));
-            }
-            if !full_page {
-                self.after = None;
-                self.phase = match self.phase {
-                    Phase::Owned if !self.workflows.is_empty() => Phase::Workflow(0),
-                    Phase::Workflow(index) if index + 1 < self.workflows.len() => Phase::Workflow(index + 1),
-                    _ => Phase::Done,
-                };
-            }
+        while let Some(rows) = self.next_rows().await? {
             let records = self.records(rows).await?;
-            if !records.is_empty() || matches!(self.phase, Phase::Done) {
-                return Ok(Some(records).filter(|r| !r.is_empty()));
+            // A page can come out empty (its instances' configurations are gone): read on.
+            if !records.is_empty() {
+                return Ok(Some(records));
             }
         }
+        Ok(None)
+    }
+
+    /// The next page of rows where the export stands, each with what the reader sees of it; moves
+    /// on to the next phase after a page shorter than a full one.
+    async fn next_rows(&mut self) -> Result<Option<Vec<(StoredInstance, Option<Shown>)>>> {
+        let filter = ExportFilter {
+            configuration_id: self.request.configuration_id.as_deref(),
+            states: &self.request.states,
+            updated_since: self.request.updated_since,
+        };
+        let after = self.after.take();
+        let rows = match self.phase {
+            Phase::Done => return Ok(None),
+            Phase::Owned => {
+                let rows = self.store.export.owned_instances(&self.user_id, &filter, after, self.page_rows).await?;
+                self.after = rows.last().map(|last| key_of(last.created_at, &last.form_id));
+                rows.into_iter().map(|row| (row, None)).collect::<Vec<_>>()
+            }
+            Phase::Workflow(index) => {
+                let reach = &self.workflows[index];
+                let scope = ItemScope {
+                    workflow_configuration_id: &reach.workflow.stored.workflow_configuration_id,
+                    workbasket_ids: reach.workbaskets.as_deref(),
+                    not_owned_by: Some(&self.user_id),
+                };
+                let rows = self.store.export.items(&scope, &filter, after, self.page_rows).await?;
+                self.after = rows.last().map(|(item, _)| key_of(item.created_at, &item.item_id));
+                let mut shown_rows = Vec::with_capacity(rows.len());
+                for (item, instance) in rows {
+                    let shown = self.shown(index, &item.workbasket_id, &instance.configuration_id).await?;
+                    shown_rows.push((instance, shown));
+                }
+                shown_rows
+            }
+        };
+        if (rows.len() as i64) < self.page_rows {
+            self.after = None;
+            self.phase = match self.phase {
+                Phase::Owned if !self.workflows.is_empty() => Phase::Workflow(0),
+                Phase::Workflow(index) if index + 1 < self.workflows.len() => Phase::Workflow(index + 1),
+                _ => Phase::Done,
+            };
+        }
+        Ok(Some(rows))
     }
 
     /// What the views `reach` holds show of an instance of `configuration_id` in `workbasket_id`:

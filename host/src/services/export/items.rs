@@ -7,14 +7,14 @@ use std::sync::Arc;
 use time::OffsetDateTime;
 use uuid::Uuid;
 
-use super::{Configurations, ExportPermit, ItemExportRequest, csv_needs_configuration, key_of};
+use super::{Configurations, ExportPermit, ItemExportRequest, check_configuration, key_of};
 use crate::domain::workflows::{self, DetailField, View};
 use crate::error::{Error, Result};
 use crate::services::attachments::Attachment;
 use crate::services::form_configurations::Configuration;
 use crate::services::form_instances::{FormInstances, Instance};
 use crate::services::workflow_configurations::{Workflow, WorkflowConfigurations};
-use crate::services::workflow_items::{Item, ItemDetail};
+use crate::services::workflow_items::{ItemDetail, detail_through};
 use crate::store::{ExportFilter, ItemScope, SessionUser, Store, StoredAttachment};
 
 /// A running export of a view's items.
@@ -64,7 +64,7 @@ impl ItemExport {
         if !workflows.holds_slot(user, &workflow, view.permission_slot).await? {
             return Err(not_found());
         }
-        csv_needs_configuration(request.format, request.configuration_id.as_deref())?;
+        check_configuration(request.format, request.configuration_id.as_deref())?;
         let configuration = match &request.configuration_id {
             Some(id) if request.format == crate::domain::export::ExportFormat::Csv => {
                 let unknown = || {
@@ -141,8 +141,7 @@ impl ItemExport {
             let (configuration_id, state) = (stored.configuration_id.clone(), stored.state.clone());
             let (created_at, updated_at) = (stored.created_at, stored.updated_at);
             let instance = Instance { stored, configuration, attachments: None };
-            let item = Item { item, workflow: self.workflow.clone(), view: Some(self.view.clone()), instance };
-            let detail = item.detail(self.language.as_deref());
+            let detail = detail_through(item, &self.workflow, Some(&self.view), &instance, self.language.as_deref());
             let shown: Vec<String> = detail.fields.iter().map(|f| f.field_id.to_string()).collect();
             let attachments = files
                 .remove(&detail.place.item_id)
@@ -153,6 +152,7 @@ impl ItemExport {
                 .collect();
             page.push(ExportedItem { detail, configuration_id, state, created_at, updated_at, attachments });
         }
-        Ok(Some(page).filter(|p| !p.is_empty() || !self.done))
+        // A last page can be empty (the rows ended on a page boundary): then the export is over.
+        Ok(if self.done && page.is_empty() { None } else { Some(page) })
     }
 }

@@ -13,6 +13,8 @@ use super::Item;
 use crate::domain::forms::FormConfig;
 use crate::domain::precondition::EntityTag;
 use crate::domain::workflows::{self, DetailField, DetailRule, MetadataRule, View, ViewForm};
+use crate::services::form_instances::Instance;
+use crate::services::workflow_configurations::Workflow;
 use crate::store::{ListedItem, StoredItem};
 
 /// Where an item stands.
@@ -55,35 +57,56 @@ pub struct AvailableTransition {
 impl Item {
     /// The item as the view shows it, labels in `language` (the form's default fills gaps).
     pub fn detail(self, language: Option<&str>) -> ItemDetail {
-        let etag = self.etag();
-        let form = &self.instance.configuration.parsed;
-        let view = self.view.clone().unwrap_or_else(|| creator_view(form));
-        let language = language.unwrap_or(form.default_language());
-        let answers = self.instance.answers();
-        let fields = workflows::detail_fields(&view, form, &answers, language);
-        let shown: Map<String, Value> = fields
-            .iter()
-            .map(|f| (f.field_id.to_string(), answers.get(&f.field_id.to_string()).cloned().unwrap_or(Value::Null)))
-            .collect();
-        let payload = serde_json::json!({
-            "configurationId": self.instance.stored.configuration_id,
-            "language": self.instance.stored.language,
-            "state": self.instance.stored.state,
-            "fields": shown,
-            "metadata": workflows::visible_metadata(&view, &form.id(), &self.instance.metadata()),
-        });
-        let workflow = &self.workflow.parsed;
-        let transitions = workflow
-            .transitions_from(&self.workbasket_id())
-            .iter()
-            .map(|t| AvailableTransition {
-                transition_id: t.id.to_string(),
-                label: workflow.label(&t.label, language),
-                target_workbasket_id: t.target_workbasket_id.to_string(),
-            })
-            .collect();
-        ItemDetail { place: self.item.into(), fields, payload, transitions, etag }
+        detail_through(self.item, &self.workflow, self.view.as_ref(), &self.instance, language)
     }
+}
+
+/// `item` (of `workflow`, its form `instance`) as `view` shows it, or as its creator sees it when
+/// there is no view: borrowing the workflow and the view, so that many items can be shown through
+/// one (an export) without copying them.
+pub fn detail_through(
+    item: StoredItem,
+    workflow: &Workflow,
+    view: Option<&View>,
+    instance: &Instance,
+    language: Option<&str>,
+) -> ItemDetail {
+    let etag = super::item_etag(&item, workflow, instance);
+    let form = &instance.configuration.parsed;
+    let creator;
+    let view = match view {
+        Some(view) => view,
+        None => {
+            creator = creator_view(form);
+            &creator
+        }
+    };
+    let language = language.unwrap_or(form.default_language());
+    let answers = instance.answers();
+    let fields = workflows::detail_fields(view, form, &answers, language);
+    let shown: Map<String, Value> = fields
+        .iter()
+        .map(|f| (f.field_id.to_string(), answers.get(&f.field_id.to_string()).cloned().unwrap_or(Value::Null)))
+        .collect();
+    let payload = serde_json::json!({
+        "configurationId": instance.stored.configuration_id,
+        "language": instance.stored.language,
+        "state": instance.stored.state,
+        "fields": shown,
+        "metadata": workflows::visible_metadata(view, &form.id(), &instance.metadata()),
+    });
+    let network = &workflow.parsed;
+    let workbasket = Uuid::try_parse(&item.workbasket_id).unwrap_or_default();
+    let transitions = network
+        .transitions_from(&workbasket)
+        .iter()
+        .map(|t| AvailableTransition {
+            transition_id: t.id.to_string(),
+            label: network.label(&t.label, language),
+            target_workbasket_id: t.target_workbasket_id.to_string(),
+        })
+        .collect();
+    ItemDetail { place: item.into(), fields, payload, transitions, etag }
 }
 
 /// Without a view, the creator sees every field of the form, as the form itself rules.
