@@ -16,6 +16,7 @@ pub mod marketplace;
 pub mod messages;
 pub mod precondition;
 pub mod problems;
+pub mod resumable;
 pub mod secret;
 pub mod spaces;
 pub mod text;

@@ -41,12 +41,14 @@ pub enum ErrorCode {
     ServiceUnavailable,
     /// A method the path does not take; the answer carries `Allow`.
     MethodNotAllowed,
+    /// A resumable upload past its `Upload-Expires`.
+    UploadExpired,
     Internal,
 }
 
 impl ErrorCode {
     /// Every code, in the order of the conventions' table.
-    pub const ALL: [ErrorCode; 21] = [
+    pub const ALL: [ErrorCode; 22] = [
         Self::ValidationFailed,
         Self::Unauthenticated,
         Self::Forbidden,
@@ -67,6 +69,7 @@ impl ErrorCode {
         Self::PreconditionFailed,
         Self::ServiceUnavailable,
         Self::MethodNotAllowed,
+        Self::UploadExpired,
         Self::Internal,
     ];
 
@@ -92,6 +95,7 @@ impl ErrorCode {
             Self::PreconditionFailed => 817,
             Self::ServiceUnavailable => 818,
             Self::MethodNotAllowed => 819,
+            Self::UploadExpired => 820,
             Self::Internal => 899,
         }
     }
@@ -130,9 +134,10 @@ pub enum Error {
     ServiceUnavailable { retry_after_seconds: u64 },
     #[error("too many attempts; try again later")]
     RateLimited { retry_after_seconds: u64 },
-    /// A module call refused at one of the module host's bounds; the message names the setting.
+    /// A request refused at one of the server's bounds (a module host's, a user's open uploads); the
+    /// message names the setting.
     #[error("{message}")]
-    ModuleBusy { retry_after_seconds: u64, message: Cow<'static, str> },
+    AtBound { retry_after_seconds: u64, message: Cow<'static, str> },
     #[error("the PIN or token is wrong, expired or used up")]
     PinInvalid,
     #[error("this feature is switched off for this deployment")]
@@ -170,7 +175,7 @@ impl Error {
             Self::MaxFilesExceeded(_) => ErrorCode::MaxFilesExceeded,
             Self::MediaUnavailable { .. } => ErrorCode::MediaUnavailable,
             Self::ServiceUnavailable { .. } => ErrorCode::ServiceUnavailable,
-            Self::RateLimited { .. } | Self::ModuleBusy { .. } => ErrorCode::RateLimited,
+            Self::RateLimited { .. } | Self::AtBound { .. } => ErrorCode::RateLimited,
             Self::PinInvalid => ErrorCode::PinInvalid,
             Self::FeatureDisabled => ErrorCode::FeatureDisabled,
             Self::ModuleFailed(_) => ErrorCode::ModuleFailed,

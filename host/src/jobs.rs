@@ -46,6 +46,8 @@ pub struct JobDeps {
     pub assets: Arc<Assets>,
     pub ranking: Arc<Ranking>,
     pub media: MediaObjects,
+    /// Resumable uploads, whose expired ones the media sweep removes.
+    pub uploads: Arc<crate::services::resumable::ResumableUploads>,
     pub limits: Arc<RateLimits>,
     /// Forgets what another server announced stale.
     pub caches: Arc<dyn Caches>,
@@ -64,7 +66,7 @@ pub fn start(deps: JobDeps) -> Jobs {
     let mut tasks = vec![
         tokio::spawn(housekeeping::run(deps.store.clone(), deps.limits.clone(), config.jobs.keep_finished())),
         tokio::spawn(wal_checkpoints::run(deps.store.clone())),
-        tokio::spawn(media_sweep::run(deps.media.clone(), config.media.sweep_interval_seconds)),
+        tokio::spawn(media_sweep::run(deps.media.clone(), deps.uploads.clone(), config.media.sweep_interval_seconds)),
         tokio::spawn(announcement_expiry::run(deps.assets.clone(), config.media.sweep_interval_seconds)),
         tokio::spawn(marketplace_ranking::run(deps.ranking.clone(), &config.marketplace)),
     ];

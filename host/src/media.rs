@@ -74,6 +74,27 @@ pub struct Object {
     pub body: ByteStream,
 }
 
+/// Where a resumable upload stands: the backend state recorded last and the bytes it holds.
+#[derive(Clone, Copy, Debug)]
+pub struct Resumable<'a> {
+    /// The object the upload becomes once finished.
+    pub key: &'a StorageKey,
+    /// What the backend recorded last ([`Progress::record`]); opaque to everyone else.
+    pub state: &'a str,
+    /// Bytes acknowledged so far.
+    pub received: u64,
+    /// Bytes the whole upload has.
+    pub length: u64,
+}
+
+/// Records a resumable upload's progress as the backend makes it durable, so that a crash or a
+/// dropped connection loses nothing recorded.
+#[async_trait::async_trait]
+pub trait Progress: Send {
+    /// The upload now holds `received` bytes, described by `state`. An error ends the write.
+    async fn record(&mut self, received: u64, state: &str) -> Result<(), MediaError>;
+}
+
 /// An object store. Implementations must make an object visible only once it is complete: a
 /// failed or interrupted `put` leaves nothing readable under the key.
 #[async_trait::async_trait]
@@ -88,6 +109,22 @@ pub trait MediaStore: Send + Sync + 'static {
     async fn delete(&self, key: &StorageKey) -> Result<(), MediaError>;
     /// Succeeds when the store answers (readiness).
     async fn check(&self) -> Result<(), MediaError>;
+    /// The state of a new, empty resumable upload of `key`.
+    async fn resumable_begin(&self, key: &StorageKey) -> Result<String, MediaError>;
+    /// Appends `body` (at most `length - received` bytes; the caller limits it) to the upload,
+    /// recording each durable step through `progress`. What the body gave before it failed is
+    /// kept as far as the backend can, and recorded before the error comes back.
+    async fn resumable_append(
+        &self,
+        at: Resumable<'_>,
+        body: ByteStream,
+        progress: &mut dyn Progress,
+    ) -> Result<(), MediaError>;
+    /// Makes a fully received upload the object `at.key`; returns the state to record. Safe to
+    /// call again after a crash, whether or not the first call got through.
+    async fn resumable_finish(&self, at: Resumable<'_>) -> Result<String, MediaError>;
+    /// Removes what an unfinished upload holds. Safe to call again.
+    async fn resumable_abort(&self, key: &StorageKey, state: &str) -> Result<(), MediaError>;
     /// Clears leftovers of interrupted writes older than `grace` that the backend keeps outside
     /// its objects (temporary files, unfinished multipart uploads), except those of `live` keys
     /// (uploads still announced as running); returns how many.

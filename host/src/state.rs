@@ -85,6 +85,8 @@ pub struct Services {
     pub live: Arc<crate::services::live::Live>,
     /// Streaming exports of instances and items, and how many run.
     pub exports: Arc<crate::services::export::Exports>,
+    /// Resumable uploads (tus) and their use in place of a file part.
+    pub uploads: Arc<crate::services::resumable::ResumableUploads>,
 }
 
 impl AppState {
@@ -189,6 +191,8 @@ impl AppState {
             workflows.clone(),
             &config.export,
         ));
+        let uploads =
+            Arc::new(crate::services::resumable::ResumableUploads::new(store.clone(), media.clone(), &config.media));
         Ok(Self(Arc::new(Services {
             config,
             store,
@@ -217,6 +221,7 @@ impl AppState {
             trusted_proxies,
             live,
             exports,
+            uploads,
         })))
     }
 }
@@ -233,6 +238,7 @@ impl AppState {
             assets: self.assets.clone(),
             ranking: self.marketplace.ranking().clone(),
             media: self.media.clone(),
+            uploads: self.uploads.clone(),
             limits: self.limits.clone(),
             caches: Arc::new(self.clone()),
             live: self.live.clone(),

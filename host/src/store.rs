@@ -36,6 +36,7 @@ mod quotas;
 mod registrations;
 mod sessions;
 mod spaces;
+mod uploads;
 mod users;
 mod workflow_items;
 mod workflows;
@@ -69,6 +70,7 @@ pub use outbox::Outbox;
 pub use registrations::{NewRegistration, StoredRegistration};
 pub use sessions::SessionUser;
 pub use spaces::{MemberSpace, NewSpaceRow, STALE_SPACE, SpaceChange, SpaceModule, StoredSpace};
+pub use uploads::{OpenUploads, StoredUpload, UPLOAD_KIND, UploadAdvance, UploadRepo};
 pub use users::{NewUser, User};
 pub use workflow_items::{ListedItem, NewWorkflowEvent, StoredItem, WorkflowEvent};
 pub use workflows::{Grant, StoredWorkflow};
@@ -202,6 +204,7 @@ pub struct Repositories {
     pub jobs: JobRepo,
     pub live: LiveRepo,
     pub export: ExportRepo,
+    pub uploads: UploadRepo,
 }
 
 impl Store {
@@ -235,6 +238,7 @@ impl Store {
             jobs: JobRepo::new(db.clone()),
             live: LiveRepo::new(db.clone()),
             export: ExportRepo::new(db.clone()),
+            uploads: UploadRepo::new(db.clone()),
             db,
         }))
     }

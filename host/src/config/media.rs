@@ -34,6 +34,13 @@ pub struct MediaConfig {
     pub shard: String,
     /// `Retry-After` seconds sent with MEDIA_UNAVAILABLE.
     pub retry_after_seconds: u64,
+    /// A resumable upload (`/v0/media/uploads`) expires this many seconds after its last byte
+    /// arrived (or after its creation); the sweeper then removes its bytes.
+    pub upload_expiry_seconds: u64,
+    /// Most unfinished resumable uploads one user may hold at once.
+    pub max_open_uploads_per_user: u64,
+    /// Most bytes (declared lengths) one user's unfinished resumable uploads may add up to.
+    pub max_open_upload_bytes_per_user: u64,
 }
 
 impl Default for MediaConfig {
@@ -51,6 +58,9 @@ impl Default for MediaConfig {
             asset_upload_window_seconds: 24 * 3600,
             shard: "default".into(),
             retry_after_seconds: 5,
+            upload_expiry_seconds: 24 * 3600,
+            max_open_uploads_per_user: 16,
+            max_open_upload_bytes_per_user: 4 * 1024 * 1024 * 1024,
         }
     }
 }

@@ -33,8 +33,26 @@ pub fn layer(config: &HttpConfig) -> Option<CorsLayer> {
                 header::RANGE,
                 HeaderName::from_static(LICENSE_KEY),
                 request_id.clone(),
+                // Resumable uploads (tus), from a browser's tus client.
+                HeaderName::from_static("tus-resumable"),
+                HeaderName::from_static("upload-length"),
+                HeaderName::from_static("upload-metadata"),
+                HeaderName::from_static("upload-offset"),
             ])
-            .expose_headers([header::ETAG, header::LOCATION, header::RETRY_AFTER, request_id])
+            .expose_headers([
+                header::ETAG,
+                header::LOCATION,
+                header::RETRY_AFTER,
+                request_id,
+                HeaderName::from_static("tus-resumable"),
+                HeaderName::from_static("tus-version"),
+                HeaderName::from_static("tus-extension"),
+                HeaderName::from_static("tus-max-size"),
+                HeaderName::from_static("upload-offset"),
+                HeaderName::from_static("upload-length"),
+                HeaderName::from_static("upload-expires"),
+                HeaderName::from_static("upload-metadata"),
+            ])
             .max_age(PREFLIGHT_MAX_AGE),
     )
 }

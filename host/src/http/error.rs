@@ -30,6 +30,7 @@ pub fn status_of(code: ErrorCode) -> StatusCode {
         ErrorCode::ModuleFailed => StatusCode::BAD_GATEWAY,
         ErrorCode::PreconditionFailed => StatusCode::PRECONDITION_FAILED,
         ErrorCode::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
+        ErrorCode::UploadExpired => StatusCode::GONE,
         ErrorCode::Internal => StatusCode::INTERNAL_SERVER_ERROR,
     }
 }
@@ -42,6 +43,7 @@ pub fn code_for_status(status: StatusCode) -> ErrorCode {
         StatusCode::FORBIDDEN => ErrorCode::Forbidden,
         StatusCode::NOT_FOUND => ErrorCode::NotFound,
         StatusCode::METHOD_NOT_ALLOWED => ErrorCode::MethodNotAllowed,
+        StatusCode::GONE => ErrorCode::UploadExpired,
         StatusCode::CONFLICT => ErrorCode::Conflict,
         StatusCode::PAYLOAD_TOO_LARGE => ErrorCode::PayloadTooLarge,
         StatusCode::UNSUPPORTED_MEDIA_TYPE => ErrorCode::UnsupportedMediaType,
@@ -91,7 +93,7 @@ impl IntoResponse for Error {
         let mut response = status_of(code).into_response();
         let retry_after = match &self {
             Self::RateLimited { retry_after_seconds }
-            | Self::ModuleBusy { retry_after_seconds, .. }
+            | Self::AtBound { retry_after_seconds, .. }
             | Self::MediaUnavailable { retry_after_seconds }
             | Self::ServiceUnavailable { retry_after_seconds } => Some(*retry_after_seconds),
             _ => None,
@@ -161,6 +163,7 @@ mod tests {
             (ErrorCode::ModuleFailed, 502),
             (ErrorCode::PreconditionFailed, 412),
             (ErrorCode::MethodNotAllowed, 405),
+            (ErrorCode::UploadExpired, 410),
             (ErrorCode::Internal, 500),
         ];
         for (code, status) in table {

@@ -63,7 +63,7 @@ fn is_length_limit(rejection: &BytesRejection) -> bool {
     rejection.status() == axum::http::StatusCode::PAYLOAD_TOO_LARGE
 }
 
-fn is_json(headers: &axum::http::HeaderMap) -> bool {
+pub fn is_json(headers: &axum::http::HeaderMap) -> bool {
     headers
         .get(header::CONTENT_TYPE)
         .and_then(|v| v.to_str().ok())

@@ -2,6 +2,7 @@
 
 mod download;
 mod multipart;
+pub mod tus;
 
 use axum::Json;
 use axum::Router;
@@ -12,11 +13,12 @@ use axum::routing::{get, post};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
-use super::extract::{ApiQuery, AuthUser};
+use super::extract::{ApiQuery, AuthUser, is_json, parse_json};
 use crate::http::error::{ApiResult, ErrorEnvelope};
 use crate::services::attachments::Attachment;
 use crate::services::avatars::Avatar;
 use crate::services::licenses::Caller;
+use crate::services::uploads::{NamedUploads, PartSource};
 use crate::services::workflow_items::Access;
 use crate::state::AppState;
 use download::Download;
@@ -29,6 +31,7 @@ pub fn router() -> Router<AppState> {
         .route("/spaces/{space_id}/assets/{asset_id}", post(upload_asset).get(download_asset))
         .route("/users/me/avatar", post(upload_avatar).delete(delete_avatar))
         .route("/users/{db_hash}/{user_id}/avatar/{pic_id}", get(download_avatar))
+        .merge(tus::router())
         // Uploads are bounded per file and per request while they stream, not by the JSON limit.
         .layer(DefaultBodyLimit::disable())
 }
@@ -107,10 +110,38 @@ pub struct AttachmentUpload {
     files: Vec<Vec<u8>>,
 }
 
+/// Finished resumable uploads used in place of file parts, paired with `fieldIds` by position.
+#[derive(Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct UseUploads {
+    field_ids: Vec<String>,
+    /// Ids of finished uploads (`/v0/media/uploads`), each used once.
+    upload_ids: Vec<String>,
+}
+
+/// A finished resumable upload used in place of the file part.
+#[derive(Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct UseUpload {
+    upload_id: String,
+}
+
+/// The most a JSON body naming uploads may hold.
+const MAX_JSON_BYTES: usize = 256 * 1024;
+
+async fn read_json<T: serde::de::DeserializeOwned>(request: Request) -> ApiResult<T> {
+    let bytes = axum::body::to_bytes(request.into_body(), MAX_JSON_BYTES).await.map_err(|_| {
+        crate::http::error::Error::PayloadTooLarge(std::borrow::Cow::Borrowed("the JSON body is over 256 KiB"))
+    })?;
+    parse_json(&bytes)
+}
+
 /// Uploads files to file fields of a form instance: all or nothing.
 #[utoipa::path(post, path = "/v0/media/forms/{formId}/attachments", tag = "media",
     params(("formId" = String, Path), ViewQuery),
-    request_body(content = AttachmentUpload, content_type = "multipart/form-data"),
+    request_body(content(
+        (AttachmentUpload = "multipart/form-data"),
+        (UseUploads = "application/json"))),
     security(("session" = [], "license" = [])),
     responses((status = 201, body = Uploaded),
         (status = 400, body = ErrorEnvelope, description = "VALIDATION_FAILED with every problem"),
@@ -128,8 +159,13 @@ pub async fn upload_attachments(
     ApiQuery(query): ApiQuery<ViewQuery>,
     request: Request,
 ) -> ApiResult<(StatusCode, Json<Uploaded>)> {
-    let mut source = MultipartSource::from_request(request, state.config.media.max_request_bytes)?;
-    let stored = state.attachments.upload(&user, &caller, &form_id, query.access(), &mut source).await?;
+    let mut source: Box<dyn PartSource> = if is_json(request.headers()) {
+        let body: UseUploads = read_json(request).await?;
+        Box::new(NamedUploads::for_attachments(state.uploads.clone(), &user, body.field_ids, body.upload_ids))
+    } else {
+        Box::new(MultipartSource::from_request(request, state.config.media.max_request_bytes)?)
+    };
+    let stored = state.attachments.upload(&user, &caller, &form_id, query.access(), source.as_mut()).await?;
     Ok((StatusCode::CREATED, Json(Uploaded { attachments: stored.into_iter().map(Into::into).collect() })))
 }
 
@@ -207,7 +243,9 @@ pub struct AssetPartQuery {
 /// the announced type. Moves the asset to AWAITING_APPROVAL.
 #[utoipa::path(post, path = "/v0/media/spaces/{spaceId}/assets/{assetId}", tag = "media",
     params(("spaceId" = String, Path), ("assetId" = String, Path)),
-    request_body(content = AssetUpload, content_type = "multipart/form-data"),
+    request_body(content(
+        (AssetUpload = "multipart/form-data"),
+        (UseUpload = "application/json"))),
     security(("session" = [], "license" = [])),
     responses((status = 201, body = AssetUploaded),
         (status = 400, body = ErrorEnvelope, description = "VALIDATION_FAILED: no file part, an empty file, other parts"),
@@ -224,8 +262,13 @@ pub async fn upload_asset(
     Path((space_id, asset_id)): Path<(String, String)>,
     request: Request,
 ) -> ApiResult<(StatusCode, Json<AssetUploaded>)> {
-    let mut source = MultipartSource::from_request(request, state.config.media.max_request_bytes)?;
-    let asset = state.assets.upload(&user, &caller, &space_id, &asset_id, &mut source).await?;
+    let mut source: Box<dyn PartSource> = if is_json(request.headers()) {
+        let body: UseUpload = read_json(request).await?;
+        Box::new(NamedUploads::for_asset(state.uploads.clone(), &user, body.upload_id))
+    } else {
+        Box::new(MultipartSource::from_request(request, state.config.media.max_request_bytes)?)
+    };
+    let asset = state.assets.upload(&user, &caller, &space_id, &asset_id, source.as_mut()).await?;
     Ok((
         StatusCode::CREATED,
         Json(AssetUploaded {

@@ -58,6 +58,8 @@ use crate::http::error::{ErrorBody, ErrorCode, ErrorEnvelope};
         media::upload_attachments, media::download_attachment, media::delete_attachment,
         media::upload_asset, media::download_asset,
         media::upload_avatar, media::delete_avatar, media::download_avatar,
+        media::tus::tus_options, media::tus::create_upload, media::tus::upload_status, media::tus::append_upload,
+        media::tus::terminate_upload,
         messages::send_message, messages::unread, messages::list_threads, messages::list_messages, messages::get_message,
         events::events, events::create_ticket,
         health::healthz, health::readyz, openapi_json,

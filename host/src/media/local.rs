@@ -1,6 +1,7 @@
 //! Objects as files under one folder, opened through `cap-std` so that no name can reach outside it.
 //!
-//! Layout: `tmp/<uuid>` while an object is being written, `objects/<kind>/<uuid>` once complete.
+//! Layout: `tmp/<uuid>` while an object is being written, `objects/<kind>/<uuid>` once complete,
+//! `uploading/<uuid>` for a resumable upload until it is finished (then renamed into `objects/`).
 //! A write goes to the temporary file, is flushed with `fsync`, then renamed into place and the
 //! folder synced, so a crash leaves either the whole object or nothing visible (plus, at worst, a
 //! temporary file that [`LocalStore::remove_stale_temporaries`] clears).
@@ -19,10 +20,16 @@ use futures::StreamExt;
 use tokio::io::{AsyncSeekExt, AsyncWriteExt, BufWriter};
 use tokio_util::io::ReaderStream;
 
-use super::{ByteStream, MediaError, MediaStore, Object, StorageKey};
+use super::{ByteStream, MediaError, MediaStore, Object, Progress, Resumable, StorageKey};
 
 const TMP: &str = "tmp";
 const OBJECTS: &str = "objects";
+const UPLOADING: &str = "uploading";
+/// A resumable upload is synced and its progress recorded at least this often.
+const RECORD_EVERY: u64 = 16 * 1024 * 1024;
+/// The state of every resumable upload here: the file's name follows from the key, its length
+/// past the recorded progress is cut off before the next write.
+const STATE: &str = "local";
 /// Large writes keep the number of hand-offs to the blocking pool low.
 const WRITE_BUFFER: usize = 1024 * 1024;
 const READ_CHUNK: usize = 256 * 1024;
@@ -42,6 +49,7 @@ impl LocalStore {
             .with_context(|| format!("opening the media folder {}", path.display()))?;
         root.create_dir_all(TMP)?;
         root.create_dir_all(OBJECTS)?;
+        root.create_dir_all(UPLOADING)?;
         Ok(Self { root: Arc::new(root), path: path.to_owned() })
     }
 
@@ -49,6 +57,12 @@ impl LocalStore {
     /// any path that would leave the root anyway.
     fn relative(key: &StorageKey) -> PathBuf {
         Path::new(OBJECTS).join(key.as_str())
+    }
+
+    /// Where a resumable upload's bytes wait: `uploading/<the key's uuid>`.
+    fn uploading(key: &StorageKey) -> PathBuf {
+        let name = key.as_str().rsplit('/').next().unwrap_or_default();
+        Path::new(UPLOADING).join(name)
     }
 
     /// Removes temporary files older than `grace`: writes that a crash interrupted.
@@ -177,6 +191,92 @@ impl MediaStore for LocalStore {
     async fn check(&self) -> Result<(), MediaError> {
         let root = self.root.clone();
         blocking(move || root.dir_metadata().map(|_| ())).await.map_err(|e| self.unavailable(e))
+    }
+
+    async fn resumable_begin(&self, _key: &StorageKey) -> Result<String, MediaError> {
+        Ok(STATE.to_owned())
+    }
+
+    async fn resumable_append(
+        &self,
+        at: Resumable<'_>,
+        mut body: ByteStream,
+        progress: &mut dyn Progress,
+    ) -> Result<(), MediaError> {
+        let root = self.root.clone();
+        let path = Self::uploading(at.key);
+        let file = blocking(move || {
+            let mut options = cap_std::fs::OpenOptions::new();
+            options.create(true).write(true);
+            root.open_with(&path, &options)
+        })
+        .await
+        .map_err(|e| self.unavailable(e))?;
+        let mut file = tokio::fs::File::from_std(file.into_std());
+        let held = file.metadata().await.map_err(|e| self.unavailable(e))?.len();
+        if held < at.received {
+            return Err(self.unavailable(io::Error::other("a resumable upload's file is shorter than recorded")));
+        }
+        // Bytes past the recorded progress were never acknowledged (a crash cut their write short).
+        file.set_len(at.received).await.map_err(|e| self.unavailable(e))?;
+        file.seek(SeekFrom::Start(at.received)).await.map_err(|e| self.unavailable(e))?;
+        let mut writer = BufWriter::with_capacity(WRITE_BUFFER, file);
+        let (mut received, mut unrecorded) = (at.received, 0u64);
+        let failure = loop {
+            match body.next().await {
+                Some(Ok(chunk)) => {
+                    writer.write_all(&chunk).await.map_err(|e| self.unavailable(e))?;
+                    received += chunk.len() as u64;
+                    unrecorded += chunk.len() as u64;
+                    if unrecorded >= RECORD_EVERY {
+                        writer.flush().await.map_err(|e| self.unavailable(e))?;
+                        writer.get_mut().sync_data().await.map_err(|e| self.unavailable(e))?;
+                        progress.record(received, STATE).await?;
+                        unrecorded = 0;
+                    }
+                }
+                Some(Err(error)) => break Some(error),
+                None => break None,
+            }
+        };
+        // What arrived before the body ended (or failed) is kept: the client resumes after it.
+        if unrecorded > 0 {
+            writer.flush().await.map_err(|e| self.unavailable(e))?;
+            writer.get_mut().sync_data().await.map_err(|e| self.unavailable(e))?;
+            progress.record(received, STATE).await?;
+        }
+        match failure {
+            Some(error) => Err(MediaError::Body(error)),
+            None => Ok(()),
+        }
+    }
+
+    async fn resumable_finish(&self, at: Resumable<'_>) -> Result<String, MediaError> {
+        let root = self.root.clone();
+        let (from, target) = (Self::uploading(at.key), Self::relative(at.key));
+        blocking(move || {
+            let folder = target.parent().unwrap_or(Path::new(OBJECTS));
+            root.create_dir_all(folder)?;
+            match root.rename(&from, &root, &target) {
+                Ok(()) => {}
+                // A finish that got through before a crash: the object is already in place.
+                Err(error) if error.kind() == io::ErrorKind::NotFound && root.exists(&target) => return Ok(()),
+                Err(error) => return Err(error),
+            }
+            root.open_dir(folder)?.open(".")?.sync_all()
+        })
+        .await
+        .map_err(|e| self.unavailable(e))?;
+        Ok(STATE.to_owned())
+    }
+
+    async fn resumable_abort(&self, key: &StorageKey, _state: &str) -> Result<(), MediaError> {
+        let root = self.root.clone();
+        let path = Self::uploading(key);
+        match blocking(move || root.remove_file(&path)).await {
+            Err(error) if error.kind() != io::ErrorKind::NotFound => Err(self.unavailable(error)),
+            _ => Ok(()),
+        }
     }
 }
 

@@ -52,7 +52,7 @@ impl MediaObjects {
     }
 
     /// What a client hears of a failed `operation` (`check`, `read`, `write`), counted in the metrics.
-    fn media_error(&self, operation: &'static str, error: MediaError) -> Error {
+    pub(crate) fn media_error(&self, operation: &'static str, error: MediaError) -> Error {
         match error {
             MediaError::NotFound => {
                 crate::metrics::media_error(operation, "missing");
@@ -113,6 +113,11 @@ impl MediaObjects {
         }))
     }
 
+    /// The backend itself, for the resumable uploads that drive it step by step.
+    pub(crate) fn backend(&self) -> Arc<dyn MediaStore> {
+        self.objects.clone()
+    }
+
     /// Whether the store answers (readiness).
     pub async fn check(&self) -> Result<(), Error> {
         self.objects.check().await.map_err(|e| self.media_error("check", e))
@@ -147,7 +152,9 @@ impl MediaObjects {
     /// Returns how many were removed.
     pub async fn sweep(&self) -> anyhow::Result<usize> {
         let cutoff = OffsetDateTime::now_utc() - self.grace;
-        let live: HashSet<String> = self.store.media.media_announced_since(cutoff).await?.into_iter().collect();
+        let mut live: HashSet<String> = self.store.media.media_announced_since(cutoff).await?.into_iter().collect();
+        // Resumable uploads live as long as their rows; they expire on their own clock.
+        live.extend(self.store.uploads.keys().await?);
         let mut total = self.objects.remove_stale(self.grace, &live).await?;
         loop {
             let due = self.store.media.media_due(cutoff, 500).await?;

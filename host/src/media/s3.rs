@@ -24,12 +24,14 @@ use s3::{Bucket, Region, creds::Credentials};
 use time::OffsetDateTime;
 use time::format_description::well_known::Rfc3339;
 
-use super::{ByteStream, MediaError, MediaStore, Object, StorageKey};
+use super::{ByteStream, MediaError, MediaStore, Object, Progress, Resumable, StorageKey};
 use crate::config::media::S3Config;
 
 /// Size of each multipart part, and the largest object sent in one PUT. S3 wants at least 5 MiB
 /// for every part but the last.
 const PART_SIZE: usize = 8 * 1024 * 1024;
+/// S3's smallest part but the last.
+const MIN_PART_SIZE: usize = 5 * 1024 * 1024;
 /// S3's limit on parts in one multipart upload.
 const MAX_PARTS: u32 = 10_000;
 /// Bytes fetched per ranged GET when reading.
@@ -187,6 +189,135 @@ impl MediaStore for S3Store {
         }
         Ok(aborted)
     }
+
+    async fn resumable_begin(&self, key: &StorageKey) -> Result<String, MediaError> {
+        let started = self
+            .bucket
+            .initiate_multipart_upload(key.as_str(), CONTENT_TYPE)
+            .await
+            .map_err(|e| unavailable("initiate", e))?;
+        Ok(ResumableState { upload_id: started.upload_id, ..ResumableState::default() }.to_text())
+    }
+
+    /// Each part is up to `PART_SIZE` bytes of the body (after the kept tail). A shorter rest that
+    /// is not the upload's end cannot be a part unless it has `MIN_PART_SIZE` bytes: it is kept as
+    /// the tail object and sent again, in front of the next bytes, by the next append.
+    async fn resumable_append(
+        &self,
+        at: Resumable<'_>,
+        body: ByteStream,
+        progress: &mut dyn Progress,
+    ) -> Result<(), MediaError> {
+        let mut state = ResumableState::parse(at.state)?;
+        let path = at.key.as_str();
+        let tail_path = tail_of(at.key);
+        let carry = if state.tail > 0 {
+            // Only the recorded length counts: a crash may have left a longer tail unrecorded.
+            fetch_range(&self.bucket, &tail_path, 0..state.tail)
+                .await
+                .map_err(|e| MediaError::Unavailable(format!("s3 read tail: {e}")))?
+        } else {
+            Bytes::new()
+        };
+        let mut parts = Parts { body: body.fuse(), carry };
+        loop {
+            let (part, failure) = parts.next_keeping().await;
+            let ended = part.len() < PART_SIZE || failure.is_some();
+            if part.is_empty() {
+                return failure.map_or(Ok(()), |e| Err(MediaError::Body(e)));
+            }
+            let length = part.len() as u64;
+            let completes = state.part_bytes + length >= at.length;
+            if part.len() >= MIN_PART_SIZE || completes {
+                let number = state.parts.len() as u32 + 1;
+                if number > MAX_PARTS {
+                    return Err(MediaError::Body(io::Error::other("upload too large for a multipart upload")));
+                }
+                let sent = self
+                    .bucket
+                    .put_multipart_chunk(part, path, number, &state.upload_id, CONTENT_TYPE)
+                    .await
+                    .map_err(|e| unavailable("upload part", e))?;
+                state.parts.push((sent.part_number, sent.etag));
+                state.part_bytes += length;
+                state.tail = 0;
+            } else {
+                self.bucket.put_object(&tail_path, &part).await.map_err(|e| unavailable("put tail", e))?;
+                state.tail = length;
+            }
+            progress.record(state.part_bytes + state.tail, &state.to_text()).await?;
+            if let Some(error) = failure {
+                return Err(MediaError::Body(error));
+            }
+            if ended {
+                return Ok(());
+            }
+        }
+    }
+
+    async fn resumable_finish(&self, at: Resumable<'_>) -> Result<String, MediaError> {
+        let mut state = ResumableState::parse(at.state)?;
+        if !state.finished {
+            let parts =
+                state.parts.iter().map(|(n, etag)| s3::serde_types::Part { part_number: *n, etag: etag.clone() });
+            let completed =
+                self.bucket.complete_multipart_upload(at.key.as_str(), &state.upload_id, parts.collect()).await;
+            if let Err(error) = completed {
+                // A completion that got through before a crash leaves the whole object in place.
+                let (head, _) = self
+                    .bucket
+                    .head_object(at.key.as_str())
+                    .await
+                    .map_err(|_| unavailable("complete upload", error))?;
+                if head.content_length.and_then(|l| u64::try_from(l).ok()) != Some(at.length) {
+                    return Err(MediaError::Unavailable("s3 complete upload: the object is not whole".into()));
+                }
+            }
+            state.finished = true;
+        }
+        self.delete(&StorageKey(tail_of(at.key))).await?;
+        Ok(state.to_text())
+    }
+
+    async fn resumable_abort(&self, key: &StorageKey, state: &str) -> Result<(), MediaError> {
+        let state = ResumableState::parse(state)?;
+        if !state.finished {
+            match self.bucket.abort_upload(key.as_str(), &state.upload_id).await {
+                Ok(()) => {}
+                Err(error) if is_not_found(&error) => {}
+                Err(error) => return Err(unavailable("abort upload", error)),
+            }
+        }
+        self.delete(&StorageKey(tail_of(key))).await
+    }
+}
+
+/// Where a resumable upload stands on S3: its multipart upload, the parts sent, and how many
+/// bytes wait in the tail object.
+#[derive(Default, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct ResumableState {
+    upload_id: String,
+    /// `(part number, ETag)`, in order.
+    parts: Vec<(u32, String)>,
+    part_bytes: u64,
+    tail: u64,
+    finished: bool,
+}
+
+impl ResumableState {
+    fn parse(text: &str) -> Result<Self, MediaError> {
+        serde_json::from_str(text).map_err(|e| MediaError::Unavailable(format!("a resumable upload's state: {e}")))
+    }
+
+    fn to_text(&self) -> String {
+        serde_json::to_string(self).unwrap_or_default()
+    }
+}
+
+/// The object holding an upload's bytes that cannot be a part yet.
+fn tail_of(key: &StorageKey) -> String {
+    format!("{}-tail", key.as_str())
 }
 
 /// Cuts the upload stream into parts of exactly `PART_SIZE` bytes (the last one shorter).
@@ -200,17 +331,25 @@ impl Parts {
     /// The next part, shorter than `PART_SIZE` only at the end of the stream (empty after it).
     /// A stream error comes back unchanged, so the caller can still downcast it.
     async fn next(&mut self) -> io::Result<Vec<u8>> {
+        match self.next_keeping().await {
+            (_, Some(error)) => Err(error),
+            (part, None) => Ok(part),
+        }
+    }
+
+    /// Like `next`, but a stream error comes back with the bytes read before it.
+    async fn next_keeping(&mut self) -> (Vec<u8>, Option<io::Error>) {
         let mut part = Vec::new();
         loop {
             let take = (PART_SIZE - part.len()).min(self.carry.len());
             part.extend_from_slice(&self.carry.split_to(take));
             if part.len() == PART_SIZE {
-                return Ok(part);
+                return (part, None);
             }
             match self.body.next().await {
                 Some(Ok(chunk)) => self.carry = chunk,
-                Some(Err(error)) => return Err(error),
-                None => return Ok(part),
+                Some(Err(error)) => return (part, Some(error)),
+                None => return (part, None),
             }
         }
     }

@@ -20,7 +20,7 @@ use crate::media::{ByteStream, Object, SniffOutcome, judge_type, read_head};
 use crate::quotas;
 use crate::services::form_instances::{FormInstances, Instance};
 use crate::services::licenses::Caller;
-use crate::services::uploads::{Part, PartSource};
+use crate::services::uploads::{Part, PartSource, UNKNOWN_UPLOAD, UNKNOWN_UPLOAD_MESSAGE};
 use crate::services::workflow_items::{Access, WorkflowItems};
 use crate::store::{AttachRefusal, SessionUser, Store, StoredAttachment};
 
@@ -74,7 +74,15 @@ struct Target {
     shown: Option<Shown>,
 }
 
-/// A file that was written to the store, not yet recorded.
+/// What a request's file became: stored (not yet recorded), empty, or an upload id naming nothing
+/// usable (already reported).
+enum Slot {
+    File(Received),
+    Empty,
+    Unknown,
+}
+
+/// A file that was written to the store (or finished as a resumable upload), not yet recorded.
 struct Received {
     storage_key: String,
     bytes: u64,
@@ -113,13 +121,25 @@ impl Attachments {
         access: Access<'_>,
         source: &mut dyn PartSource,
     ) -> Result<Vec<Attachment>> {
+        let uploaded = self.upload_parts(user, caller, form_id, access, &mut *source).await;
+        uploaded.map_err(|error| source.relocate(error))
+    }
+
+    async fn upload_parts(
+        &self,
+        user: &SessionUser,
+        caller: &Caller,
+        form_id: &str,
+        access: Access<'_>,
+        source: &mut dyn PartSource,
+    ) -> Result<Vec<Attachment>> {
         let target = self.target(user, form_id, access, true).await?;
         let caller = &caller.spending(&user.user_id);
         let config = target.instance.configuration.parsed.clone();
         source.limit_to(self.request_cap(&config))?;
         let staged = self.objects.staging();
         let mut field_ids: Vec<String> = Vec::new();
-        let mut files: Vec<Option<Received>> = Vec::new();
+        let mut files: Vec<Slot> = Vec::new();
         let mut problems = Problems::new();
         // Each file comes with its field id; a few stray parts are reported, not more.
         let max_parts = 2 * self.max_files_per_request + MAX_STRAY_PARTS;
@@ -135,6 +155,28 @@ impl Attachments {
             }
             match part {
                 Part::Text { name, value } if name == "fieldIds" => field_ids.push(value),
+                Part::Upload(upload) => {
+                    let index = files.len();
+                    if index >= self.max_files_per_request {
+                        return Err(Error::invalid(
+                            "/files",
+                            "TOO_MANY_FILES",
+                            format!("one request takes at most {} files", self.max_files_per_request),
+                        ));
+                    }
+                    let Some(upload) = upload else {
+                        problems.push(format!("/files/{index}"), UNKNOWN_UPLOAD, UNKNOWN_UPLOAD_MESSAGE);
+                        files.push(Slot::Unknown);
+                        continue;
+                    };
+                    files.push(Slot::File(Received {
+                        storage_key: upload.storage_key,
+                        bytes: upload.bytes,
+                        filename: upload.filename,
+                        declared: upload.content_type,
+                        head: upload.head,
+                    }));
+                }
                 Part::Text { name, .. } | Part::File { name, .. } if name != "files" => {
                     problems.push(format!("/{name}"), "UNKNOWN_PART", "only fieldIds and files parts are accepted")
                 }
@@ -162,7 +204,7 @@ impl Attachments {
                     };
                     let (head, rest) = read_head(body).await.map_err(|_| source.stream_failure())?;
                     if head.is_empty() {
-                        files.push(None);
+                        files.push(Slot::Empty);
                         continue;
                     }
                     let first = head.clone();
@@ -173,7 +215,7 @@ impl Attachments {
                         Err(StageError::Body(_)) => return Err(source.stream_failure()),
                         Err(StageError::Failed(error)) => return Err(error),
                     };
-                    files.push(Some(Received {
+                    files.push(Slot::File(Received {
                         storage_key: key.as_str().to_owned(),
                         bytes,
                         filename: clean_filename(&filename),
@@ -199,7 +241,7 @@ impl Attachments {
                 staged.adopted();
                 return Ok(stored.into_iter().map(Attachment::from).collect());
             }
-            Ok(Err(refusal)) => refusal_error(refusal, &field_ids),
+            Ok(Err(refusal)) => refusal_error(refusal, &field_ids, &files),
             Err(error) => error.into(),
         };
         quotas::refund(&self.store, caller, Entitlement::FormUploads, count).await?;
@@ -213,7 +255,7 @@ impl Attachments {
         target: &Target,
         config: &FormConfig,
         field_ids: &[String],
-        files: &[Option<Received>],
+        files: &[Slot],
         mut problems: Problems,
     ) -> Result<Vec<StoredAttachment>> {
         if files.is_empty() {
@@ -241,7 +283,7 @@ impl Attachments {
             }
         }
         for (index, file) in files.iter().enumerate() {
-            if file.is_none() {
+            if matches!(file, Slot::Empty) {
                 problems.push(format!("/files/{index}"), "EMPTY_FILE", "is empty");
             }
         }
@@ -253,7 +295,7 @@ impl Attachments {
         let mut records = Vec::new();
         let now = OffsetDateTime::now_utc();
         for (index, (id, file)) in field_ids.iter().zip(files).enumerate() {
-            let (Some(field), Some(file)) = (file_field(config, id), file) else { continue };
+            let (Some(field), Slot::File(file)) = (file_field(config, id), file) else { continue };
             let limit = self.max_bytes(field);
             if file.bytes > limit {
                 too_large.push(format!("/files/{index}"), "TOO_LARGE", format!("is larger than {limit} bytes"));
@@ -451,9 +493,14 @@ fn caps_of(config: &FormConfig, records: &[StoredAttachment]) -> Vec<(String, i6
 }
 
 /// `field_ids` as sent, so a problem points at the first entry naming the field.
-fn refusal_error(refusal: AttachRefusal, field_ids: &[String]) -> Error {
+fn refusal_error(refusal: AttachRefusal, field_ids: &[String], files: &[Slot]) -> Error {
     match refusal {
         AttachRefusal::NoInstance => Error::not_found("form"),
+        AttachRefusal::UploadGone(key) => {
+            let named = |slot: &Slot| matches!(slot, Slot::File(file) if file.storage_key == key);
+            let index = files.iter().position(named).unwrap_or(0);
+            Error::invalid(format!("/files/{index}"), UNKNOWN_UPLOAD, UNKNOWN_UPLOAD_MESSAGE)
+        }
         AttachRefusal::TooManyFiles(fields) => {
             let mut problems = Problems::new();
             for (field_id, would_hold) in fields {

@@ -207,7 +207,7 @@ impl Modules {
                 Error::NotFound(Cow::Borrowed("this module is not enabled in this deployment"))
             }
             // The module or the space is at a bound: try again shortly (issue 11, finding 5).
-            ModuleFailure::Busy { retry_after, .. } => Error::ModuleBusy {
+            ModuleFailure::Busy { retry_after, .. } => Error::AtBound {
                 retry_after_seconds: retry_after.as_secs_f64().ceil().max(1.0) as u64,
                 message: Cow::Owned(self.host.describe_request_failure(module_id, &failure)),
             },

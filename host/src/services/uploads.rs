@@ -2,19 +2,34 @@
 //! receiving of a request's one file part (avatars, published assets). The HTTP edge implements
 //! [`PartSource`] over the request body.
 
+use std::sync::Arc;
+
 use futures::StreamExt;
 
 use crate::domain::file_names;
-use crate::domain::problems::Problems;
+use crate::domain::problems::{Problem, Problems};
 use crate::error::{Error, ErrorCode, Result};
 use crate::media::objects::{MediaObjects, StageError, StagedObjects};
 use crate::media::{ByteStream, StorageKey, read_head};
+use crate::services::resumable::{FinishedUpload, ResumableUploads};
+use crate::store::SessionUser;
 
 /// One part of a multipart upload, in the order the client sent it. A part with a file name is a
 /// file; any other is text.
 pub enum Part {
-    Text { name: String, value: String },
-    File { name: String, filename: String, content_type: Option<String>, body: ByteStream },
+    Text {
+        name: String,
+        value: String,
+    },
+    File {
+        name: String,
+        filename: String,
+        content_type: Option<String>,
+        body: ByteStream,
+    },
+    /// A finished resumable upload named in place of a file part (conventions section 14); `None`
+    /// when the id named no finished, unexpired, unused upload of the caller's.
+    Upload(Option<FinishedUpload>),
 }
 
 /// The parts of an upload request, read one at a time (each file's bytes must be consumed or
@@ -27,7 +42,87 @@ pub trait PartSource: Send {
     /// Lowers the cap of the whole request to what the target can accept; refuses at once a
     /// request announced larger.
     fn limit_to(&mut self, bytes: u64) -> Result<()>;
+    /// Moves the problems of a refusal to where this request names its files (the use cases
+    /// report them at `/files/i` and `/file`, as a multipart request names them).
+    fn relocate(&self, error: Error) -> Error {
+        error
+    }
 }
+
+/// The uploads a JSON body names in place of file parts: `{fieldIds, uploadIds}` for
+/// attachments, `{uploadId}` for an asset. Yields each field id, then each upload, as the
+/// multipart version yields its parts; problems move from `/files` to `/uploadIds` (from `/file`
+/// to `/uploadId`).
+pub struct NamedUploads {
+    uploads: Arc<ResumableUploads>,
+    user: SessionUser,
+    field_ids: std::vec::IntoIter<String>,
+    upload_ids: std::vec::IntoIter<String>,
+    /// `/uploadIds` or `/uploadId`.
+    at: &'static str,
+}
+
+impl NamedUploads {
+    pub fn for_attachments(
+        uploads: Arc<ResumableUploads>,
+        user: &SessionUser,
+        field_ids: Vec<String>,
+        upload_ids: Vec<String>,
+    ) -> Self {
+        let (field_ids, upload_ids) = (field_ids.into_iter(), upload_ids.into_iter());
+        Self { uploads, user: user.clone(), field_ids, upload_ids, at: "/uploadIds" }
+    }
+
+    pub fn for_asset(uploads: Arc<ResumableUploads>, user: &SessionUser, upload_id: String) -> Self {
+        let (field_ids, upload_ids) = (Vec::new().into_iter(), vec![upload_id].into_iter());
+        Self { uploads, user: user.clone(), field_ids, upload_ids, at: "/uploadId" }
+    }
+}
+
+#[async_trait::async_trait]
+impl PartSource for NamedUploads {
+    async fn next_part(&mut self) -> Result<Option<Part>> {
+        if let Some(value) = self.field_ids.next() {
+            return Ok(Some(Part::Text { name: "fieldIds".into(), value }));
+        }
+        match self.upload_ids.next() {
+            Some(id) => Ok(Some(Part::Upload(self.uploads.finished(&self.user, &id).await?))),
+            None => Ok(None),
+        }
+    }
+
+    fn stream_failure(&self) -> Error {
+        Error::internal(anyhow::anyhow!("a stored upload has no byte stream to fail"))
+    }
+
+    fn limit_to(&mut self, _bytes: u64) -> Result<()> {
+        Ok(())
+    }
+
+    fn relocate(&self, error: Error) -> Error {
+        let from = if self.at == "/uploadId" { "/file" } else { "/files" };
+        let moved = |path: String| match path.strip_prefix(from) {
+            Some(rest) if rest.is_empty() || rest.starts_with('/') => format!("{}{rest}", self.at),
+            _ => path,
+        };
+        match error {
+            Error::Validation { message, details } => Error::Validation {
+                message: message.replace(from, self.at),
+                details: details.into_iter().map(|p| Problem { path: moved(p.path), ..p }).collect(),
+            },
+            Error::Rejected { code, message, details } => Error::Rejected {
+                code,
+                message: message.replace(from, self.at),
+                details: details.into_iter().map(|p| Problem { path: moved(p.path), ..p }).collect(),
+            },
+            other => other,
+        }
+    }
+}
+
+/// The problem of an upload id that names nothing usable.
+pub const UNKNOWN_UPLOAD: &str = "UNKNOWN_UPLOAD";
+pub const UNKNOWN_UPLOAD_MESSAGE: &str = "names no finished, unexpired and unused upload of yours";
 
 /// The name of the one part a single-file upload takes.
 pub const FILE_PART: &str = "file";
@@ -48,6 +143,18 @@ pub struct ReceivedFile {
 /// missing one and any other part are problems at their places, all listed; a wrong type or too
 /// many bytes refuse at once.
 pub async fn receive_file_part(
+    objects: &MediaObjects,
+    staged: &StagedObjects,
+    source: &mut dyn PartSource,
+    kind: &'static str,
+    limit: u64,
+    judge: impl Fn(Option<&str>, &str, &[u8]) -> Result<String>,
+) -> Result<ReceivedFile> {
+    let received = receive_one(objects, staged, &mut *source, kind, limit, judge).await;
+    received.map_err(|error| source.relocate(error))
+}
+
+async fn receive_one(
     objects: &MediaObjects,
     staged: &StagedObjects,
     source: &mut dyn PartSource,
@@ -89,6 +196,25 @@ pub async fn receive_file_part(
                     Err(StageError::Body(_)) => return Err(source.stream_failure()),
                     Err(StageError::Failed(error)) => return Err(error),
                 }
+            }
+            Part::Upload(upload) => {
+                if received.is_some() {
+                    problems.push("/file", "TOO_MANY_FILES", "send one file");
+                    continue;
+                }
+                let Some(upload) = upload else {
+                    problems.push("/file", UNKNOWN_UPLOAD, UNKNOWN_UPLOAD_MESSAGE);
+                    continue;
+                };
+                let content_type = judge(upload.content_type.as_deref(), &upload.filename, &upload.head)?;
+                if upload.bytes > limit {
+                    let mut problems = Problems::new();
+                    problems.push("/file", "TOO_LARGE", format!("is larger than {limit} bytes"));
+                    return Err(Error::rejected(ErrorCode::PayloadTooLarge, problems));
+                }
+                let key = StorageKey::parse(&upload.storage_key)
+                    .ok_or_else(|| Error::internal(anyhow::anyhow!("malformed storage key")))?;
+                received = Some(ReceivedFile { key, bytes: upload.bytes, content_type });
             }
             Part::Text { name, .. } | Part::File { name, .. } => {
                 problems.push(format!("/{name}"), "UNKNOWN_PART", "only a file part named file is accepted")

@@ -268,12 +268,16 @@ impl AssetRepo {
         now: OffsetDateTime,
     ) -> StoreResult<bool> {
         let work = Arc::new((asset_id.to_owned(), storage_key.to_owned(), outbox.clone()));
+        let engine = self.db.engine();
         let attached = self
             .db
             .write(move |conn| {
                 let work = work.clone();
                 Box::pin(async move {
                     let (asset_id, storage_key, outbox) = &*work;
+                    if !super::uploads::claimable(conn, engine, &[storage_key], now).await? {
+                        return Ok(false);
+                    }
                     let updated = sqlx::query(
                         "update published_asset set storage_key = $2, bytes = $3, state = 'AWAITING_APPROVAL', \
                          updated_at = $4 where asset_id = $1 and state = 'AWAITING_UPLOAD' and storage_key is null",
@@ -289,6 +293,7 @@ impl AssetRepo {
                         return Ok(false);
                     }
                     super::media::remove_pending(conn, storage_key).await?;
+                    super::uploads::consume(conn, &[storage_key]).await?;
                     outbox.write_in(conn, now).await?;
                     Ok(true)
                 })

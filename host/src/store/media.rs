@@ -43,6 +43,8 @@ pub enum AttachRefusal {
     TooManyFiles(Vec<(String, i64)>),
     /// The instance is gone.
     NoInstance,
+    /// A resumable upload among the files was used (or expired) meanwhile: its storage key.
+    UploadGone(String),
 }
 
 pub(super) const ATTACHMENT_COLUMNS: &str =
@@ -246,6 +248,12 @@ impl MediaRepo {
                     if !over.is_empty() {
                         return Ok(Err(AttachRefusal::TooManyFiles(over)));
                     }
+                    let now = OffsetDateTime::now_utc();
+                    for a in attachments {
+                        if !super::uploads::claimable(conn, engine, &[&a.storage_key], now).await? {
+                            return Ok(Err(AttachRefusal::UploadGone(a.storage_key.clone())));
+                        }
+                    }
                     for a in attachments {
                         sqlx::query(
                             "insert into form_attachment (part_key, form_id, field_id, content_type, bytes, filename,
@@ -263,6 +271,7 @@ impl MediaRepo {
                         .execute(&mut *conn)
                         .await?;
                         remove_pending(conn, &a.storage_key).await?;
+                        super::uploads::consume(conn, &[&a.storage_key]).await?;
                     }
                     bump_revision(conn, form_id).await?;
                     Ok(Ok(attachments.clone()))

@@ -41,6 +41,7 @@ const SQLITE: &[Embedded] = embed!("sqlite":
     15 "0015_announcement_expiry.sql",
     16 "0016_fair_jobs.sql",
     17 "0017_live_events.sql",
+    18 "0018_resumable_uploads.sql",
 );
 
 const POSTGRES: &[Embedded] = embed!("postgres":
@@ -61,6 +62,7 @@ const POSTGRES: &[Embedded] = embed!("postgres":
     15 "0015_announcement_expiry.sql",
     16 "0016_fair_jobs.sql",
     17 "0017_live_events.sql",
+    18 "0018_resumable_uploads.sql",
 );
 
 /// The version of the newest migration this binary carries.

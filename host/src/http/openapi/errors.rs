@@ -96,6 +96,7 @@ fn envelope_of(code: ErrorCode) -> Value {
         ErrorCode::PreconditionFailed => ("the resource changed since the tag given in If-Match", None),
         ErrorCode::ServiceUnavailable => ("the database is unavailable for a moment; try again shortly", None),
         ErrorCode::MethodNotAllowed => ("this path does not take that method", None),
+        ErrorCode::UploadExpired => ("the upload expired; start a new one", None),
         ErrorCode::Internal => ("an unexpected error; the request id names it in the server's log", None),
     };
     let mut error = json!({ "code": code, "numeric": code.numeric(), "message": message, "requestId": REQUEST_ID });

@@ -1,0 +1,465 @@
+//! Resumable uploads (tus 1.0.0 at `/v0/media/uploads`, conventions section 14): create, append,
+//! read where one stands, terminate, and hand a finished one to the route that uses it.
+//!
+//! The upload's row is the truth of what was acknowledged. Bytes go straight to the media store
+//! (see `MediaStore::resumable_append`), which records each durable step through [`Recorder`] as
+//! a compare-and-set on the row, so a crash loses nothing acknowledged and two writers never both
+//! extend one upload. A write runs in a task of its own: a client that goes away mid-request
+//! still has what arrived recorded, and resumes after it.
+
+use std::borrow::Cow;
+use std::collections::HashSet;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use bytes::Bytes;
+use time::OffsetDateTime;
+use uuid::Uuid;
+
+use crate::config::media::MediaConfig;
+use crate::domain::problems::Problems;
+use crate::domain::resumable::{parse_count, parse_metadata};
+use crate::error::{Error, ErrorCode, Result};
+use crate::media::objects::MediaObjects;
+use crate::media::{ByteStream, MediaError, MediaStore, Progress, Resumable, StorageKey, limited, read_head};
+use crate::store::{SessionUser, Store, StoredUpload, UPLOAD_KIND, UploadAdvance};
+
+/// `Retry-After` of a refusal at the open-upload bounds: room comes back when the user finishes
+/// or ends an upload, which the server cannot foresee.
+const OPEN_UPLOADS_RETRY_AFTER: u64 = 60;
+
+/// Bytes read from a finished upload to judge its type (more than any signature needs).
+const HEAD_BYTES: i64 = 64 * 1024;
+
+/// Where an upload stands, as `HEAD` and every answer tell it.
+#[derive(Clone, Debug)]
+pub struct UploadStatus {
+    pub upload_id: String,
+    pub offset: u64,
+    pub length: u64,
+    /// `Upload-Metadata` as the client sent it.
+    pub metadata: String,
+    pub expires_at: OffsetDateTime,
+}
+
+impl From<&StoredUpload> for UploadStatus {
+    fn from(upload: &StoredUpload) -> Self {
+        Self {
+            upload_id: upload.upload_id.clone(),
+            offset: upload.received.max(0) as u64,
+            length: upload.length.max(0) as u64,
+            metadata: upload.metadata.clone(),
+            expires_at: upload.expires_at,
+        }
+    }
+}
+
+/// What a creation request says, as its headers carried it.
+pub struct NewUpload<'a> {
+    pub length: Option<&'a str>,
+    /// Whether `Upload-Defer-Length` was sent (not supported).
+    pub defer_length: bool,
+    pub metadata: Option<&'a str>,
+}
+
+/// Bytes sent with a request: the body and the `Content-Length` it announced.
+pub struct SentBytes {
+    pub body: ByteStream,
+    pub announced: Option<u64>,
+}
+
+/// A finished upload about to be used in place of a file part.
+pub struct FinishedUpload {
+    pub upload_id: String,
+    pub storage_key: String,
+    pub bytes: u64,
+    pub filename: String,
+    pub content_type: Option<String>,
+    /// The first bytes, for judging the type.
+    pub head: Bytes,
+}
+
+pub struct ResumableUploads {
+    store: Store,
+    objects: MediaObjects,
+    backend: Arc<dyn MediaStore>,
+    expiry: Duration,
+    max_bytes: u64,
+    max_open: i64,
+    max_open_bytes: i64,
+    /// Uploads a request of this server is writing: a second writer is refused at once (across
+    /// servers the row's compare-and-set refuses it).
+    writing: Arc<Mutex<HashSet<String>>>,
+}
+
+impl ResumableUploads {
+    pub fn new(store: Store, objects: MediaObjects, config: &MediaConfig) -> Self {
+        Self {
+            backend: objects.backend(),
+            store,
+            objects,
+            expiry: Duration::from_secs(config.upload_expiry_seconds),
+            max_bytes: config.max_file_bytes,
+            max_open: i64::try_from(config.max_open_uploads_per_user).unwrap_or(i64::MAX),
+            max_open_bytes: i64::try_from(config.max_open_upload_bytes_per_user).unwrap_or(i64::MAX),
+            writing: Arc::default(),
+        }
+    }
+
+    /// The largest upload accepted (`Tus-Max-Size`).
+    pub fn max_size(&self) -> u64 {
+        self.max_bytes
+    }
+
+    /// Creates an upload, and appends `first` when the request carried bytes
+    /// (creation-with-upload).
+    #[tracing::instrument(skip_all, fields(user_id = %user.user_id))]
+    pub async fn create(
+        &self,
+        user: &SessionUser,
+        request: NewUpload<'_>,
+        first: Option<SentBytes>,
+    ) -> Result<UploadStatus> {
+        let mut problems = Problems::new();
+        if request.defer_length {
+            problems.push("header.Upload-Defer-Length", "NOT_SUPPORTED", "send Upload-Length instead");
+        }
+        let length = match parse_count(request.length) {
+            Some(0) => {
+                problems.push("header.Upload-Length", "EMPTY_FILE", "must be at least 1: an empty file is refused");
+                0
+            }
+            Some(length) => length,
+            None if request.defer_length => 0,
+            None => {
+                problems.push("header.Upload-Length", "REQUIRED", "the upload's length in bytes, as digits");
+                0
+            }
+        };
+        let raw_metadata = request.metadata.unwrap_or_default();
+        let metadata = parse_metadata(raw_metadata, &mut problems);
+        problems.finish(())?;
+        if length > self.max_bytes {
+            let mut problems = Problems::new();
+            problems.push("header.Upload-Length", "TOO_LARGE", format!("is larger than {} bytes", self.max_bytes));
+            return Err(Error::rejected(ErrorCode::PayloadTooLarge, problems));
+        }
+        if let Some(first) = &first
+            && first.announced.is_some_and(|n| n > length)
+        {
+            return Err(too_much(length));
+        }
+        let upload_id = Uuid::new_v4().to_string();
+        let key = StorageKey::generate(UPLOAD_KIND);
+        let state = self.backend.resumable_begin(&key).await.map_err(|e| self.objects.media_error("write", e))?;
+        let now = OffsetDateTime::now_utc();
+        let row = StoredUpload {
+            upload_id: upload_id.clone(),
+            owner_id: user.user_id.clone(),
+            length: i64::try_from(length).unwrap_or(i64::MAX),
+            received: 0,
+            metadata: raw_metadata.to_owned(),
+            filename: crate::services::attachments::clean_filename(metadata.filename.as_deref().unwrap_or("file")),
+            content_type: metadata.content_type,
+            storage_key: key.as_str().to_owned(),
+            backend_state: state.clone(),
+            finished_at: None,
+            created_at: now,
+            expires_at: now + self.expiry,
+        };
+        if let Err(held) = self.store.uploads.create(row.clone(), self.max_open, self.max_open_bytes).await? {
+            // Nothing names the backend's fresh upload: let it go now.
+            let _ = self.backend.resumable_abort(&key, &state).await;
+            let message = if held.count >= self.max_open {
+                format!("you hold {} unfinished uploads, the most media.max_open_uploads_per_user allows", held.count)
+            } else {
+                format!(
+                    "your unfinished uploads would pass media.max_open_upload_bytes_per_user ({} bytes)",
+                    self.max_open_bytes
+                )
+            };
+            return Err(Error::AtBound { retry_after_seconds: OPEN_UPLOADS_RETRY_AFTER, message: Cow::Owned(message) });
+        }
+        match first {
+            Some(first) => self.write(row, 0, first).await,
+            None => Ok((&row).into()),
+        }
+    }
+
+    /// Where the caller's upload stands.
+    pub async fn status(&self, user: &SessionUser, upload_id: &str) -> Result<UploadStatus> {
+        Ok((&self.owned(user, upload_id).await?).into())
+    }
+
+    /// Appends the request's bytes at `offset`, which must be where the upload stands.
+    #[tracing::instrument(skip_all, fields(user_id = %user.user_id, upload_id))]
+    pub async fn append(
+        &self,
+        user: &SessionUser,
+        upload_id: &str,
+        offset: Option<&str>,
+        sent: SentBytes,
+    ) -> Result<UploadStatus> {
+        let upload = self.owned(user, upload_id).await?;
+        let Some(offset) = parse_count(offset) else {
+            return Err(Error::invalid("header.Upload-Offset", "REQUIRED", "the offset in bytes, as digits"));
+        };
+        let received = upload.received.max(0) as u64;
+        if offset != received {
+            return Err(Error::Conflict(Cow::Owned(format!(
+                "Upload-Offset is {offset} but the upload holds {received} bytes; HEAD tells where to resume"
+            ))));
+        }
+        let remaining = (upload.length.max(0) as u64).saturating_sub(received);
+        if sent.announced.is_some_and(|n| n > remaining) {
+            return Err(too_much(remaining));
+        }
+        self.write(upload, offset, sent).await
+    }
+
+    /// Removes the caller's upload and its bytes.
+    pub async fn terminate(&self, user: &SessionUser, upload_id: &str) -> Result<()> {
+        // An expired upload may be terminated too: the sweeper would remove it anyway.
+        let upload = self.own_row(user, upload_id).await?;
+        if self.writing.lock().unwrap_or_else(|e| e.into_inner()).contains(&upload.upload_id) {
+            return Err(Error::Conflict(Cow::Borrowed("a request is writing this upload; try again when it ends")));
+        }
+        self.remove(&upload).await.map_err(|e| self.objects.media_error("delete", e))
+    }
+
+    /// The caller's finished, unexpired upload `upload_id`, with its first bytes; `None` when it is
+    /// unknown, another user's, unfinished, expired or used.
+    pub async fn finished(&self, user: &SessionUser, upload_id: &str) -> Result<Option<FinishedUpload>> {
+        let Some(upload) = self.own_row(user, upload_id).await.ok() else { return Ok(None) };
+        let usable = upload.finished_at.is_some() && upload.expires_at > OffsetDateTime::now_utc();
+        let Some(key) = StorageKey::parse(&upload.storage_key).filter(|_| usable) else { return Ok(None) };
+        let object = self.objects.read(key.as_str(), Some(0..upload.length.clamp(0, HEAD_BYTES) as u64)).await?;
+        let (head, _) = read_head(object.body).await.map_err(|_| self.objects.unavailable())?;
+        Ok(Some(FinishedUpload {
+            upload_id: upload.upload_id,
+            storage_key: upload.storage_key,
+            bytes: upload.length.max(0) as u64,
+            filename: upload.filename,
+            content_type: upload.content_type,
+            head,
+        }))
+    }
+
+    /// Removes uploads that expired unused; returns how many.
+    pub async fn sweep(&self) -> anyhow::Result<usize> {
+        // A margin keeps a use that read the upload just before its expiry from racing the removal.
+        let before = OffsetDateTime::now_utc() - Duration::from_secs(60);
+        let mut removed = 0;
+        loop {
+            let expired = self.store.uploads.expired(before, 100).await?;
+            let batch = expired.len();
+            for upload in expired {
+                if let Err(error) = self.remove(&upload).await {
+                    tracing::warn!(%error, "removing an expired upload failed; retrying later");
+                    return Ok(removed);
+                }
+                removed += 1;
+            }
+            if batch < 100 {
+                return Ok(removed);
+            }
+        }
+    }
+
+    /// The caller's upload, unless unknown or another user's (404) or expired (410).
+    async fn owned(&self, user: &SessionUser, upload_id: &str) -> Result<StoredUpload> {
+        let upload = self.own_row(user, upload_id).await?;
+        if upload.expires_at <= OffsetDateTime::now_utc() {
+            let mut problems = Problems::new();
+            problems.push("", "EXPIRED", "the upload expired; create a new one");
+            return Err(Error::rejected(ErrorCode::UploadExpired, problems));
+        }
+        Ok(upload)
+    }
+
+    async fn own_row(&self, user: &SessionUser, upload_id: &str) -> Result<StoredUpload> {
+        let id = Uuid::try_parse(upload_id).ok().filter(|_| upload_id.len() == 36);
+        let Some(id) = id else { return Err(Error::not_found("upload")) };
+        match self.store.uploads.find(&id.to_string()).await? {
+            Some(upload) if upload.owner_id == user.user_id => Ok(upload),
+            _ => Err(Error::not_found("upload")),
+        }
+    }
+
+    /// Removes an upload's bytes (unfinished or finished), then its row.
+    async fn remove(&self, upload: &StoredUpload) -> Result<(), MediaError> {
+        if let Some(key) = StorageKey::parse(&upload.storage_key) {
+            self.backend.resumable_abort(&key, &upload.backend_state).await?;
+            self.backend.delete(&key).await?;
+        }
+        self.store.uploads.remove(&upload.upload_id).await.map_err(|e| MediaError::Unavailable(e.to_string()))
+    }
+
+    /// Writes `sent` at `offset` in a task of its own (see the module's comment) and finishes the
+    /// upload when it is whole.
+    async fn write(&self, upload: StoredUpload, offset: u64, sent: SentBytes) -> Result<UploadStatus> {
+        let Some(guard) = Writing::claim(&self.writing, &upload.upload_id) else {
+            return Err(Error::Conflict(Cow::Borrowed("another request is writing this upload")));
+        };
+        let remaining = (upload.length.max(0) as u64).saturating_sub(offset);
+        let (body, tripwire) = limited(sent.body, remaining);
+        let task = Write {
+            store: self.store.clone(),
+            backend: self.backend.clone(),
+            expiry: self.expiry,
+            upload,
+            offset,
+            body,
+        };
+        let outcome = tokio::spawn(async move {
+            let outcome = task.run().await;
+            drop(guard);
+            outcome
+        })
+        .await
+        .map_err(Error::internal)?;
+        match outcome {
+            Ok(upload) => Ok((&upload).into()),
+            Err(WriteError::Lost) => Err(Error::Conflict(Cow::Borrowed(
+                "the upload moved on (or was removed) during the write; HEAD tells where it stands",
+            ))),
+            Err(WriteError::Database(error)) => Err(error),
+            Err(WriteError::Media(MediaError::Body(_))) if tripwire.tripped() => Err(too_much(remaining)),
+            Err(WriteError::Media(MediaError::Body(_))) => Err(body_failed()),
+            Err(WriteError::Media(error)) => Err(self.objects.media_error("write", error)),
+        }
+    }
+}
+
+/// One write of bytes to an upload, run as a task.
+struct Write {
+    store: Store,
+    backend: Arc<dyn MediaStore>,
+    expiry: Duration,
+    upload: StoredUpload,
+    offset: u64,
+    body: ByteStream,
+}
+
+enum WriteError {
+    /// The row no longer stood where this write started.
+    Lost,
+    Database(Error),
+    Media(MediaError),
+}
+
+impl Write {
+    /// The upload as it stands after the write.
+    async fn run(self) -> Result<StoredUpload, WriteError> {
+        let Self { store, backend, expiry, mut upload, offset, body } = self;
+        let key = StorageKey::parse(&upload.storage_key)
+            .ok_or_else(|| WriteError::Database(Error::internal(anyhow::anyhow!("malformed storage key"))))?;
+        let length = upload.length.max(0) as u64;
+        let mut recorder = Recorder {
+            store: store.clone(),
+            upload_id: upload.upload_id.clone(),
+            from: upload.received,
+            state: upload.backend_state.clone(),
+            expiry,
+            failure: None,
+        };
+        let at = Resumable { key: &key, state: &upload.backend_state, received: offset, length };
+        let appended = backend.resumable_append(at, body, &mut recorder).await;
+        if let Some(failure) = recorder.failure.take() {
+            return Err(failure);
+        }
+        appended.map_err(WriteError::Media)?;
+        upload.received = recorder.from;
+        upload.backend_state = recorder.state.clone();
+        upload.expires_at = OffsetDateTime::now_utc() + expiry;
+        if upload.received.max(0) as u64 == length && upload.finished_at.is_none() {
+            let at = Resumable { key: &key, state: &upload.backend_state, received: length, length };
+            let state = backend.resumable_finish(at).await.map_err(WriteError::Media)?;
+            let now = OffsetDateTime::now_utc();
+            let advance = UploadAdvance {
+                received: upload.received,
+                backend_state: state.clone(),
+                finished: true,
+                at: now,
+                expires_at: now + expiry,
+            };
+            if !store.uploads.advance(&upload.upload_id, upload.received, advance).await.map_err(database)? {
+                return Err(WriteError::Lost);
+            }
+            upload.backend_state = state;
+            upload.finished_at = Some(now);
+            upload.expires_at = now + expiry;
+        }
+        Ok(upload)
+    }
+}
+
+fn database(error: crate::store::StoreError) -> WriteError {
+    WriteError::Database(error.into())
+}
+
+/// Records each durable step of a write on the upload's row.
+struct Recorder {
+    store: Store,
+    upload_id: String,
+    /// The received count the row holds (as this write last set it).
+    from: i64,
+    state: String,
+    expiry: Duration,
+    failure: Option<WriteError>,
+}
+
+#[async_trait::async_trait]
+impl Progress for Recorder {
+    async fn record(&mut self, received: u64, state: &str) -> Result<(), MediaError> {
+        let now = OffsetDateTime::now_utc();
+        let received = i64::try_from(received).unwrap_or(i64::MAX);
+        let advance = UploadAdvance {
+            received,
+            backend_state: state.to_owned(),
+            finished: false,
+            at: now,
+            expires_at: now + self.expiry,
+        };
+        let failure = match self.store.uploads.advance(&self.upload_id, self.from, advance).await {
+            Ok(true) => {
+                self.from = received;
+                self.state = state.to_owned();
+                return Ok(());
+            }
+            Ok(false) => WriteError::Lost,
+            Err(error) => database(error),
+        };
+        self.failure = Some(failure);
+        Err(MediaError::Unavailable("recording an upload's progress failed".into()))
+    }
+}
+
+/// This server's claim on writing one upload, released when dropped.
+struct Writing {
+    set: Arc<Mutex<HashSet<String>>>,
+    upload_id: String,
+}
+
+impl Writing {
+    fn claim(set: &Arc<Mutex<HashSet<String>>>, upload_id: &str) -> Option<Self> {
+        let fresh = set.lock().unwrap_or_else(|e| e.into_inner()).insert(upload_id.to_owned());
+        fresh.then(|| Self { set: set.clone(), upload_id: upload_id.to_owned() })
+    }
+}
+
+impl Drop for Writing {
+    fn drop(&mut self) {
+        self.set.lock().unwrap_or_else(|e| e.into_inner()).remove(&self.upload_id);
+    }
+}
+
+fn too_much(remaining: u64) -> Error {
+    let mut problems = Problems::new();
+    problems.push("", "TOO_LARGE", format!("the body has more bytes than the {remaining} the upload still lacks"));
+    Error::rejected(ErrorCode::PayloadTooLarge, problems)
+}
+
+fn body_failed() -> Error {
+    Error::invalid("", "BODY_FAILED", "the body ended early or was malformed; HEAD tells what was kept")
+}

@@ -1,0 +1,250 @@
+//! Rows of resumable uploads (`media_upload`, see migration 0018). A row is the truth of what was
+//! acknowledged: every advance of `received` is a compare-and-set on the value the writer started
+//! from, so two writers can never both extend one upload.
+
+use std::sync::Arc;
+
+use sqlx::Row;
+use sqlx::any::AnyRow;
+use time::OffsetDateTime;
+
+use super::{Db, Engine, StoreResult, from_millis, to_millis};
+
+/// One resumable upload as stored.
+#[derive(Clone, Debug)]
+pub struct StoredUpload {
+    pub upload_id: String,
+    pub owner_id: String,
+    pub length: i64,
+    pub received: i64,
+    /// The `Upload-Metadata` header as the client sent it, echoed on `HEAD`.
+    pub metadata: String,
+    pub filename: String,
+    pub content_type: Option<String>,
+    pub storage_key: String,
+    /// The media backend's record of where the bytes are.
+    pub backend_state: String,
+    /// When the bytes became the object under `storage_key`.
+    pub finished_at: Option<OffsetDateTime>,
+    pub created_at: OffsetDateTime,
+    pub expires_at: OffsetDateTime,
+}
+
+const COLUMNS: &str = "upload_id, owner_id, length, received, metadata, filename, content_type, storage_key, \
+                       backend_state, finished_at, created_at, expires_at";
+
+fn upload_from_row(row: &AnyRow) -> Result<StoredUpload, sqlx::Error> {
+    Ok(StoredUpload {
+        upload_id: row.try_get("upload_id")?,
+        owner_id: row.try_get("owner_id")?,
+        length: row.try_get("length")?,
+        received: row.try_get("received")?,
+        metadata: row.try_get("metadata")?,
+        filename: row.try_get("filename")?,
+        content_type: row.try_get("content_type")?,
+        storage_key: row.try_get("storage_key")?,
+        backend_state: row.try_get("backend_state")?,
+        finished_at: row.try_get::<Option<i64>, _>("finished_at")?.map(from_millis),
+        created_at: from_millis(row.try_get("created_at")?),
+        expires_at: from_millis(row.try_get("expires_at")?),
+    })
+}
+
+/// What a user's unfinished uploads hold: how many, and their declared lengths together.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct OpenUploads {
+    pub count: i64,
+    pub bytes: i64,
+}
+
+/// Where an upload should stand after a write.
+#[derive(Clone, Debug)]
+pub struct UploadAdvance {
+    pub received: i64,
+    pub backend_state: String,
+    pub finished: bool,
+    pub at: OffsetDateTime,
+    pub expires_at: OffsetDateTime,
+}
+
+#[derive(Clone, Debug)]
+pub struct UploadRepo {
+    db: Db,
+}
+
+impl UploadRepo {
+    pub fn new(db: Db) -> Self {
+        Self { db }
+    }
+
+    /// Records a new upload unless its owner would pass `max_count` unfinished uploads or
+    /// `max_bytes` declared bytes; `Ok(Err(held))` tells what they hold. The check and the insert
+    /// are one transaction (on PostgreSQL the owner's user row is locked for it), so parallel
+    /// creations cannot pass the bounds together.
+    pub async fn create(
+        &self,
+        upload: StoredUpload,
+        max_count: i64,
+        max_bytes: i64,
+    ) -> StoreResult<Result<(), OpenUploads>> {
+        let upload = Arc::new(upload);
+        let postgres = self.db.engine() == Engine::Postgres;
+        self.db
+            .write(move |conn| {
+                let upload = upload.clone();
+                Box::pin(async move {
+                    if postgres {
+                        sqlx::query("select user_id from app_user where user_id = $1 for update")
+                            .bind(upload.owner_id.clone())
+                            .execute(&mut *conn)
+                            .await?;
+                    }
+                    let held = open_of(conn, &upload.owner_id).await?;
+                    if held.count + 1 > max_count || held.bytes.saturating_add(upload.length) > max_bytes {
+                        return Ok(Err(held));
+                    }
+                    sqlx::query(sqlx::AssertSqlSafe(format!(
+                        "insert into media_upload ({COLUMNS}) values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)"
+                    )))
+                    .bind(upload.upload_id.clone())
+                    .bind(upload.owner_id.clone())
+                    .bind(upload.length)
+                    .bind(upload.received)
+                    .bind(upload.metadata.clone())
+                    .bind(upload.filename.clone())
+                    .bind(upload.content_type.clone())
+                    .bind(upload.storage_key.clone())
+                    .bind(upload.backend_state.clone())
+                    .bind(upload.finished_at.map(to_millis))
+                    .bind(to_millis(upload.created_at))
+                    .bind(to_millis(upload.expires_at))
+                    .execute(&mut *conn)
+                    .await?;
+                    Ok(Ok(()))
+                })
+            })
+            .await
+    }
+
+    pub async fn find(&self, upload_id: &str) -> StoreResult<Option<StoredUpload>> {
+        let row = sqlx::query(sqlx::AssertSqlSafe(format!("select {COLUMNS} from media_upload where upload_id = $1")))
+            .bind(upload_id.to_owned())
+            .fetch_optional(&self.db.pool)
+            .await?;
+        Ok(row.as_ref().map(upload_from_row).transpose()?)
+    }
+
+    /// Moves the upload from `from` received bytes to `advance`; false when it no longer stands at
+    /// `from` (another writer moved it, or it was removed).
+    pub async fn advance(&self, upload_id: &str, from: i64, advance: UploadAdvance) -> StoreResult<bool> {
+        let work = Arc::new((upload_id.to_owned(), advance));
+        self.db
+            .write(move |conn| {
+                let work = work.clone();
+                Box::pin(async move {
+                    let (upload_id, advance) = &*work;
+                    let finished_at = if advance.finished { "coalesce(finished_at, $6)" } else { "finished_at" };
+                    let mut update = sqlx::query(sqlx::AssertSqlSafe(format!(
+                        "update media_upload set received = $3, backend_state = $4, expires_at = $5,
+                         finished_at = {finished_at} where upload_id = $1 and received = $2"
+                    )))
+                    .bind(upload_id.clone())
+                    .bind(from)
+                    .bind(advance.received)
+                    .bind(advance.backend_state.clone())
+                    .bind(to_millis(advance.expires_at));
+                    if advance.finished {
+                        update = update.bind(to_millis(advance.at));
+                    }
+                    let done = update.execute(&mut *conn).await?;
+                    Ok(done.rows_affected() == 1)
+                })
+            })
+            .await
+    }
+
+    /// Forgets an upload whose bytes were removed.
+    pub async fn remove(&self, upload_id: &str) -> StoreResult<()> {
+        let id = upload_id.to_owned();
+        self.db
+            .write(move |conn| {
+                let id = id.clone();
+                Box::pin(async move {
+                    sqlx::query("delete from media_upload where upload_id = $1").bind(id).execute(&mut *conn).await?;
+                    Ok(())
+                })
+            })
+            .await
+    }
+
+    /// Uploads past `before`, oldest first: the sweeper's work.
+    pub async fn expired(&self, before: OffsetDateTime, limit: i64) -> StoreResult<Vec<StoredUpload>> {
+        let rows = sqlx::query(sqlx::AssertSqlSafe(format!(
+            "select {COLUMNS} from media_upload where expires_at < $1 order by expires_at limit $2"
+        )))
+        .bind(to_millis(before))
+        .bind(limit)
+        .fetch_all(&self.db.pool)
+        .await?;
+        Ok(rows.iter().map(upload_from_row).collect::<Result<_, _>>()?)
+    }
+
+    /// Storage keys of every upload, finished or not: the sweeper must leave their bytes alone.
+    pub async fn keys(&self) -> StoreResult<Vec<String>> {
+        let rows = sqlx::query("select storage_key from media_upload").fetch_all(&self.db.pool).await?;
+        Ok(rows.iter().map(|row| row.try_get("storage_key")).collect::<Result<_, _>>()?)
+    }
+}
+
+async fn open_of(conn: &mut sqlx::AnyConnection, owner_id: &str) -> Result<OpenUploads, sqlx::Error> {
+    let row = sqlx::query(
+        "select count(*) as n, cast(coalesce(sum(length), 0) as bigint) as bytes from media_upload
+         where owner_id = $1 and finished_at is null",
+    )
+    .bind(owner_id.to_owned())
+    .fetch_one(conn)
+    .await?;
+    Ok(OpenUploads { count: row.try_get("n")?, bytes: row.try_get("bytes")? })
+}
+
+/// The storage-key kind of finished resumable uploads.
+pub const UPLOAD_KIND: &str = "uploads";
+
+/// Whether every upload among `storage_keys` (those of kind [`UPLOAD_KIND`]; others pass) is
+/// finished, unexpired and still unused. Writes nothing, so a caller may still return without
+/// writing; on PostgreSQL it locks those rows until the transaction ends, so a parallel use of the
+/// same upload waits and then finds it gone.
+pub(super) async fn claimable(
+    conn: &mut sqlx::AnyConnection,
+    engine: Engine,
+    storage_keys: &[&str],
+    now: OffsetDateTime,
+) -> Result<bool, sqlx::Error> {
+    let lock = if engine == Engine::Postgres { " for update" } else { "" };
+    for key in storage_keys.iter().filter(|k| k.starts_with(UPLOAD_KIND) && k[UPLOAD_KIND.len()..].starts_with('/')) {
+        let found = sqlx::query(sqlx::AssertSqlSafe(format!(
+            "select upload_id from media_upload
+             where storage_key = $1 and finished_at is not null and expires_at > $2{lock}"
+        )))
+        .bind((*key).to_owned())
+        .bind(to_millis(now))
+        .fetch_optional(&mut *conn)
+        .await?;
+        if found.is_none() {
+            return Ok(false);
+        }
+    }
+    Ok(true)
+}
+
+/// Takes over uploads' bytes for the rows written in the same transaction (after
+/// [`claimable`]): their upload rows go, so each is used once.
+pub(super) async fn consume(conn: &mut sqlx::AnyConnection, storage_keys: &[&str]) -> Result<(), sqlx::Error> {
+    for key in storage_keys.iter().filter(|k| k.starts_with(UPLOAD_KIND)) {
+        sqlx::query("delete from media_upload where storage_key = $1")
+            .bind((*key).to_owned())
+            .execute(&mut *conn)
+            .await?;
+    }
+    Ok(())
+}
