@@ -767,6 +767,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v0/media/uploads": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Creates a resumable upload (tus creation); with `Content-Type: application/offset+octet-stream`
+         *     the body holds its first bytes (creation-with-upload).
+         */
+        post: operations["create_upload"];
+        delete?: never;
+        /** What the server speaks: the tus version, extensions and largest upload. */
+        options: operations["tus_options"];
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v0/media/uploads/{uploadId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Removes an upload and its bytes (tus termination). */
+        delete: operations["terminate_upload"];
+        options?: never;
+        /** Where an upload stands: `Upload-Offset`, `Upload-Length`, `Upload-Metadata`, `Upload-Expires`. */
+        head: operations["upload_status"];
+        /** Appends the body at `Upload-Offset`, which must be where the upload stands. */
+        patch: operations["append_upload"];
+        trace?: never;
+    };
     "/v0/media/users/me/avatar": {
         parameters: {
             query?: never;
@@ -1609,7 +1649,7 @@ export interface components {
          * @description The contract's error codes (conventions section 2).
          * @enum {string}
          */
-        ErrorCode: "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "ENTITLEMENT_LIMIT_EXCEEDED" | "NOT_FOUND" | "CONFLICT" | "INVALID_TRANSITION" | "LICENSE_REQUIRED" | "LICENSE_INVALID" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "MAX_FILES_EXCEEDED" | "MEDIA_UNAVAILABLE" | "RATE_LIMITED" | "PIN_INVALID" | "FEATURE_DISABLED" | "MODULE_FAILED" | "PRECONDITION_FAILED" | "SERVICE_UNAVAILABLE" | "METHOD_NOT_ALLOWED" | "INTERNAL";
+        ErrorCode: "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "ENTITLEMENT_LIMIT_EXCEEDED" | "NOT_FOUND" | "CONFLICT" | "INVALID_TRANSITION" | "LICENSE_REQUIRED" | "LICENSE_INVALID" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "MAX_FILES_EXCEEDED" | "MEDIA_UNAVAILABLE" | "RATE_LIMITED" | "PIN_INVALID" | "FEATURE_DISABLED" | "MODULE_FAILED" | "PRECONDITION_FAILED" | "SERVICE_UNAVAILABLE" | "METHOD_NOT_ALLOWED" | "UPLOAD_EXPIRED" | "INTERNAL";
         /** @description The envelope, for the OpenAPI document. */
         ErrorEnvelope: {
             error: components["schemas"]["ErrorBody"];
@@ -2609,8 +2649,31 @@ export interface components {
             displayName?: string;
             fullName?: string;
         };
+        /** @description An upload as the creation answers it. */
+        UploadCreated: {
+            /** @description RFC 3339; `Upload-Expires` says the same as an HTTP date. */
+            expiresAt: string;
+            /** Format: int64 */
+            length: number;
+            /**
+             * Format: int64
+             * @description Bytes received so far (those a creation-with-upload carried).
+             */
+            offset: number;
+            uploadId: string;
+        };
         Uploaded: {
             attachments: components["schemas"]["AttachmentDescriptor"][];
+        };
+        /** @description A finished resumable upload used in place of the file part. */
+        UseUpload: {
+            uploadId: string;
+        };
+        /** @description Finished resumable uploads used in place of file parts, paired with `fieldIds` by position. */
+        UseUploads: {
+            fieldIds: string[];
+            /** @description Ids of finished uploads (`/v0/media/uploads`), each used once. */
+            uploadIds: string[];
         };
         /** @description A user as an invite names them. */
         UserRef: {
@@ -6729,6 +6792,7 @@ export interface operations {
         };
         requestBody: {
             content: {
+                "application/json": components["schemas"]["UseUploads"];
                 "multipart/form-data": components["schemas"]["AttachmentUpload"];
             };
         };
@@ -7023,6 +7087,7 @@ export interface operations {
         };
         requestBody: {
             content: {
+                "application/json": components["schemas"]["UseUpload"];
                 "multipart/form-data": components["schemas"]["AssetUpload"];
             };
         };
@@ -7092,6 +7157,317 @@ export interface operations {
             };
             500: components["responses"]["Internal"];
             /** @description MEDIA_UNAVAILABLE, with Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    create_upload: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description 1.0.0 */
+                "Tus-Resumable": string;
+                /** @description The file's length in bytes */
+                "Upload-Length": number;
+                /** @description `filename` and `contentType`, base64 */
+                "Upload-Metadata"?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Location names the upload; Upload-Offset, Upload-Expires */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UploadCreated"];
+                };
+            };
+            /** @description VALIDATION_FAILED at a header */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            /** @description PRECONDITION_FAILED: no Tus-Resumable 1.0.0 */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: longer than media.max_file_bytes */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMITED: too many unfinished uploads or bytes */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            500: components["responses"]["Internal"];
+            /** @description MEDIA_UNAVAILABLE */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    tus_options: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Tus-Version, Tus-Extension and Tus-Max-Size */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    terminate_upload: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description 1.0.0 */
+                "Tus-Resumable": string;
+            };
+            path: {
+                uploadId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            /** @description NOT_FOUND: unknown, or another user's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description CONFLICT: a request is writing it */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description PRECONDITION_FAILED: no Tus-Resumable 1.0.0 */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    upload_status: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description 1.0.0 */
+                "Tus-Resumable": string;
+            };
+            path: {
+                uploadId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Upload-Offset, Upload-Length, Upload-Metadata, Upload-Expires */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            /** @description NOT_FOUND: unknown, or another user's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description UPLOAD_EXPIRED */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description PRECONDITION_FAILED: no Tus-Resumable 1.0.0 */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    append_upload: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description 1.0.0 */
+                "Tus-Resumable": string;
+                /** @description Where the body's bytes go: the upload's offset */
+                "Upload-Offset": number;
+            };
+            path: {
+                uploadId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/offset+octet-stream": number[];
+            };
+        };
+        responses: {
+            /** @description The new Upload-Offset and Upload-Expires */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description VALIDATION_FAILED: no Upload-Offset */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            /** @description NOT_FOUND: unknown, or another user's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description CONFLICT: Upload-Offset is not the upload's offset, or another request writes it */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description UPLOAD_EXPIRED */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description PRECONDITION_FAILED: no Tus-Resumable 1.0.0 */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: more bytes than the upload lacks */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: not application/offset+octet-stream */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            500: components["responses"]["Internal"];
+            /** @description MEDIA_UNAVAILABLE */
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again */

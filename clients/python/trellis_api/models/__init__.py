@@ -186,7 +186,10 @@ from .trending_view import TrendingView
 from .unread_count import UnreadCount
 from .update_item_item_type import UpdateItemItemType
 from .update_profile import UpdateProfile
+from .upload_created import UploadCreated
 from .uploaded import Uploaded
+from .use_upload import UseUpload
+from .use_uploads import UseUploads
 from .user_ref import UserRef
 from .user_summary import UserSummary
 from .validation_result import ValidationResult
@@ -423,7 +426,10 @@ __all__ = (
     "UnreadCount",
     "UpdateItemItemType",
     "UpdateProfile",
+    "UploadCreated",
     "Uploaded",
+    "UseUpload",
+    "UseUploads",
     "UserRef",
     "UserSummary",
     "ValidationResult",

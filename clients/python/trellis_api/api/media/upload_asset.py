@@ -9,14 +9,15 @@ from ...client import AuthenticatedClient, Client
 from ...models.asset_upload import AssetUpload
 from ...models.asset_uploaded import AssetUploaded
 from ...models.error_envelope import ErrorEnvelope
-from ...types import Response
+from ...models.use_upload import UseUpload
+from ...types import UNSET, Response
 
 
 def _get_kwargs(
     space_id: str,
     asset_id: str,
     *,
-    body: AssetUpload,
+    body: UseUpload | AssetUpload | Unset = UNSET,
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
 
@@ -28,9 +29,14 @@ def _get_kwargs(
         ),
     }
 
-    _kwargs["files"] = body.to_multipart()
+    if isinstance(body, UseUpload):
+        _kwargs["json"] = body.to_dict()
 
-    headers["Content-Type"] = "multipart/form-data; boundary=+++"
+        headers["Content-Type"] = "application/json"
+    if isinstance(body, AssetUpload):
+        _kwargs["files"] = body.to_multipart()
+
+        headers["Content-Type"] = "multipart/form-data; boundary=+++"
 
     _kwargs["headers"] = headers
     return _kwargs
@@ -111,7 +117,7 @@ def sync_detailed(
     asset_id: str,
     *,
     client: AuthenticatedClient,
-    body: AssetUpload,
+    body: UseUpload | AssetUpload | Unset = UNSET,
 ) -> Response[AssetUploaded | ErrorEnvelope]:
     """Uploads an announced asset's bytes, once: only its proposer may, and the bytes must agree with
     the announced type. Moves the asset to AWAITING_APPROVAL.
@@ -119,6 +125,7 @@ def sync_detailed(
     Args:
         space_id (str):
         asset_id (str):
+        body (UseUpload): A finished resumable upload used in place of the file part.
         body (AssetUpload): The multipart body of an asset upload, for the OpenAPI document.
 
     Raises:
@@ -147,7 +154,7 @@ def sync(
     asset_id: str,
     *,
     client: AuthenticatedClient,
-    body: AssetUpload,
+    body: UseUpload | AssetUpload | Unset = UNSET,
 ) -> AssetUploaded | ErrorEnvelope | None:
     """Uploads an announced asset's bytes, once: only its proposer may, and the bytes must agree with
     the announced type. Moves the asset to AWAITING_APPROVAL.
@@ -155,6 +162,7 @@ def sync(
     Args:
         space_id (str):
         asset_id (str):
+        body (UseUpload): A finished resumable upload used in place of the file part.
         body (AssetUpload): The multipart body of an asset upload, for the OpenAPI document.
 
     Raises:
@@ -178,7 +186,7 @@ async def asyncio_detailed(
     asset_id: str,
     *,
     client: AuthenticatedClient,
-    body: AssetUpload,
+    body: UseUpload | AssetUpload | Unset = UNSET,
 ) -> Response[AssetUploaded | ErrorEnvelope]:
     """Uploads an announced asset's bytes, once: only its proposer may, and the bytes must agree with
     the announced type. Moves the asset to AWAITING_APPROVAL.
@@ -186,6 +194,7 @@ async def asyncio_detailed(
     Args:
         space_id (str):
         asset_id (str):
+        body (UseUpload): A finished resumable upload used in place of the file part.
         body (AssetUpload): The multipart body of an asset upload, for the OpenAPI document.
 
     Raises:
@@ -212,7 +221,7 @@ async def asyncio(
     asset_id: str,
     *,
     client: AuthenticatedClient,
-    body: AssetUpload,
+    body: UseUpload | AssetUpload | Unset = UNSET,
 ) -> AssetUploaded | ErrorEnvelope | None:
     """Uploads an announced asset's bytes, once: only its proposer may, and the bytes must agree with
     the announced type. Moves the asset to AWAITING_APPROVAL.
@@ -220,6 +229,7 @@ async def asyncio(
     Args:
         space_id (str):
         asset_id (str):
+        body (UseUpload): A finished resumable upload used in place of the file part.
         body (AssetUpload): The multipart body of an asset upload, for the OpenAPI document.
 
     Raises:

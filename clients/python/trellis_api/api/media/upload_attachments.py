@@ -9,13 +9,14 @@ from ...client import AuthenticatedClient, Client
 from ...models.attachment_upload import AttachmentUpload
 from ...models.error_envelope import ErrorEnvelope
 from ...models.uploaded import Uploaded
+from ...models.use_uploads import UseUploads
 from ...types import UNSET, Response, Unset
 
 
 def _get_kwargs(
     form_id: str,
     *,
-    body: AttachmentUpload,
+    body: UseUploads | AttachmentUpload | Unset = UNSET,
     workflow_configuration_id: str | Unset = UNSET,
     workflow_view_id: str | Unset = UNSET,
     field_id: str | Unset = UNSET,
@@ -40,9 +41,14 @@ def _get_kwargs(
         "params": params,
     }
 
-    _kwargs["files"] = body.to_multipart()
+    if isinstance(body, UseUploads):
+        _kwargs["json"] = body.to_dict()
 
-    headers["Content-Type"] = "multipart/form-data; boundary=+++"
+        headers["Content-Type"] = "application/json"
+    if isinstance(body, AttachmentUpload):
+        _kwargs["files"] = body.to_multipart()
+
+        headers["Content-Type"] = "multipart/form-data; boundary=+++"
 
     _kwargs["headers"] = headers
     return _kwargs
@@ -122,7 +128,7 @@ def sync_detailed(
     form_id: str,
     *,
     client: AuthenticatedClient,
-    body: AttachmentUpload,
+    body: UseUploads | AttachmentUpload | Unset = UNSET,
     workflow_configuration_id: str | Unset = UNSET,
     workflow_view_id: str | Unset = UNSET,
     field_id: str | Unset = UNSET,
@@ -134,6 +140,8 @@ def sync_detailed(
         workflow_configuration_id (str | Unset):
         workflow_view_id (str | Unset):
         field_id (str | Unset):
+        body (UseUploads): Finished resumable uploads used in place of file parts, paired with
+            `fieldIds` by position.
         body (AttachmentUpload): The multipart body of an upload, for the OpenAPI document.
 
     Raises:
@@ -163,7 +171,7 @@ def sync(
     form_id: str,
     *,
     client: AuthenticatedClient,
-    body: AttachmentUpload,
+    body: UseUploads | AttachmentUpload | Unset = UNSET,
     workflow_configuration_id: str | Unset = UNSET,
     workflow_view_id: str | Unset = UNSET,
     field_id: str | Unset = UNSET,
@@ -175,6 +183,8 @@ def sync(
         workflow_configuration_id (str | Unset):
         workflow_view_id (str | Unset):
         field_id (str | Unset):
+        body (UseUploads): Finished resumable uploads used in place of file parts, paired with
+            `fieldIds` by position.
         body (AttachmentUpload): The multipart body of an upload, for the OpenAPI document.
 
     Raises:
@@ -199,7 +209,7 @@ async def asyncio_detailed(
     form_id: str,
     *,
     client: AuthenticatedClient,
-    body: AttachmentUpload,
+    body: UseUploads | AttachmentUpload | Unset = UNSET,
     workflow_configuration_id: str | Unset = UNSET,
     workflow_view_id: str | Unset = UNSET,
     field_id: str | Unset = UNSET,
@@ -211,6 +221,8 @@ async def asyncio_detailed(
         workflow_configuration_id (str | Unset):
         workflow_view_id (str | Unset):
         field_id (str | Unset):
+        body (UseUploads): Finished resumable uploads used in place of file parts, paired with
+            `fieldIds` by position.
         body (AttachmentUpload): The multipart body of an upload, for the OpenAPI document.
 
     Raises:
@@ -238,7 +250,7 @@ async def asyncio(
     form_id: str,
     *,
     client: AuthenticatedClient,
-    body: AttachmentUpload,
+    body: UseUploads | AttachmentUpload | Unset = UNSET,
     workflow_configuration_id: str | Unset = UNSET,
     workflow_view_id: str | Unset = UNSET,
     field_id: str | Unset = UNSET,
@@ -250,6 +262,8 @@ async def asyncio(
         workflow_configuration_id (str | Unset):
         workflow_view_id (str | Unset):
         field_id (str | Unset):
+        body (UseUploads): Finished resumable uploads used in place of file parts, paired with
+            `fieldIds` by position.
         body (AttachmentUpload): The multipart body of an upload, for the OpenAPI document.
 
     Raises:
