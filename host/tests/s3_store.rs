@@ -1,6 +1,6 @@
 //! The media backends against real storage: the S3 backend against the S3-compatible server
 //! `scripts/test` starts (Garage, see `scripts/s3-server`), the local backend against a
-//! temporary folder, with the same behaviour checks for both.
+//! temporary folder, with the same behaviour checks for both (resumable writes in `resumable`).
 //!
 //! The S3 tests read `S3_ENDPOINT`, `S3_REGION`, `S3_BUCKET`, `S3_ACCESS_KEY` and
 //! `S3_SECRET_KEY`. `scripts/test` always sets them. When `S3_ENDPOINT` is unset, each S3 test
@@ -18,6 +18,9 @@ use s3::{Bucket, Region, creds::Credentials};
 use tokio::sync::RwLock;
 use trellis::config::media::S3Config;
 use trellis::media::{ByteStream, LocalStore, MediaError, MediaStore, S3Store, StorageKey};
+
+#[path = "s3_store/resumable.rs"]
+mod resumable;
 
 const MIB: u64 = 1024 * 1024;
 

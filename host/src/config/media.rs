@@ -37,9 +37,10 @@ pub struct MediaConfig {
     /// A resumable upload (`/v0/media/uploads`) expires this many seconds after its last byte
     /// arrived (or after its creation); the sweeper then removes its bytes.
     pub upload_expiry_seconds: u64,
-    /// Most unfinished resumable uploads one user may hold at once.
+    /// Most resumable uploads one user may hold at once, finished or not, until they are used,
+    /// ended or expire.
     pub max_open_uploads_per_user: u64,
-    /// Most bytes (declared lengths) one user's unfinished resumable uploads may add up to.
+    /// Most bytes (declared lengths) one user's held resumable uploads may add up to.
     pub max_open_upload_bytes_per_user: u64,
 }
 

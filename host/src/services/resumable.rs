@@ -171,10 +171,10 @@ impl ResumableUploads {
             // Nothing names the backend's fresh upload: let it go now.
             let _ = self.backend.resumable_abort(&key, &state).await;
             let message = if held.count >= self.max_open {
-                format!("you hold {} unfinished uploads, the most media.max_open_uploads_per_user allows", held.count)
+                format!("you hold {} unused uploads, the most media.max_open_uploads_per_user allows", held.count)
             } else {
                 format!(
-                    "your unfinished uploads would pass media.max_open_upload_bytes_per_user ({} bytes)",
+                    "your unused uploads would pass media.max_open_upload_bytes_per_user ({} bytes)",
                     self.max_open_bytes
                 )
             };

@@ -50,7 +50,7 @@ fn upload_from_row(row: &AnyRow) -> Result<StoredUpload, sqlx::Error> {
     })
 }
 
-/// What a user's unfinished uploads hold: how many, and their declared lengths together.
+/// What a user's unused uploads hold: how many, and their declared lengths together.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct OpenUploads {
     pub count: i64,
@@ -77,7 +77,7 @@ impl UploadRepo {
         Self { db }
     }
 
-    /// Records a new upload unless its owner would pass `max_count` unfinished uploads or
+    /// Records a new upload unless its owner would pass `max_count` unused uploads or
     /// `max_bytes` declared bytes; `Ok(Err(held))` tells what they hold. The check and the insert
     /// are one transaction (on PostgreSQL the owner's user row is locked for it), so parallel
     /// creations cannot pass the bounds together.
@@ -99,7 +99,7 @@ impl UploadRepo {
                             .execute(&mut *conn)
                             .await?;
                     }
-                    let held = open_of(conn, &upload.owner_id).await?;
+                    let held = open_of(conn, &upload.owner_id, upload.created_at).await?;
                     if held.count + 1 > max_count || held.bytes.saturating_add(upload.length) > max_bytes {
                         return Ok(Err(held));
                     }
@@ -196,12 +196,19 @@ impl UploadRepo {
     }
 }
 
-async fn open_of(conn: &mut sqlx::AnyConnection, owner_id: &str) -> Result<OpenUploads, sqlx::Error> {
+/// What `owner_id` holds: every unexpired upload not yet used, finished or not (a finished one
+/// takes its room until it is used, ended or expired, so finishing uploads cannot fill a disk).
+async fn open_of(
+    conn: &mut sqlx::AnyConnection,
+    owner_id: &str,
+    now: OffsetDateTime,
+) -> Result<OpenUploads, sqlx::Error> {
     let row = sqlx::query(
         "select count(*) as n, cast(coalesce(sum(length), 0) as bigint) as bytes from media_upload
-         where owner_id = $1 and finished_at is null",
+         where owner_id = $1 and expires_at > $2",
     )
     .bind(owner_id.to_owned())
+    .bind(to_millis(now))
     .fetch_one(conn)
     .await?;
     Ok(OpenUploads { count: row.try_get("n")?, bytes: row.try_get("bytes")? })
