@@ -178,6 +178,10 @@ def session_token():
         return token
 
 
+# A tus PATCH body is plain bytes under the protocol's own media type (conventions section 14).
+schemathesis.serializer.alias("application/offset+octet-stream", "application/octet-stream")
+
+
 @schemathesis.auth(refresh_interval=3600)
 class Session:
     def get(self, case, ctx):

@@ -221,7 +221,7 @@ async fn receive_one(
             }
         }
     }
-    if received.is_none() && !problems.has_code("EMPTY_FILE") {
+    if received.is_none() && !problems.has_code("EMPTY_FILE") && !problems.has_code(UNKNOWN_UPLOAD) {
         problems.push("/file", "REQUIRED", "a file part named file is required");
     }
     problems.finish(())?;

@@ -107,13 +107,11 @@ pub async fn tus_options(State(state): State<AppState>) -> Response {
     (StatusCode::NO_CONTENT, headers).into_response()
 }
 
-/// Creates a resumable upload (tus creation); with `Content-Type: application/offset+octet-stream`
-/// the body holds its first bytes (creation-with-upload).
+/// Creates a resumable upload (tus creation): `Tus-Resumable: 1.0.0`, `Upload-Length` (bytes, at
+/// least 1) and `Upload-Metadata` (`filename` and `contentType`, base64). With `Content-Type:
+/// application/offset+octet-stream` the body holds its first bytes (creation-with-upload). The tus
+/// headers are not listed as parameters: a tus client, not a generated one, sends them.
 #[utoipa::path(post, path = "/v0/media/uploads", tag = "media",
-    params(
-        ("Tus-Resumable" = String, Header, description = "1.0.0"),
-        ("Upload-Length" = u64, Header, description = "The file's length in bytes"),
-        ("Upload-Metadata" = Option<String>, Header, description = "`filename` and `contentType`, base64")),
     security(("session" = [], "license" = [])),
     responses((status = 201, body = UploadCreated, description = "Location names the upload; Upload-Offset, Upload-Expires"),
         (status = 400, body = ErrorEnvelope, description = "VALIDATION_FAILED at a header"),
@@ -153,9 +151,10 @@ fn describe(headers: &mut HeaderMap, status: &UploadStatus) {
     headers.insert(UPLOAD_EXPIRES, http_date(status.expires_at));
 }
 
-/// Where an upload stands: `Upload-Offset`, `Upload-Length`, `Upload-Metadata`, `Upload-Expires`.
+/// Where an upload stands (`Tus-Resumable: 1.0.0` required): `Upload-Offset`, `Upload-Length`,
+/// `Upload-Metadata`, `Upload-Expires`.
 #[utoipa::path(head, path = "/v0/media/uploads/{uploadId}", tag = "media",
-    params(("uploadId" = String, Path), ("Tus-Resumable" = String, Header, description = "1.0.0")),
+    params(("uploadId" = String, Path)),
     security(("session" = [], "license" = [])),
     responses((status = 200, description = "Upload-Offset, Upload-Length, Upload-Metadata, Upload-Expires"),
         (status = 404, description = "NOT_FOUND: unknown, or another user's"),
@@ -181,10 +180,10 @@ pub async fn upload_status(
     Ok((StatusCode::OK, answer).into_response())
 }
 
-/// Appends the body at `Upload-Offset`, which must be where the upload stands.
+/// Appends the body at `Upload-Offset`, which must be where the upload stands (`Tus-Resumable:
+/// 1.0.0` required).
 #[utoipa::path(patch, path = "/v0/media/uploads/{uploadId}", tag = "media",
-    params(("uploadId" = String, Path), ("Tus-Resumable" = String, Header, description = "1.0.0"),
-        ("Upload-Offset" = u64, Header, description = "Where the body's bytes go: the upload's offset")),
+    params(("uploadId" = String, Path)),
     request_body(content = Vec<u8>, content_type = "application/offset+octet-stream"),
     security(("session" = [], "license" = [])),
     responses((status = 204, description = "The new Upload-Offset and Upload-Expires"),
@@ -214,9 +213,9 @@ pub async fn append_upload(
     Ok((StatusCode::NO_CONTENT, answer).into_response())
 }
 
-/// Removes an upload and its bytes (tus termination).
+/// Removes an upload and its bytes (tus termination; `Tus-Resumable: 1.0.0` required).
 #[utoipa::path(delete, path = "/v0/media/uploads/{uploadId}", tag = "media",
-    params(("uploadId" = String, Path), ("Tus-Resumable" = String, Header, description = "1.0.0")),
+    params(("uploadId" = String, Path)),
     security(("session" = [], "license" = [])),
     responses((status = 204, description = "Removed"),
         (status = 404, body = ErrorEnvelope, description = "NOT_FOUND: unknown, or another user's"),
