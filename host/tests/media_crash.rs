@@ -2,6 +2,7 @@
 //! attachments and of published assets: after a restart whose start-up sweep treats every
 //! unfinished upload as dead, each descriptor's and each asset's bytes are there in full, no stray
 //! object or temporary file remains, and every upload answered 201 before the kill survived.
+//! The same for resumable (tus) uploads cut mid-PATCH: module `tus` beside this file.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -10,6 +11,8 @@ use std::time::{Duration, Instant};
 
 #[path = "support/server.rs"]
 mod server;
+#[path = "media_crash/tus.rs"]
+mod tus;
 
 use bytes::Bytes;
 use reqwest::{Client, StatusCode};
