@@ -300,8 +300,16 @@ fn copy_hashed(source: &Path, target: &Path) -> io::Result<(u64, String)> {
 fn hash_file(path: &Path) -> io::Result<(u64, String)> {
     let mut input = File::open(path)?;
     let mut hasher = Sha256::new();
-    let bytes = io::copy(&mut input, &mut hasher)?;
-    Ok((bytes, hex(&hasher.finalize())))
+    let mut buffer = vec![0; 256 * 1024];
+    let mut bytes = 0;
+    loop {
+        let read = input.read(&mut buffer)?;
+        if read == 0 {
+            return Ok((bytes, hex(&hasher.finalize())));
+        }
+        hasher.update(&buffer[..read]);
+        bytes += read as u64;
+    }
 }
 
 fn hash_entry(dir: &Path, path: &str) -> anyhow::Result<Entry> {

@@ -13,6 +13,7 @@ pub mod module_events;
 pub mod queue;
 
 mod announcement_expiry;
+mod content_addresses;
 mod housekeeping;
 mod live_listener;
 mod marketplace_ranking;
@@ -68,6 +69,11 @@ pub fn start(deps: JobDeps) -> Jobs {
         tokio::spawn(wal_checkpoints::run(deps.store.clone())),
         tokio::spawn(media_sweep::run(deps.media.clone(), deps.uploads.clone(), config.media.sweep_interval_seconds)),
         tokio::spawn(announcement_expiry::run(deps.assets.clone(), config.media.sweep_interval_seconds)),
+        tokio::spawn(content_addresses::run(
+            deps.store.clone(),
+            deps.media.clone(),
+            config.media.sweep_interval_seconds,
+        )),
         tokio::spawn(marketplace_ranking::run(deps.ranking.clone(), &config.marketplace)),
     ];
     let events = queue::handler(module_events::ModuleEventJobs::new(deps.space_events.clone()));

@@ -6,6 +6,8 @@
 //! server. Both backends stream: an object is written from a stream of chunks
 //! and read back as one, so memory stays flat whatever the size.
 
+pub mod addressing;
+pub mod content;
 mod limited;
 mod local;
 pub mod objects;
@@ -91,6 +93,10 @@ pub struct Resumable<'a> {
 /// dropped connection loses nothing recorded.
 #[async_trait::async_trait]
 pub trait Progress: Send {
+    /// `bytes` follow what the upload held before, in order; the next `record` counts them. Each
+    /// byte passes here once over all the writes of an upload (the content's address is hashed
+    /// from them), so a backend that sends bytes again (a kept tail) passes only the new ones.
+    fn wrote(&mut self, bytes: &[u8]);
     /// The upload now holds `received` bytes, described by `state`. An error ends the write.
     async fn record(&mut self, received: u64, state: &str) -> Result<(), MediaError>;
 }

@@ -14,6 +14,7 @@ mod assets;
 mod audit;
 mod backup;
 mod batch;
+mod blobs;
 mod challenges;
 mod channels;
 mod comments;
@@ -144,6 +145,7 @@ pub struct Db {
 }
 
 pub use assets::AssetRepo;
+pub use blobs::{Adopted, BlobRepo, Unaddressed};
 pub use challenges::ChallengeRepo;
 pub use channels::ChannelRepo;
 pub use comments::CommentRepo;
@@ -198,6 +200,7 @@ pub struct Repositories {
     pub listings: ListingRepo,
     pub registrations: RegistrationRepo,
     pub media: MediaRepo,
+    pub blobs: BlobRepo,
     pub messages: MessageRepo,
     pub module_deliveries: ModuleDeliveryRepo,
     pub module_kv: ModuleKv,
@@ -232,6 +235,7 @@ impl Store {
             listings: ListingRepo::new(db.clone()),
             registrations: RegistrationRepo::new(db.clone()),
             media: MediaRepo::new(db.clone()),
+            blobs: BlobRepo::new(db.clone()),
             messages: MessageRepo::new(db.clone()),
             module_deliveries: ModuleDeliveryRepo::new(db.clone()),
             module_kv: ModuleKv::new(db.clone()),

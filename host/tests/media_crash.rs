@@ -2,13 +2,16 @@
 //! attachments and of published assets: after a restart whose start-up sweep treats every
 //! unfinished upload as dead, each descriptor's and each asset's bytes are there in full, no stray
 //! object or temporary file remains, and every upload answered 201 before the kill survived.
-//! The same for resumable (tus) uploads cut mid-PATCH: module `tus` beside this file.
+//! The same for resumable (tus) uploads cut mid-PATCH (module `tus` beside this file), and for
+//! the start-up step that moves media stored before content addressing to it (`addressing`).
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
+#[path = "media_crash/addressing.rs"]
+mod addressing;
 #[path = "support/server.rs"]
 mod server;
 #[path = "media_crash/tus.rs"]
@@ -242,16 +245,34 @@ async fn space(client: &Client, base: &str, key: &str, session: &str) -> String 
     json_ok(created, StatusCode::CREATED).await["spaceId"].as_str().unwrap().to_owned()
 }
 
+/// A first server over a new folder, with `ann` signed up and a form with a file field.
+struct Started {
+    dir: tempfile::TempDir,
+    client: Client,
+    server: Server,
+    key: String,
+    session: String,
+    form_id: String,
+    field_id: String,
+}
+
+impl Started {
+    async fn new() -> Self {
+        let dir = tempfile::tempdir().unwrap();
+        let client = Client::builder().timeout(Duration::from_secs(120)).build().unwrap();
+        let mut server = Server::start(dir.path(), "first.log", &[]);
+        server.ready(&client).await;
+        let key = std::fs::read_to_string(data_dir(dir.path()).join("license.key")).unwrap().trim().to_owned();
+        let session = sign_up(&client, &server.base, &key, dir.path()).await;
+        let (form_id, field_id) = form_with_a_file_field(&client, &server.base, &key, &session).await;
+        Self { dir, client, server, key, session, form_id, field_id }
+    }
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn killed_mid_upload_the_restarted_server_keeps_whole_files_and_no_strays() {
     // Arrange: a server with a user, a form with a file field, and a few finished uploads.
-    let dir = tempfile::tempdir().unwrap();
-    let client = Client::builder().timeout(Duration::from_secs(120)).build().unwrap();
-    let mut server = Server::start(dir.path(), "first.log", &[]);
-    server.ready(&client).await;
-    let key = std::fs::read_to_string(data_dir(dir.path()).join("license.key")).unwrap().trim().to_owned();
-    let session = sign_up(&client, &server.base, &key, dir.path()).await;
-    let (form_id, field_id) = form_with_a_file_field(&client, &server.base, &key, &session).await;
+    let Started { dir, client, mut server, key, session, form_id, field_id } = Started::new().await;
     let space_id = space(&client, &server.base, &key, &session).await;
     let uploader = Arc::new(Uploader {
         client: client.clone(),

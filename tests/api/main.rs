@@ -46,6 +46,7 @@ mod resumable;
 mod several_servers;
 mod smoke;
 mod spaces;
+mod stored_once;
 mod support;
 mod upgrade;
 mod users;

@@ -344,7 +344,8 @@ async fn max_files_counts_the_files_already_stored(app: &TestApp) {
     // Arrange: docs holds at most 3.
     let ann = app.sign_up("ann").await;
     let form = media_form(app, &ann.token).await;
-    let doc = |name: &str| (form.docs.as_str(), file(name, "text/plain", text(10)));
+    // Each file's own text: identical bytes would be stored once.
+    let doc = |name: &str| (form.docs.as_str(), file(name, "text/plain", [name.as_bytes(), &text(10)].concat()));
     // Act
     let two = uploaded(app, &ann.token, &form.form_id, pairs(vec![doc("1.txt"), doc("2.txt")])).await;
     let two_more = upload(app, &ann.token, &form.form_id, "", pairs(vec![doc("3.txt"), doc("4.txt")])).await;
@@ -435,7 +436,8 @@ async fn the_daily_upload_quota_counts_files_and_a_refused_upload_stores_nothing
     // Arrange: the deployment's key is on a plan of 3 uploaded files a day.
     let ann = app.sign_up("ann").await;
     let form = media_form(app, &ann.token).await;
-    let doc = |name: &str| (form.docs.as_str(), file(name, "text/plain", text(10)));
+    // Each file's own text: identical bytes would be stored once.
+    let doc = |name: &str| (form.docs.as_str(), file(name, "text/plain", [name.as_bytes(), &text(10)].concat()));
     let photo = |name: &str| (form.photo.as_str(), file(name, "image/png", png(100)));
     // Act: refusals before the quota is reached must not use it up.
     let wrong_type = upload(

@@ -226,6 +226,7 @@ impl MediaStore for LocalStore {
             match body.next().await {
                 Some(Ok(chunk)) => {
                     writer.write_all(&chunk).await.map_err(|e| self.unavailable(e))?;
+                    progress.wrote(&chunk);
                     received += chunk.len() as u64;
                     unrecorded += chunk.len() as u64;
                     if unrecorded >= RECORD_EVERY {

@@ -7,14 +7,14 @@
 
 use std::collections::HashSet;
 use std::ops::Range;
-use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::sync::{Arc, Mutex, OnceLock};
+use std::time::Duration;
 
-use futures::StreamExt;
 use time::OffsetDateTime;
 
 use crate::config::media::MediaConfig;
 use crate::error::Error;
+use crate::media::content::hashing;
 use crate::media::{ByteStream, MediaError, MediaStore, Object, StorageKey, limited};
 use crate::store::Store;
 
@@ -24,6 +24,15 @@ pub struct MediaObjects {
     objects: Arc<dyn MediaStore>,
     grace: Duration,
     retry_after_seconds: u64,
+}
+
+/// An object as written.
+#[derive(Clone, Debug)]
+pub struct Written {
+    pub key: StorageKey,
+    pub bytes: u64,
+    /// The content's address: the SHA-256 of the bytes, lowercase hex.
+    pub sha256: String,
 }
 
 /// Why an object was not stored.
@@ -68,49 +77,30 @@ impl MediaObjects {
         }
     }
 
-    /// Announces and writes one object of `kind`, at most `limit` bytes. On success the object is
-    /// recorded in `staged`; the caller adopts it with a row or lets `staged` discard it.
+    /// Announces and writes one object of `kind`, at most `limit` bytes, hashing it on the way.
+    /// On success the object is recorded in `staged`; the caller adopts it with a row (which may
+    /// name identical bytes stored before instead) or lets `staged` discard it.
     pub async fn stage(
         &self,
         staged: &StagedObjects,
         kind: &'static str,
         body: ByteStream,
         limit: u64,
-    ) -> Result<(StorageKey, u64), StageError> {
+    ) -> Result<Written, StageError> {
         let key = StorageKey::generate(kind);
         // Recorded as announced now; the sweeper adds the grace configured when it runs, so a
         // restart with a shorter grace (0 after a crash) clears what the old process left.
         let announced = OffsetDateTime::now_utc();
         self.store.media.media_pending(key.as_str(), announced).await.map_err(|e| StageError::Failed(e.into()))?;
         staged.push(key.clone());
-        let body = self.keep_announced(&key, body);
         let (body, tripwire) = limited(body, limit);
+        let (body, hash) = hashing(body);
         match self.objects.put(&key, body).await {
-            Ok(length) => Ok((key, length)),
+            Ok(bytes) => Ok(Written { key, bytes, sha256: hash.digest() }),
             Err(_) if tripwire.tripped() => Err(StageError::TooLarge(limit)),
             Err(MediaError::Body(error)) => Err(StageError::Body(error)),
             Err(other) => Err(StageError::Failed(self.media_error("write", other))),
         }
-    }
-
-    /// Passes `body` through, renewing the object's announcement while bytes keep arriving (every
-    /// quarter of the sweeper's grace), so that an upload running longer than the grace is never
-    /// taken for an abandoned one.
-    fn keep_announced(&self, key: &StorageKey, body: ByteStream) -> ByteStream {
-        let every = (self.grace / 4).clamp(Duration::from_millis(100), Duration::from_secs(600));
-        let (store, key) = (self.store.clone(), key.as_str().to_owned());
-        let mut renewed = Instant::now();
-        Box::pin(body.inspect(move |_| {
-            if renewed.elapsed() >= every {
-                renewed = Instant::now();
-                let (store, key) = (store.clone(), key.clone());
-                tokio::spawn(async move {
-                    if let Err(error) = store.media.media_pending(&key, OffsetDateTime::now_utc()).await {
-                        tracing::warn!(error = %error, "renewing an upload's announcement failed");
-                    }
-                });
-            }
-        }))
     }
 
     /// The backend itself, for the resumable uploads that drive it step by step.
@@ -127,6 +117,15 @@ impl MediaObjects {
     pub async fn read(&self, key: &str, range: Option<Range<u64>>) -> Result<Object, Error> {
         let key = StorageKey::parse(key).ok_or_else(|| Error::internal(anyhow::anyhow!("malformed storage key")))?;
         self.objects.get(&key, range).await.map_err(|e| self.media_error("read", e))
+    }
+
+    /// Removes objects a change left without a name (their keys as stored) now; they are queued
+    /// for the sweeper already, which removes what fails here.
+    pub async fn discard_freed(&self, keys: impl IntoIterator<Item = String>) {
+        let keys: Vec<StorageKey> = keys.into_iter().filter_map(|k| StorageKey::parse(&k)).collect();
+        if !keys.is_empty() {
+            self.discard(keys).await;
+        }
     }
 
     /// Removes objects now; what cannot be removed stays announced for the sweeper.
@@ -184,7 +183,35 @@ impl MediaObjects {
 
     /// A set of staged objects to adopt or discard.
     pub fn staging(&self) -> StagedObjects {
-        StagedObjects { objects: self.clone(), keys: Arc::new(Mutex::new(Vec::new())), adopted: false }
+        StagedObjects {
+            objects: self.clone(),
+            keys: Arc::new(Mutex::new(Vec::new())),
+            renewal: OnceLock::new(),
+            adopted: false,
+        }
+    }
+
+    /// Renews the announcements of `keys` every quarter of the sweeper's grace until aborted, so
+    /// that an object whose writing (or whose row) takes longer than the grace is never taken for
+    /// an abandoned one: on a timer, because a backend may pause reading the body for a while
+    /// (an S3 part being sent) and the row comes after the last byte.
+    fn keep_announced(&self, keys: Arc<Mutex<Vec<StorageKey>>>) -> tokio::task::AbortHandle {
+        let every = (self.grace / 4).clamp(Duration::from_millis(100), Duration::from_secs(600));
+        let store = self.store.clone();
+        tokio::spawn(async move {
+            let mut ticks = tokio::time::interval(every);
+            ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+            ticks.tick().await;
+            loop {
+                ticks.tick().await;
+                let keys: Vec<String> =
+                    keys.lock().unwrap_or_else(|e| e.into_inner()).iter().map(|k| k.as_str().to_owned()).collect();
+                if let Err(error) = store.media.media_renew(keys, OffsetDateTime::now_utc()).await {
+                    tracing::warn!(error = %error, "renewing the announcements of uploads failed");
+                }
+            }
+        })
+        .abort_handle()
     }
 }
 
@@ -193,12 +220,15 @@ impl MediaObjects {
 pub struct StagedObjects {
     objects: MediaObjects,
     keys: Arc<Mutex<Vec<StorageKey>>>,
+    /// Keeps the announcements fresh while the objects wait for their rows.
+    renewal: OnceLock<tokio::task::AbortHandle>,
     adopted: bool,
 }
 
 impl StagedObjects {
     fn push(&self, key: StorageKey) {
         self.keys.lock().unwrap_or_else(|e| e.into_inner()).push(key);
+        self.renewal.get_or_init(|| self.objects.keep_announced(self.keys.clone()));
     }
 
     /// Their rows have committed: keep them.
@@ -209,6 +239,9 @@ impl StagedObjects {
 
 impl Drop for StagedObjects {
     fn drop(&mut self) {
+        if let Some(renewal) = self.renewal.get() {
+            renewal.abort();
+        }
         if self.adopted {
             return;
         }

@@ -220,6 +220,8 @@ impl MediaStore for S3Store {
             Bytes::new()
         };
         let mut parts = Parts { body: body.fuse(), carry };
+        // The kept tail went through `progress.wrote` when it was first received.
+        let mut passed = at.received;
         loop {
             let (part, failure) = parts.next_keeping().await;
             let ended = part.len() < PART_SIZE || failure.is_some();
@@ -227,7 +229,14 @@ impl MediaStore for S3Store {
                 return failure.map_or(Ok(()), |e| Err(MediaError::Body(e)));
             }
             let length = part.len() as u64;
-            let completes = state.part_bytes + length >= at.length;
+            let (start, end) = (state.part_bytes, state.part_bytes + length);
+            let completes = end >= at.length;
+            // Counted before it is sent: a failed send ends the write, and the next one resumes
+            // from the hash state recorded with the last durable step.
+            if end > passed {
+                progress.wrote(&part[(passed - start) as usize..]);
+                passed = end;
+            }
             if part.len() >= MIN_PART_SIZE || completes {
                 let number = state.parts.len() as u32 + 1;
                 if number > MAX_PARTS {

@@ -48,6 +48,9 @@ pub struct Asset {
     pub updated_at: OffsetDateTime,
     /// Where the bytes are; only [`Assets::bytes`] reads it.
     storage_key: Option<String>,
+    /// The content's address (`None` before the upload, and until bytes stored before content
+    /// addressing are read).
+    pub sha256: Option<String>,
 }
 
 impl From<StoredAsset> for Asset {
@@ -67,6 +70,7 @@ impl From<StoredAsset> for Asset {
             created_at: a.created_at,
             updated_at: a.updated_at,
             storage_key: a.storage_key,
+            sha256: a.sha256,
         }
     }
 }
@@ -278,15 +282,22 @@ impl Assets {
             state: AssetState::AwaitingApproval.as_str().to_owned(),
             bytes: Some(bytes),
             storage_key: Some(file.key.as_str().to_owned()),
+            sha256: Some(file.sha256.clone()),
             updated_at: now,
             ..asset
         };
         let outbox = self.outbox(&asset).await;
-        let attached = self.store.assets.attach_bytes(&asset.asset_id, file.key.as_str(), bytes, &outbox, now).await;
+        let attached =
+            self.store.assets.attach_bytes(&asset.asset_id, file.key.as_str(), &file.sha256, bytes, &outbox, now).await;
+        let adopted = attached.as_ref().ok().and_then(Option::clone);
+        let attached = attached.map(|adopted| adopted.is_some());
         if !quotas::settle(&self.store, caller, Entitlement::FormUploadBytes, file.bytes, attached).await? {
             return Err(already_uploaded());
         }
         staged.adopted();
+        let Some(adopted) = adopted else { return Err(already_uploaded()) };
+        let asset = StoredAsset { storage_key: Some(adopted.storage_key), ..asset };
+        self.objects.discard_freed(adopted.freed).await;
         self.events.committed(&outbox);
         Ok(asset.into())
     }

@@ -20,7 +20,7 @@ use crate::media::{ByteStream, Object, SniffOutcome, judge_type, read_head};
 use crate::quotas;
 use crate::services::form_instances::{FormInstances, Instance};
 use crate::services::licenses::Caller;
-use crate::services::uploads::{Part, PartSource, UNKNOWN_UPLOAD, UNKNOWN_UPLOAD_MESSAGE};
+use crate::services::uploads::{Part, PartSource, UNKNOWN_UPLOAD, UNKNOWN_UPLOAD_MESSAGE, too_large};
 use crate::services::workflow_items::{Access, WorkflowItems};
 use crate::store::{AttachRefusal, SessionUser, Store, StoredAttachment};
 
@@ -35,6 +35,8 @@ pub struct Attachment {
     pub filename: String,
     /// Where the bytes are; only [`Attachments::bytes`] reads it.
     storage_key: String,
+    /// The content's address (`None` until bytes stored before content addressing are read).
+    pub sha256: Option<String>,
 }
 
 impl From<StoredAttachment> for Attachment {
@@ -46,6 +48,7 @@ impl From<StoredAttachment> for Attachment {
             bytes: a.bytes,
             filename: a.filename,
             storage_key: a.storage_key,
+            sha256: a.sha256,
         }
     }
 }
@@ -86,6 +89,7 @@ enum Slot {
 struct Received {
     storage_key: String,
     bytes: u64,
+    sha256: String,
     filename: String,
     declared: Option<String>,
     head: Bytes,
@@ -153,17 +157,19 @@ impl Attachments {
                     format!("one request has at most {max_parts} parts: a fieldIds and a files part per file"),
                 ));
             }
+            let is_file =
+                matches!(&part, Part::Upload(_)) || matches!(&part, Part::File { name, .. } if name == "files");
+            if is_file && files.len() >= self.max_files_per_request {
+                return Err(Error::invalid(
+                    "/files",
+                    "TOO_MANY_FILES",
+                    format!("one request takes at most {} files", self.max_files_per_request),
+                ));
+            }
             match part {
                 Part::Text { name, value } if name == "fieldIds" => field_ids.push(value),
                 Part::Upload(upload) => {
                     let index = files.len();
-                    if index >= self.max_files_per_request {
-                        return Err(Error::invalid(
-                            "/files",
-                            "TOO_MANY_FILES",
-                            format!("one request takes at most {} files", self.max_files_per_request),
-                        ));
-                    }
                     let Some(upload) = upload else {
                         problems.push(format!("/files/{index}"), UNKNOWN_UPLOAD, UNKNOWN_UPLOAD_MESSAGE);
                         files.push(Slot::Unknown);
@@ -172,6 +178,7 @@ impl Attachments {
                     files.push(Slot::File(Received {
                         storage_key: upload.storage_key,
                         bytes: upload.bytes,
+                        sha256: upload.sha256,
                         filename: upload.filename,
                         declared: upload.content_type,
                         head: upload.head,
@@ -185,13 +192,6 @@ impl Attachments {
                 }
                 Part::File { filename, content_type, body, .. } => {
                     let index = files.len();
-                    if index >= self.max_files_per_request {
-                        return Err(Error::invalid(
-                            "/files",
-                            "TOO_MANY_FILES",
-                            format!("one request takes at most {} files", self.max_files_per_request),
-                        ));
-                    }
                     if file_names::disguises(&filename) {
                         problems.push(format!("/files/{index}"), file_names::CODE, file_names::MESSAGE);
                     }
@@ -209,15 +209,16 @@ impl Attachments {
                     }
                     let first = head.clone();
                     let body: ByteStream = Box::pin(futures::stream::once(async move { Ok(first) }).chain(rest));
-                    let (key, bytes) = match self.objects.stage(&staged, "forms", body, limit).await {
-                        Ok(stored) => stored,
-                        Err(StageError::TooLarge(limit)) => return Err(too_large(index, limit)),
+                    let written = match self.objects.stage(&staged, "forms", body, limit).await {
+                        Ok(written) => written,
+                        Err(StageError::TooLarge(limit)) => return Err(too_large(format!("/files/{index}"), limit)),
                         Err(StageError::Body(_)) => return Err(source.stream_failure()),
                         Err(StageError::Failed(error)) => return Err(error),
                     };
                     files.push(Slot::File(Received {
-                        storage_key: key.as_str().to_owned(),
-                        bytes,
+                        storage_key: written.key.as_str().to_owned(),
+                        bytes: written.bytes,
+                        sha256: written.sha256,
                         filename: clean_filename(&filename),
                         declared: content_type,
                         head,
@@ -237,8 +238,10 @@ impl Attachments {
         let stored =
             self.store.media.insert_attachments(&target.instance.stored.form_id, &user.user_id, records, caps).await;
         let refusal = match stored {
-            Ok(Ok(stored)) => {
+            Ok(Ok((stored, freed))) => {
                 staged.adopted();
+                // Bytes already stored under another attachment's name: the fresh copy goes.
+                self.objects.discard_freed(freed).await;
                 return Ok(stored.into_iter().map(Attachment::from).collect());
             }
             Ok(Err(refusal)) => refusal_error(refusal, &field_ids, &files),
@@ -330,6 +333,7 @@ impl Attachments {
                 bytes: file.bytes as i64,
                 filename: file.filename.clone(),
                 storage_key: file.storage_key.clone(),
+                sha256: Some(file.sha256.clone()),
                 created_at: now,
             });
         }
@@ -429,10 +433,8 @@ impl Attachments {
                 return Err(Error::invalid("fieldId", "NOT_EDITABLE", "is not an editable field of this view"));
             }
         }
-        if let Some(removed) = self.store.media.delete_attachment(form_id, part_key).await?
-            && let Some(key) = crate::media::StorageKey::parse(&removed.storage_key)
-        {
-            self.objects.discard(vec![key]).await;
+        if let Some((_, freed)) = self.store.media.delete_attachment(form_id, part_key).await? {
+            self.objects.discard_freed(freed).await;
         }
         Ok(())
     }
@@ -517,12 +519,6 @@ fn refusal_error(refusal: AttachRefusal, field_ids: &[String], files: &[Slot]) -
             Error::rejected(ErrorCode::MaxFilesExceeded, problems)
         }
     }
-}
-
-fn too_large(index: usize, limit: u64) -> Error {
-    let mut problems = Problems::new();
-    problems.push(format!("/files/{index}"), "TOO_LARGE", format!("is larger than {limit} bytes"));
-    Error::rejected(ErrorCode::PayloadTooLarge, problems)
 }
 
 /// The name to keep: the last path segment (some browsers send a whole path), at most 255

@@ -6,7 +6,7 @@ use time::OffsetDateTime;
 use super::uploads::{PartSource, receive_file_part, wrong_type};
 use crate::error::{Error, Result};
 use crate::media::objects::MediaObjects;
-use crate::media::{Object, SniffOutcome, StorageKey, judge_type};
+use crate::media::{Object, SniffOutcome, judge_type};
 use crate::store::{SessionUser, Store, StoredAvatar};
 
 /// A user's avatar image, as the avatar use cases answer it.
@@ -18,6 +18,8 @@ pub struct Avatar {
     pub bytes: i64,
     /// Where the bytes are; only [`Avatars::bytes`] reads it.
     storage_key: String,
+    /// The content's address (`None` until bytes stored before content addressing are read).
+    pub sha256: Option<String>,
 }
 
 impl From<StoredAvatar> for Avatar {
@@ -28,6 +30,7 @@ impl From<StoredAvatar> for Avatar {
             content_type: a.content_type,
             bytes: a.bytes,
             storage_key: a.storage_key,
+            sha256: a.sha256,
         }
     }
 }
@@ -69,21 +72,18 @@ impl Avatars {
             content_type: file.content_type,
             bytes: file.bytes as i64,
             storage_key: file.key.as_str().to_owned(),
+            sha256: Some(file.sha256),
         };
-        let replaced = self.store.media.replace_avatar(avatar.clone(), OffsetDateTime::now_utc()).await?;
+        let (avatar, freed) = self.store.media.replace_avatar(avatar, OffsetDateTime::now_utc()).await?;
         staged.adopted();
-        if let Some(old) = replaced.and_then(|old| StorageKey::parse(&old.storage_key)) {
-            self.objects.discard(vec![old]).await;
-        }
+        self.objects.discard_freed(freed).await;
         Ok(avatar.into())
     }
 
     /// Removes the user's avatar (if any) and its bytes.
     pub async fn remove(&self, user: &SessionUser) -> Result<()> {
-        if let Some(old) = self.store.media.delete_avatar(&user.user_id).await?
-            && let Some(key) = StorageKey::parse(&old.storage_key)
-        {
-            self.objects.discard(vec![key]).await;
+        if let Some((_, freed)) = self.store.media.delete_avatar(&user.user_id).await? {
+            self.objects.discard_freed(freed).await;
         }
         Ok(())
     }

@@ -20,6 +20,7 @@ use crate::config::media::MediaConfig;
 use crate::domain::problems::Problems;
 use crate::domain::resumable::{parse_count, parse_metadata};
 use crate::error::{Error, ErrorCode, Result};
+use crate::media::content::{ContentHasher, digest_of};
 use crate::media::objects::MediaObjects;
 use crate::media::{ByteStream, MediaError, MediaStore, Progress, Resumable, StorageKey, limited, read_head};
 use crate::store::{SessionUser, Store, StoredUpload, UPLOAD_KIND, UploadAdvance};
@@ -75,6 +76,8 @@ pub struct FinishedUpload {
     pub bytes: u64,
     pub filename: String,
     pub content_type: Option<String>,
+    /// The content's address.
+    pub sha256: String,
     /// The first bytes, for judging the type.
     pub head: Bytes,
 }
@@ -163,6 +166,8 @@ impl ResumableUploads {
             content_type: metadata.content_type,
             storage_key: key.as_str().to_owned(),
             backend_state: state.clone(),
+            hash_state: None,
+            sha256: None,
             finished_at: None,
             created_at: now,
             expires_at: now + self.expiry,
@@ -235,20 +240,27 @@ impl ResumableUploads {
         let Some(key) = StorageKey::parse(&upload.storage_key).filter(|_| usable) else { return Ok(None) };
         let object = self.objects.read(key.as_str(), Some(0..upload.length.clamp(0, HEAD_BYTES) as u64)).await?;
         let (head, _) = read_head(object.body).await.map_err(|_| self.objects.unavailable())?;
+        let sha256 = match upload.sha256 {
+            Some(sha256) => sha256,
+            // Finished before uploads were hashed.
+            None => digest_of(self.backend.as_ref(), &key).await.map_err(|e| self.objects.media_error("read", e))?.0,
+        };
         Ok(Some(FinishedUpload {
             upload_id: upload.upload_id,
             storage_key: upload.storage_key,
             bytes: upload.length.max(0) as u64,
             filename: upload.filename,
             content_type: upload.content_type,
+            sha256,
             head,
         }))
     }
 
     /// Removes uploads that expired unused; returns how many.
     pub async fn sweep(&self) -> anyhow::Result<usize> {
-        // A margin keeps a use that read the upload just before its expiry from racing the removal.
-        let before = OffsetDateTime::now_utc() - Duration::from_secs(60);
+        // A margin keeps a use that read the upload just before its expiry from racing the removal:
+        // a minute, or the expiry itself where uploads live shorter.
+        let before = OffsetDateTime::now_utc() - self.expiry.min(Duration::from_secs(60));
         let mut removed = 0;
         loop {
             let expired = self.store.uploads.expired(before, 100).await?;
@@ -360,6 +372,11 @@ impl Write {
             upload_id: upload.upload_id.clone(),
             from: upload.received,
             state: upload.backend_state.clone(),
+            hasher: match (&upload.hash_state, upload.received) {
+                (None, 0) => Some(ContentHasher::default()),
+                (None, _) => None,
+                (Some(state), _) => Some(ContentHasher::resume(Some(state)).map_err(WriteError::Media)?),
+            },
             expiry,
             failure: None,
         };
@@ -375,10 +392,17 @@ impl Write {
         if upload.received.max(0) as u64 == length && upload.finished_at.is_none() {
             let at = Resumable { key: &key, state: &upload.backend_state, received: length, length };
             let state = backend.resumable_finish(at).await.map_err(WriteError::Media)?;
+            let hash_state = recorder.hasher.as_ref().map(ContentHasher::state);
+            let sha256 = match recorder.hasher {
+                Some(hasher) => hasher.digest(),
+                None => digest_of(backend.as_ref(), &key).await.map_err(WriteError::Media)?.0,
+            };
             let now = OffsetDateTime::now_utc();
             let advance = UploadAdvance {
                 received: upload.received,
                 backend_state: state.clone(),
+                hash_state,
+                sha256: Some(sha256.clone()),
                 finished: true,
                 at: now,
                 expires_at: now + expiry,
@@ -387,6 +411,7 @@ impl Write {
                 return Err(WriteError::Lost);
             }
             upload.backend_state = state;
+            upload.sha256 = Some(sha256);
             upload.finished_at = Some(now);
             upload.expires_at = now + expiry;
         }
@@ -405,18 +430,29 @@ struct Recorder {
     /// The received count the row holds (as this write last set it).
     from: i64,
     state: String,
+    /// The hash of every byte so far; `None` for an upload begun before uploads were hashed,
+    /// whose digest is read from its bytes once they are whole.
+    hasher: Option<ContentHasher>,
     expiry: Duration,
     failure: Option<WriteError>,
 }
 
 #[async_trait::async_trait]
 impl Progress for Recorder {
+    fn wrote(&mut self, bytes: &[u8]) {
+        if let Some(hasher) = &mut self.hasher {
+            hasher.update(bytes);
+        }
+    }
+
     async fn record(&mut self, received: u64, state: &str) -> Result<(), MediaError> {
         let now = OffsetDateTime::now_utc();
         let received = i64::try_from(received).unwrap_or(i64::MAX);
         let advance = UploadAdvance {
             received,
             backend_state: state.to_owned(),
+            hash_state: self.hasher.as_ref().map(ContentHasher::state),
+            sha256: None,
             finished: false,
             at: now,
             expires_at: now + self.expiry,

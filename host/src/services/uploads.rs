@@ -9,7 +9,7 @@ use futures::StreamExt;
 use crate::domain::file_names;
 use crate::domain::problems::{Problem, Problems};
 use crate::error::{Error, ErrorCode, Result};
-use crate::media::objects::{MediaObjects, StageError, StagedObjects};
+use crate::media::objects::{MediaObjects, StageError, StagedObjects, Written};
 use crate::media::{ByteStream, StorageKey, read_head};
 use crate::services::resumable::{FinishedUpload, ResumableUploads};
 use crate::store::SessionUser;
@@ -133,6 +133,8 @@ const MAX_PARTS: usize = 8;
 pub struct ReceivedFile {
     pub key: StorageKey,
     pub bytes: u64,
+    /// The content's address.
+    pub sha256: String,
     /// The type `judge` settled on.
     pub content_type: String,
 }
@@ -170,12 +172,13 @@ async fn receive_one(
         if parts > MAX_PARTS {
             return Err(Error::invalid("", "TOO_MANY_PARTS", "send one part, named file"));
         }
+        let is_file = matches!(&part, Part::Upload(_)) || matches!(&part, Part::File { name, .. } if name == FILE_PART);
+        if is_file && received.is_some() {
+            problems.push("/file", "TOO_MANY_FILES", "send one file");
+            continue;
+        }
         match part {
             Part::File { name, filename, content_type, body } if name == FILE_PART => {
-                if received.is_some() {
-                    problems.push("/file", "TOO_MANY_FILES", "send one file");
-                    continue;
-                }
                 if file_names::disguises(&filename) {
                     problems.push("/file", file_names::CODE, file_names::MESSAGE);
                 }
@@ -187,34 +190,27 @@ async fn receive_one(
                 let content_type = judge(content_type.as_deref(), &filename, &head)?;
                 let body: ByteStream = Box::pin(futures::stream::once(async { Ok(head) }).chain(rest));
                 match objects.stage(staged, kind, body, limit).await {
-                    Ok((key, bytes)) => received = Some(ReceivedFile { key, bytes, content_type }),
-                    Err(StageError::TooLarge(limit)) => {
-                        let mut problems = Problems::new();
-                        problems.push("/file", "TOO_LARGE", format!("is larger than {limit} bytes"));
-                        return Err(Error::rejected(ErrorCode::PayloadTooLarge, problems));
+                    Ok(written) => {
+                        let Written { key, bytes, sha256 } = written;
+                        received = Some(ReceivedFile { key, bytes, sha256, content_type })
                     }
+                    Err(StageError::TooLarge(limit)) => return Err(too_large("/file", limit)),
                     Err(StageError::Body(_)) => return Err(source.stream_failure()),
                     Err(StageError::Failed(error)) => return Err(error),
                 }
             }
             Part::Upload(upload) => {
-                if received.is_some() {
-                    problems.push("/file", "TOO_MANY_FILES", "send one file");
-                    continue;
-                }
                 let Some(upload) = upload else {
                     problems.push("/file", UNKNOWN_UPLOAD, UNKNOWN_UPLOAD_MESSAGE);
                     continue;
                 };
                 let content_type = judge(upload.content_type.as_deref(), &upload.filename, &upload.head)?;
                 if upload.bytes > limit {
-                    let mut problems = Problems::new();
-                    problems.push("/file", "TOO_LARGE", format!("is larger than {limit} bytes"));
-                    return Err(Error::rejected(ErrorCode::PayloadTooLarge, problems));
+                    return Err(too_large("/file", limit));
                 }
                 let key = StorageKey::parse(&upload.storage_key)
                     .ok_or_else(|| Error::internal(anyhow::anyhow!("malformed storage key")))?;
-                received = Some(ReceivedFile { key, bytes: upload.bytes, content_type });
+                received = Some(ReceivedFile { key, bytes: upload.bytes, sha256: upload.sha256, content_type });
             }
             Part::Text { name, .. } | Part::File { name, .. } => {
                 problems.push(format!("/{name}"), "UNKNOWN_PART", "only a file part named file is accepted")
@@ -226,6 +222,13 @@ async fn receive_one(
     }
     problems.finish(())?;
     received.ok_or_else(|| Error::internal(anyhow::anyhow!("no file was received")))
+}
+
+/// A refusal of a file larger than `limit` bytes: 413 with one problem at `path`.
+pub fn too_large(path: impl Into<String>, limit: u64) -> Error {
+    let mut problems = Problems::new();
+    problems.push(path, "TOO_LARGE", format!("is larger than {limit} bytes"));
+    Error::rejected(ErrorCode::PayloadTooLarge, problems)
 }
 
 /// A refusal of the file's type: 415 with one problem at `/file`.

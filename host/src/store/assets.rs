@@ -11,6 +11,7 @@ use time::OffsetDateTime;
 
 mod analysis;
 
+use super::blobs::Adopted;
 use super::keyset::{BindKeyset, Keyset};
 use super::locks::lock_row;
 use super::outbox::Outbox;
@@ -32,6 +33,9 @@ pub struct StoredAsset {
     /// Null until the upload commits.
     pub bytes: Option<i64>,
     pub storage_key: Option<String>,
+    /// The SHA-256 (lowercase hex) of the bytes; null until the upload commits (and, for bytes
+    /// written before content addressing, until the start-up step has read them).
+    pub sha256: Option<String>,
     /// `QUEUED`, `RUNNING`, `SUCCEEDED` or `FAILED`; null until analysis is first queued.
     pub analysis_state: Option<String>,
     /// The analysis result as JSON text.
@@ -68,7 +72,7 @@ pub struct AssetFilter<'a> {
 }
 
 const ASSET_COLUMNS: &str = "p.asset_id, p.space_id, p.proposed_by, u.handle, p.title, p.filename, p.content_type, \
-     p.state, p.bytes, p.storage_key, p.analysis_state, p.analysis, p.created_at, p.updated_at";
+     p.state, p.bytes, p.storage_key, p.sha256, p.analysis_state, p.analysis, p.created_at, p.updated_at";
 
 fn asset_from_row(row: &AnyRow) -> Result<StoredAsset, sqlx::Error> {
     Ok(StoredAsset {
@@ -82,6 +86,7 @@ fn asset_from_row(row: &AnyRow) -> Result<StoredAsset, sqlx::Error> {
         state: row.try_get("state")?,
         bytes: row.try_get("bytes")?,
         storage_key: row.try_get("storage_key")?,
+        sha256: row.try_get("sha256")?,
         analysis_state: row.try_get("analysis_state")?,
         analysis: row.try_get("analysis")?,
         created_at: from_millis(row.try_get("created_at")?),
@@ -255,47 +260,56 @@ impl AssetRepo {
         Ok(rows.iter().map(asset_from_row).collect::<Result<_, _>>()?)
     }
 
-    /// Records an asset's uploaded bytes and moves it from AWAITING_UPLOAD to AWAITING_APPROVAL, in
-    /// one transaction that also adopts the stored object. `false` (nothing written) when the
-    /// asset is gone or already has bytes.
+    /// Records an asset's uploaded bytes (`sha256`, `bytes` long, written as `storage_key`) and
+    /// moves it from AWAITING_UPLOAD to AWAITING_APPROVAL, in one transaction that also adopts the
+    /// stored object. `None` (nothing written) when the asset is gone or already has bytes.
     #[tracing::instrument(skip_all, fields(asset_id))]
     pub async fn attach_bytes(
         &self,
         asset_id: &str,
         storage_key: &str,
+        sha256: &str,
         bytes: i64,
         outbox: &Arc<Outbox>,
         now: OffsetDateTime,
-    ) -> StoreResult<bool> {
-        let work = Arc::new((asset_id.to_owned(), storage_key.to_owned(), outbox.clone()));
+    ) -> StoreResult<Option<Adopted>> {
+        let work = Arc::new((asset_id.to_owned(), storage_key.to_owned(), sha256.to_owned(), outbox.clone()));
         let engine = self.db.engine();
         let attached = self
             .db
             .write(move |conn| {
                 let work = work.clone();
                 Box::pin(async move {
-                    let (asset_id, storage_key, outbox) = &*work;
+                    let (asset_id, storage_key, sha256, outbox) = &*work;
                     if !super::uploads::claimable(conn, engine, &[storage_key], now).await? {
-                        return Ok(false);
+                        return Ok(None);
                     }
-                    let updated = sqlx::query(
-                        "update published_asset set storage_key = $2, bytes = $3, state = 'AWAITING_APPROVAL', \
-                         updated_at = $4 where asset_id = $1 and state = 'AWAITING_UPLOAD' and storage_key is null",
+                    // Claimed first, so a refusal below leaves the blob untouched.
+                    let claimed = sqlx::query(
+                        "update published_asset set state = 'AWAITING_APPROVAL', updated_at = $2 \
+                         where asset_id = $1 and state = 'AWAITING_UPLOAD' and storage_key is null",
                     )
                     .bind(asset_id.clone())
-                    .bind(storage_key.clone())
-                    .bind(bytes)
                     .bind(to_millis(now))
                     .execute(&mut *conn)
                     .await?
                     .rows_affected();
-                    if updated == 0 {
-                        return Ok(false);
+                    if claimed == 0 {
+                        return Ok(None);
                     }
-                    super::media::remove_pending(conn, storage_key).await?;
+                    let adopted = super::blobs::adopt(conn, storage_key, sha256, bytes).await?;
+                    sqlx::query(
+                        "update published_asset set storage_key = $2, sha256 = $3, bytes = $4 where asset_id = $1",
+                    )
+                    .bind(asset_id.clone())
+                    .bind(adopted.storage_key.clone())
+                    .bind(sha256.clone())
+                    .bind(bytes)
+                    .execute(&mut *conn)
+                    .await?;
                     super::uploads::consume(conn, &[storage_key]).await?;
                     outbox.write_in(conn, now).await?;
-                    Ok(true)
+                    Ok(Some(adopted))
                 })
             })
             .await?;

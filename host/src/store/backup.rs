@@ -21,7 +21,8 @@ impl Store {
 }
 
 /// What a snapshot copy holds: the storage keys of every media object its rows name (attachments,
-/// avatars, uploaded assets) and its schema version. The copy is opened read-only and immutable, so
+/// avatars, uploaded assets), each once since rows with identical bytes share one, and its
+/// schema version. The copy is opened read-only and immutable, so
 /// nothing (no journal) is written beside it: the backup's disk may be full.
 pub async fn snapshot_contents(path: &Path) -> StoreResult<(Vec<String>, i64)> {
     use sqlx::sqlite::SqliteConnectOptions;
@@ -29,8 +30,8 @@ pub async fn snapshot_contents(path: &Path) -> StoreResult<(Vec<String>, i64)> {
     let mut conn = SqliteConnectOptions::new().filename(path).read_only(true).immutable(true).connect().await?;
     let rows = sqlx::query(
         "select storage_key from form_attachment \
-         union all select storage_key from user_avatar \
-         union all select storage_key from published_asset where storage_key is not null \
+         union select storage_key from user_avatar \
+         union select storage_key from published_asset where storage_key is not null \
          order by 1",
     )
     .fetch_all(&mut conn)

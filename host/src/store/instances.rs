@@ -159,7 +159,7 @@ impl InstanceRepo {
         let rows = sqlx::query(sqlx::AssertSqlSafe(format!(
             "select {JOINED_INSTANCE_COLUMNS}, a.part_key as a_part_key, a.field_id as a_field_id, \
                a.content_type as a_content_type, a.bytes as a_bytes, a.filename as a_filename, \
-               a.storage_key as a_storage_key, a.created_at as a_created_at \
+               a.storage_key as a_storage_key, a.sha256 as a_sha256, a.created_at as a_created_at \
              from form_instance i left join form_attachment a on a.form_id = i.form_id \
              where i.form_id = $1 order by a.created_at, a.part_key"
         )))

@@ -11,7 +11,12 @@ use sqlx::Row;
 use sqlx::any::AnyRow;
 use time::OffsetDateTime;
 
-use super::{Db, Engine, StoreResult, from_millis, to_millis};
+use super::{Db, Engine, StoreResult, blobs, from_millis, to_millis};
+
+/// New bytes always arrive hashed: a row without its SHA-256 here is a bug of the caller.
+fn unaddressed(storage_key: &str) -> sqlx::Error {
+    sqlx::Error::Protocol(format!("object {storage_key} arrived without its SHA-256"))
+}
 
 /// One stored file of a form instance's file field.
 #[derive(Clone, Debug)]
@@ -23,6 +28,9 @@ pub struct StoredAttachment {
     pub bytes: i64,
     pub filename: String,
     pub storage_key: String,
+    /// The SHA-256 (lowercase hex) of the bytes; `None` for bytes written before content
+    /// addressing until the start-up step has read them.
+    pub sha256: Option<String>,
     pub created_at: OffsetDateTime,
 }
 
@@ -34,6 +42,8 @@ pub struct StoredAvatar {
     pub content_type: String,
     pub bytes: i64,
     pub storage_key: String,
+    /// As for [`StoredAttachment::sha256`].
+    pub sha256: Option<String>,
 }
 
 /// Why attachments were not recorded.
@@ -48,7 +58,7 @@ pub enum AttachRefusal {
 }
 
 pub(super) const ATTACHMENT_COLUMNS: &str =
-    "part_key, form_id, field_id, content_type, bytes, filename, storage_key, created_at";
+    "part_key, form_id, field_id, content_type, bytes, filename, storage_key, sha256, created_at";
 
 /// The names an attachment's columns have in a row: as selected from `form_attachment`, or as
 /// aliased where another table is joined (see `InstanceRepo::instance_with_attachments`).
@@ -59,6 +69,7 @@ pub(super) struct AttachmentNames {
     bytes: &'static str,
     filename: &'static str,
     storage_key: &'static str,
+    sha256: &'static str,
     created_at: &'static str,
 }
 
@@ -69,6 +80,7 @@ const PLAIN: AttachmentNames = AttachmentNames {
     bytes: "bytes",
     filename: "filename",
     storage_key: "storage_key",
+    sha256: "sha256",
     created_at: "created_at",
 };
 
@@ -80,6 +92,7 @@ pub(super) const JOINED: AttachmentNames = AttachmentNames {
     bytes: "a_bytes",
     filename: "a_filename",
     storage_key: "a_storage_key",
+    sha256: "a_sha256",
     created_at: "a_created_at",
 };
 
@@ -101,6 +114,7 @@ pub(super) fn attachment_named(
         bytes: row.try_get(names.bytes)?,
         filename: row.try_get(names.filename)?,
         storage_key: row.try_get(names.storage_key)?,
+        sha256: row.try_get(names.sha256)?,
         created_at: from_millis(row.try_get(names.created_at)?),
     })
 }
@@ -112,10 +126,15 @@ fn avatar_from_row(row: &AnyRow) -> Result<StoredAvatar, sqlx::Error> {
         content_type: row.try_get("content_type")?,
         bytes: row.try_get("bytes")?,
         storage_key: row.try_get("storage_key")?,
+        sha256: row.try_get("sha256")?,
     })
 }
 
-async fn add_pending(conn: &mut sqlx::AnyConnection, storage_key: &str, noted_at: i64) -> Result<(), sqlx::Error> {
+pub(super) async fn add_pending(
+    conn: &mut sqlx::AnyConnection,
+    storage_key: &str,
+    noted_at: i64,
+) -> Result<(), sqlx::Error> {
     sqlx::query(
         "insert into media_pending (storage_key, noted_at) values ($1, $2)
          on conflict (storage_key) do update set noted_at = excluded.noted_at",
@@ -174,6 +193,27 @@ impl MediaRepo {
         Ok(rows.iter().map(|row| row.try_get("storage_key")).collect::<Result<_, _>>()?)
     }
 
+    /// Renews the announcements of objects still being written. An update only: an object adopted
+    /// meanwhile has no announcement left, and must not get one back (the sweeper would take it).
+    pub async fn media_renew(&self, storage_keys: Vec<String>, noted_at: OffsetDateTime) -> StoreResult<()> {
+        let (keys, at) = (Arc::new(storage_keys), to_millis(noted_at));
+        self.db
+            .write(move |conn| {
+                let keys = keys.clone();
+                Box::pin(async move {
+                    for key in keys.iter() {
+                        sqlx::query("update media_pending set noted_at = $1 where storage_key = $2")
+                            .bind(at)
+                            .bind(key.clone())
+                            .execute(&mut *conn)
+                            .await?;
+                    }
+                    Ok(())
+                })
+            })
+            .await
+    }
+
     /// Forgets pending objects (after their bytes were removed).
     pub async fn media_forget(&self, storage_keys: Vec<String>) -> StoreResult<()> {
         let keys = Arc::new(storage_keys);
@@ -210,7 +250,7 @@ impl MediaRepo {
         uploaded_by: &str,
         attachments: Vec<StoredAttachment>,
         caps: Vec<(String, i64)>,
-    ) -> StoreResult<Result<Vec<StoredAttachment>, AttachRefusal>> {
+    ) -> StoreResult<Result<(Vec<StoredAttachment>, Vec<String>), AttachRefusal>> {
         let work = Arc::new((form_id.to_owned(), attachments, caps, uploaded_by.to_owned()));
         let engine = self.db.engine();
         self.db
@@ -254,10 +294,26 @@ impl MediaRepo {
                             return Ok(Err(AttachRefusal::UploadGone(a.storage_key.clone())));
                         }
                     }
+                    // Blobs are taken in address order, so two requests sharing contents cannot
+                    // wait on each other's rows (a deadlock on PostgreSQL).
+                    let mut order: Vec<&StoredAttachment> = attachments.iter().collect();
+                    order.sort_by(|a, b| a.sha256.cmp(&b.sha256));
+                    let mut holders = std::collections::HashMap::new();
+                    let mut freed = Vec::new();
+                    for a in order {
+                        let sha256 = a.sha256.as_deref().ok_or_else(|| unaddressed(&a.storage_key))?;
+                        let adopted = blobs::adopt(conn, &a.storage_key, sha256, a.bytes).await?;
+                        super::uploads::consume(conn, &[&a.storage_key]).await?;
+                        freed.extend(adopted.freed);
+                        holders.insert(a.part_key.clone(), adopted.storage_key);
+                    }
+                    let mut recorded = Vec::with_capacity(attachments.len());
                     for a in attachments {
+                        let mut a = a.clone();
+                        a.storage_key = holders.remove(&a.part_key).unwrap_or(a.storage_key);
                         sqlx::query(
                             "insert into form_attachment (part_key, form_id, field_id, content_type, bytes, filename,
-                         storage_key, uploaded_by, created_at) values ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
+                         storage_key, sha256, uploaded_by, created_at) values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
                         )
                         .bind(a.part_key.clone())
                         .bind(a.form_id.clone())
@@ -266,15 +322,15 @@ impl MediaRepo {
                         .bind(a.bytes)
                         .bind(a.filename.clone())
                         .bind(a.storage_key.clone())
+                        .bind(a.sha256.clone())
                         .bind(uploaded_by.clone())
                         .bind(to_millis(a.created_at))
                         .execute(&mut *conn)
                         .await?;
-                        remove_pending(conn, &a.storage_key).await?;
-                        super::uploads::consume(conn, &[&a.storage_key]).await?;
+                        recorded.push(a);
                     }
                     bump_revision(conn, form_id).await?;
-                    Ok(Ok(attachments.clone()))
+                    Ok(Ok((recorded, freed)))
                 })
             })
             .await
@@ -302,8 +358,13 @@ impl MediaRepo {
         Ok(row.as_ref().map(attachment_from_row).transpose()?)
     }
 
-    /// Removes an attachment row and marks its bytes for removal, in one transaction.
-    pub async fn delete_attachment(&self, form_id: &str, part_key: &str) -> StoreResult<Option<StoredAttachment>> {
+    /// Removes an attachment row and releases its bytes, in one transaction. Answers the removed
+    /// attachment and its object when nothing names that any more.
+    pub async fn delete_attachment(
+        &self,
+        form_id: &str,
+        part_key: &str,
+    ) -> StoreResult<Option<(StoredAttachment, Option<String>)>> {
         let ids = Arc::new((form_id.to_owned(), part_key.to_owned()));
         self.db
             .write(move |conn| {
@@ -318,33 +379,39 @@ impl MediaRepo {
                 .await?;
                     let Some(row) = row else { return Ok(None) };
                     let attachment = attachment_from_row(&row)?;
-                    add_pending(conn, &attachment.storage_key, 0).await?;
+                    let freed = blobs::release(conn, &attachment.storage_key).await?;
                     bump_revision(conn, &ids.0).await?;
-                    Ok(Some(attachment))
+                    Ok(Some((attachment, freed)))
                 })
             })
             .await
     }
 
     pub async fn avatar(&self, user_id: &str) -> StoreResult<Option<StoredAvatar>> {
-        let row =
-            sqlx::query("select user_id, pic_id, content_type, bytes, storage_key from user_avatar where user_id = $1")
-                .bind(user_id.to_owned())
-                .fetch_optional(&self.db.pool)
-                .await?;
+        let row = sqlx::query(
+            "select user_id, pic_id, content_type, bytes, storage_key, sha256 from user_avatar where user_id = $1",
+        )
+        .bind(user_id.to_owned())
+        .fetch_optional(&self.db.pool)
+        .await?;
         Ok(row.as_ref().map(avatar_from_row).transpose()?)
     }
 
-    /// Makes `avatar` the user's avatar; the replaced one's bytes are marked for removal.
-    /// Returns the replaced avatar.
-    pub async fn replace_avatar(&self, avatar: StoredAvatar, now: OffsetDateTime) -> StoreResult<Option<StoredAvatar>> {
+    /// Makes `avatar` the user's avatar and releases the replaced one's bytes. Answers the avatar
+    /// as recorded (it may name an object that held its bytes already) and the objects nothing
+    /// names any more.
+    pub async fn replace_avatar(
+        &self,
+        avatar: StoredAvatar,
+        now: OffsetDateTime,
+    ) -> StoreResult<(StoredAvatar, Vec<String>)> {
         let avatar = Arc::new(avatar);
         self.db
             .write(move |conn| {
                 let avatar = avatar.clone();
                 Box::pin(async move {
                     let old = sqlx::query(
-                        "select user_id, pic_id, content_type, bytes, storage_key from user_avatar where user_id = $1",
+                        "select user_id, pic_id, content_type, bytes, storage_key, sha256 from user_avatar where user_id = $1",
                     )
                     .bind(avatar.user_id.clone())
                     .fetch_optional(&mut *conn)
@@ -352,32 +419,39 @@ impl MediaRepo {
                     .as_ref()
                     .map(avatar_from_row)
                     .transpose()?;
+                    let mut avatar = (*avatar).clone();
+                    let sha256 = avatar.sha256.clone().ok_or_else(|| unaddressed(&avatar.storage_key))?;
+                    let adopted = blobs::adopt(conn, &avatar.storage_key, &sha256, avatar.bytes).await?;
+                    let mut freed: Vec<String> = adopted.freed.into_iter().collect();
+                    avatar.storage_key = adopted.storage_key;
                     sqlx::query(
-                        "insert into user_avatar (user_id, pic_id, content_type, bytes, storage_key, created_at)
-                     values ($1, $2, $3, $4, $5, $6)
+                        "insert into user_avatar (user_id, pic_id, content_type, bytes, storage_key, sha256, created_at)
+                     values ($1, $2, $3, $4, $5, $6, $7)
                      on conflict (user_id) do update set pic_id = excluded.pic_id, content_type = excluded.content_type,
-                       bytes = excluded.bytes, storage_key = excluded.storage_key, created_at = excluded.created_at",
+                       bytes = excluded.bytes, storage_key = excluded.storage_key, sha256 = excluded.sha256,
+                       created_at = excluded.created_at",
                     )
                     .bind(avatar.user_id.clone())
                     .bind(avatar.pic_id.clone())
                     .bind(avatar.content_type.clone())
                     .bind(avatar.bytes)
                     .bind(avatar.storage_key.clone())
+                    .bind(sha256)
                     .bind(to_millis(now))
                     .execute(&mut *conn)
                     .await?;
-                    remove_pending(conn, &avatar.storage_key).await?;
                     if let Some(old) = &old {
-                        add_pending(conn, &old.storage_key, 0).await?;
+                        freed.extend(blobs::release(conn, &old.storage_key).await?);
                     }
-                    Ok(old)
+                    Ok((avatar, freed))
                 })
             })
             .await
     }
 
-    /// Removes the user's avatar row and marks its bytes for removal.
-    pub async fn delete_avatar(&self, user_id: &str) -> StoreResult<Option<StoredAvatar>> {
+    /// Removes the user's avatar row and releases its bytes. Answers the removed avatar and its
+    /// object when nothing names that any more.
+    pub async fn delete_avatar(&self, user_id: &str) -> StoreResult<Option<(StoredAvatar, Option<String>)>> {
         let user_id = Arc::new(user_id.to_owned());
         self.db
             .write(move |conn| {
@@ -385,15 +459,15 @@ impl MediaRepo {
                 Box::pin(async move {
                     let row = sqlx::query(
                         "delete from user_avatar where user_id = $1
-                     returning user_id, pic_id, content_type, bytes, storage_key",
+                     returning user_id, pic_id, content_type, bytes, storage_key, sha256",
                     )
                     .bind((*user_id).clone())
                     .fetch_optional(&mut *conn)
                     .await?;
                     let Some(row) = row else { return Ok(None) };
                     let old = avatar_from_row(&row)?;
-                    add_pending(conn, &old.storage_key, 0).await?;
-                    Ok(Some(old))
+                    let freed = blobs::release(conn, &old.storage_key).await?;
+                    Ok(Some((old, freed)))
                 })
             })
             .await

@@ -42,6 +42,7 @@ const SQLITE: &[Embedded] = embed!("sqlite":
     16 "0016_fair_jobs.sql",
     17 "0017_live_events.sql",
     18 "0018_resumable_uploads.sql",
+    19 "0019_bytes_stored_once.sql",
 );
 
 const POSTGRES: &[Embedded] = embed!("postgres":
@@ -63,6 +64,7 @@ const POSTGRES: &[Embedded] = embed!("postgres":
     16 "0016_fair_jobs.sql",
     17 "0017_live_events.sql",
     18 "0018_resumable_uploads.sql",
+    19 "0019_bytes_stored_once.sql",
 );
 
 /// The version of the newest migration this binary carries.

@@ -24,6 +24,10 @@ pub struct StoredUpload {
     pub storage_key: String,
     /// The media backend's record of where the bytes are.
     pub backend_state: String,
+    /// The hasher's state after `received` bytes (hex; `None` before the first byte).
+    pub hash_state: Option<String>,
+    /// The SHA-256 (lowercase hex) of the bytes once the upload is whole.
+    pub sha256: Option<String>,
     /// When the bytes became the object under `storage_key`.
     pub finished_at: Option<OffsetDateTime>,
     pub created_at: OffsetDateTime,
@@ -31,7 +35,7 @@ pub struct StoredUpload {
 }
 
 const COLUMNS: &str = "upload_id, owner_id, length, received, metadata, filename, content_type, storage_key, \
-                       backend_state, finished_at, created_at, expires_at";
+                       backend_state, hash_state, sha256, finished_at, created_at, expires_at";
 
 fn upload_from_row(row: &AnyRow) -> Result<StoredUpload, sqlx::Error> {
     Ok(StoredUpload {
@@ -44,6 +48,8 @@ fn upload_from_row(row: &AnyRow) -> Result<StoredUpload, sqlx::Error> {
         content_type: row.try_get("content_type")?,
         storage_key: row.try_get("storage_key")?,
         backend_state: row.try_get("backend_state")?,
+        hash_state: row.try_get("hash_state")?,
+        sha256: row.try_get("sha256")?,
         finished_at: row.try_get::<Option<i64>, _>("finished_at")?.map(from_millis),
         created_at: from_millis(row.try_get("created_at")?),
         expires_at: from_millis(row.try_get("expires_at")?),
@@ -62,6 +68,11 @@ pub struct OpenUploads {
 pub struct UploadAdvance {
     pub received: i64,
     pub backend_state: String,
+    /// The hasher's state after `received` bytes (`None`: unknown, for an upload begun before
+    /// uploads were hashed).
+    pub hash_state: Option<String>,
+    /// The digest, when this advance finishes the upload.
+    pub sha256: Option<String>,
     pub finished: bool,
     pub at: OffsetDateTime,
     pub expires_at: OffsetDateTime,
@@ -104,7 +115,7 @@ impl UploadRepo {
                         return Ok(Err(held));
                     }
                     sqlx::query(sqlx::AssertSqlSafe(format!(
-                        "insert into media_upload ({COLUMNS}) values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)"
+                        "insert into media_upload ({COLUMNS}) values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)"
                     )))
                     .bind(upload.upload_id.clone())
                     .bind(upload.owner_id.clone())
@@ -115,6 +126,8 @@ impl UploadRepo {
                     .bind(upload.content_type.clone())
                     .bind(upload.storage_key.clone())
                     .bind(upload.backend_state.clone())
+                    .bind(upload.hash_state.clone())
+                    .bind(upload.sha256.clone())
                     .bind(upload.finished_at.map(to_millis))
                     .bind(to_millis(upload.created_at))
                     .bind(to_millis(upload.expires_at))
@@ -143,16 +156,19 @@ impl UploadRepo {
                 let work = work.clone();
                 Box::pin(async move {
                     let (upload_id, advance) = &*work;
-                    let finished_at = if advance.finished { "coalesce(finished_at, $6)" } else { "finished_at" };
+                    let finished_at = if advance.finished { "coalesce(finished_at, $8)" } else { "finished_at" };
                     let mut update = sqlx::query(sqlx::AssertSqlSafe(format!(
                         "update media_upload set received = $3, backend_state = $4, expires_at = $5,
-                         finished_at = {finished_at} where upload_id = $1 and received = $2"
+                         hash_state = $6, sha256 = coalesce($7, sha256), finished_at = {finished_at}
+                         where upload_id = $1 and received = $2"
                     )))
                     .bind(upload_id.clone())
                     .bind(from)
                     .bind(advance.received)
                     .bind(advance.backend_state.clone())
-                    .bind(to_millis(advance.expires_at));
+                    .bind(to_millis(advance.expires_at))
+                    .bind(advance.hash_state.clone())
+                    .bind(advance.sha256.clone());
                     if advance.finished {
                         update = update.bind(to_millis(advance.at));
                     }
@@ -217,6 +233,11 @@ async fn open_of(
 /// The storage-key kind of finished resumable uploads.
 pub const UPLOAD_KIND: &str = "uploads";
 
+/// Whether `storage_key` names a resumable upload's bytes.
+fn is_upload_key(storage_key: &str) -> bool {
+    storage_key.strip_prefix(UPLOAD_KIND).is_some_and(|rest| rest.starts_with('/'))
+}
+
 /// Whether every upload among `storage_keys` (those of kind [`UPLOAD_KIND`]; others pass) is
 /// finished, unexpired and still unused. Writes nothing, so a caller may still return without
 /// writing; on PostgreSQL it locks those rows until the transaction ends, so a parallel use of the
@@ -228,7 +249,7 @@ pub(super) async fn claimable(
     now: OffsetDateTime,
 ) -> Result<bool, sqlx::Error> {
     let lock = if engine == Engine::Postgres { " for update" } else { "" };
-    for key in storage_keys.iter().filter(|k| k.starts_with(UPLOAD_KIND) && k[UPLOAD_KIND.len()..].starts_with('/')) {
+    for key in storage_keys.iter().filter(|k| is_upload_key(k)) {
         let found = sqlx::query(sqlx::AssertSqlSafe(format!(
             "select upload_id from media_upload
              where storage_key = $1 and finished_at is not null and expires_at > $2{lock}"
@@ -247,7 +268,7 @@ pub(super) async fn claimable(
 /// Takes over uploads' bytes for the rows written in the same transaction (after
 /// [`claimable`]): their upload rows go, so each is used once.
 pub(super) async fn consume(conn: &mut sqlx::AnyConnection, storage_keys: &[&str]) -> Result<(), sqlx::Error> {
-    for key in storage_keys.iter().filter(|k| k.starts_with(UPLOAD_KIND)) {
+    for key in storage_keys.iter().filter(|k| is_upload_key(k)) {
         sqlx::query("delete from media_upload where storage_key = $1")
             .bind((*key).to_owned())
             .execute(&mut *conn)

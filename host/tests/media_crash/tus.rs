@@ -17,8 +17,8 @@ use reqwest::header::{CONTENT_LENGTH, CONTENT_TYPE};
 use reqwest::{Client, Method, RequestBuilder, StatusCode};
 use serde_json::{Value, json};
 
-use super::server::{Server, data_dir, json_ok, sign_up};
-use super::{MIB, content_at, files_under, form_with_a_file_field, is_content, name_of, parse_name};
+use super::server::{Server, data_dir, json_ok};
+use super::{MIB, Started, content_at, files_under, is_content, name_of, parse_name};
 
 /// What one PATCH streams at a time; a slow PATCH pauses before each piece.
 const PIECE: usize = 64 * 1024;
@@ -229,13 +229,7 @@ fn strays(media: &Path, expected: &[usize]) -> Option<String> {
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn killed_mid_patch_resumable_uploads_resume_whole_and_leave_no_strays() {
     // Arrange: a server with a user, a form with a file field, and five resumable uploads created.
-    let dir = tempfile::tempdir().unwrap();
-    let client = Client::builder().timeout(Duration::from_secs(120)).build().unwrap();
-    let mut server = Server::start(dir.path(), "first.log", &[]);
-    server.ready(&client).await;
-    let key = std::fs::read_to_string(data_dir(dir.path()).join("license.key")).unwrap().trim().to_owned();
-    let session = sign_up(&client, &server.base, &key, dir.path()).await;
-    let (form_id, field_id) = form_with_a_file_field(&client, &server.base, &key, &session).await;
+    let Started { dir, client, mut server, key, session, form_id, field_id } = Started::new().await;
     let tus = Arc::new(Tus { client: client.clone(), base: server.base.clone(), key: key.clone(), session });
     let progress = Arc::new(Progress {
         acknowledged: PLANS.iter().map(|_| AtomicU64::new(0)).collect(),

@@ -3,25 +3,44 @@
 //! that runs twice, and an abort that leaves nothing behind.
 
 use super::*;
+use trellis::media::content::ContentHasher;
 use trellis::media::{Progress, Resumable};
 
-/// What the service would write on the upload's row: the last recorded step.
+/// What the service would write on the upload's row: the last recorded step, with the hash of
+/// the bytes so far; and, during an append, the hash of what the backend passed since.
 #[derive(Default)]
 struct Recorded {
     received: u64,
     state: String,
+    hash_state: Option<String>,
     steps: usize,
+    hasher: ContentHasher,
+    passed: u64,
 }
 
 #[async_trait::async_trait]
 impl Progress for Recorded {
+    fn wrote(&mut self, bytes: &[u8]) {
+        self.hasher.update(bytes);
+        self.passed += bytes.len() as u64;
+    }
+
     async fn record(&mut self, received: u64, state: &str) -> Result<(), MediaError> {
         assert!(received >= self.received, "progress went back from {} to {received}", self.received);
+        assert_eq!(self.passed, received, "every recorded byte passed through `wrote` once, none more");
         self.received = received;
         self.state = state.to_owned();
+        self.hash_state = Some(self.hasher.state());
         self.steps += 1;
         Ok(())
     }
+}
+
+/// The address of the bytes `range` of the generated object.
+fn address_of(range: Range<u64>) -> String {
+    let mut hasher = ContentHasher::default();
+    hasher.update(&expected(range));
+    hasher.digest()
 }
 
 /// The bytes `range` of the generated object, in odd chunks, failing after `fail_after` bytes.
@@ -44,6 +63,9 @@ async fn append(
     fail_after: Option<u64>,
 ) -> Result<(), MediaError> {
     let state = recorded.state.clone();
+    // As the service does: each append hashes on from the state recorded last.
+    recorded.hasher = ContentHasher::resume(recorded.hash_state.as_deref()).expect("a saved hash state");
+    recorded.passed = recorded.received;
     let at = Resumable { key, state: &state, received: recorded.received, length };
     store.resumable_append(at, generated_range(recorded.received..to, fail_after), recorded).await
 }
@@ -77,6 +99,8 @@ pub async fn pieces_of_every_size_become_one_object(store: &dyn MediaStore) -> S
     let (read_length, bytes) = read_all(store, &key, None).await;
     assert_eq!(read_length, length);
     assert!(bytes == expected(0..length), "the finished object differs from the bytes appended");
+    let hashed = ContentHasher::resume(recorded.hash_state.as_deref()).unwrap().digest();
+    assert_eq!(hashed, address_of(0..length), "the hash carried across appends is the object's address");
     key
 }
 
@@ -87,15 +111,17 @@ pub async fn unrecorded_bytes_are_written_over(store: &dyn MediaStore) -> Storag
     let length = 2 * MIB;
     let mut recorded = Recorded { state: store.resumable_begin(&key).await.expect("beginning"), ..Recorded::default() };
     append(store, &key, length, &mut recorded, MIB, None).await.expect("the first piece");
-    let before = (recorded.received, recorded.state.clone());
+    let before = (recorded.received, recorded.state.clone(), recorded.hash_state.clone());
     // This append's record is lost, as if the process died before its transaction committed.
     append(store, &key, length, &mut recorded, MIB + 300_000, None).await.expect("the lost piece");
-    (recorded.received, recorded.state) = before;
+    (recorded.received, recorded.state, recorded.hash_state) = before;
     append(store, &key, length, &mut recorded, length, None).await.expect("the rest");
     let whole = Resumable { key: &key, state: &recorded.state, received: length, length };
     store.resumable_finish(whole).await.expect("finishing");
     let (_, bytes) = read_all(store, &key, None).await;
     assert!(bytes == expected(0..length), "bytes of the unrecorded append showed");
+    let hashed = ContentHasher::resume(recorded.hash_state.as_deref()).unwrap().digest();
+    assert_eq!(hashed, address_of(0..length), "the lost append's bytes are not in the hash");
     key
 }
 

@@ -3,20 +3,21 @@
 //! `media.max_open_uploads_per_user` unused uploads (finished or not) whose lengths add up to at
 //! most `media.max_open_upload_bytes_per_user` (429 RATE_LIMITED with `Retry-After`); terminating
 //! an upload frees its room, finishing it does not (a finished upload holds its bytes until it is
-//! used, ended or expired). The settings are set small here.
+//! used, ended or expired). The sweeper removes what expired: files, S3 parts and kept tails. The
+//! settings are set small here.
 
 use std::time::Duration;
 
 use reqwest::StatusCode;
 use time::OffsetDateTime;
-use trellis_tests::spawn_app_with;
+use trellis_tests::{TestApp, spawn_app_with};
 
 use super::{
-    assert_expires_in, assert_head_refused, attach, attached, create, created, finish, finished, head, http_date,
-    named, offset_now, parse_http_date, patch, patched, terminate, tus_error,
+    MIB, assert_expires_in, assert_head_refused, assert_store_holds, attach, attached, create, created, finish,
+    finished, head, http_date, named, offset_now, parse_http_date, patch, patched, terminate, tus_error,
 };
 use crate::support::forms::{expected, problems};
-use crate::support::media::{Reply, media_form, text};
+use crate::support::media::{Reply, media_form, noise, on_both_backends, store_contents, text};
 
 #[tokio::test]
 async fn an_upload_past_its_expiry_is_410_and_cannot_be_attached() {
@@ -80,6 +81,35 @@ fn assert_rate_limited(reply: &Reply) {
     let retry_after = reply.header("retry-after").expect("a 429 carries Retry-After");
     let seconds = retry_after.parse::<u64>().ok();
     assert!(seconds.is_some_and(|s| s >= 1) || parse_http_date(&retry_after).is_some(), "Retry-After: {retry_after}");
+}
+
+/// Uploads expire 2 s after their last byte; the sweeper runs every second.
+fn expiring_and_sweeping(config: &mut trellis::config::Config) {
+    config.media.upload_expiry_seconds = 2;
+    config.media.sweep_interval_seconds = 1;
+}
+
+async fn the_sweeper_removes_the_bytes_of_expired_uploads(app: &TestApp) {
+    // Arrange: an upload holding a whole S3 part and a kept tail, and a finished one never used.
+    let ann = app.sign_up("ann").await;
+    let open = created(app, &ann.token, 10 * MIB, Some(&named("open.bin", "application/octet-stream"))).await;
+    let offset = patched(app, &ann.token, &open, 0, noise(6 * MIB, 1)).await;
+    patched(app, &ann.token, &open, offset, noise(MIB, 2)).await;
+    finished(app, &ann.token, "done.bin", "application/octet-stream", &noise(70_000, 3)).await;
+    assert_store_holds_some(app).await;
+    // Act: nothing arrives any more.
+    tokio::time::sleep(Duration::from_secs(3)).await;
+    // Assert: no object, part, tail or file of either is left.
+    assert_store_holds(app, 0).await;
+    assert_head_refused(&head(app, &ann.token, &open).await, StatusCode::NOT_FOUND);
+}
+on_both_backends!(the_sweeper_removes_the_bytes_of_expired_uploads, expiring_and_sweeping);
+
+/// The store holds something of the uploads before they expire (else the sweep proves nothing).
+async fn assert_store_holds_some(app: &TestApp) {
+    let held = store_contents(app).await;
+    let files = std::fs::read_dir(app.data_dir.join("media").join("uploading")).map(|d| d.count()).unwrap_or(0);
+    assert!(!held.objects.is_empty() || !held.unfinished.is_empty() || files > 0, "nothing of the uploads is stored");
 }
 
 #[tokio::test]
