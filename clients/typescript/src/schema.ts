@@ -777,8 +777,10 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Creates a resumable upload (tus creation); with `Content-Type: application/offset+octet-stream`
-         *     the body holds its first bytes (creation-with-upload).
+         * Creates a resumable upload (tus creation): `Tus-Resumable: 1.0.0`, `Upload-Length` (bytes, at
+         *     least 1) and `Upload-Metadata` (`filename` and `contentType`, base64). With `Content-Type:
+         *     application/offset+octet-stream` the body holds its first bytes (creation-with-upload). The tus
+         *     headers are not listed as parameters: a tus client, not a generated one, sends them.
          */
         post: operations["create_upload"];
         delete?: never;
@@ -798,12 +800,18 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Removes an upload and its bytes (tus termination). */
+        /** Removes an upload and its bytes (tus termination; `Tus-Resumable: 1.0.0` required). */
         delete: operations["terminate_upload"];
         options?: never;
-        /** Where an upload stands: `Upload-Offset`, `Upload-Length`, `Upload-Metadata`, `Upload-Expires`. */
+        /**
+         * Where an upload stands (`Tus-Resumable: 1.0.0` required): `Upload-Offset`, `Upload-Length`,
+         *     `Upload-Metadata`, `Upload-Expires`.
+         */
         head: operations["upload_status"];
-        /** Appends the body at `Upload-Offset`, which must be where the upload stands. */
+        /**
+         * Appends the body at `Upload-Offset`, which must be where the upload stands (`Tus-Resumable:
+         *     1.0.0` required).
+         */
         patch: operations["append_upload"];
         trace?: never;
     };
@@ -7172,14 +7180,7 @@ export interface operations {
     create_upload: {
         parameters: {
             query?: never;
-            header: {
-                /** @description 1.0.0 */
-                "Tus-Resumable": string;
-                /** @description The file's length in bytes */
-                "Upload-Length": number;
-                /** @description `filename` and `contentType`, base64 */
-                "Upload-Metadata"?: string | null;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -7273,10 +7274,7 @@ export interface operations {
     terminate_upload: {
         parameters: {
             query?: never;
-            header: {
-                /** @description 1.0.0 */
-                "Tus-Resumable": string;
-            };
+            header?: never;
             path: {
                 uploadId: string;
             };
@@ -7328,10 +7326,7 @@ export interface operations {
     upload_status: {
         parameters: {
             query?: never;
-            header: {
-                /** @description 1.0.0 */
-                "Tus-Resumable": string;
-            };
+            header?: never;
             path: {
                 uploadId: string;
             };
@@ -7377,12 +7372,7 @@ export interface operations {
     append_upload: {
         parameters: {
             query?: never;
-            header: {
-                /** @description 1.0.0 */
-                "Tus-Resumable": string;
-                /** @description Where the body's bytes go: the upload's offset */
-                "Upload-Offset": number;
-            };
+            header?: never;
             path: {
                 uploadId: string;
             };

@@ -14,13 +14,8 @@ def _get_kwargs(
     upload_id: str,
     *,
     body: list[int],
-    tus_resumable: str,
-    upload_offset: int,
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
-    headers["Tus-Resumable"] = tus_resumable
-
-    headers["Upload-Offset"] = str(upload_offset)
 
     _kwargs: dict[str, Any] = {
         "method": "patch",
@@ -120,15 +115,12 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
     body: list[int],
-    tus_resumable: str,
-    upload_offset: int,
 ) -> Response[Any | ErrorEnvelope]:
-    """Appends the body at `Upload-Offset`, which must be where the upload stands.
+    """Appends the body at `Upload-Offset`, which must be where the upload stands (`Tus-Resumable:
+    1.0.0` required).
 
     Args:
         upload_id (str):
-        tus_resumable (str):
-        upload_offset (int):
         body (list[int]):
 
     Raises:
@@ -142,8 +134,6 @@ def sync_detailed(
     kwargs = _get_kwargs(
         upload_id=upload_id,
         body=body,
-        tus_resumable=tus_resumable,
-        upload_offset=upload_offset,
     )
 
     response = client.get_httpx_client().request(
@@ -158,15 +148,12 @@ def sync(
     *,
     client: AuthenticatedClient,
     body: list[int],
-    tus_resumable: str,
-    upload_offset: int,
 ) -> Any | ErrorEnvelope | None:
-    """Appends the body at `Upload-Offset`, which must be where the upload stands.
+    """Appends the body at `Upload-Offset`, which must be where the upload stands (`Tus-Resumable:
+    1.0.0` required).
 
     Args:
         upload_id (str):
-        tus_resumable (str):
-        upload_offset (int):
         body (list[int]):
 
     Raises:
@@ -181,8 +168,6 @@ def sync(
         upload_id=upload_id,
         client=client,
         body=body,
-        tus_resumable=tus_resumable,
-        upload_offset=upload_offset,
     ).parsed
 
 
@@ -191,15 +176,12 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
     body: list[int],
-    tus_resumable: str,
-    upload_offset: int,
 ) -> Response[Any | ErrorEnvelope]:
-    """Appends the body at `Upload-Offset`, which must be where the upload stands.
+    """Appends the body at `Upload-Offset`, which must be where the upload stands (`Tus-Resumable:
+    1.0.0` required).
 
     Args:
         upload_id (str):
-        tus_resumable (str):
-        upload_offset (int):
         body (list[int]):
 
     Raises:
@@ -213,8 +195,6 @@ async def asyncio_detailed(
     kwargs = _get_kwargs(
         upload_id=upload_id,
         body=body,
-        tus_resumable=tus_resumable,
-        upload_offset=upload_offset,
     )
 
     response = await client.get_async_httpx_client().request(**kwargs)
@@ -227,15 +207,12 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
     body: list[int],
-    tus_resumable: str,
-    upload_offset: int,
 ) -> Any | ErrorEnvelope | None:
-    """Appends the body at `Upload-Offset`, which must be where the upload stands.
+    """Appends the body at `Upload-Offset`, which must be where the upload stands (`Tus-Resumable:
+    1.0.0` required).
 
     Args:
         upload_id (str):
-        tus_resumable (str):
-        upload_offset (int):
         body (list[int]):
 
     Raises:
@@ -251,7 +228,5 @@ async def asyncio(
             upload_id=upload_id,
             client=client,
             body=body,
-            tus_resumable=tus_resumable,
-            upload_offset=upload_offset,
         )
     ).parsed

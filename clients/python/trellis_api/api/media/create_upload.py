@@ -7,29 +7,16 @@ from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.error_envelope import ErrorEnvelope
 from ...models.upload_created import UploadCreated
-from ...types import UNSET, Response, Unset
+from ...types import Response
 
 
-def _get_kwargs(
-    *,
-    tus_resumable: str,
-    upload_length: int,
-    upload_metadata: None | str | Unset = UNSET,
-) -> dict[str, Any]:
-    headers: dict[str, Any] = {}
-    headers["Tus-Resumable"] = tus_resumable
-
-    headers["Upload-Length"] = str(upload_length)
-
-    if not isinstance(upload_metadata, Unset):
-        headers["Upload-Metadata"] = upload_metadata
+def _get_kwargs() -> dict[str, Any]:
 
     _kwargs: dict[str, Any] = {
         "method": "post",
         "url": "/v0/media/uploads",
     }
 
-    _kwargs["headers"] = headers
     return _kwargs
 
 
@@ -101,17 +88,11 @@ def _build_response(
 def sync_detailed(
     *,
     client: AuthenticatedClient,
-    tus_resumable: str,
-    upload_length: int,
-    upload_metadata: None | str | Unset = UNSET,
 ) -> Response[ErrorEnvelope | UploadCreated]:
-    """Creates a resumable upload (tus creation); with `Content-Type: application/offset+octet-stream`
-    the body holds its first bytes (creation-with-upload).
-
-    Args:
-        tus_resumable (str):
-        upload_length (int):
-        upload_metadata (None | str | Unset):
+    """Creates a resumable upload (tus creation): `Tus-Resumable: 1.0.0`, `Upload-Length` (bytes, at
+    least 1) and `Upload-Metadata` (`filename` and `contentType`, base64). With `Content-Type:
+    application/offset+octet-stream` the body holds its first bytes (creation-with-upload). The tus
+    headers are not listed as parameters: a tus client, not a generated one, sends them.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -121,11 +102,7 @@ def sync_detailed(
         Response[ErrorEnvelope | UploadCreated]
     """
 
-    kwargs = _get_kwargs(
-        tus_resumable=tus_resumable,
-        upload_length=upload_length,
-        upload_metadata=upload_metadata,
-    )
+    kwargs = _get_kwargs()
 
     response = client.get_httpx_client().request(
         **kwargs,
@@ -137,17 +114,11 @@ def sync_detailed(
 def sync(
     *,
     client: AuthenticatedClient,
-    tus_resumable: str,
-    upload_length: int,
-    upload_metadata: None | str | Unset = UNSET,
 ) -> ErrorEnvelope | UploadCreated | None:
-    """Creates a resumable upload (tus creation); with `Content-Type: application/offset+octet-stream`
-    the body holds its first bytes (creation-with-upload).
-
-    Args:
-        tus_resumable (str):
-        upload_length (int):
-        upload_metadata (None | str | Unset):
+    """Creates a resumable upload (tus creation): `Tus-Resumable: 1.0.0`, `Upload-Length` (bytes, at
+    least 1) and `Upload-Metadata` (`filename` and `contentType`, base64). With `Content-Type:
+    application/offset+octet-stream` the body holds its first bytes (creation-with-upload). The tus
+    headers are not listed as parameters: a tus client, not a generated one, sends them.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -159,26 +130,17 @@ def sync(
 
     return sync_detailed(
         client=client,
-        tus_resumable=tus_resumable,
-        upload_length=upload_length,
-        upload_metadata=upload_metadata,
     ).parsed
 
 
 async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
-    tus_resumable: str,
-    upload_length: int,
-    upload_metadata: None | str | Unset = UNSET,
 ) -> Response[ErrorEnvelope | UploadCreated]:
-    """Creates a resumable upload (tus creation); with `Content-Type: application/offset+octet-stream`
-    the body holds its first bytes (creation-with-upload).
-
-    Args:
-        tus_resumable (str):
-        upload_length (int):
-        upload_metadata (None | str | Unset):
+    """Creates a resumable upload (tus creation): `Tus-Resumable: 1.0.0`, `Upload-Length` (bytes, at
+    least 1) and `Upload-Metadata` (`filename` and `contentType`, base64). With `Content-Type:
+    application/offset+octet-stream` the body holds its first bytes (creation-with-upload). The tus
+    headers are not listed as parameters: a tus client, not a generated one, sends them.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -188,11 +150,7 @@ async def asyncio_detailed(
         Response[ErrorEnvelope | UploadCreated]
     """
 
-    kwargs = _get_kwargs(
-        tus_resumable=tus_resumable,
-        upload_length=upload_length,
-        upload_metadata=upload_metadata,
-    )
+    kwargs = _get_kwargs()
 
     response = await client.get_async_httpx_client().request(**kwargs)
 
@@ -202,17 +160,11 @@ async def asyncio_detailed(
 async def asyncio(
     *,
     client: AuthenticatedClient,
-    tus_resumable: str,
-    upload_length: int,
-    upload_metadata: None | str | Unset = UNSET,
 ) -> ErrorEnvelope | UploadCreated | None:
-    """Creates a resumable upload (tus creation); with `Content-Type: application/offset+octet-stream`
-    the body holds its first bytes (creation-with-upload).
-
-    Args:
-        tus_resumable (str):
-        upload_length (int):
-        upload_metadata (None | str | Unset):
+    """Creates a resumable upload (tus creation): `Tus-Resumable: 1.0.0`, `Upload-Length` (bytes, at
+    least 1) and `Upload-Metadata` (`filename` and `contentType`, base64). With `Content-Type:
+    application/offset+octet-stream` the body holds its first bytes (creation-with-upload). The tus
+    headers are not listed as parameters: a tus client, not a generated one, sends them.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -225,8 +177,5 @@ async def asyncio(
     return (
         await asyncio_detailed(
             client=client,
-            tus_resumable=tus_resumable,
-            upload_length=upload_length,
-            upload_metadata=upload_metadata,
         )
     ).parsed

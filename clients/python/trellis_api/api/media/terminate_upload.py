@@ -12,11 +12,7 @@ from ...types import Response
 
 def _get_kwargs(
     upload_id: str,
-    *,
-    tus_resumable: str,
 ) -> dict[str, Any]:
-    headers: dict[str, Any] = {}
-    headers["Tus-Resumable"] = tus_resumable
 
     _kwargs: dict[str, Any] = {
         "method": "delete",
@@ -25,7 +21,6 @@ def _get_kwargs(
         ),
     }
 
-    _kwargs["headers"] = headers
     return _kwargs
 
 
@@ -97,13 +92,11 @@ def sync_detailed(
     upload_id: str,
     *,
     client: AuthenticatedClient,
-    tus_resumable: str,
 ) -> Response[Any | ErrorEnvelope]:
-    """Removes an upload and its bytes (tus termination).
+    """Removes an upload and its bytes (tus termination; `Tus-Resumable: 1.0.0` required).
 
     Args:
         upload_id (str):
-        tus_resumable (str):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -115,7 +108,6 @@ def sync_detailed(
 
     kwargs = _get_kwargs(
         upload_id=upload_id,
-        tus_resumable=tus_resumable,
     )
 
     response = client.get_httpx_client().request(
@@ -129,13 +121,11 @@ def sync(
     upload_id: str,
     *,
     client: AuthenticatedClient,
-    tus_resumable: str,
 ) -> Any | ErrorEnvelope | None:
-    """Removes an upload and its bytes (tus termination).
+    """Removes an upload and its bytes (tus termination; `Tus-Resumable: 1.0.0` required).
 
     Args:
         upload_id (str):
-        tus_resumable (str):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -148,7 +138,6 @@ def sync(
     return sync_detailed(
         upload_id=upload_id,
         client=client,
-        tus_resumable=tus_resumable,
     ).parsed
 
 
@@ -156,13 +145,11 @@ async def asyncio_detailed(
     upload_id: str,
     *,
     client: AuthenticatedClient,
-    tus_resumable: str,
 ) -> Response[Any | ErrorEnvelope]:
-    """Removes an upload and its bytes (tus termination).
+    """Removes an upload and its bytes (tus termination; `Tus-Resumable: 1.0.0` required).
 
     Args:
         upload_id (str):
-        tus_resumable (str):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -174,7 +161,6 @@ async def asyncio_detailed(
 
     kwargs = _get_kwargs(
         upload_id=upload_id,
-        tus_resumable=tus_resumable,
     )
 
     response = await client.get_async_httpx_client().request(**kwargs)
@@ -186,13 +172,11 @@ async def asyncio(
     upload_id: str,
     *,
     client: AuthenticatedClient,
-    tus_resumable: str,
 ) -> Any | ErrorEnvelope | None:
-    """Removes an upload and its bytes (tus termination).
+    """Removes an upload and its bytes (tus termination; `Tus-Resumable: 1.0.0` required).
 
     Args:
         upload_id (str):
-        tus_resumable (str):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -206,6 +190,5 @@ async def asyncio(
         await asyncio_detailed(
             upload_id=upload_id,
             client=client,
-            tus_resumable=tus_resumable,
         )
     ).parsed

@@ -12,11 +12,7 @@ from ...types import Response
 
 def _get_kwargs(
     upload_id: str,
-    *,
-    tus_resumable: str,
 ) -> dict[str, Any]:
-    headers: dict[str, Any] = {}
-    headers["Tus-Resumable"] = tus_resumable
 
     _kwargs: dict[str, Any] = {
         "method": "head",
@@ -25,7 +21,6 @@ def _get_kwargs(
         ),
     }
 
-    _kwargs["headers"] = headers
     return _kwargs
 
 
@@ -94,13 +89,12 @@ def sync_detailed(
     upload_id: str,
     *,
     client: AuthenticatedClient,
-    tus_resumable: str,
 ) -> Response[Any | ErrorEnvelope]:
-    """Where an upload stands: `Upload-Offset`, `Upload-Length`, `Upload-Metadata`, `Upload-Expires`.
+    """Where an upload stands (`Tus-Resumable: 1.0.0` required): `Upload-Offset`, `Upload-Length`,
+    `Upload-Metadata`, `Upload-Expires`.
 
     Args:
         upload_id (str):
-        tus_resumable (str):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -112,7 +106,6 @@ def sync_detailed(
 
     kwargs = _get_kwargs(
         upload_id=upload_id,
-        tus_resumable=tus_resumable,
     )
 
     response = client.get_httpx_client().request(
@@ -126,13 +119,12 @@ def sync(
     upload_id: str,
     *,
     client: AuthenticatedClient,
-    tus_resumable: str,
 ) -> Any | ErrorEnvelope | None:
-    """Where an upload stands: `Upload-Offset`, `Upload-Length`, `Upload-Metadata`, `Upload-Expires`.
+    """Where an upload stands (`Tus-Resumable: 1.0.0` required): `Upload-Offset`, `Upload-Length`,
+    `Upload-Metadata`, `Upload-Expires`.
 
     Args:
         upload_id (str):
-        tus_resumable (str):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -145,7 +137,6 @@ def sync(
     return sync_detailed(
         upload_id=upload_id,
         client=client,
-        tus_resumable=tus_resumable,
     ).parsed
 
 
@@ -153,13 +144,12 @@ async def asyncio_detailed(
     upload_id: str,
     *,
     client: AuthenticatedClient,
-    tus_resumable: str,
 ) -> Response[Any | ErrorEnvelope]:
-    """Where an upload stands: `Upload-Offset`, `Upload-Length`, `Upload-Metadata`, `Upload-Expires`.
+    """Where an upload stands (`Tus-Resumable: 1.0.0` required): `Upload-Offset`, `Upload-Length`,
+    `Upload-Metadata`, `Upload-Expires`.
 
     Args:
         upload_id (str):
-        tus_resumable (str):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -171,7 +161,6 @@ async def asyncio_detailed(
 
     kwargs = _get_kwargs(
         upload_id=upload_id,
-        tus_resumable=tus_resumable,
     )
 
     response = await client.get_async_httpx_client().request(**kwargs)
@@ -183,13 +172,12 @@ async def asyncio(
     upload_id: str,
     *,
     client: AuthenticatedClient,
-    tus_resumable: str,
 ) -> Any | ErrorEnvelope | None:
-    """Where an upload stands: `Upload-Offset`, `Upload-Length`, `Upload-Metadata`, `Upload-Expires`.
+    """Where an upload stands (`Tus-Resumable: 1.0.0` required): `Upload-Offset`, `Upload-Length`,
+    `Upload-Metadata`, `Upload-Expires`.
 
     Args:
         upload_id (str):
-        tus_resumable (str):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -203,6 +191,5 @@ async def asyncio(
         await asyncio_detailed(
             upload_id=upload_id,
             client=client,
-            tus_resumable=tus_resumable,
         )
     ).parsed
