@@ -108,6 +108,19 @@ impl LocalStore {
         tracing::error!(folder = %self.path.display(), error = %error, "local media store failed");
         MediaError::Unavailable(error.to_string())
     }
+
+    /// Flushes and syncs what a resumable append wrote, then records that the upload holds
+    /// `received` bytes: a record never runs ahead of the disk.
+    async fn make_durable(
+        &self,
+        writer: &mut BufWriter<tokio::fs::File>,
+        progress: &mut dyn Progress,
+        received: u64,
+    ) -> Result<(), MediaError> {
+        writer.flush().await.map_err(|e| self.unavailable(e))?;
+        writer.get_mut().sync_data().await.map_err(|e| self.unavailable(e))?;
+        progress.record(received, STATE).await
+    }
 }
 
 #[async_trait::async_trait]
@@ -230,9 +243,7 @@ impl MediaStore for LocalStore {
                     received += chunk.len() as u64;
                     unrecorded += chunk.len() as u64;
                     if unrecorded >= RECORD_EVERY {
-                        writer.flush().await.map_err(|e| self.unavailable(e))?;
-                        writer.get_mut().sync_data().await.map_err(|e| self.unavailable(e))?;
-                        progress.record(received, STATE).await?;
+                        self.make_durable(&mut writer, progress, received).await?;
                         unrecorded = 0;
                     }
                 }
@@ -242,9 +253,7 @@ impl MediaStore for LocalStore {
         };
         // What arrived before the body ended (or failed) is kept: the client resumes after it.
         if unrecorded > 0 {
-            writer.flush().await.map_err(|e| self.unavailable(e))?;
-            writer.get_mut().sync_data().await.map_err(|e| self.unavailable(e))?;
-            progress.record(received, STATE).await?;
+            self.make_durable(&mut writer, progress, received).await?;
         }
         match failure {
             Some(error) => Err(MediaError::Body(error)),
