@@ -147,9 +147,11 @@ impl Drop for Pause {
 mod tests {
     use super::*;
 
+    /// Spins until this thread has run for `for_` (its CPU time, not the wall clock's: on a
+    /// loaded machine the thread is also descheduled while it spins).
     fn spin(for_: Duration) {
-        let start = Instant::now();
-        while start.elapsed() < for_ {
+        let start = thread_cpu();
+        while thread_cpu() - start < for_ {
             std::hint::spin_loop();
         }
     }
