@@ -128,6 +128,17 @@ impl MediaObjects {
         }
     }
 
+    /// As [`MediaObjects::discard_freed`], in the background: an upload whose bytes were held
+    /// already answers without waiting for its copy (up to a whole file) to be removed.
+    pub fn discard_freed_later(&self, keys: impl IntoIterator<Item = String>) {
+        let keys: Vec<String> = keys.into_iter().collect();
+        if keys.is_empty() {
+            return;
+        }
+        let objects = self.clone();
+        tokio::spawn(async move { objects.discard_freed(keys).await });
+    }
+
     /// Removes objects now; what cannot be removed stays announced for the sweeper.
     pub async fn discard(&self, keys: Vec<StorageKey>) {
         let mut removed = Vec::new();

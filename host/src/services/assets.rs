@@ -297,7 +297,7 @@ impl Assets {
         staged.adopted();
         let Some(adopted) = adopted else { return Err(already_uploaded()) };
         let asset = StoredAsset { storage_key: Some(adopted.storage_key), ..asset };
-        self.objects.discard_freed(adopted.freed).await;
+        self.objects.discard_freed_later(adopted.freed);
         self.events.committed(&outbox);
         Ok(asset.into())
     }

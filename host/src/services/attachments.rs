@@ -241,7 +241,7 @@ impl Attachments {
             Ok(Ok((stored, freed))) => {
                 staged.adopted();
                 // Bytes already stored under another attachment's name: the fresh copy goes.
-                self.objects.discard_freed(freed).await;
+                self.objects.discard_freed_later(freed);
                 return Ok(stored.into_iter().map(Attachment::from).collect());
             }
             Ok(Err(refusal)) => refusal_error(refusal, &field_ids, &files),
