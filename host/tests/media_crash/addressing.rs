@@ -32,6 +32,18 @@ async fn addressed(db: &mut SqliteConnection) -> i64 {
         .unwrap_or(-1)
 }
 
+/// The number of files under `dir` once it is `expected`, or after 20 s: a copy of bytes held
+/// already is removed in the background, after the upload has answered.
+async fn settled_count(dir: &Path, expected: usize) -> usize {
+    let deadline = Instant::now() + Duration::from_secs(20);
+    let mut count = files_under(dir).len();
+    while count != expected && Instant::now() < deadline {
+        tokio::time::sleep(Duration::from_millis(20)).await;
+        count = files_under(dir).len();
+    }
+    count
+}
+
 /// Gives every attachment an object of its own under a new key and forgets every address: the
 /// state of a deployment that stored its media before content addressing.
 async fn undo_addressing(dir: &Path) {
@@ -73,7 +85,7 @@ async fn killed_while_addressing_old_media_the_next_start_finishes_it_and_loses_
             .await
             .unwrap();
         json_ok(response, StatusCode::CREATED).await;
-        let objects = files_under(&data_dir(dir.path()).join("media").join("objects")).len();
+        let objects = settled_count(&data_dir(dir.path()).join("media").join("objects"), CONTENTS as usize).await;
         assert_eq!(objects, CONTENTS as usize, "after {} copies, identical bytes are stored once", copy + 1);
     }
     server.kill();
