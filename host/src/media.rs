@@ -7,6 +7,7 @@
 //! and read back as one, so memory stays flat whatever the size.
 
 pub mod addressing;
+mod appender;
 pub mod content;
 mod limited;
 mod local;

@@ -7,7 +7,7 @@
 //! temporary file that [`LocalStore::remove_stale_temporaries`] clears).
 
 use std::collections::HashSet;
-use std::io::{self, SeekFrom};
+use std::io::{self, Seek, SeekFrom};
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -20,6 +20,7 @@ use futures::StreamExt;
 use tokio::io::{AsyncSeekExt, AsyncWriteExt, BufWriter};
 use tokio_util::io::ReaderStream;
 
+use super::appender::Appender;
 use super::{ByteStream, MediaError, MediaStore, Object, Progress, Resumable, StorageKey};
 
 const TMP: &str = "tmp";
@@ -109,16 +110,51 @@ impl LocalStore {
         MediaError::Unavailable(error.to_string())
     }
 
-    /// Flushes and syncs what a resumable append wrote, then records that the upload holds
-    /// `received` bytes: a record never runs ahead of the disk.
+    /// Writes `body` after the `from` bytes the upload holds, hashing it on the way, and records
+    /// each durable step.
+    async fn append(
+        &self,
+        appender: &mut Appender,
+        from: u64,
+        mut body: ByteStream,
+        progress: &mut dyn Progress,
+    ) -> Result<(), MediaError> {
+        let (mut received, mut unrecorded) = (from, 0u64);
+        let failure = loop {
+            match body.next().await {
+                Some(Ok(chunk)) => {
+                    progress.wrote(&chunk);
+                    received += chunk.len() as u64;
+                    unrecorded += chunk.len() as u64;
+                    appender.write(chunk).await.map_err(|e| self.unavailable(e))?;
+                    if unrecorded >= RECORD_EVERY {
+                        self.make_durable(appender, progress, received).await?;
+                        unrecorded = 0;
+                    }
+                }
+                Some(Err(error)) => break Some(error),
+                None => break None,
+            }
+        };
+        // What arrived before the body ended (or failed) is kept: the client resumes after it.
+        if unrecorded > 0 {
+            self.make_durable(appender, progress, received).await?;
+        }
+        match failure {
+            Some(error) => Err(MediaError::Body(error)),
+            None => Ok(()),
+        }
+    }
+
+    /// Syncs what a resumable append wrote, then records that the upload holds `received` bytes:
+    /// a record never runs ahead of the disk.
     async fn make_durable(
         &self,
-        writer: &mut BufWriter<tokio::fs::File>,
+        appender: &mut Appender,
         progress: &mut dyn Progress,
         received: u64,
     ) -> Result<(), MediaError> {
-        writer.flush().await.map_err(|e| self.unavailable(e))?;
-        writer.get_mut().sync_data().await.map_err(|e| self.unavailable(e))?;
+        appender.sync().await.map_err(|e| self.unavailable(e))?;
         progress.record(received, STATE).await
     }
 }
@@ -213,52 +249,32 @@ impl MediaStore for LocalStore {
     async fn resumable_append(
         &self,
         at: Resumable<'_>,
-        mut body: ByteStream,
+        body: ByteStream,
         progress: &mut dyn Progress,
     ) -> Result<(), MediaError> {
         let root = self.root.clone();
         let path = Self::uploading(at.key);
+        let from = at.received;
         let file = blocking(move || {
             let mut options = cap_std::fs::OpenOptions::new();
             options.create(true).write(true);
-            root.open_with(&path, &options)
+            let mut file = root.open_with(&path, &options)?.into_std();
+            if file.metadata()?.len() < from {
+                return Err(io::Error::other("a resumable upload's file is shorter than recorded"));
+            }
+            // Bytes past the recorded progress were never acknowledged (a crash cut their write short).
+            file.set_len(from)?;
+            file.seek(SeekFrom::Start(from))?;
+            Ok(file)
         })
         .await
         .map_err(|e| self.unavailable(e))?;
-        let mut file = tokio::fs::File::from_std(file.into_std());
-        let held = file.metadata().await.map_err(|e| self.unavailable(e))?.len();
-        if held < at.received {
-            return Err(self.unavailable(io::Error::other("a resumable upload's file is shorter than recorded")));
-        }
-        // Bytes past the recorded progress were never acknowledged (a crash cut their write short).
-        file.set_len(at.received).await.map_err(|e| self.unavailable(e))?;
-        file.seek(SeekFrom::Start(at.received)).await.map_err(|e| self.unavailable(e))?;
-        let mut writer = BufWriter::with_capacity(WRITE_BUFFER, file);
-        let (mut received, mut unrecorded) = (at.received, 0u64);
-        let failure = loop {
-            match body.next().await {
-                Some(Ok(chunk)) => {
-                    writer.write_all(&chunk).await.map_err(|e| self.unavailable(e))?;
-                    progress.wrote(&chunk);
-                    received += chunk.len() as u64;
-                    unrecorded += chunk.len() as u64;
-                    if unrecorded >= RECORD_EVERY {
-                        self.make_durable(&mut writer, progress, received).await?;
-                        unrecorded = 0;
-                    }
-                }
-                Some(Err(error)) => break Some(error),
-                None => break None,
-            }
-        };
-        // What arrived before the body ended (or failed) is kept: the client resumes after it.
-        if unrecorded > 0 {
-            self.make_durable(&mut writer, progress, received).await?;
-        }
-        match failure {
-            Some(error) => Err(MediaError::Body(error)),
-            None => Ok(()),
-        }
+        let mut appender = Appender::new(file, from);
+        let appended = self.append(&mut appender, from, body, progress).await;
+        // The writer ends before this returns, whatever happened: the next append cuts the file back.
+        let closed = appender.close().await;
+        appended?;
+        closed.map_err(|e| self.unavailable(e))
     }
 
     async fn resumable_finish(&self, at: Resumable<'_>) -> Result<String, MediaError> {
