@@ -142,6 +142,9 @@ pub enum AdminCommand {
     GrantOperator { handle: String },
     /// Take the platform operator role from the user with this handle (at once on every server).
     RevokeOperator { handle: String },
+    /// Queue every FAILED analysis of a published asset again (for example after `trellis models
+    /// install`); the servers' analysis workers take them up.
+    Reanalyze,
 }
 
 impl Command {
@@ -221,6 +224,11 @@ pub async fn run_admin(command: Command, config: Config) -> anyhow::Result<()> {
         Command::Admin { command: AdminCommand::RevokeOperator { handle }, .. } => {
             crate::services::operators::set(&store, &handle, false).await?;
             eprintln!("{handle} is no longer a platform operator");
+            Ok(())
+        }
+        Command::Admin { command: AdminCommand::Reanalyze, .. } => {
+            let queued = crate::services::reanalysis::requeue_failed(&store).await?;
+            eprintln!("{queued} failed analyses queued again");
             Ok(())
         }
     };

@@ -19,6 +19,7 @@ pub mod messages;
 pub mod modules;
 pub mod operators;
 pub mod readiness;
+pub mod reanalysis;
 pub mod resumable;
 pub mod space_events;
 pub mod spaces;

@@ -42,6 +42,7 @@ mod outage;
 mod outbox;
 mod password_reset;
 mod poll;
+mod reanalysis;
 mod resumable;
 mod several_servers;
 mod smoke;

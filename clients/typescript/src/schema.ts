@@ -1052,6 +1052,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v0/spaces/{spaceId}/assets/{assetId}/analysis": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The owner queues the asset's analysis again (for example after the models were installed, or
+         *     to run steps connected since): every analysis step runs over its bytes once more. Its last
+         *     analysis must have ended; the last result stays readable until the new one replaces it. Each
+         *     owner may do so `spaces.assets.reanalysisPerDay` times a day.
+         */
+        post: operations["reanalyse_asset"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v0/spaces/{spaceId}/comments": {
         parameters: {
             query?: never;
@@ -8281,6 +8303,60 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             /** @description NOT_FOUND: no such space or asset, or one the caller may not see */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    reanalyse_asset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                spaceId: string;
+                assetId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The analysis is queued: the asset with `analysis.state` QUEUED */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssetView"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            /** @description FORBIDDEN: a member who is not the owner; ENTITLEMENT_LIMIT_EXCEEDED: spaces.assets.reanalysisPerDay */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description NOT_FOUND: no such space or asset, or the caller is not a member */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description CONFLICT: the asset has not been analysed yet, or its analysis is queued or running */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

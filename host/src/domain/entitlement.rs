@@ -13,11 +13,20 @@ pub enum Entitlement {
     FormUploadBytes,
     /// Form configurations one user creates per day (counted per user, not per key).
     FormConfigurations,
+    /// Analyses a space owner queues again per day (counted per user, not per key): each runs
+    /// every analysis step over the asset's bytes once more.
+    Reanalyses,
 }
 
 impl Entitlement {
-    pub const ALL: [Entitlement; 5] =
-        [Self::FormUploads, Self::PublishedAssets, Self::Messages, Self::FormUploadBytes, Self::FormConfigurations];
+    pub const ALL: [Entitlement; 6] = [
+        Self::FormUploads,
+        Self::PublishedAssets,
+        Self::Messages,
+        Self::FormUploadBytes,
+        Self::FormConfigurations,
+        Self::Reanalyses,
+    ];
 
     pub fn name(self) -> &'static str {
         match self {
@@ -26,6 +35,7 @@ impl Entitlement {
             Self::Messages => "messaging.perDay",
             Self::FormUploadBytes => "forms.attachments.uploadBytesPerDay",
             Self::FormConfigurations => "forms.configurations.createPerDay",
+            Self::Reanalyses => "spaces.assets.reanalysisPerDay",
         }
     }
 
@@ -36,6 +46,7 @@ impl Entitlement {
             Self::Messages => 1_000,
             Self::FormUploadBytes => 10 << 30,
             Self::FormConfigurations => 200,
+            Self::Reanalyses => 100,
         }
     }
 

@@ -41,13 +41,33 @@ pub struct AnalyseAsset {
     /// before the turns existed).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub proposer_id: Option<String>,
+    /// An analysis queued again (by the space owner or the operator) has an id of its own; the
+    /// first has none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rerun_id: Option<String>,
+}
+
+impl AnalyseAsset {
+    /// The first analysis of an asset.
+    pub fn first(asset_id: &str, proposer_id: &str) -> Self {
+        Self { asset_id: asset_id.to_owned(), proposer_id: Some(proposer_id.to_owned()), rerun_id: None }
+    }
+
+    /// The analysis of an asset queued once more.
+    pub fn again(asset_id: &str, proposer_id: &str) -> Self {
+        Self { rerun_id: Some(uuid::Uuid::now_v7().to_string()), ..Self::first(asset_id, proposer_id) }
+    }
 }
 
 impl JobKind for AnalyseAsset {
     const NAME: &'static str = "analysis";
-    /// The bytes are analysed once however often the asset is approved or enabled.
+    /// The bytes are analysed once however often the asset is approved or enabled; a re-analysis
+    /// is a job of its own (the asset's analysis state lets only one be queued at a time).
     fn dedupe_key(&self) -> Option<String> {
-        Some(format!("analysis:{}", self.asset_id))
+        Some(match &self.rerun_id {
+            None => format!("analysis:{}", self.asset_id),
+            Some(rerun) => format!("analysis:{}:{rerun}", self.asset_id),
+        })
     }
     /// One user's self-approved assets take turns with everybody else's.
     fn fair_key(&self) -> Option<String> {

@@ -46,7 +46,7 @@ use crate::http::error::{ErrorBody, ErrorCode, ErrorEnvelope};
         spaces::create_space, spaces::list_spaces, spaces::get_general, spaces::update_general,
         space_comments::post_comment, space_comments::list_comments,
         space_assets::create_asset, space_assets::list_assets, space_assets::get_asset, space_assets::change_asset_state,
-        space_assets::awaiting_approval,
+        space_assets::awaiting_approval, space_assets::reanalyse_asset,
         channels::create_channel, channels::list_channels, channels::get_channel, channels::replace_spaces,
         channels::list_spaces, channels::list_members, channels::change_role, channels::remove_member,
         channel_invites::invite, channel_invites::pending_invites, channel_invites::respond, channel_invites::cancel_invite,

@@ -8,7 +8,7 @@ pub mod modules;
 
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
-use axum::routing::{any, get};
+use axum::routing::{any, get, post};
 use axum::{Json, Router};
 use serde::{Deserialize, Serialize};
 use time::OffsetDateTime;
@@ -34,6 +34,7 @@ pub fn router() -> Router<AppState> {
         )
         .route("/{space_id}/assets/awaiting-approval", get(assets::awaiting_approval))
         .route("/{space_id}/assets/{asset_id}", get(assets::get_asset))
+        .route("/{space_id}/assets/{asset_id}/analysis", post(assets::reanalyse_asset))
         .route("/{space_id}/modules", get(modules::get_modules).put(modules::replace_modules))
         .route("/{space_id}/modules/{module_id}", any(modules::module_route))
         // `{*rest}` needs at least one character, so the root with a trailing slash is its own route.

@@ -1,5 +1,5 @@
-//! Runs queued [`AnalyseAsset`] jobs (one per asset, queued with its first approval or enabling)
-//! through the analysis use case. Step failures are part of the result; only database and
+//! Runs queued [`AnalyseAsset`] jobs (one per asset, queued with its first approval or enabling,
+//! and one more each time its ended analysis is queued again) through the analysis use case. Step failures are part of the result; only database and
 //! media-store failures are retried, and when retries run out the asset's analysis is FAILED with
 //! the reason.
 

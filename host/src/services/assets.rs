@@ -12,7 +12,7 @@ use serde_json::json;
 use time::OffsetDateTime;
 
 use crate::domain::assets::{self, AssetState, MAX_WAITING_PER_PROPOSER, NewAsset, StateChange};
-use crate::domain::entitlement::Entitlement;
+use crate::domain::entitlement::{Entitlement, Plan, QuotaSubject};
 use crate::domain::jobs::{AnalyseAsset, SpaceEventKind};
 use crate::domain::live::LiveEvent;
 use crate::domain::problems::Parsed;
@@ -22,6 +22,7 @@ use crate::media::objects::MediaObjects;
 use crate::media::{Object, SniffOutcome, judge_type};
 use crate::quotas;
 use crate::services::licenses::Caller;
+use crate::services::reanalysis;
 use crate::services::space_events::SpaceEvents;
 use crate::services::spaces::Spaces;
 use crate::services::uploads::{PartSource, receive_file_part, wrong_type};
@@ -225,9 +226,7 @@ impl Assets {
         }
         let now = OffsetDateTime::now_utc();
         // The asset as the move leaves it: the move is guarded by the state it was read in.
-        let analysis = next
-            .starts_analysis()
-            .then(|| AnalyseAsset { asset_id: asset_id.clone(), proposer_id: Some(asset.proposed_by.clone()) });
+        let analysis = next.starts_analysis().then(|| AnalyseAsset::first(&asset_id, &asset.proposed_by));
         // A move that starts the first analysis queues it (`move_state`).
         let analysis_state = match (&asset.analysis_state, &analysis) {
             (None, Some(_)) => Some("QUEUED".to_owned()),
@@ -244,6 +243,27 @@ impl Assets {
             return Err(Error::InvalidTransition(Cow::Borrowed("the asset changed state meanwhile; read it again")));
         }
         self.events.committed(&outbox);
+        let asset = self.store.assets.asset(&space_id, &asset_id).await?.ok_or_else(not_found)?;
+        Ok(asset.into())
+    }
+
+    /// The owner queues the asset's analysis again, once its last analysis has ended; each owner
+    /// may do so `spaces.assets.reanalysisPerDay` times a day (counted for the user whatever key
+    /// they use; a refusal costs nothing). The last result stays readable until the new one.
+    #[tracing::instrument(skip_all, fields(user_id = %user.user_id, space_id, asset_id))]
+    pub async fn reanalyse(&self, user: &SessionUser, plan: &Plan, space_id: &str, asset_id: &str) -> Result<Asset> {
+        let space_id = self.spaces.require_owner(user, space_id).await?;
+        let asset_id = uuid::Uuid::try_parse(asset_id).map_err(|_| not_found())?.to_string();
+        let asset = self.store.assets.asset(&space_id, &asset_id).await?.ok_or_else(not_found)?;
+        if !reanalysis::has_ended(&asset) {
+            return Err(analysis_not_ended(&asset));
+        }
+        let owner = Caller::new(QuotaSubject::user(&user.user_id), plan.clone());
+        quotas::take(&self.store, &owner, Entitlement::Reanalyses, 1).await?;
+        let queued = reanalysis::requeue(&self.store, &asset).await;
+        if !quotas::settle(&self.store, &owner, Entitlement::Reanalyses, 1, queued).await? {
+            return Err(analysis_not_ended(&asset));
+        }
         let asset = self.store.assets.asset(&space_id, &asset_id).await?.ok_or_else(not_found)?;
         Ok(asset.into())
     }
@@ -343,6 +363,14 @@ pub fn event_item(asset: &StoredAsset) -> serde_json::Value {
         "state": asset.state,
         "proposedBy": asset.proposed_by,
     })
+}
+
+/// Why an asset's analysis cannot be queued again now (as read before the refusal).
+fn analysis_not_ended(asset: &StoredAsset) -> Error {
+    Error::Conflict(Cow::Borrowed(match asset.analysis_state {
+        None => "the asset has not been analysed yet: its analysis starts when it is approved or enabled",
+        Some(_) => "the asset's analysis is queued or running; queue it again once it has ended",
+    }))
 }
 
 fn state_of(asset: &StoredAsset) -> Result<AssetState> {

@@ -298,3 +298,24 @@ pub async fn awaiting_approval(
     let rows = state.assets.awaiting_approval(&user, &space_id, after, page.fetch_limit()).await?;
     Ok(Json(ListEnvelope::from_rows(rows, &page, asset_key, AssetPart::from)))
 }
+
+/// The owner queues the asset's analysis again (for example after the models were installed, or
+/// to run steps connected since): every analysis step runs over its bytes once more. Its last
+/// analysis must have ended; the last result stays readable until the new one replaces it. Each
+/// owner may do so `spaces.assets.reanalysisPerDay` times a day.
+#[utoipa::path(post, path = "/v0/spaces/{spaceId}/assets/{assetId}/analysis", operation_id = "reanalyse_asset", tag = "assets",
+    params(("spaceId" = String, Path), ("assetId" = String, Path)), security(("session" = [], "license" = [])),
+    responses((status = 202, body = AssetView, description = "The analysis is queued: the asset with `analysis.state` QUEUED"),
+        (status = 403, body = ErrorEnvelope, description = "FORBIDDEN: a member who is not the owner; ENTITLEMENT_LIMIT_EXCEEDED: spaces.assets.reanalysisPerDay"),
+        (status = 404, body = ErrorEnvelope, description = "NOT_FOUND: no such space or asset, or the caller is not a member"),
+        (status = 409, body = ErrorEnvelope, description = "CONFLICT: the asset has not been analysed yet, or its analysis is queued or running")))]
+#[tracing::instrument(skip_all, fields(user_id = %user.user_id, space_id, asset_id))]
+pub async fn reanalyse_asset(
+    State(state): State<AppState>,
+    AuthUser(user): AuthUser,
+    caller: Caller,
+    Path((space_id, asset_id)): Path<(String, String)>,
+) -> ApiResult<(StatusCode, Json<AssetView>)> {
+    let asset = state.assets.reanalyse(&user, &caller.plan, &space_id, &asset_id).await?;
+    Ok((StatusCode::ACCEPTED, Json(asset.into())))
+}

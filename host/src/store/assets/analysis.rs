@@ -67,4 +67,57 @@ impl AssetRepo {
         self.db.live_committed();
         Ok(updated)
     }
+
+    /// Marks an asset whose analysis ended (SUCCEEDED or FAILED) QUEUED again and writes `outbox`,
+    /// which holds its analysis job, in the same transaction; `false`, nothing written, when its
+    /// analysis has not ended (never queued, queued or running). Its last result stays readable
+    /// until the new one replaces it.
+    #[tracing::instrument(skip_all, fields(asset_id))]
+    pub async fn requeue_analysis(
+        &self,
+        asset_id: &str,
+        outbox: &Arc<Outbox>,
+        now: OffsetDateTime,
+    ) -> StoreResult<bool> {
+        let asset_id = Arc::new(asset_id.to_owned());
+        let written = outbox.clone();
+        let queued = self
+            .db
+            .write(move |conn| {
+                let (asset_id, outbox) = (asset_id.clone(), written.clone());
+                Box::pin(async move {
+                    let updated = sqlx::query(
+                        "update published_asset set analysis_state = 'QUEUED', updated_at = $2 \
+                         where asset_id = $1 and analysis_state in ('SUCCEEDED', 'FAILED')",
+                    )
+                    .bind((*asset_id).clone())
+                    .bind(to_millis(now))
+                    .execute(&mut *conn)
+                    .await?
+                    .rows_affected();
+                    if updated == 1 {
+                        outbox.write_in(conn, now).await?;
+                    }
+                    Ok(updated == 1)
+                })
+            })
+            .await?;
+        if queued {
+            self.db.committed(outbox);
+        }
+        Ok(queued)
+    }
+
+    /// Up to `limit` assets whose analysis FAILED, after the id `after`, in id order.
+    pub async fn failed_analyses(&self, after: &str, limit: i64) -> StoreResult<Vec<StoredAsset>> {
+        let rows = sqlx::query(sqlx::AssertSqlSafe(format!(
+            "select {ASSET_COLUMNS} from published_asset p join app_user u on u.user_id = p.proposed_by \
+             where p.analysis_state = 'FAILED' and p.asset_id > $1 order by p.asset_id limit $2"
+        )))
+        .bind(after.to_owned())
+        .bind(limit)
+        .fetch_all(&self.db.pool)
+        .await?;
+        Ok(rows.iter().map(asset_from_row).collect::<Result<_, _>>()?)
+    }
 }
