@@ -1,41 +1,37 @@
-//! A file appended to on a blocking thread of its own. The task that receives the bytes (and
-//! hashes them) hands them over without waiting for each write, and each MiB's writeback to the
-//! disk starts as soon as it is written, so the sync that makes an append durable waits only for
-//! the last of it. A resumable (tus) upload syncs once per PATCH: without this, each PATCH spent
-//! its receive, its writes and its whole sync one after another (docs/performance.md).
+//! A file appended to with its writes off the receiving task. The task that receives the bytes
+//! (and hashes them) hands each MiB to the blocking pool and goes on receiving while it is
+//! written, and each MiB's writeback to the disk starts as soon as it is written, so the sync that
+//! makes an append durable waits only for the last of it. A resumable (tus) upload syncs once per
+//! PATCH: without this, each PATCH spent its receive, its writes and its whole sync one after
+//! another (docs/performance.md). A blocking thread is held only while a write or a sync runs,
+//! never while the client is slow to send.
 
 use std::fs::File;
 use std::io::{self, IoSlice, Write};
 use std::num::NonZeroU64;
+use std::sync::Arc;
 
 use bytes::Bytes;
-use tokio::sync::{mpsc, oneshot};
 use tokio::task::JoinHandle;
 
-/// Bytes handed to the thread in one piece, and whose writeback starts together.
+/// Bytes written in one piece, and whose writeback starts together. With the batch being
+/// gathered, an append holds about twice this.
 const BATCH: usize = 1024 * 1024;
-/// Batches waiting for the thread: how far the receiver may run ahead of the writes (with the
-/// batch being written and the one being gathered, about 4 MiB an append).
-const QUEUED: usize = 2;
-
-enum Command {
-    Write(Vec<Bytes>),
-    Sync(oneshot::Sender<io::Result<()>>),
-}
 
 pub struct Appender {
+    file: Arc<File>,
+    /// Where the next batch goes.
+    offset: u64,
     batch: Vec<Bytes>,
     batched: usize,
-    commands: Option<mpsc::Sender<Command>>,
-    thread: Option<JoinHandle<io::Result<()>>>,
+    /// The write under way, if any: one at a time, so batches land in order.
+    writing: Option<JoinHandle<io::Result<()>>>,
 }
 
 impl Appender {
     /// Appends to `file`, whose position is `offset`.
     pub fn new(file: File, offset: u64) -> Self {
-        let (commands, queue) = mpsc::channel(QUEUED);
-        let thread = tokio::task::spawn_blocking(move || write_queue(file, offset, queue));
-        Self { batch: Vec::new(), batched: 0, commands: Some(commands), thread: Some(thread) }
+        Self { file: Arc::new(file), offset, batch: Vec::new(), batched: 0, writing: None }
     }
 
     /// Queues `bytes` after those before; an error is the failure of an earlier write.
@@ -43,98 +39,65 @@ impl Appender {
         self.batched += bytes.len();
         self.batch.push(bytes);
         if self.batched >= BATCH {
-            self.send_batch().await?;
+            self.start_batch().await?;
         }
         Ok(())
     }
 
     /// Returns once every byte written so far is on the disk (`fdatasync`).
     pub async fn sync(&mut self) -> io::Result<()> {
-        self.send_batch().await?;
-        let (done, answer) = oneshot::channel();
-        self.send(Command::Sync(done)).await?;
-        match answer.await {
-            Ok(synced) => synced,
-            Err(_) => Err(self.failure().await),
-        }
+        self.start_batch().await?;
+        self.finish_write().await?;
+        let file = self.file.clone();
+        tokio::task::spawn_blocking(move || file.sync_data()).await.map_err(io::Error::other)?
     }
 
-    /// Ends the thread and waits for it, so that nothing of this appender is written after this
+    /// Waits for the write under way, so that nothing of this appender is written after this
     /// returns (the next append to the file may cut it back). Bytes queued since the last
-    /// [`Appender::sync`] may or may not have been written.
+    /// [`Appender::sync`] may or may not have been written. Call it on every path: a dropped
+    /// appender's last write may still land after the drop.
     pub async fn close(mut self) -> io::Result<()> {
-        self.commands = None;
-        match self.thread.take() {
-            Some(thread) => thread.await.map_err(io::Error::other)?,
-            None => Ok(()),
-        }
+        self.finish_write().await
     }
 
-    async fn send_batch(&mut self) -> io::Result<()> {
+    /// Hands the gathered batch to the blocking pool once the write before it has finished.
+    async fn start_batch(&mut self) -> io::Result<()> {
         if self.batch.is_empty() {
             return Ok(());
         }
-        self.batched = 0;
-        let batch = std::mem::take(&mut self.batch);
-        self.send(Command::Write(batch)).await
+        self.finish_write().await?;
+        let (batch, length) = (std::mem::take(&mut self.batch), std::mem::take(&mut self.batched) as u64);
+        let (file, offset) = (self.file.clone(), self.offset);
+        self.offset += length;
+        self.writing = Some(tokio::task::spawn_blocking(move || {
+            write_all(&file, &batch)?;
+            start_writeback(&file, offset, length);
+            Ok(())
+        }));
+        Ok(())
     }
 
-    async fn send(&mut self, command: Command) -> io::Result<()> {
-        let sent = match &self.commands {
-            Some(commands) => commands.send(command).await.is_ok(),
-            None => false,
-        };
-        if sent { Ok(()) } else { Err(self.failure().await) }
-    }
-
-    /// The error that ended the thread.
-    async fn failure(&mut self) -> io::Error {
-        self.commands = None;
-        match self.thread.take() {
-            Some(thread) => match thread.await {
-                Ok(Err(error)) => error,
-                Ok(Ok(())) => io::Error::other("the file's writer ended early"),
-                Err(error) => io::Error::other(error),
-            },
-            None => io::Error::other("the file's writer failed before"),
+    async fn finish_write(&mut self) -> io::Result<()> {
+        match self.writing.take() {
+            Some(write) => write.await.map_err(io::Error::other)?,
+            None => Ok(()),
         }
     }
-}
-
-/// The thread: runs the commands in order until the appender is closed or a write fails.
-fn write_queue(mut file: File, mut offset: u64, mut queue: mpsc::Receiver<Command>) -> io::Result<()> {
-    while let Some(command) = queue.blocking_recv() {
-        match command {
-            Command::Write(batch) => {
-                let length = write_all(&mut file, &batch)?;
-                start_writeback(&file, offset, length);
-                offset += length;
-            }
-            Command::Sync(done) => {
-                let _ = done.send(file.sync_data());
-            }
-        }
-    }
-    Ok(())
 }
 
 /// Writes the chunks with as few system calls as the kernel allows (no copy into a buffer).
-fn write_all(file: &mut File, batch: &[Bytes]) -> io::Result<u64> {
+fn write_all(mut file: &File, batch: &[Bytes]) -> io::Result<()> {
     let mut slices: Vec<IoSlice<'_>> = batch.iter().map(|chunk| IoSlice::new(chunk)).collect();
     let mut rest = &mut slices[..];
-    let mut length = 0u64;
     while !rest.is_empty() {
         match file.write_vectored(rest) {
             Ok(0) => return Err(io::ErrorKind::WriteZero.into()),
-            Ok(written) => {
-                length += written as u64;
-                IoSlice::advance_slices(&mut rest, written);
-            }
+            Ok(written) => IoSlice::advance_slices(&mut rest, written),
             Err(error) if error.kind() == io::ErrorKind::Interrupted => {}
             Err(error) => return Err(error),
         }
     }
-    Ok(length)
+    Ok(())
 }
 
 /// Starts writing the range back to the disk without waiting for it: on Linux, `POSIX_FADV_DONTNEED`
@@ -182,6 +145,6 @@ mod tests {
         let mut appender = Appender::new(File::open(&path).unwrap(), 0);
         appender.write(Bytes::from(vec![1u8; BATCH])).await.unwrap();
         assert!(appender.sync().await.is_err(), "the write's failure comes back");
-        assert!(appender.close().await.is_ok(), "closing after a failure reported it once");
+        assert!(appender.close().await.is_ok(), "the failure was reported once, by the sync");
     }
 }
