@@ -1,7 +1,7 @@
 //! Runs queued [`AnalyseAsset`] jobs (one per asset, queued with its first approval or enabling,
-//! and one more each time its ended analysis is queued again) through the analysis use case. Step failures are part of the result; only database and
-//! media-store failures are retried, and when retries run out the asset's analysis is FAILED with
-//! the reason.
+//! and one more each time its ended analysis is queued again) through the analysis use case. Step
+//! failures are part of the result; only database and media-store failures are retried, and when
+//! retries run out the asset's analysis is FAILED with the reason.
 
 use std::sync::Arc;
 
