@@ -11,7 +11,7 @@ use crate::domain::jobs::AnalyseAsset;
 use crate::domain::live::LiveEvent;
 use crate::store::{Outbox, Store, StoreResult, StoredAsset};
 
-/// Assets read per transaction by [`requeue_failed`].
+/// Failed assets [`requeue_failed`] reads at a time (each is then queued in a transaction of its own).
 const PAGE: i64 = 200;
 
 /// Whether an asset's last analysis has ended, so that it may be queued again.

@@ -123,3 +123,29 @@ async fn each_change_of_an_analysis_reaches_those_who_read_the_asset() {
     }
     probe(&app, &mut dans, &ann, &dan).await;
 }
+
+#[tokio::test]
+async fn an_analysis_queued_again_is_heard_queued_then_running_then_ended() {
+    // Arrange: the first analysis of ann's asset has failed (no models); bob is a member.
+    let models = tempfile::tempdir().unwrap();
+    let app = analysing_without_models(&models).await;
+    let (space_id, ann, bob, ..) = space_of_four(&app).await;
+    let mut anns = Live::open(&app, &ann).await;
+    let mut bobs = Live::open(&app, &bob).await;
+    let asset_id = announced(&app, &ann.token, &space_id, "rose.png").await;
+    upload_asset(&app, &ann.token, &space_id, &asset_id, png_part("rose.png", 500)).await.expect(StatusCode::CREATED);
+    decide(&app, &ann.token, &space_id, &asset_id, "APPROVED").await.expect(StatusCode::OK);
+    for stream in [&mut anns, &mut bobs] {
+        analysis_until(stream, "FAILED", Duration::from_secs(60)).await;
+    }
+    // Act: the owner queues it again
+    let path = format!("/v0/spaces/{space_id}/assets/{asset_id}/analysis");
+    let queued = app.authed(reqwest::Method::POST, &path, &ann.token).send().await.unwrap();
+    assert_eq!(queued.status(), StatusCode::ACCEPTED);
+    // Assert: its readers hear it QUEUED first, then its new run to its end
+    for stream in [&mut anns, &mut bobs] {
+        let heard = analysis_until(stream, "FAILED", Duration::from_secs(60)).await;
+        assert_eq!(heard[0], changed(&space_id, &asset_id, "APPROVED", json!("QUEUED")), "{heard:?}");
+        assert!(heard.iter().any(|d| d["analysisState"] == "RUNNING"), "{heard:?}");
+    }
+}
