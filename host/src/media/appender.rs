@@ -86,7 +86,7 @@ impl Appender {
 }
 
 /// Writes the chunks with as few system calls as the kernel allows (no copy into a buffer).
-fn write_all(mut file: &File, batch: &[Bytes]) -> io::Result<()> {
+pub(super) fn write_all(mut file: &File, batch: &[Bytes]) -> io::Result<()> {
     let mut slices: Vec<IoSlice<'_>> = batch.iter().map(|chunk| IoSlice::new(chunk)).collect();
     let mut rest = &mut slices[..];
     while !rest.is_empty() {

@@ -17,10 +17,10 @@ use anyhow::Context;
 use cap_std::ambient_authority;
 use cap_std::fs::Dir;
 use futures::StreamExt;
-use tokio::io::{AsyncSeekExt, AsyncWriteExt, BufWriter};
+use tokio::io::AsyncSeekExt;
 use tokio_util::io::ReaderStream;
 
-use super::appender::Appender;
+use super::appender::{self, Appender};
 use super::{ByteStream, MediaError, MediaStore, Object, Progress, Resumable, StorageKey};
 
 const TMP: &str = "tmp";
@@ -31,7 +31,7 @@ const RECORD_EVERY: u64 = 16 * 1024 * 1024;
 /// The state of every resumable upload here: the file's name follows from the key, its length
 /// past the recorded progress is cut off before the next write.
 const STATE: &str = "local";
-/// Large writes keep the number of hand-offs to the blocking pool low.
+/// An object up to this size is received whole before its one write; a larger one is written as it comes.
 const WRITE_BUFFER: usize = 1024 * 1024;
 const READ_CHUNK: usize = 256 * 1024;
 
@@ -161,45 +161,63 @@ impl LocalStore {
 
 #[async_trait::async_trait]
 impl MediaStore for LocalStore {
+    /// An object that arrives whole within [`WRITE_BUFFER`] is written, synced and put in place by one
+    /// blocking task (each hand-off to the blocking pool costs two thread switches, and a small upload
+    /// made five); a larger one streams through an [`Appender`], written while the rest arrives.
     async fn put(&self, key: &StorageKey, mut body: ByteStream) -> Result<u64, MediaError> {
         let temporary = Path::new(TMP).join(uuid::Uuid::new_v4().to_string());
+        let target = Self::relative(key);
+        let (mut held, mut length) = (Vec::new(), 0u64);
+        while length < WRITE_BUFFER as u64 {
+            match body.next().await {
+                Some(Ok(chunk)) => {
+                    length += chunk.len() as u64;
+                    held.push(chunk);
+                }
+                Some(Err(error)) => return Err(MediaError::Body(error)),
+                None => {
+                    let root = self.root.clone();
+                    blocking(move || {
+                        let file = root.create(&temporary)?.into_std();
+                        let stored = appender::write_all(&file, &held).and_then(|()| file.sync_data());
+                        drop(file);
+                        stored.and_then(|()| place(&root, &temporary, &target)).inspect_err(|_| {
+                            let _ = root.remove_file(&temporary);
+                        })
+                    })
+                    .await
+                    .map_err(|e| self.unavailable(e))?;
+                    return Ok(length);
+                }
+            }
+        }
         let root = self.root.clone();
         let path = temporary.clone();
         let file = blocking(move || root.create(&path)).await.map_err(|e| self.unavailable(e))?;
-        let mut writer = BufWriter::with_capacity(WRITE_BUFFER, tokio::fs::File::from_std(file.into_std()));
+        let mut appender = Appender::new(file.into_std(), 0);
         let written = async {
-            let mut length = 0u64;
+            for chunk in held {
+                appender.write(chunk).await.map_err(|e| self.unavailable(e))?;
+            }
             while let Some(chunk) = body.next().await {
                 let chunk = chunk.map_err(MediaError::Body)?;
                 length += chunk.len() as u64;
-                writer.write_all(&chunk).await.map_err(|e| self.unavailable(e))?;
+                appender.write(chunk).await.map_err(|e| self.unavailable(e))?;
             }
-            writer.flush().await.map_err(|e| self.unavailable(e))?;
-            writer.get_mut().sync_all().await.map_err(|e| self.unavailable(e))?;
-            Ok(length)
+            appender.sync().await.map_err(|e| self.unavailable(e))
         }
         .await;
-        drop(writer);
-        let length = match written {
-            Ok(length) => length,
+        // The writer ends before the file is placed or removed, whatever happened.
+        let closed = appender.close().await.map_err(|e| self.unavailable(e));
+        let root = self.root.clone();
+        let placed = match written.and(closed) {
+            Ok(()) => blocking(move || place(&root, &temporary, &target)).await.map_err(|e| self.unavailable(e)),
             Err(error) => {
-                let root = self.root.clone();
                 let _ = blocking(move || root.remove_file(&temporary)).await;
                 return Err(error);
             }
         };
-        let root = self.root.clone();
-        let target = Self::relative(key);
-        blocking(move || {
-            let folder = target.parent().unwrap_or(Path::new(OBJECTS));
-            root.create_dir_all(folder)?;
-            root.rename(&temporary, &root, &target)?;
-            // The rename is durable only once the folder itself is on disk.
-            root.open_dir(folder)?.open(".")?.sync_all()
-        })
-        .await
-        .map_err(|e| self.unavailable(e))?;
-        Ok(length)
+        placed.map(|()| length)
     }
 
     async fn get(&self, key: &StorageKey, range: Option<Range<u64>>) -> Result<Object, MediaError> {
@@ -304,6 +322,20 @@ impl MediaStore for LocalStore {
             _ => Ok(()),
         }
     }
+}
+
+/// Renames a synced temporary file to `target` and syncs the folder: the rename is durable only once
+/// the folder itself is on disk. The folder is made when the rename finds it missing.
+fn place(root: &Dir, temporary: &Path, target: &Path) -> io::Result<()> {
+    let folder = target.parent().unwrap_or(Path::new(OBJECTS));
+    if let Err(error) = root.rename(temporary, root, target) {
+        if error.kind() != io::ErrorKind::NotFound {
+            return Err(error);
+        }
+        root.create_dir_all(folder)?;
+        root.rename(temporary, root, target)?;
+    }
+    root.open_dir(folder)?.open(".")?.sync_all()
 }
 
 async fn blocking<T: Send + 'static>(work: impl FnOnce() -> io::Result<T> + Send + 'static) -> io::Result<T> {
