@@ -1,6 +1,6 @@
 //! The reusable entitlement check: routes with a daily quota call [`take`] before doing the work.
-//! A caller with a user share ([`Caller::spending`]) is counted twice: the user's share first,
-//! then the key's quota, each one conditional statement, and what one took is given back when the
+//! A caller with a user share ([`Caller::spending`]) is counted twice: the user's share and the key's
+//! quota, each one conditional statement in one write, and what one took is given back when the
 //! other refuses.
 
 use time::OffsetDateTime;
@@ -8,29 +8,32 @@ use time::OffsetDateTime;
 use crate::domain::entitlement::{Entitlement, utc_day};
 use crate::error::Error;
 use crate::services::licenses::Caller;
-use crate::store::{Store, StoreResult};
+use crate::store::{QuotaTake, Store, StoreResult};
 
 /// Takes `amount` units of `entitlement` from the caller's plan for today, or answers
 /// ENTITLEMENT_LIMIT_EXCEEDED without taking anything. Give it back with [`refund`] when the
 /// work then fails, so a failed request costs nothing.
 pub async fn take(store: &Store, caller: &Caller, entitlement: Entitlement, amount: u64) -> Result<(), Error> {
+    take_all(store, caller, &[(entitlement, amount)]).await
+}
+
+/// [`take`] for several entitlements at once, in one write: all of them, or none and the first
+/// refused is answered.
+pub async fn take_all(store: &Store, caller: &Caller, wanted: &[(Entitlement, u64)]) -> Result<(), Error> {
     let as_i64 = |n: u64| i64::try_from(n).unwrap_or(i64::MAX);
-    let amount = as_i64(amount);
-    let day = utc_day(OffsetDateTime::now_utc());
-    let share = caller.user_share.as_ref().zip(caller.plan.user_quota(entitlement));
-    if let Some((user, limit)) = share
-        && !store.quotas.consume_quota(user, entitlement, day, amount, as_i64(limit)).await?
-    {
-        return Err(refused(entitlement));
+    let mut takes = Vec::with_capacity(2 * wanted.len());
+    for &(entitlement, amount) in wanted {
+        let amount = as_i64(amount);
+        if let Some((user, limit)) = caller.user_share.as_ref().zip(caller.plan.user_quota(entitlement)) {
+            takes.push(QuotaTake { subject: user.clone(), entitlement, amount, limit: as_i64(limit) });
+        }
+        let limit = as_i64(caller.plan.quota(entitlement));
+        takes.push(QuotaTake { subject: caller.subject.clone(), entitlement, amount, limit });
     }
-    let limit = as_i64(caller.plan.quota(entitlement));
-    if store.quotas.consume_quota(&caller.subject, entitlement, day, amount, limit).await? {
-        return Ok(());
+    match store.quotas.consume_quotas(takes, utc_day(OffsetDateTime::now_utc())).await? {
+        None => Ok(()),
+        Some(entitlement) => Err(refused(entitlement)),
     }
-    if let Some((user, _)) = share {
-        store.quotas.refund_quota(user, entitlement, day, amount).await?;
-    }
-    Err(refused(entitlement))
 }
 
 fn refused(entitlement: Entitlement) -> Error {

@@ -13,7 +13,7 @@ use trellis::error::{Error, ErrorCode};
 use trellis::http::error::ErrorBody;
 use trellis::quotas;
 use trellis::services::licenses::{Caller, Licenses};
-use trellis::store::Store;
+use trellis::store::{QuotaTake, Store};
 use trellis_tests::{TestApp, spawn_app, spawn_app_with};
 
 const UPLOADS: Entitlement = Entitlement::FormUploads;
@@ -173,6 +173,12 @@ async fn quotas_are_counted_per_entitlement() {
     store.close().await;
 }
 
+/// One take of `amount` uploads within 2 on `day`; answers whether it was taken.
+async fn take_uploads(store: &Store, subject: &QuotaSubject, day: i64, amount: i64) -> bool {
+    let take = QuotaTake { subject: subject.clone(), entitlement: UPLOADS, amount, limit: 2 };
+    store.quotas.consume_quotas(vec![take], day).await.unwrap().is_none()
+}
+
 #[tokio::test]
 async fn a_new_utc_day_starts_a_fresh_count() {
     // Arrange
@@ -180,15 +186,47 @@ async fn a_new_utc_day_starts_a_fresh_count() {
     let store = store_of(&app).await;
     let subject = QuotaSubject::license("ann");
     let today = utc_day(OffsetDateTime::now_utc());
-    assert!(store.quotas.consume_quota(&subject, UPLOADS, today, 2, 2).await.unwrap());
-    assert!(!store.quotas.consume_quota(&subject, UPLOADS, today, 1, 2).await.unwrap());
+    assert!(take_uploads(&store, &subject, today, 2).await);
+    assert!(!take_uploads(&store, &subject, today, 1).await);
     // Act
-    let tomorrow = store.quotas.consume_quota(&subject, UPLOADS, today + 1, 2, 2).await.unwrap();
+    let tomorrow = take_uploads(&store, &subject, today + 1, 2).await;
     // Assert
     assert!(tomorrow);
     assert_eq!(store.quotas.quota_used(&subject, UPLOADS, today).await.unwrap(), 2);
     assert_eq!(store.quotas.quota_used(&subject, UPLOADS, today + 1).await.unwrap(), 2);
     assert_eq!(store.quotas.quota_used(&subject, UPLOADS, today - 1).await.unwrap(), 0);
+    store.close().await;
+}
+
+#[tokio::test]
+async fn several_takes_are_all_taken_or_none() {
+    // Arrange: ann's uploads have room, the key's upload bytes have none left for 10 more.
+    let app = spawn_app().await;
+    let store = store_of(&app).await;
+    let (ann, key) = (QuotaSubject::license("ann"), QuotaSubject::license("key"));
+    let today = utc_day(OffsetDateTime::now_utc());
+    let bytes = Entitlement::FormUploadBytes;
+    let take = |subject: &QuotaSubject, entitlement, amount, limit| QuotaTake {
+        subject: subject.clone(),
+        entitlement,
+        amount,
+        limit,
+    };
+    assert_eq!(store.quotas.consume_quotas(vec![take(&key, bytes, 95, 100)], today).await.unwrap(), None);
+    // Act
+    let refused = store
+        .quotas
+        .consume_quotas(vec![take(&ann, UPLOADS, 1, 5), take(&key, UPLOADS, 1, 5), take(&key, bytes, 10, 100)], today)
+        .await
+        .unwrap();
+    let taken =
+        store.quotas.consume_quotas(vec![take(&ann, UPLOADS, 1, 5), take(&key, bytes, 5, 100)], today).await.unwrap();
+    // Assert: the refusal names the entitlement past its limit and gave back what the takes before it took.
+    assert_eq!(refused, Some(bytes));
+    assert_eq!(taken, None);
+    assert_eq!(store.quotas.quota_used(&ann, UPLOADS, today).await.unwrap(), 1);
+    assert_eq!(store.quotas.quota_used(&key, UPLOADS, today).await.unwrap(), 0);
+    assert_eq!(store.quotas.quota_used(&key, bytes, today).await.unwrap(), 100);
     store.close().await;
 }
 

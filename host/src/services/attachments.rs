@@ -229,11 +229,12 @@ impl Attachments {
         let records = self.judge(&target, &config, &field_ids, &files, problems)?;
         let count = records.len() as u64;
         let bytes = records.iter().map(|r| r.bytes.max(0) as u64).sum::<u64>();
-        quotas::take(&self.store, caller, Entitlement::FormUploads, count).await?;
-        if let Err(exceeded) = quotas::take(&self.store, caller, Entitlement::FormUploadBytes, bytes).await {
-            quotas::refund(&self.store, caller, Entitlement::FormUploads, count).await?;
-            return Err(exceeded);
-        }
+        quotas::take_all(
+            &self.store,
+            caller,
+            &[(Entitlement::FormUploads, count), (Entitlement::FormUploadBytes, bytes)],
+        )
+        .await?;
         let caps = caps_of(&config, &records);
         let stored =
             self.store.media.insert_attachments(&target.instance.stored.form_id, &user.user_id, records, caps).await;
