@@ -181,12 +181,18 @@ impl WorkflowItems {
     }
 
     /// Starts the workflow a SUBMITTED instance names in `integrations.workflowConfigurationId`,
-    /// unless the instance already sits in a workflow (moving it needs `confirmSwitch`).
-    pub async fn start_requested(&self, user: &SessionUser, instance: &Instance) -> Result<Option<StoredItem>> {
+    /// unless the instance already sits in a workflow (moving it needs `confirmSwitch`). `is_new` skips
+    /// the look for its item, which an instance this request created cannot have yet.
+    async fn start_requested(
+        &self,
+        user: &SessionUser,
+        instance: &Instance,
+        is_new: bool,
+    ) -> Result<Option<StoredItem>> {
         let payload = instance.checked_payload();
         let Some(workflow_id) = payload.workflow_configuration_id() else { return Ok(None) };
         if payload.state != InstanceState::Submitted
-            || self.store.workflow_items.workflow_item(&instance.stored.form_id).await?.is_some()
+            || (!is_new && self.store.workflow_items.workflow_item(&instance.stored.form_id).await?.is_some())
         {
             return Ok(None);
         }
@@ -197,7 +203,7 @@ impl WorkflowItems {
     /// Fills in a form (see [`FormInstances::create`]) and starts the workflow it asks for.
     pub async fn create_form(&self, user: &SessionUser, body: &Value) -> Result<FormRecord> {
         let created = self.instances.create(user, body).await?;
-        self.start_requested(user, &created).await?;
+        self.start_requested(user, &created, true).await?;
         Ok(created.into())
     }
 
@@ -211,7 +217,7 @@ impl WorkflowItems {
         precondition: &Precondition,
     ) -> Result<FormRecord> {
         let updated = self.instances.update(user, form_id, body, precondition).await?;
-        self.start_requested(user, &updated).await?;
+        self.start_requested(user, &updated, false).await?;
         self.instances.record(updated).await
     }
 

@@ -41,28 +41,28 @@ pub struct TicketRow {
 }
 
 /// Writes `events` inside the caller's transaction; call it as the transaction's last statement.
+///
+/// On PostgreSQL each event is one statement that takes the order lock (a no-op once held), inserts and
+/// notifies: the lock is held to the commit, so the fewer round trips after it, the more writers commit.
 pub(super) async fn insert_in(conn: &mut AnyConnection, events: &[LiveEvent], now: OffsetDateTime) -> StoreResult<()> {
-    if events.is_empty() {
-        return Ok(());
-    }
     let postgres = conn.backend_name() == "PostgreSQL";
-    if postgres {
-        sqlx::query("select pg_advisory_xact_lock($1)").bind(ORDER_LOCK).execute(&mut *conn).await?;
-    }
+    let statement = if postgres {
+        "with ordered as (select pg_advisory_xact_lock($5)) \
+         insert into live_event (kind, audience, data, created_at) select $1, $2, $3, $4 from ordered \
+         returning pg_notify($6, event_id::text) is not null as notified"
+    } else {
+        "insert into live_event (kind, audience, data, created_at) values ($1, $2, $3, $4)"
+    };
     for event in events {
-        let row = sqlx::query(
-            "insert into live_event (kind, audience, data, created_at) values ($1, $2, $3, $4) returning event_id",
-        )
-        .bind(event.kind.name())
-        .bind(event.audience.encode())
-        .bind(event.data.to_string())
-        .bind(to_millis(now))
-        .fetch_one(&mut *conn)
-        .await?;
+        let mut query = sqlx::query(statement)
+            .bind(event.kind.name())
+            .bind(event.audience.encode())
+            .bind(event.data.to_string())
+            .bind(to_millis(now));
         if postgres {
-            let id: i64 = row.try_get("event_id")?;
-            sqlx::query("select pg_notify($1, $2)").bind(CHANNEL).bind(id.to_string()).execute(&mut *conn).await?;
+            query = query.bind(ORDER_LOCK).bind(CHANNEL);
         }
+        query.execute(&mut *conn).await?;
     }
     Ok(())
 }
