@@ -4,7 +4,9 @@
 //! `uploading/<uuid>` for a resumable upload until it is finished (then renamed into `objects/`).
 //! A write goes to the temporary file, is flushed with `fsync`, then renamed into place and the
 //! folder synced, so a crash leaves either the whole object or nothing visible (plus, at worst, a
-//! temporary file that [`LocalStore::remove_stale_temporaries`] clears).
+//! temporary file that [`LocalStore::remove_stale_temporaries`] clears). A writer holds an advisory
+//! lock (`flock`) on its temporary file until it closes it; the lock, not the file's age, tells a
+//! running write from one a crash left, since a slow client's writes can be further apart than any grace.
 
 use std::collections::HashSet;
 use std::io::{self, Seek, SeekFrom};
@@ -66,7 +68,9 @@ impl LocalStore {
         Path::new(UPLOADING).join(name)
     }
 
-    /// Removes temporary files older than `grace`: writes that a crash interrupted.
+    /// Removes temporary files older than `grace` that no writer holds (in this process or another
+    /// sharing the folder): writes that a crash interrupted. The grace covers the instant between a
+    /// file's creation and its writer's lock.
     pub async fn remove_stale_temporaries(&self, grace: Duration) -> io::Result<usize> {
         let root = self.root.clone();
         blocking(move || {
@@ -75,10 +79,26 @@ impl LocalStore {
             let mut removed = 0;
             for entry in tmp.entries()? {
                 let entry = entry?;
+                let name = entry.file_name();
                 let modified = entry.metadata()?.modified()?.into_std();
-                if now.duration_since(modified).unwrap_or_default() >= grace {
-                    tmp.remove_file(entry.file_name())?;
-                    removed += 1;
+                if now.duration_since(modified).unwrap_or_default() < grace {
+                    continue;
+                }
+                let file = match tmp.open(&name) {
+                    Ok(file) => file.into_std(),
+                    // Placed or removed by its writer since it was listed.
+                    Err(error) if error.kind() == io::ErrorKind::NotFound => continue,
+                    Err(error) => return Err(error),
+                };
+                match file.try_lock() {
+                    // Removed while this holds the lock, so no writer can have taken it since.
+                    Ok(()) => match tmp.remove_file(&name) {
+                        Ok(()) => removed += 1,
+                        Err(error) if error.kind() == io::ErrorKind::NotFound => {}
+                        Err(error) => return Err(error),
+                    },
+                    Err(std::fs::TryLockError::WouldBlock) => {}
+                    Err(std::fs::TryLockError::Error(error)) => return Err(error),
                 }
             }
             Ok(removed)
@@ -178,7 +198,7 @@ impl MediaStore for LocalStore {
                 None => {
                     let root = self.root.clone();
                     blocking(move || {
-                        let file = root.create(&temporary)?.into_std();
+                        let file = create_locked(&root, &temporary)?;
                         let stored = appender::write_all(&file, &held).and_then(|()| file.sync_data());
                         drop(file);
                         stored.and_then(|()| place(&root, &temporary, &target)).inspect_err(|_| {
@@ -193,8 +213,8 @@ impl MediaStore for LocalStore {
         }
         let root = self.root.clone();
         let path = temporary.clone();
-        let file = blocking(move || root.create(&path)).await.map_err(|e| self.unavailable(e))?;
-        let mut appender = Appender::new(file.into_std(), 0);
+        let file = blocking(move || create_locked(&root, &path)).await.map_err(|e| self.unavailable(e))?;
+        let mut appender = Appender::new(file, 0);
         let written = async {
             for chunk in held {
                 appender.write(chunk).await.map_err(|e| self.unavailable(e))?;
@@ -250,7 +270,7 @@ impl MediaStore for LocalStore {
         }
     }
 
-    /// A temporary file's time is its last write, so a running upload never looks stale here.
+    /// A running upload holds its temporary file's lock, so it never looks stale here however slow it is.
     async fn remove_stale(&self, grace: Duration, _live: &HashSet<String>) -> Result<usize, MediaError> {
         self.remove_stale_temporaries(grace).await.map_err(|e| self.unavailable(e))
     }
@@ -324,6 +344,13 @@ impl MediaStore for LocalStore {
     }
 }
 
+/// Creates a temporary file and takes its lock, which the writer holds until it closes the file.
+fn create_locked(root: &Dir, temporary: &Path) -> io::Result<std::fs::File> {
+    let file = root.create(temporary)?.into_std();
+    file.lock()?;
+    Ok(file)
+}
+
 /// Renames a synced temporary file to `target` and syncs the folder: the rename is durable only once
 /// the folder itself is on disk. The folder is made when the rename finds it missing.
 fn place(root: &Dir, temporary: &Path, target: &Path) -> io::Result<()> {
@@ -394,6 +421,17 @@ mod tests {
         let store = LocalStore::open(dir.path()).unwrap();
         std::fs::write(dir.path().join(TMP).join("left-by-a-crash"), b"half").unwrap();
         assert_eq!(store.remove_stale_temporaries(Duration::from_secs(3600)).await.unwrap(), 0);
+        assert_eq!(store.remove_stale_temporaries(Duration::ZERO).await.unwrap(), 1);
+    }
+
+    #[tokio::test]
+    async fn a_temporary_file_whose_writer_holds_it_is_kept_however_old() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = LocalStore::open(dir.path()).unwrap();
+        let root = Dir::open_ambient_dir(dir.path(), ambient_authority()).unwrap();
+        let writing = create_locked(&root, &Path::new(TMP).join("a-slow-upload")).unwrap();
+        assert_eq!(store.remove_stale_temporaries(Duration::ZERO).await.unwrap(), 0);
+        drop(writing);
         assert_eq!(store.remove_stale_temporaries(Duration::ZERO).await.unwrap(), 1);
     }
 

@@ -24,6 +24,9 @@ pub struct MediaObjects {
     objects: Arc<dyn MediaStore>,
     grace: Duration,
     retry_after_seconds: u64,
+    /// Keys this process is writing or about to adopt: its own sweeper never takes them for
+    /// abandoned ones, however late a renewal of their announcements runs on a busy machine.
+    staging: Arc<Mutex<HashSet<String>>>,
 }
 
 /// An object as written.
@@ -53,6 +56,7 @@ impl MediaObjects {
             objects,
             grace: Duration::from_secs(config.sweep_grace_seconds),
             retry_after_seconds: config.retry_after_seconds,
+            staging: Arc::default(),
         }
     }
 
@@ -165,10 +169,17 @@ impl MediaObjects {
         let mut live: HashSet<String> = self.store.media.media_announced_since(cutoff).await?.into_iter().collect();
         // Resumable uploads live as long as their rows; they expire on their own clock.
         live.extend(self.store.uploads.keys().await?);
+        live.extend(self.staging_now());
         let mut total = self.objects.remove_stale(self.grace, &live).await?;
         loop {
             let due = self.store.media.media_due(cutoff, 500).await?;
             let batch = due.len();
+            // Renewed rather than skipped, so that the next batch does not find them again.
+            let staging = self.staging_now();
+            let (writing, due): (Vec<String>, Vec<String>) = due.into_iter().partition(|k| staging.contains(k));
+            if !writing.is_empty() {
+                self.store.media.media_renew(writing, OffsetDateTime::now_utc()).await?;
+            }
             let keys: Vec<StorageKey> = due.iter().filter_map(|k| StorageKey::parse(k)).collect();
             let mut removed = Vec::new();
             for key in keys {
@@ -190,6 +201,10 @@ impl MediaObjects {
                 return Ok(total);
             }
         }
+    }
+
+    fn staging_now(&self) -> HashSet<String> {
+        self.staging.lock().unwrap_or_else(|e| e.into_inner()).clone()
     }
 
     /// A set of staged objects to adopt or discard.
@@ -238,6 +253,7 @@ pub struct StagedObjects {
 
 impl StagedObjects {
     fn push(&self, key: StorageKey) {
+        self.objects.staging.lock().unwrap_or_else(|e| e.into_inner()).insert(key.as_str().to_owned());
         self.keys.lock().unwrap_or_else(|e| e.into_inner()).push(key);
         self.renewal.get_or_init(|| self.objects.keep_announced(self.keys.clone()));
     }
@@ -252,6 +268,13 @@ impl Drop for StagedObjects {
     fn drop(&mut self) {
         if let Some(renewal) = self.renewal.get() {
             renewal.abort();
+        }
+        {
+            let keys = self.keys.lock().unwrap_or_else(|e| e.into_inner());
+            let mut staging = self.objects.staging.lock().unwrap_or_else(|e| e.into_inner());
+            for key in keys.iter() {
+                staging.remove(key.as_str());
+            }
         }
         if self.adopted {
             return;
