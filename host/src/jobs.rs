@@ -16,6 +16,7 @@ mod announcement_expiry;
 mod content_addresses;
 mod housekeeping;
 mod live_listener;
+mod live_sequencer;
 mod marketplace_ranking;
 mod media_sweep;
 mod stale_listener;
@@ -82,6 +83,7 @@ pub fn start(deps: JobDeps) -> Jobs {
     tasks.extend(queue::spawn_workers(&deps.queue, analysis, config.analysis.workers));
     tasks.extend(stale_listener::start(config.database_url(), deps.caches.clone()));
     tasks.push(tokio::spawn(deps.live.clone().dispatch()));
+    tasks.extend(live_sequencer::start(deps.store.clone()));
     tasks.extend(live_listener::start(config.database_url(), deps.live.clone()));
     Jobs { tasks }
 }

@@ -139,9 +139,16 @@ pub struct Db {
     engine: Engine,
     /// Wakes this process's job workers when a commit queued jobs (other servers' workers poll).
     job_wake: Arc<tokio::sync::Notify>,
-    /// Wakes this process's live-event dispatcher when a commit wrote events (other servers
-    /// hear of them by `NOTIFY`).
+    /// Wakes this process's live-event dispatcher when events can be sent: on SQLite a commit
+    /// wrote them, on PostgreSQL the sequencer numbered them (other servers hear of them by `NOTIFY`).
     live_wake: Arc<tokio::sync::Notify>,
+    /// Wakes this process's live-event sequencer when a commit wrote events (PostgreSQL only; see
+    /// `store::live`).
+    sequencer_wake: Arc<tokio::sync::Notify>,
+    /// Whether this process runs a sequencer task (`jobs::live_sequencer`).
+    sequencer_running: Arc<std::sync::atomic::AtomicBool>,
+    /// That task's passes, which a commit that wrote events waits for.
+    sequencer_passes: Arc<live::Passes>,
 }
 
 pub use assets::AssetRepo;
@@ -356,6 +363,9 @@ impl Db {
             engine,
             job_wake: Arc::new(tokio::sync::Notify::new()),
             live_wake: Arc::new(tokio::sync::Notify::new()),
+            sequencer_wake: Arc::new(tokio::sync::Notify::new()),
+            sequencer_running: Arc::default(),
+            sequencer_passes: Arc::default(),
         })
     }
 
@@ -425,18 +435,36 @@ impl Db {
     }
 
     /// Call after the commit of a write that wrote `outbox`: its jobs can be claimed now.
-    fn committed(&self, outbox: &Outbox) {
+    async fn committed(&self, outbox: &Outbox) {
         if outbox.has_jobs() {
             self.job_wake.notify_waiters();
         }
         if outbox.has_live() {
-            self.live_committed();
+            self.live_committed().await;
         }
     }
 
-    /// Call after the commit of a write that wrote live events.
-    fn live_committed(&self) {
-        self.live_wake.notify_one();
+    /// Call after the commit of a write that wrote live events. On PostgreSQL it returns once they
+    /// are numbered, so they are visible (and a stream opened next starts after them) when the
+    /// request answers: by this process's sequencer, whose next pass it waits for (one pass numbers
+    /// what many commits wrote), or, in a process that runs none (a command, a program using the
+    /// store), by a pass of its own.
+    async fn live_committed(&self) {
+        match self.engine {
+            Engine::Sqlite => self.live_wake.notify_one(),
+            Engine::Postgres if self.sequencer_running.load(std::sync::atomic::Ordering::Relaxed) => {
+                let passed = self.sequencer_passes.after_now();
+                self.sequencer_wake.notify_one();
+                // Bounded: when numbering fails, the events go out later and the request still answers.
+                let _ = tokio::time::timeout(std::time::Duration::from_secs(1), passed).await;
+            }
+            Engine::Postgres => {
+                if let Err(error) = live::number_committed(self).await {
+                    // A server's sequencer numbers them within a second.
+                    tracing::warn!(%error, "live events: numbering committed events failed");
+                }
+            }
+        }
     }
 
     /// Copies the SQLite write-ahead log into the database file without blocking writers; the

@@ -173,7 +173,7 @@ impl AssetRepo {
                 })
             })
             .await;
-        self.db.live_committed();
+        self.db.live_committed().await;
         inserted
     }
 
@@ -313,7 +313,7 @@ impl AssetRepo {
                 })
             })
             .await?;
-        self.db.committed(outbox);
+        self.db.committed(outbox).await;
         Ok(attached)
     }
 

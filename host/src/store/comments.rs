@@ -82,7 +82,7 @@ impl CommentRepo {
                 })
             })
             .await?;
-        self.db.committed(outbox);
+        self.db.committed(outbox).await;
         Ok(())
     }
 

@@ -134,7 +134,7 @@ impl InstanceRepo {
                 Box::pin(async move { insert.run(conn).await })
             })
             .await?;
-        self.db.committed(outbox);
+        self.db.committed(outbox).await;
         Ok(stored)
     }
 
@@ -219,7 +219,7 @@ impl InstanceRepo {
         }
         outbox.write_in(&mut tx, now).await?;
         tx.commit().await?;
-        self.db.committed(outbox);
+        self.db.committed(outbox).await;
         Ok(instance_from_row(&row)?)
     }
 

@@ -1,25 +1,61 @@
 //! Live events (conventions section 14) and the tickets that open their streams.
 //!
 //! Events are written inside the transaction of the change that caused them ([`insert_in`], via
-//! `Outbox::live` or a message insert), so only a committed change is announced. Their ids must
-//! reach every server in the order the events became visible, because a stream resumes "after
-//! id N": on SQLite one writer commits at a time, so that is id order already; on PostgreSQL the
-//! writing transactions take one advisory lock before inserting, held to their commit, so ids are
-//! handed out in commit order too. Each insert is the last statement of its transaction, so the
-//! lock is never held while waiting for another lock. `NOTIFY` (delivered at commit) carries the
-//! new id to every server's dispatcher.
+//! `Outbox::live` or a message insert), so only a committed change is announced. Their public ids
+//! must grow in the order the events became visible, because a stream resumes "after id N" and
+//! must find every later event after N. On SQLite one writer commits at a time, so the row id is
+//! that order already. On PostgreSQL many transactions commit at once and a row id says only when
+//! the insert ran, so an event gets its public id (`seq`) after its commit: a sequencer
+//! ([`LiveRepo::number_committed`], one pass at a time across servers under an advisory lock)
+//! numbers the committed events it finds in one transaction of its own, from a counter, and
+//! `NOTIFY` carries the newest number to every server's dispatcher. A request that wrote events
+//! answers once they are numbered (`Db::live_committed`), so they are visible when it answers. Ordering by a lock that every
+//! writer held to its commit serialised those commits at one WAL flush each (issue 34: PostgreSQL
+//! carried 35 % of SQLite's mixed load, nearly every backend waiting on that lock).
+
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use sqlx::{AnyConnection, Row};
 use time::OffsetDateTime;
+use tokio::sync::watch;
 
-use super::{Db, StoreResult, rows_in_chunks, to_millis};
+use super::{Db, Engine, StoreResult, rows_in_chunks, to_millis};
 use crate::domain::live::{Audience, EventKind, LiveEvent};
 
-/// The `NOTIFY` channel that carries new event ids.
+/// The `NOTIFY` channel that carries the newest numbered event's id.
 pub const CHANNEL: &str = "trellis_live";
 
-/// The advisory lock that orders event ids by commit on PostgreSQL (an arbitrary constant).
-const ORDER_LOCK: i64 = 0x7472_6c69_7665;
+/// The advisory lock that lets one sequencer pass run at a time on PostgreSQL (an arbitrary constant).
+const SEQUENCER_LOCK: i64 = 0x7472_6c69_7665;
+
+/// How many events one sequencer pass numbers at most (it runs again at once when it found that many).
+const SEQUENCER_BATCH: i64 = 10_000;
+
+/// The passes of a process's sequencer task: a commit waits for the first pass that starts after
+/// it, which numbers what the commit wrote.
+#[derive(Debug)]
+pub(super) struct Passes {
+    started: AtomicU64,
+    finished: watch::Sender<u64>,
+}
+
+impl Default for Passes {
+    fn default() -> Self {
+        Self { started: AtomicU64::new(0), finished: watch::Sender::new(0) }
+    }
+}
+
+impl Passes {
+    /// Resolves once a pass that starts after this call has finished. Any pass numbered above the
+    /// count read here starts its statements after this call, so after the caller's commit.
+    pub(super) fn after_now(&self) -> impl Future<Output = ()> + use<> {
+        let wanted = self.started.load(Ordering::SeqCst) + 1;
+        let mut finished = self.finished.subscribe();
+        async move {
+            let _ = finished.wait_for(|done| *done >= wanted).await;
+        }
+    }
+}
 
 /// One stored event.
 #[derive(Clone, Debug)]
@@ -40,31 +76,77 @@ pub struct TicketRow {
     pub license_digest: Option<String>,
 }
 
-/// Writes `events` inside the caller's transaction; call it as the transaction's last statement.
-///
-/// On PostgreSQL each event is one statement that takes the order lock (a no-op once held), inserts and
-/// notifies: the lock is held to the commit, so the fewer round trips after it, the more writers commit.
+/// Writes `events` inside the caller's transaction. On PostgreSQL they have no public id until the
+/// sequencer numbers them after the commit (the commit wakes this server's sequencer).
 pub(super) async fn insert_in(conn: &mut AnyConnection, events: &[LiveEvent], now: OffsetDateTime) -> StoreResult<()> {
-    let postgres = conn.backend_name() == "PostgreSQL";
-    let statement = if postgres {
-        "with ordered as (select pg_advisory_xact_lock($5)) \
-         insert into live_event (kind, audience, data, created_at) select $1, $2, $3, $4 from ordered \
-         returning pg_notify($6, event_id::text) is not null as notified"
-    } else {
-        "insert into live_event (kind, audience, data, created_at) values ($1, $2, $3, $4)"
-    };
     for event in events {
-        let mut query = sqlx::query(statement)
+        sqlx::query("insert into live_event (kind, audience, data, created_at) values ($1, $2, $3, $4)")
             .bind(event.kind.name())
             .bind(event.audience.encode())
             .bind(event.data.to_string())
-            .bind(to_millis(now));
-        if postgres {
-            query = query.bind(ORDER_LOCK).bind(CHANNEL);
-        }
-        query.execute(&mut *conn).await?;
+            .bind(to_millis(now))
+            .execute(&mut *conn)
+            .await?;
     }
     Ok(())
+}
+
+/// One sequencer pass (PostgreSQL): numbers the committed events that have no public id yet,
+/// and tells every server's dispatcher; answers the newest number given, if it gave any.
+///
+/// The lock makes passes run one after another, across servers, and it is taken in a statement
+/// of its own, so the numbering statement's snapshot (read committed) comes after the previous
+/// pass's commit: whatever a pass numbers commits after everything numbered before and takes
+/// larger numbers. An event that commits during a pass is numbered by the next one, after the
+/// numbers a reader may already have seen, so a stream resuming after N misses nothing. The
+/// events one pass numbers become visible together, numbered in insertion order (so the events
+/// of one transaction keep theirs).
+pub(super) async fn number_committed(db: &Db) -> StoreResult<Option<i64>> {
+    if db.engine != Engine::Postgres {
+        return Ok(None);
+    }
+    let mut tx = db.writer.begin().await?;
+    // `is not null`: the Any driver cannot read a `void` column.
+    sqlx::query("select pg_advisory_xact_lock($1) is not null as locked")
+        .bind(SEQUENCER_LOCK)
+        .execute(&mut *tx)
+        .await?;
+    // Numbers follow on from a counter, not from `max(seq)`: the prune may have deleted every event
+    // while a dispatcher still remembers the last number it sent.
+    let row = sqlx::query(
+        "with waiting as ( \
+             select event_id, row_number() over (order by event_id) as n from live_event \
+             where seq is null order by event_id limit $1), \
+         numbering as ( \
+             update live_event_numbering set last = last + (select count(*) from waiting) \
+             where exists (select 1 from waiting) \
+             returning last - (select count(*) from waiting) as base), \
+         numbered as ( \
+             update live_event e set seq = numbering.base + waiting.n from waiting, numbering \
+             where e.event_id = waiting.event_id returning e.seq) \
+         select max(seq) as latest, count(*) as numbered from numbered",
+    )
+    .bind(SEQUENCER_BATCH)
+    .fetch_one(&mut *tx)
+    .await?;
+    let latest: Option<i64> = row.try_get("latest")?;
+    if let Some(latest) = latest {
+        sqlx::query("select pg_notify($1, $2) is not null as notified")
+            .bind(CHANNEL)
+            .bind(latest.to_string())
+            .execute(&mut *tx)
+            .await?;
+    }
+    tx.commit().await?;
+    if latest.is_some() {
+        db.live_wake.notify_one();
+    }
+    let numbered: i64 = row.try_get("numbered")?;
+    if numbered >= SEQUENCER_BATCH {
+        // More may be waiting: have the caller run again at once.
+        db.sequencer_wake.notify_one();
+    }
+    Ok(latest)
 }
 
 /// The repository of live events and tickets.
@@ -89,32 +171,68 @@ impl LiveRepo {
                 Box::pin(async move { insert_in(conn, &events, now).await })
             })
             .await?;
-        self.db.live_committed();
+        self.db.live_committed().await;
         Ok(())
     }
 
-    /// Wakes this process's dispatcher: an event was committed.
+    /// Wakes this process's dispatcher: an event can be sent (on PostgreSQL: was numbered).
     pub fn wake(&self) -> &tokio::sync::Notify {
         &self.db.live_wake
     }
 
+    /// Wakes this process's sequencer: a commit here wrote events (PostgreSQL only).
+    pub fn sequencer_wake(&self) -> &tokio::sync::Notify {
+        &self.db.sequencer_wake
+    }
+
+    /// Whether events are numbered after their commit by [`Self::number_committed`].
+    pub fn needs_sequencer(&self) -> bool {
+        self.db.engine == Engine::Postgres
+    }
+
+    /// The statement for this engine: an event's public id, in the order events became visible, is
+    /// `event_id` on SQLite and `seq` on PostgreSQL.
+    fn by_engine(&self, sqlite: &'static str, postgres: &'static str) -> &'static str {
+        match self.db.engine {
+            Engine::Sqlite => sqlite,
+            Engine::Postgres => postgres,
+        }
+    }
+
+    /// One pass of this process's sequencer (PostgreSQL; see [`number_committed`]): answers the
+    /// newest number given. The commits waiting for it go on when it ends, whatever its outcome.
+    pub async fn sequencer_pass(&self) -> StoreResult<Option<i64>> {
+        let passes = &self.db.sequencer_passes;
+        let pass = passes.started.fetch_add(1, Ordering::SeqCst) + 1;
+        let outcome = number_committed(&self.db).await;
+        passes.finished.send_replace(pass);
+        outcome
+    }
+
+    /// Tells the store that this process runs a sequencer task, which its commits wake.
+    pub fn sequencer_started(&self) {
+        self.db.sequencer_running.store(true, Ordering::Relaxed);
+    }
+
     /// The newest event's id (0 with none): where a new dispatcher starts.
     pub async fn latest_id(&self) -> StoreResult<i64> {
-        let row =
-            sqlx::query("select coalesce(max(event_id), 0) as latest from live_event").fetch_one(&self.db.pool).await?;
+        let query = self.by_engine(
+            "select coalesce(max(event_id), 0) as latest from live_event",
+            "select coalesce(max(seq), 0) as latest from live_event",
+        );
+        let row = sqlx::query(query).fetch_one(&self.db.pool).await?;
         Ok(row.try_get("latest")?)
     }
 
     /// Up to `limit` events after `after_id`, oldest first.
     pub async fn after(&self, after_id: i64, limit: i64) -> StoreResult<Vec<StoredLiveEvent>> {
-        let rows = sqlx::query(
-            "select event_id, kind, audience, data, created_at from live_event \
+        let query = self.by_engine(
+            "select event_id as public_id, kind, audience, data, created_at from live_event \
              where event_id > $1 order by event_id limit $2",
-        )
-        .bind(after_id)
-        .bind(limit)
-        .fetch_all(&self.db.pool)
-        .await?;
+            "select seq as public_id, kind, audience, data, created_at from live_event \
+             where seq > $1 order by seq limit $2",
+        );
+        let rows = sqlx::query(query).bind(after_id).bind(limit).fetch_all(&self.db.pool).await?;
         let mut events = Vec::with_capacity(rows.len());
         for row in rows {
             let kind: String = row.try_get("kind")?;
@@ -124,7 +242,7 @@ impl LiveRepo {
                 continue;
             };
             events.push(StoredLiveEvent {
-                event_id: row.try_get("event_id")?,
+                event_id: row.try_get("public_id")?,
                 kind,
                 audience,
                 data: row.try_get("data")?,
@@ -136,11 +254,11 @@ impl LiveRepo {
 
     /// Whether the event `event_id` is still kept and no older than `since`: a stream can resume after it.
     pub async fn resumable(&self, event_id: i64, since: OffsetDateTime) -> StoreResult<bool> {
-        let row = sqlx::query("select 1 as one from live_event where event_id = $1 and created_at >= $2")
-            .bind(event_id)
-            .bind(to_millis(since))
-            .fetch_optional(&self.db.pool)
-            .await?;
+        let query = self.by_engine(
+            "select 1 as one from live_event where event_id = $1 and created_at >= $2",
+            "select 1 as one from live_event where seq = $1 and created_at >= $2",
+        );
+        let row = sqlx::query(query).bind(event_id).bind(to_millis(since)).fetch_optional(&self.db.pool).await?;
         Ok(row.is_some())
     }
 

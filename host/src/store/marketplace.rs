@@ -264,7 +264,7 @@ impl ListingRepo {
                 })
             })
             .await?;
-        self.db.committed(outbox);
+        self.db.committed(outbox).await;
         Ok(written)
     }
 

@@ -241,7 +241,7 @@ impl MessageRepo {
                 })
             })
             .await?;
-        self.db.live_committed();
+        self.db.live_committed().await;
         Ok(())
     }
 
@@ -300,7 +300,7 @@ impl MessageRepo {
                 })
             })
             .await;
-        self.db.live_committed();
+        self.db.live_committed().await;
         read_at
     }
 }

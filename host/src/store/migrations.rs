@@ -43,6 +43,7 @@ const SQLITE: &[Embedded] = embed!("sqlite":
     17 "0017_live_events.sql",
     18 "0018_resumable_uploads.sql",
     19 "0019_bytes_stored_once.sql",
+    20 "0020_live_event_numbers.sql",
 );
 
 const POSTGRES: &[Embedded] = embed!("postgres":
@@ -65,6 +66,7 @@ const POSTGRES: &[Embedded] = embed!("postgres":
     17 "0017_live_events.sql",
     18 "0018_resumable_uploads.sql",
     19 "0019_bytes_stored_once.sql",
+    20 "0020_live_event_numbers.sql",
 );
 
 /// The version of the newest migration this binary carries.

@@ -117,7 +117,7 @@ impl RegistrationRepo {
                 })
             })
             .await?;
-        self.db.committed(outbox);
+        self.db.committed(outbox).await;
         Ok(inserted)
     }
 
@@ -210,7 +210,7 @@ impl RegistrationRepo {
                 })
             })
             .await?;
-        self.db.committed(outbox);
+        self.db.committed(outbox).await;
         Ok(decided)
     }
 

@@ -219,7 +219,7 @@ impl WorkflowItemRepo {
             })
         })
         .await;
-        self.db.live_committed();
+        self.db.live_committed().await;
         item
     }
 
@@ -277,7 +277,7 @@ impl WorkflowItemRepo {
             })
         })
         .await;
-        self.db.live_committed();
+        self.db.live_committed().await;
         moved
     }
 

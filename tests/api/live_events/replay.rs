@@ -5,11 +5,13 @@
 
 use std::time::Duration;
 
+use reqwest::{Method, StatusCode};
 use serde_json::json;
 use trellis_tests::{spawn_app, spawn_app_with};
 
 use crate::support::live::{Live, Received, probe, users};
 use crate::support::messages::{notify, sent};
+use crate::support::spaces::{add_member, created_space, id};
 
 /// What the test compares of an event: its id, name and data.
 fn seen(events: &[Received]) -> Vec<(String, String, serde_json::Value)> {
@@ -50,6 +52,48 @@ async fn a_reconnecting_client_gets_what_it_missed_in_order_and_each_once() {
     assert_eq!(seen(&replayed[..1]), seen(&first_pair[1..]));
     assert_eq!(seen(&replayed[1..5]), seen(&missed));
     assert_eq!(replayed[6].id, again.last_id(), "{replayed:?}");
+}
+
+#[tokio::test]
+async fn events_committed_at_once_come_each_once_in_increasing_ids_and_a_resume_after_any_gets_the_rest() {
+    // Arrange: bob listens to a space where ann posts 40 comments at once (on PostgreSQL their
+    // transactions commit together, and each event gets its id after its commit).
+    const COMMENTS: usize = 40;
+    let app = spawn_app().await;
+    let [ann, bob] = users(&app, ["ann", "bob"]).await;
+    let space_id = id(&created_space(&app, &ann, "busy").await);
+    add_member(&app, &space_id, &bob).await;
+    let mut bobs = Live::open(&app, &bob).await;
+    // Act
+    let posts = (0..COMMENTS).map(|n| {
+        app.authed(Method::POST, &format!("/v0/spaces/{space_id}/comments"), &ann.token)
+            .json(&json!({"body": format!("comment {n}")}))
+            .send()
+    });
+    let mut posted = Vec::new();
+    for answer in futures::future::join_all(posts).await {
+        let answer = answer.unwrap();
+        assert_eq!(answer.status(), StatusCode::CREATED);
+        posted.push(answer.json::<serde_json::Value>().await.unwrap()["commentId"].as_str().unwrap().to_owned());
+    }
+    // Assert: every comment heard once, ids increasing.
+    let heard = bobs.take(COMMENTS).await;
+    let ids: Vec<i64> = heard.iter().map(|e| e.id.parse().unwrap()).collect();
+    assert!(ids.windows(2).all(|w| w[0] < w[1]), "ids increase: {ids:?}");
+    let mut heard_comments: Vec<String> =
+        heard.iter().map(|e| e.data["commentId"].as_str().unwrap().to_owned()).collect();
+    heard_comments.sort();
+    posted.sort();
+    assert_eq!(heard_comments, posted);
+    // Assert: resuming after any of them replays exactly the ones after it.
+    for after in [0, COMMENTS / 2] {
+        let mut again = Live::resume(&app, &bob, &heard[after].id).await;
+        let replayed = again.take(COMMENTS - 1 - after).await;
+        assert_eq!(seen(&replayed), seen(&heard[after + 1..]), "resumed after event {after}");
+    }
+    // After the last one, nothing but what comes next.
+    let mut again = Live::resume(&app, &bob, &heard[COMMENTS - 1].id).await;
+    probe(&app, &mut again, &ann, &bob).await;
 }
 
 #[tokio::test]

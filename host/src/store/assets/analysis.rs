@@ -63,8 +63,8 @@ impl AssetRepo {
                 })
             })
             .await?;
-        self.db.committed(outbox);
-        self.db.live_committed();
+        self.db.committed(outbox).await;
+        self.db.live_committed().await;
         Ok(updated)
     }
 
@@ -103,7 +103,7 @@ impl AssetRepo {
             })
             .await?;
         if queued {
-            self.db.committed(outbox);
+            self.db.committed(outbox).await;
         }
         Ok(queued)
     }

@@ -206,7 +206,7 @@ impl ChannelRepo {
                 })
             })
             .await;
-        self.db.live_committed();
+        self.db.live_committed().await;
         written
     }
 
