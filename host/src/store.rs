@@ -145,9 +145,8 @@ pub struct Db {
     /// Wakes this process's live-event sequencer when a commit wrote events (PostgreSQL only; see
     /// `store::live`).
     sequencer_wake: Arc<tokio::sync::Notify>,
-    /// Whether this process runs a sequencer task (`jobs::live_sequencer`).
-    sequencer_running: Arc<std::sync::atomic::AtomicBool>,
-    /// That task's passes, which a commit that wrote events waits for.
+    /// The passes of this process's sequencer task (`jobs::live_sequencer`), if it runs one,
+    /// which a commit that wrote events waits for.
     sequencer_passes: Arc<live::Passes>,
 }
 
@@ -364,7 +363,6 @@ impl Db {
             job_wake: Arc::new(tokio::sync::Notify::new()),
             live_wake: Arc::new(tokio::sync::Notify::new()),
             sequencer_wake: Arc::new(tokio::sync::Notify::new()),
-            sequencer_running: Arc::default(),
             sequencer_passes: Arc::default(),
         })
     }
@@ -435,12 +433,13 @@ impl Db {
     }
 
     /// Call after the commit of a write that wrote `outbox`: its jobs can be claimed now.
+    /// Its live events go out first, so that what a job's worker then writes follows them.
     async fn committed(&self, outbox: &Outbox) {
-        if outbox.has_jobs() {
-            self.job_wake.notify_waiters();
-        }
         if outbox.has_live() {
             self.live_committed().await;
+        }
+        if outbox.has_jobs() {
+            self.job_wake.notify_waiters();
         }
     }
 
@@ -452,7 +451,7 @@ impl Db {
     async fn live_committed(&self) {
         match self.engine {
             Engine::Sqlite => self.live_wake.notify_one(),
-            Engine::Postgres if self.sequencer_running.load(std::sync::atomic::Ordering::Relaxed) => {
+            Engine::Postgres if self.sequencer_passes.running() => {
                 let passed = self.sequencer_passes.after_now();
                 self.sequencer_wake.notify_one();
                 // Bounded: when numbering fails, the events go out later and the request still answers.

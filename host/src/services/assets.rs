@@ -260,12 +260,14 @@ impl Assets {
         }
         let owner = Caller::new(QuotaSubject::user(&user.user_id), plan.clone());
         quotas::take(&self.store, &owner, Entitlement::Reanalyses, 1).await?;
-        let queued = reanalysis::requeue(&self.store, &asset).await;
+        let now = OffsetDateTime::now_utc();
+        let queued = reanalysis::requeue(&self.store, &asset, now).await;
         if !quotas::settle(&self.store, &owner, Entitlement::Reanalyses, 1, queued).await? {
             return Err(analysis_not_ended(&asset));
         }
-        let asset = self.store.assets.asset(&space_id, &asset_id).await?.ok_or_else(not_found)?;
-        Ok(asset.into())
+        // The answer is the asset as this request left it, not read again: a worker may have
+        // taken the job already.
+        Ok(StoredAsset { analysis_state: Some("QUEUED".to_owned()), updated_at: now, ..asset }.into())
     }
 
     /// Stores the request's one `file` part as the asset's bytes: only its proposer may, only

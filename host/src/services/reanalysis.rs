@@ -19,13 +19,13 @@ pub fn has_ended(asset: &StoredAsset) -> bool {
     matches!(asset.analysis_state.as_deref(), Some("SUCCEEDED" | "FAILED"))
 }
 
-/// Queues the analysis of `asset` again; `false`, nothing written, when its analysis has not
-/// ended (it moved meanwhile). Readers of the asset hear that its analysis is QUEUED.
-pub async fn requeue(store: &Store, asset: &StoredAsset) -> StoreResult<bool> {
+/// Queues the analysis of `asset` again at `now`; `false`, nothing written, when its analysis has
+/// not ended (it moved meanwhile). Readers of the asset hear that its analysis is QUEUED.
+pub async fn requeue(store: &Store, asset: &StoredAsset, now: OffsetDateTime) -> StoreResult<bool> {
     let job = AnalyseAsset::again(&asset.asset_id, &asset.proposed_by);
     let live = LiveEvent::asset_changed(&asset.space_id, &asset.asset_id, &asset.state, Some("QUEUED"));
     let outbox = Arc::new(Outbox::new().job(&job).live(live));
-    store.assets.requeue_analysis(&asset.asset_id, &outbox, OffsetDateTime::now_utc()).await
+    store.assets.requeue_analysis(&asset.asset_id, &outbox, now).await
 }
 
 /// Queues every FAILED analysis again; answers how many. Each asset is its own transaction, so
@@ -37,7 +37,7 @@ pub async fn requeue_failed(store: &Store) -> StoreResult<u64> {
         let Some(last) = page.last() else { return Ok(queued) };
         after = last.asset_id.clone();
         for asset in &page {
-            queued += u64::from(requeue(store, asset).await?);
+            queued += u64::from(requeue(store, asset, OffsetDateTime::now_utc()).await?);
         }
     }
 }

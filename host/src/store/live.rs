@@ -13,7 +13,7 @@
 //! writer held to its commit serialised those commits at one WAL flush each (issue 34: PostgreSQL
 //! carried 35 % of SQLite's mixed load, nearly every backend waiting on that lock).
 
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use sqlx::{AnyConnection, Row};
 use time::OffsetDateTime;
@@ -35,17 +35,23 @@ const SEQUENCER_BATCH: i64 = 10_000;
 /// it, which numbers what the commit wrote.
 #[derive(Debug)]
 pub(super) struct Passes {
+    /// Whether this process runs a sequencer task.
+    running: AtomicBool,
     started: AtomicU64,
     finished: watch::Sender<u64>,
 }
 
 impl Default for Passes {
     fn default() -> Self {
-        Self { started: AtomicU64::new(0), finished: watch::Sender::new(0) }
+        Self { running: AtomicBool::new(false), started: AtomicU64::new(0), finished: watch::Sender::new(0) }
     }
 }
 
 impl Passes {
+    pub(super) fn running(&self) -> bool {
+        self.running.load(Ordering::Relaxed)
+    }
+
     /// Resolves once a pass that starts after this call has finished. Any pass numbered above the
     /// count read here starts its statements after this call, so after the caller's commit.
     pub(super) fn after_now(&self) -> impl Future<Output = ()> + use<> {
@@ -211,7 +217,7 @@ impl LiveRepo {
 
     /// Tells the store that this process runs a sequencer task, which its commits wake.
     pub fn sequencer_started(&self) {
-        self.db.sequencer_running.store(true, Ordering::Relaxed);
+        self.db.sequencer_passes.running.store(true, Ordering::Relaxed);
     }
 
     /// The newest event's id (0 with none): where a new dispatcher starts.
