@@ -435,7 +435,13 @@ impl Db {
     /// Call after the commit of a write that wrote `outbox`: its jobs can be claimed now.
     /// Its live events go out first, so that what a job's worker then writes follows them.
     async fn committed(&self, outbox: &Outbox) {
-        if outbox.has_live() {
+        self.committed_with(outbox, false).await;
+    }
+
+    /// As [`Db::committed`], for a write that also wrote live events of its own (`wrote_live`):
+    /// they are numbered in the same wait as the outbox's.
+    async fn committed_with(&self, outbox: &Outbox, wrote_live: bool) {
+        if wrote_live || outbox.has_live() {
             self.live_committed().await;
         }
         if outbox.has_jobs() {

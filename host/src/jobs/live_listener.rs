@@ -1,8 +1,8 @@
 //! Wakes this server's live-event dispatcher when a sequencer (of any server sharing the PostgreSQL
 //! database) has numbered committed events (`NOTIFY` on `store::live::CHANNEL`, which carries the
-//! newest number only; the dispatcher reads the events themselves in that order). While the connection is down the
-//! dispatcher's one-second tick still finds every event, later. SQLite is one server's database:
-//! its own commits wake it.
+//! newest number only; the dispatcher reads the events themselves in that order). While the
+//! connection is down the dispatcher's one-second tick still finds every event, later. SQLite is
+//! one server's database: its own commits wake it.
 
 use std::sync::Arc;
 use std::time::Duration;

@@ -173,7 +173,9 @@ impl AssetRepo {
                 })
             })
             .await;
-        self.db.live_committed().await;
+        if matches!(inserted, Ok(true)) {
+            self.db.live_committed().await;
+        }
         inserted
     }
 

@@ -6,12 +6,12 @@
 //! must find every later event after N. On SQLite one writer commits at a time, so the row id is
 //! that order already. On PostgreSQL many transactions commit at once and a row id says only when
 //! the insert ran, so an event gets its public id (`seq`) after its commit: a sequencer
-//! ([`LiveRepo::number_committed`], one pass at a time across servers under an advisory lock)
-//! numbers the committed events it finds in one transaction of its own, from a counter, and
-//! `NOTIFY` carries the newest number to every server's dispatcher. A request that wrote events
-//! answers once they are numbered (`Db::live_committed`), so they are visible when it answers. Ordering by a lock that every
-//! writer held to its commit serialised those commits at one WAL flush each (issue 34: PostgreSQL
-//! carried 35 % of SQLite's mixed load, nearly every backend waiting on that lock).
+//! ([`number_committed`], one pass at a time across servers under an advisory lock) numbers the
+//! committed events it finds in one transaction of its own, from a counter, and `NOTIFY` carries
+//! the newest number to every server's dispatcher. A request that wrote events answers once they
+//! are numbered (`Db::live_committed`), so they are visible when it answers. Ordering by a lock
+//! that every writer held to its commit serialised those commits at one WAL flush each (issue 34:
+//! PostgreSQL carried 35 % of SQLite's mixed load, nearly every backend waiting on that lock).
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
@@ -191,7 +191,7 @@ impl LiveRepo {
         &self.db.sequencer_wake
     }
 
-    /// Whether events are numbered after their commit by [`Self::number_committed`].
+    /// Whether events are numbered after their commit by a sequencer ([`Self::sequencer_pass`]).
     pub fn needs_sequencer(&self) -> bool {
         self.db.engine == Engine::Postgres
     }

@@ -256,7 +256,7 @@ impl MessageRepo {
         now: OffsetDateTime,
     ) -> StoreResult<Option<OffsetDateTime>> {
         let work = Arc::new((message_id.to_owned(), recipient_id.to_owned()));
-        let read_at = self
+        let (read_at, marked) = self
             .db
             .write(move |conn| {
                 let work = work.clone();
@@ -271,6 +271,7 @@ impl MessageRepo {
                     .bind(to_millis(now))
                     .fetch_optional(&mut *conn)
                     .await?;
+                    let first_read = marked.is_some();
                     if let Some(marked) = marked {
                         sqlx::query(
                             "update thread_participant set unread = unread - 1 \
@@ -296,12 +297,16 @@ impl MessageRepo {
                         .bind(recipient_id.clone())
                         .fetch_optional(&mut *conn)
                         .await?;
-                    Ok(row.map(|row| row.try_get::<Option<i64>, _>("read_at")).transpose()?.flatten().map(from_millis))
+                    let read_at = row.map(|row| row.try_get::<Option<i64>, _>("read_at")).transpose()?;
+                    Ok((read_at.flatten().map(from_millis), first_read))
                 })
             })
-            .await;
-        self.db.live_committed().await;
-        read_at
+            .await?;
+        // Only the first read changes the unread count, and only it wrote an event.
+        if marked {
+            self.db.live_committed().await;
+        }
+        Ok(read_at)
     }
 }
 

@@ -63,8 +63,7 @@ impl AssetRepo {
                 })
             })
             .await?;
-        self.db.committed(outbox).await;
-        self.db.live_committed().await;
+        self.db.committed_with(outbox, updated).await;
         Ok(updated)
     }
 

@@ -206,7 +206,9 @@ impl ChannelRepo {
                 })
             })
             .await;
-        self.db.live_committed().await;
+        if matches!(&written, Ok(InviteWrite::Invited(outcomes)) if !outcomes.is_empty()) {
+            self.db.live_committed().await;
+        }
         written
     }
 
