@@ -1,6 +1,6 @@
 //! What the host's media analysis answers, defined once for everyone who handles it: `trellis-inference`
 //! computes these, the module host (`trellis-modules`) bounds them and hands them to analysis steps through
-//! WIT 0.2.0 `media`, `vision` and `speech`, and the module SDK (`trellis-plugin-sdk`) gives them to a Rust
+//! WIT `media`, `vision` and `speech` (0.2.0 and 0.3.0), and the module SDK (`trellis-plugin-sdk`) gives them to a Rust
 //! step and its in-process test kit. Plain data with no dependencies, so it builds for `wasm32-wasip2` and
 //! the SDK need not depend on the host.
 //!
@@ -14,12 +14,19 @@ pub const MAX_FRAMES: u32 = 16;
 pub const MAX_LABELS: u32 = 20;
 /// Most faces of one frame handed to a step.
 pub const MAX_FACES: usize = 100;
+/// Most objects of one frame handed to a step (`vision.detect-objects`).
+pub const MAX_OBJECTS: usize = 100;
 /// Most colours of one frame handed to a step.
 pub const MAX_COLOURS: usize = 5;
 /// Most transcript segments handed to a step (their text together is at most [`MAX_TRANSCRIPT_BYTES`]).
 pub const MAX_SEGMENTS: usize = 10_000;
 /// Longest transcript, in bytes.
 pub const MAX_TRANSCRIPT_BYTES: usize = 1024 * 1024;
+/// Most lines of printed text read from one frame handed to a step (`vision.read-text`).
+pub const MAX_TEXT_LINES: usize = 200;
+/// Longest printed text of one frame (its lines together) handed to a step, and longest `text` finding a
+/// step may return, in bytes.
+pub const MAX_TEXT_BYTES: usize = 16 * 1024;
 /// Longest model string (name and version) handed to a step or accepted in its findings, in bytes.
 pub const MAX_MODEL_BYTES: usize = 200;
 
@@ -101,6 +108,33 @@ pub struct Faces {
     pub model: String,
 }
 
+/// A person or thing found in a frame, in pixels of its frame.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Object {
+    /// Plain English name: `person`, `car`, `traffic light`...
+    pub name: String,
+    /// Left edge.
+    pub x: u32,
+    /// Top edge.
+    pub y: u32,
+    /// Width.
+    pub width: u32,
+    /// Height.
+    pub height: u32,
+    /// The detector's confidence, 0..1.
+    pub score: f32,
+}
+
+/// The objects of a frame, best first (at most [`MAX_OBJECTS`] handed to a step), and the model that found
+/// them.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Objects {
+    /// Best first.
+    pub objects: Vec<Object>,
+    /// The model.
+    pub model: String,
+}
+
 /// A named colour and its share of a frame's pixels (0..1).
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Colour {
@@ -159,6 +193,17 @@ impl Transcript {
         let parts: Vec<&str> = self.segments.iter().map(|s| s.text.trim()).filter(|t| !t.is_empty()).collect();
         parts.join(" ")
     }
+}
+
+/// Printed text read from a frame (`vision.read-text`, WIT 0.3.0): its lines top to bottom, each trimmed and
+/// non-empty (at most [`MAX_TEXT_LINES`] lines and [`MAX_TEXT_BYTES`] handed to a step), and the model that
+/// read them. No text found is no lines.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Text {
+    /// The lines, in reading order.
+    pub lines: Vec<String>,
+    /// The model (engine and its language data).
+    pub model: String,
 }
 
 #[cfg(test)]

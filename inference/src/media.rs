@@ -7,7 +7,7 @@
 //! (`media/process.rs`).
 
 mod ffmpeg;
-mod process;
+pub(crate) mod process;
 mod wav;
 
 use std::ffi::OsString;
@@ -41,6 +41,24 @@ pub enum Sandbox {
     Required,
     /// Never (the other bounds still hold).
     Off,
+}
+
+impl Sandbox {
+    /// Whether a tool runs sandboxed under `setting`, given whether bubblewrap runs here (asked only when
+    /// it matters); an error when the sandbox is required and does not run.
+    pub(crate) fn decide(setting: Sandbox, runs: impl FnOnce() -> bool) -> Result<bool, InferenceError> {
+        match setting {
+            Sandbox::Off => Ok(false),
+            Sandbox::Auto => Ok(runs()),
+            Sandbox::Required if runs() => Ok(true),
+            Sandbox::Required => Err(InferenceError::MissingProgram {
+                program: "bwrap",
+                why: "the media tools' sandbox is required (analysis.tool_sandbox = \"required\") but bubblewrap \
+                      does not run here"
+                    .into(),
+            }),
+        }
+    }
 }
 
 /// What one decoding through ffmpeg or ffprobe may spend.

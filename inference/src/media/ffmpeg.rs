@@ -70,24 +70,13 @@ fn confinement_of<'a>(bounds: &DecodeBounds, sandboxed: bool, input: Option<&'a 
         cpu_seconds: bounds.timeout.as_secs() + 1,
         sandboxed,
         input,
+        env: &[],
     }
 }
 
 /// How a run on `input` is confined under `bounds`.
 fn confinement<'a>(bounds: &DecodeBounds, input: &'a Path) -> Result<Confinement<'a>, InferenceError> {
-    let sandboxed = match bounds.sandbox {
-        Sandbox::Off => false,
-        Sandbox::Auto => sandbox_runs(),
-        Sandbox::Required if sandbox_runs() => true,
-        Sandbox::Required => {
-            return Err(InferenceError::MissingProgram {
-                program: "bwrap",
-                why: "the media tools' sandbox is required (analysis.tool_sandbox = \"required\") but bubblewrap \
-                      does not run here"
-                    .into(),
-            });
-        }
-    };
+    let sandboxed = Sandbox::decide(bounds.sandbox, sandbox_runs)?;
     Ok(confinement_of(bounds, sandboxed, Some(input)))
 }
 

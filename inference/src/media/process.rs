@@ -24,6 +24,8 @@ pub(crate) struct Confinement<'a> {
     pub(crate) sandboxed: bool,
     /// The one file it may read besides the system's programs (inside the sandbox).
     pub(crate) input: Option<&'a Path>,
+    /// Variables set in its otherwise empty environment (besides `PATH`).
+    pub(crate) env: &'a [(&'a str, &'a str)],
 }
 
 /// Descriptors a child may hold: its pipes, the input, and the libraries it loads.
@@ -47,6 +49,9 @@ impl Confinement<'_> {
             .args(args);
         // The server's environment holds its database address and storage keys: none of it is passed on.
         command.env_clear().env("PATH", search_path());
+        if !self.sandboxed {
+            command.envs(self.env.iter().copied());
+        }
         command
     }
 
@@ -70,6 +75,9 @@ impl Confinement<'_> {
         .map(OsString::from)
         .to_vec();
         args.push(search_path());
+        for (name, value) in self.env {
+            args.extend(["--setenv", name, value].map(OsString::from));
+        }
         args.extend(["--ro-bind", "/usr", "/usr", "--dev", "/dev"].map(OsString::from));
         // Merged-/usr systems link these into /usr; older ones keep them as folders of their own.
         for top in ["/bin", "/sbin", "/lib", "/lib32", "/lib64"] {
@@ -135,9 +143,22 @@ pub(crate) fn run(
     deadline: Instant,
     confinement: &Confinement<'_>,
 ) -> Result<Ran, RunError> {
+    run_with_input(program, args, None, stdout_cap, deadline, confinement)
+}
+
+/// [`run`], with `input` written to the child's standard input (from a thread of its own, so a child that
+/// stops reading cannot block us; it gets EOF after the last byte).
+pub(crate) fn run_with_input(
+    program: &str,
+    args: &[OsString],
+    input: Option<Vec<u8>>,
+    stdout_cap: usize,
+    deadline: Instant,
+    confinement: &Confinement<'_>,
+) -> Result<Ran, RunError> {
     let mut child = confinement
         .command(program, args)
-        .stdin(Stdio::null())
+        .stdin(if input.is_some() { Stdio::piped() } else { Stdio::null() })
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
@@ -145,6 +166,13 @@ pub(crate) fn run(
             std::io::ErrorKind::NotFound => RunError::NotFound,
             _ => RunError::Io(e),
         })?;
+    if let (Some(bytes), Some(mut stdin)) = (input, child.stdin.take()) {
+        thread::spawn(move || {
+            use std::io::Write;
+            // A child that exits early closes the pipe: the write fails with EPIPE, which is its business.
+            let _ = stdin.write_all(&bytes);
+        });
+    }
     // Readers on their own threads, so a child filling one pipe never blocks on us while we wait.
     let stdout = child.stdout.take().map(|out| {
         read_on_a_thread(move || {
@@ -211,7 +239,7 @@ mod tests {
     use super::*;
 
     fn plain() -> Confinement<'static> {
-        Confinement { memory_bytes: 512 << 20, cpu_seconds: 10, sandboxed: false, input: None }
+        Confinement { memory_bytes: 512 << 20, cpu_seconds: 10, sandboxed: false, input: None, env: &[] }
     }
 
     fn soon() -> Instant {
@@ -248,6 +276,25 @@ mod tests {
         let names: Vec<&str> =
             std::str::from_utf8(&ran.stdout).unwrap().lines().filter_map(|l| l.split('=').next()).collect();
         assert_eq!(names, ["PATH"]);
+    }
+
+    #[test]
+    fn the_variables_asked_for_are_set_and_nothing_else() {
+        let confinement = Confinement { env: &[("OMP_THREAD_LIMIT", "1")], ..plain() };
+        let ran = run("env", &[], 1 << 16, soon(), &confinement).unwrap();
+        let mut lines: Vec<&str> = std::str::from_utf8(&ran.stdout).unwrap().lines().collect();
+        lines.sort();
+        assert_eq!(lines.len(), 2, "{lines:?}");
+        assert_eq!(lines[0], "OMP_THREAD_LIMIT=1");
+        assert!(lines[1].starts_with("PATH="));
+    }
+
+    #[test]
+    fn standard_input_reaches_the_child_whole() {
+        let input: Vec<u8> = (0..200_000u32).map(|i| (i % 251) as u8).collect();
+        let ran = run_with_input("cat", &[], Some(input.clone()), 1 << 20, soon(), &plain()).unwrap();
+        assert!(ran.success, "{}", ran.stderr);
+        assert_eq!(ran.stdout, input);
     }
 
     #[test]
