@@ -7,8 +7,9 @@ use async_trait::async_trait;
 use serde::Serialize;
 
 pub use media::{
-    Colour, Face, Faces, Label, Labels, MAX_COLOURS, MAX_FACES, MAX_FRAMES, MAX_LABELS, MAX_MODEL_BYTES, MAX_SEGMENTS,
-    MAX_TRANSCRIPT_BYTES, MediaAnalysis, MediaInfo, MediaKind, PictureFacts, Segment, Transcript,
+    Colour, Face, Faces, Label, Labels, MAX_COLOURS, MAX_FACES, MAX_FRAMES, MAX_LABELS, MAX_MODEL_BYTES, MAX_OBJECTS,
+    MAX_SEGMENTS, MAX_TEXT_BYTES, MAX_TEXT_LINES, MAX_TRANSCRIPT_BYTES, MediaAnalysis, MediaInfo, MediaKind, Object,
+    Objects, PictureFacts, Segment, Text, Transcript,
 };
 
 /// Most bytes one `asset-read.read` call returns.
@@ -89,6 +90,8 @@ pub struct AnalysisResult {
     pub sentences: Vec<Finding>,
     /// A transcript of its speech, when the step made one.
     pub transcript: Option<Finding>,
+    /// The printed text in its pictures, lines joined by `\n`, when the step read some (WIT 0.3.0).
+    pub text: Option<Finding>,
 }
 
 impl AnalysisResult {
@@ -99,6 +102,7 @@ impl AnalysisResult {
             tags: tags.into_iter().map(Finding::plain).collect(),
             sentences: description.filter(|d| !d.trim().is_empty()).map(Finding::plain).into_iter().collect(),
             transcript: transcript.map(Finding::plain),
+            text: None,
         }
     }
 
@@ -123,7 +127,10 @@ impl AnalysisResult {
         if self.transcript.as_ref().is_some_and(|t| t.text.len() > MAX_TRANSCRIPT_BYTES) {
             return Some(format!("transcript is longer than {MAX_TRANSCRIPT_BYTES} bytes"));
         }
-        let findings = self.tags.iter().chain(&self.sentences).chain(&self.transcript);
+        if self.text.as_ref().is_some_and(|t| t.text.len() > MAX_TEXT_BYTES) {
+            return Some(format!("text is longer than {MAX_TEXT_BYTES} bytes"));
+        }
+        let findings = self.tags.iter().chain(&self.sentences).chain(&self.transcript).chain(&self.text);
         if let Some(model) = findings.filter_map(|f| f.model.as_deref()).find(|m| m.len() > MAX_MODEL_BYTES) {
             return Some(format!("model {model:.40?}... is longer than {MAX_MODEL_BYTES} bytes"));
         }
@@ -166,7 +173,10 @@ mod tests {
             ..ok.clone()
         };
 
+        let text = AnalysisResult { text: Some(sentence(&"a".repeat(MAX_TEXT_BYTES + 1))), ..ok.clone() };
+
         assert_eq!(ok.problem(), None);
+        assert!(text.problem().is_some());
         assert!(empty.problem().is_some());
         assert!(long.problem().is_some());
         assert!(model.problem().is_some());

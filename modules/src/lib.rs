@@ -27,9 +27,9 @@ mod wit;
 
 pub use analysis::{
     AnalysisResult, AssetInfo, AssetSource, BytesAsset, Colour, Face, Faces, Finding, Label, Labels,
-    MAX_ASSET_READ_BYTES, MAX_DESCRIPTION_BYTES, MAX_FACES, MAX_FRAMES, MAX_LABELS, MAX_MODEL_BYTES, MAX_SEGMENTS,
-    MAX_SENTENCES, MAX_TAG_CHARS, MAX_TAGS, MAX_TRANSCRIPT_BYTES, MediaAnalysis, MediaInfo, MediaKind, PictureFacts,
-    Segment, Transcript,
+    MAX_ASSET_READ_BYTES, MAX_DESCRIPTION_BYTES, MAX_FACES, MAX_FRAMES, MAX_LABELS, MAX_MODEL_BYTES, MAX_OBJECTS,
+    MAX_SEGMENTS, MAX_SENTENCES, MAX_TAG_CHARS, MAX_TAGS, MAX_TEXT_BYTES, MAX_TEXT_LINES, MAX_TRANSCRIPT_BYTES,
+    MediaAnalysis, MediaInfo, MediaKind, Object, Objects, PictureFacts, Segment, Text, Transcript,
 };
 pub use api::{
     CallerRole, ConfigError, ConfigProblem, Decision, EventKind, Invocation, ListingStats, MAX_RESPONSE_BODY_BYTES,

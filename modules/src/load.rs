@@ -28,20 +28,23 @@ use crate::invoke::{configure_store, engine};
 use crate::load::cache::CodeLoad;
 use crate::load::manifest::{Manifest, ModuleKind, Permission};
 use crate::load::wit_check::{ImportReport, world_of};
-use crate::wit::{WitVersion, v0_1, v0_2};
+use crate::wit::{WitVersion, v0_1, v0_2, v0_3};
 
 /// Time a module gets to answer `manifest()`.
 const MANIFEST_BUDGET: Duration = Duration::from_secs(1);
 
-/// A module ready to instantiate, by world and WIT version. The `V0_1` variants are called through the
-/// frozen 0.1.0 bindings and their answers adapted to 0.2.0's.
+/// A module ready to instantiate, by world and WIT version. The `V0_1` and `V0_2` variants are called
+/// through the frozen bindings of their version and their answers adapted to the newest version's.
 pub(crate) enum Prepared {
     SpaceV0_1(v0_1::space::SpaceModulePre<StoreState>),
-    Space(v0_2::space::SpaceModulePre<StoreState>),
+    SpaceV0_2(v0_2::space::SpaceModulePre<StoreState>),
+    Space(v0_3::space::SpaceModulePre<StoreState>),
     MarketplaceV0_1(v0_1::marketplace::MarketplaceRulePre<StoreState>),
-    Marketplace(v0_2::marketplace::MarketplaceRulePre<StoreState>),
+    MarketplaceV0_2(v0_2::marketplace::MarketplaceRulePre<StoreState>),
+    Marketplace(v0_3::marketplace::MarketplaceRulePre<StoreState>),
     AnalysisV0_1(v0_1::analysis::AnalysisStepPre<StoreState>),
-    Analysis(v0_2::analysis::AnalysisStepPre<StoreState>),
+    AnalysisV0_2(v0_2::analysis::AnalysisStepPre<StoreState>),
+    Analysis(v0_3::analysis::AnalysisStepPre<StoreState>),
 }
 
 impl Prepared {
@@ -50,16 +53,21 @@ impl Prepared {
         kind: ModuleKind,
         version: WitVersion,
     ) -> anyhow::Result<Self> {
-        use WitVersion::{V0_1, V0_2};
+        use WitVersion::{V0_1, V0_2, V0_3};
         Ok(match (kind, version) {
             (ModuleKind::Space, V0_1) => Self::SpaceV0_1(v0_1::space::SpaceModulePre::new(pre)?),
-            (ModuleKind::Space, V0_2) => Self::Space(v0_2::space::SpaceModulePre::new(pre)?),
+            (ModuleKind::Space, V0_2) => Self::SpaceV0_2(v0_2::space::SpaceModulePre::new(pre)?),
+            (ModuleKind::Space, V0_3) => Self::Space(v0_3::space::SpaceModulePre::new(pre)?),
             (ModuleKind::MarketplaceRule, V0_1) => {
                 Self::MarketplaceV0_1(v0_1::marketplace::MarketplaceRulePre::new(pre)?)
             }
-            (ModuleKind::MarketplaceRule, V0_2) => Self::Marketplace(v0_2::marketplace::MarketplaceRulePre::new(pre)?),
+            (ModuleKind::MarketplaceRule, V0_2) => {
+                Self::MarketplaceV0_2(v0_2::marketplace::MarketplaceRulePre::new(pre)?)
+            }
+            (ModuleKind::MarketplaceRule, V0_3) => Self::Marketplace(v0_3::marketplace::MarketplaceRulePre::new(pre)?),
             (ModuleKind::AnalysisStep, V0_1) => Self::AnalysisV0_1(v0_1::analysis::AnalysisStepPre::new(pre)?),
-            (ModuleKind::AnalysisStep, V0_2) => Self::Analysis(v0_2::analysis::AnalysisStepPre::new(pre)?),
+            (ModuleKind::AnalysisStep, V0_2) => Self::AnalysisV0_2(v0_2::analysis::AnalysisStepPre::new(pre)?),
+            (ModuleKind::AnalysisStep, V0_3) => Self::Analysis(v0_3::analysis::AnalysisStepPre::new(pre)?),
         })
     }
 }
@@ -98,6 +106,7 @@ pub(crate) fn wasi_linker(engine: &Engine) -> anyhow::Result<Linker<StoreState>>
     wasmtime_wasi::p2::add_to_linker_async(&mut linker)?;
     v0_1::types::add_to_linker::<_, HasSelf<StoreState>>(&mut linker, |s| s)?;
     v0_2::types::add_to_linker::<_, HasSelf<StoreState>>(&mut linker, |s| s)?;
+    v0_3::types::add_to_linker::<_, HasSelf<StoreState>>(&mut linker, |s| s)?;
     Ok(linker)
 }
 
@@ -257,17 +266,23 @@ pub(crate) async fn read_manifest(
         .map_err(anyhow::Error::from)
         .context("cannot instantiate")?;
     // The manifest's type differs between versions (0.2.0 has more permissions); try the newest first.
-    for version in [WitVersion::V0_2, WitVersion::V0_1] {
+    for version in [WitVersion::V0_3, WitVersion::V0_2, WitVersion::V0_1] {
         let Some(interface) = instance.get_export_index(&mut store, None, version.module_info()) else { continue };
         let func = instance
             .get_export_index(&mut store, Some(&interface), "manifest")
             .context("module-info has no `manifest` function")?;
         return match version {
+            WitVersion::V0_3 => call_manifest::<v0_3::types::Manifest>(&mut store, &instance, &func).await,
             WitVersion::V0_2 => call_manifest::<v0_2::types::Manifest>(&mut store, &instance, &func).await,
             WitVersion::V0_1 => call_manifest::<v0_1::types::Manifest>(&mut store, &instance, &func).await,
         };
     }
-    anyhow::bail!("component exports neither {} nor {}", v0_2::names::MODULE_INFO, v0_1::names::MODULE_INFO)
+    anyhow::bail!(
+        "component exports none of {}, {} and {}",
+        v0_3::names::MODULE_INFO,
+        v0_2::names::MODULE_INFO,
+        v0_1::names::MODULE_INFO
+    )
 }
 
 /// Stubs every import but WASI's with a trap. Not `define_unknown_imports_as_traps`: it matches instance names

@@ -8,7 +8,7 @@ use async_trait::async_trait;
 use trellis_modules::{
     AnalysisResult, AssetInfo, BundledModule, BytesAsset, Colour, EnabledModule, Face, Faces, Finding, Grant,
     Invocation, Label, Labels, MediaAnalysis, MediaInfo, MediaKind, MemoryKv, ModuleFailure, ModuleHost, ModulesConfig,
-    PictureFacts, Segment, Transcript, WitVersion, check,
+    Object, Objects, PictureFacts, Segment, Text, Transcript, WitVersion, check,
 };
 
 use crate::support::{cache_dir, plugin};
@@ -22,6 +22,8 @@ pub const STEP_BUDGET: Duration = Duration::from_millis(400);
 pub const LABELS: &str = "efficientnet-lite0 (imagenet-1k)";
 pub const FACES: &str = "rustface 0.1";
 pub const WHISPER: &str = "whisper tiny.en";
+pub const TESSERACT: &str = "tesseract 5.3.0 (eng)";
+pub const YOLOX: &str = "yolox-nano (coco)";
 
 /// Answers as a real host would for one asset, optionally slowly or failing, and records every call.
 #[derive(Default)]
@@ -31,6 +33,10 @@ pub struct FakeMedia {
     pub labels: Vec<Label>,
     pub faces: usize,
     pub segments: Vec<Segment>,
+    /// The printed lines of every frame.
+    pub text: Vec<String>,
+    /// The things in every frame, by name and score.
+    pub objects: Vec<(String, f32)>,
     pub model: Option<String>,
     pub transcribe_delay: Duration,
     pub transcribe_error: Option<String>,
@@ -80,6 +86,21 @@ impl MediaAnalysis for FakeMedia {
             colours: vec![colour("blue", 0.5), colour("white", 0.3)],
             brightness: 0.8,
         })
+    }
+
+    async fn detect_objects(&self, frame: u32) -> Result<Objects, String> {
+        self.call(format!("detect_objects({frame})"));
+        let objects = self
+            .objects
+            .iter()
+            .map(|(name, score)| Object { name: name.clone(), x: 5, y: 5, width: 50, height: 120, score: *score })
+            .collect();
+        Ok(Objects { objects, model: self.model(YOLOX) })
+    }
+
+    async fn read_text(&self, frame: u32) -> Result<Text, String> {
+        self.call(format!("read_text({frame})"));
+        Ok(Text { lines: self.text.clone(), model: self.model(TESSERACT) })
     }
 
     async fn transcribe(&self) -> Result<Transcript, String> {
@@ -203,10 +224,14 @@ async fn analysis_default_tags_a_video_from_its_frames_and_transcribes_it() {
     let result = analyze(DEFAULT, serde_json::json!({"frames": 3}), media).await.unwrap();
 
     // Assert
-    assert_eq!(texts(&result.tags), ["seashore", "speech"]);
+    assert_eq!(texts(&result.tags), ["seashore", "beach", "speech"]);
     assert_eq!(
         texts(&result.sentences),
-        ["A 12-second video; its frames most likely show a seashore.", "Its soundtrack contains speech."]
+        [
+            "A 12-second video; its frames most likely show a seashore.",
+            "It looks like a beach.",
+            "Its soundtrack contains speech."
+        ]
     );
     assert_eq!(result.transcript, Some(Finding { text: "Waves.".into(), model: Some(WHISPER.into()) }));
 }
@@ -266,13 +291,53 @@ async fn a_wit_0_1_step_still_runs_and_its_answer_is_adapted_to_findings() {
     assert_eq!(found.transcript, Some(Finding { text: "words from an old step".into(), model: None }));
 }
 
+/// The bundled step as it was at WIT 0.2.0 (`plugins/legacy/analysis-default-0.2.0`, frozen).
+fn frozen_v0_2_default() -> std::path::PathBuf {
+    std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../plugins/legacy/analysis-default-0.2.0/analysis_default_legacy.wasm")
+}
+
+#[tokio::test]
+async fn analysis_default_reads_printed_text_into_its_answer() {
+    // Arrange
+    let media = FakeMedia { text: vec!["EXIT".into(), "Platform 2".into()], ..picture(&[("street sign", 0.6)], 0) };
+
+    // Act
+    let result = analyze(DEFAULT, serde_json::json!({}), media).await.unwrap();
+
+    // Assert
+    assert_eq!(result.text, Some(Finding { text: "EXIT\nPlatform 2".into(), model: Some(TESSERACT.into()) }));
+    assert!(texts(&result.tags).contains(&"text"), "{:?}", result.tags);
+}
+
+#[tokio::test]
+async fn a_wit_0_2_step_still_runs_its_media_vision_and_speech_calls_adapted() {
+    // Arrange: the default step as built at 0.2.0, granted what it asks, alone on a host.
+    let grants = vec![Grant::MediaDecode, Grant::Vision, Grant::Speech, Grant::Logging];
+    let enable = vec![EnabledModule::file(frozen_v0_2_default(), grants, Vec::new())];
+    let settings = ModulesConfig { analysis_deadline_ms: STEP_BUDGET.as_millis() as u64, ..Default::default() };
+    let host = host_with(enable, settings).expect("the 0.2.0 step loads");
+    let media = FakeMedia { text: vec!["EXIT".into()], ..picture(&[("golden retriever", 0.91)], 2) };
+
+    // Act
+    let found = analyze_on(&host, DEFAULT, serde_json::json!({}), "dog.jpg", media).await.unwrap();
+
+    // Assert: what the current step answers, but no text (0.2.0 has no read-text and no text field).
+    assert_eq!(texts(&found.tags), ["golden retriever", "faces", "people"]);
+    assert_eq!(found.tags[0].model.as_deref(), Some(LABELS));
+    assert_eq!(found.sentences.len(), 3);
+    assert_eq!(found.text, None);
+    let check = check(&frozen_v0_2_default()).unwrap();
+    assert_eq!((check.wit_version, check.package), (Some(WitVersion::V0_2), "trellis:module@0.2.0"));
+}
+
 #[test]
 fn check_reports_the_wit_version_each_step_targets() {
     let current = check(&plugin("trellis_analysis_default.wasm")).unwrap();
     let legacy = check(&plugin(LEGACY_WASM)).unwrap();
 
     assert!(current.fits && legacy.fits, "{current:#?} {legacy:#?}");
-    assert_eq!((current.wit_version, current.package), (Some(WitVersion::V0_2), "trellis:module@0.2.0"));
+    assert_eq!((current.wit_version, current.package), (Some(WitVersion::V0_3), "trellis:module@0.3.0"));
     assert_eq!((legacy.wit_version, legacy.package), (Some(WitVersion::V0_1), "trellis:module@0.1.0"));
     let mut permissions: Vec<&str> = current.imports.host.iter().map(|i| i.permission).collect();
     permissions.sort_unstable();

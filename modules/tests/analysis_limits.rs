@@ -34,6 +34,7 @@ async fn capability_answers_are_bounded_before_the_guest_sees_them() {
         labels: (0..50).map(|i| Label { name: format!("label {i}"), score: 0.5 }).collect(),
         faces: 500,
         segments: vec![Segment { start_ms: 0, end_ms: 1, text: "x".repeat(200) }; 20_000],
+        text: vec!["y".repeat(100); 1_000],
         model: Some("m".repeat(1_000)),
         ..FakeMedia::default()
     };
@@ -47,6 +48,8 @@ async fn capability_answers_are_bounded_before_the_guest_sees_them() {
     assert_eq!(sentences[..4], ["frames 16.", "labels 20.", "faces 100.", "segments 5243."]);
     assert_eq!(sentences[4], format!("transcript bytes {MAX_TRANSCRIPT_BYTES}."));
     assert_eq!(sentences[5], model_bytes);
+    // 200 lines of 100 bytes would be 20,199 bytes: whole lines are kept up to 16 KiB.
+    assert_eq!(sentences[6..], ["text lines 162.", "text bytes 16361."]);
 }
 
 #[tokio::test]

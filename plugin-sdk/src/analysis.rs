@@ -1,13 +1,13 @@
-//! Analysis steps: one step of the background analysis of a published asset, written against WIT 0.2.0.
+//! Analysis steps: one step of the background analysis of a published asset, written against WIT 0.3.0.
 //!
 //! A step reads the asset ([`asset`](crate::asset)) and asks the host's inference capabilities about it
 //! ([`media`](crate::media), [`vision`](crate::vision), [`speech`](crate::speech)), then answers
-//! [`Finding`]s: tags, the sentences of an English description, a transcript, each with the model that gave
-//! it. The host records which step produced each finding. A step may also log ([`log`](crate::log)) and
+//! [`Finding`]s: tags, the sentences of an English description, a transcript, the printed text in its
+//! pictures, each with the model that gave it. The host records which step produced each finding. A step may also log ([`log`](crate::log)) and
 //! call out ([`http`](crate::http)); `kv` and `item` belong to space modules and are not linked for steps.
 //!
-//! Like every part of SDK 0.2.0, `log`, `http` and `asset` import the WIT 0.2.0 interfaces. (Steps built by
-//! earlier SDKs imported them at 0.1.0, which 0.2.0 carries over unchanged; the host still accepts that.)
+//! Like every part of SDK 0.3.0, `log`, `http` and `asset` import the WIT 0.3.0 interfaces. (Steps built by
+//! earlier SDKs import 0.2.0 or 0.1.0 interfaces; the host still runs them, adapted.)
 
 use crate::wit::analysis::exports::trellis::module::analysis_hooks as wit;
 use crate::{Context, Manifest, Result};
@@ -101,7 +101,7 @@ impl Finding {
 }
 
 /// What a step found. The host refuses an answer with more than 64 tags (each 1 to 100 characters), more
-/// than 32 sentences (none empty, 16 KiB together) or a transcript over 1 MiB.
+/// than 32 sentences (none empty, 16 KiB together), a transcript over 1 MiB or a text over 16 KiB.
 ///
 /// ```
 /// use trellis_plugin_sdk::analysis::{AnalysisResult, Finding};
@@ -110,6 +110,7 @@ impl Finding {
 ///     tags: vec![Finding::new("kite")],
 ///     sentences: vec![Finding::new("It shows a kite."), Finding::new("It is a bright picture.")],
 ///     transcript: None,
+///     text: Some(Finding::from_model("KITES", "ocr 1")),
 /// };
 /// assert_eq!(result.tag_texts(), ["kite"]);
 /// assert_eq!(result.description(), "It shows a kite. It is a bright picture.");
@@ -122,6 +123,9 @@ pub struct AnalysisResult {
     pub sentences: Vec<Finding>,
     /// A transcript of the asset's speech.
     pub transcript: Option<Finding>,
+    /// The printed text in the asset's pictures, lines joined by `\n` (see
+    /// [`vision::read_text`](crate::vision::read_text)); the asset's `analysis.text`.
+    pub text: Option<Finding>,
 }
 
 impl AnalysisResult {
@@ -159,6 +163,7 @@ impl From<AnalysisResult> for wit::AnalysisResult {
             tags: result.tags.into_iter().map(Into::into).collect(),
             sentences: result.sentences.into_iter().map(Into::into).collect(),
             transcript: result.transcript.map(Into::into),
+            text: result.text.map(Into::into),
         }
     }
 }

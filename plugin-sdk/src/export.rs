@@ -72,7 +72,7 @@ impl<M: AnalysisStep> analysis_hooks::Guest for AnalysisExport<M> {
 /// Exports a [`SpaceModule`] as this crate's component: `trellis_plugin_sdk::export_space_module!(MyModule);`
 /// once, at the crate root of a `cdylib` built for `wasm32-wasip2`.
 ///
-/// The component then exports `trellis:module/module-info@0.2.0` and `trellis:module/space-hooks@0.2.0`, as
+/// The component then exports `trellis:module/module-info@0.3.0` and `trellis:module/space-hooks@0.3.0`, as
 /// the `space-module` world says. On other targets the macro only checks the trait bound, so native
 /// `cargo test` links no export glue.
 #[macro_export]
@@ -110,8 +110,8 @@ macro_rules! export_marketplace_rule {
 }
 
 /// Exports an [`AnalysisStep`] as this crate's component: `trellis_plugin_sdk::export_analysis_step!(MyStep);`
-/// once, at the crate root. The component targets WIT 0.2.0's `analysis-step` world: it exports
-/// `trellis:module/module-info@0.2.0` and `trellis:module/analysis-hooks@0.2.0`, and imports the 0.2.0
+/// once, at the crate root. The component targets WIT 0.3.0's `analysis-step` world: it exports
+/// `trellis:module/module-info@0.3.0` and `trellis:module/analysis-hooks@0.3.0`, and imports the 0.3.0
 /// interfaces its code calls.
 #[macro_export]
 macro_rules! export_analysis_step {
@@ -208,12 +208,13 @@ mod tests {
                 tags: vec![Finding::from_model("kite", "m 1")],
                 sentences: vec![Finding::new(format!("{} in {}.", asset.filename, ctx.space_id()))],
                 transcript: None,
+                text: Some(Finding::from_model("KITES\nFOR SALE", "ocr 1")),
             })
         }
     }
 
     #[test]
-    fn analysis_export_speaks_wit_0_2_with_findings() {
+    fn analysis_export_speaks_wit_0_3_with_findings_and_text() {
         // Arrange
         let ctx = wit_ctx();
         let asset = analysis_hooks::AssetInfo {
@@ -232,6 +233,7 @@ mod tests {
         assert!(matches!(manifest.permissions[..], [WitPermission::Vision, WitPermission::Logging]));
         assert_eq!(result.tags[0].model.as_deref(), Some("m 1"));
         assert_eq!(result.sentences[0].text, "kite.jpg in s1.");
+        assert_eq!(result.text.map(|t| (t.text, t.model)), Some(("KITES\nFOR SALE".into(), Some("ocr 1".into()))));
     }
 
     #[test]

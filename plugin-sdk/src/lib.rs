@@ -3,7 +3,7 @@
 //! A module is a WebAssembly component (`wasm32-wasip2`, crate type `cdylib`) that implements one of the
 //! worlds of the `trellis:module` WIT package: a [`SpaceModule`] (events and routes of the spaces it is
 //! connected to), a [`MarketplaceRule`](marketplace::MarketplaceRule) or an
-//! [`AnalysisStep`](analysis::AnalysisStep), all at WIT 0.2.0 (SDK 0.2.0 imports and exports only 0.2.0
+//! [`AnalysisStep`](analysis::AnalysisStep), all at WIT 0.3.0 (SDK 0.3.0 imports and exports only 0.3.0
 //! interfaces; the host still runs components of older SDKs, adapted). Implement the trait, export it with the matching
 //! macro ([`export_space_module!`], [`export_marketplace_rule!`], [`export_analysis_step!`]), and reach the
 //! host through the capability modules, each of which needs its [`Permission`] in the [`Manifest`]:

@@ -180,7 +180,7 @@ impl Manifest {
         &self.permissions
     }
 
-    /// The manifest in WIT 0.2.0's terms, as a module of `kind`.
+    /// The manifest in WIT 0.3.0's terms, as a module of `kind`.
     pub(crate) fn into_wit(self, kind: ModuleKind) -> wit::Manifest {
         wit::Manifest {
             id: self.id,

@@ -10,7 +10,7 @@ use crate::capabilities::{Capability, Data, Grant, data};
 use crate::invoke::state::{HostVerdict, StoreState};
 use crate::load::manifest::ModuleKind;
 use crate::wit::latest::asset_read;
-use crate::wit::{WitVersion, v0_1, v0_2};
+use crate::wit::{WitVersion, v0_1, v0_2, v0_3};
 
 /// The `asset-read` permission.
 pub(crate) const CAPABILITY: Capability = Capability {
@@ -31,6 +31,7 @@ fn link(linker: &mut Linker<StoreState>, version: WitVersion) -> anyhow::Result<
             v0_2::asset_read::add_to_linker::<_, Data>(linker, data)?;
             v0_1::asset_read::add_to_linker::<_, Data>(linker, data)?;
         }
+        WitVersion::V0_3 => v0_3::asset_read::add_to_linker::<_, Data>(linker, data)?,
     }
     Ok(())
 }

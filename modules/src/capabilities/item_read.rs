@@ -6,7 +6,7 @@ use crate::capabilities::{Capability, Data, Grant, data};
 use crate::invoke::state::StoreState;
 use crate::load::manifest::ModuleKind;
 use crate::wit::latest::item_read;
-use crate::wit::{WitVersion, v0_1, v0_2};
+use crate::wit::{WitVersion, v0_1, v0_2, v0_3};
 
 /// The `item-read` permission.
 pub(crate) const CAPABILITY: Capability = Capability {
@@ -22,6 +22,7 @@ fn link(linker: &mut Linker<StoreState>, version: WitVersion) -> anyhow::Result<
     match version {
         WitVersion::V0_1 => v0_1::item_read::add_to_linker::<_, Data>(linker, data)?,
         WitVersion::V0_2 => v0_2::item_read::add_to_linker::<_, Data>(linker, data)?,
+        WitVersion::V0_3 => v0_3::item_read::add_to_linker::<_, Data>(linker, data)?,
     }
     Ok(())
 }

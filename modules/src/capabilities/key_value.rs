@@ -18,7 +18,7 @@ use crate::capabilities::{Capability, Data, data};
 use crate::invoke::state::{HostVerdict, StoreState};
 use crate::load::manifest::ModuleKind;
 use crate::wit::latest::key_value;
-use crate::wit::{WitVersion, v0_1, v0_2};
+use crate::wit::{WitVersion, v0_1, v0_2, v0_3};
 
 /// The `key-value` permission.
 pub(crate) const CAPABILITY: Capability = Capability {
@@ -34,6 +34,7 @@ fn link(linker: &mut Linker<StoreState>, version: WitVersion) -> anyhow::Result<
     match version {
         WitVersion::V0_1 => v0_1::key_value::add_to_linker::<_, Data>(linker, data)?,
         WitVersion::V0_2 => v0_2::key_value::add_to_linker::<_, Data>(linker, data)?,
+        WitVersion::V0_3 => v0_3::key_value::add_to_linker::<_, Data>(linker, data)?,
     }
     Ok(())
 }

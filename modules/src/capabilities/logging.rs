@@ -12,7 +12,7 @@ use crate::capabilities::{Capability, Data, Grant, data};
 use crate::invoke::state::StoreState;
 use crate::load::manifest::ModuleKind;
 use crate::wit::latest::logging;
-use crate::wit::{WitVersion, v0_1, v0_2};
+use crate::wit::{WitVersion, v0_1, v0_2, v0_3};
 
 /// The `logging` permission.
 pub(crate) const CAPABILITY: Capability = Capability {
@@ -33,6 +33,7 @@ fn link(linker: &mut Linker<StoreState>, version: WitVersion) -> anyhow::Result<
             v0_2::logging::add_to_linker::<_, Data>(linker, data)?;
             v0_1::logging::add_to_linker::<_, Data>(linker, data)?;
         }
+        WitVersion::V0_3 => v0_3::logging::add_to_linker::<_, Data>(linker, data)?,
     }
     Ok(())
 }

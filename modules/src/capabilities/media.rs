@@ -8,7 +8,7 @@ use crate::capabilities::{Capability, Data, Grant, data};
 use crate::invoke::state::StoreState;
 use crate::load::manifest::ModuleKind;
 use crate::wit::latest::media;
-use crate::wit::{WitVersion, v0_2};
+use crate::wit::{WitVersion, v0_2, v0_3};
 
 /// The `media-decode` permission.
 pub(crate) const CAPABILITY: Capability = Capability {
@@ -24,6 +24,7 @@ fn link(linker: &mut Linker<StoreState>, version: WitVersion) -> anyhow::Result<
     match version {
         WitVersion::V0_1 => anyhow::bail!("WIT {version} has no media import"),
         WitVersion::V0_2 => v0_2::media::add_to_linker::<_, Data>(linker, data)?,
+        WitVersion::V0_3 => v0_3::media::add_to_linker::<_, Data>(linker, data)?,
     }
     Ok(())
 }

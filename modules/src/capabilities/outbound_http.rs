@@ -17,7 +17,7 @@ use crate::config::ModulesConfig;
 use crate::invoke::state::{HostVerdict, StoreState};
 use crate::load::manifest::ModuleKind;
 use crate::wit::latest::outbound_http::{self, IncomingResponse, OutgoingRequest};
-use crate::wit::{WitVersion, v0_1, v0_2};
+use crate::wit::{WitVersion, v0_1, v0_2, v0_3};
 use addresses::{GuardedResolver, NameLookup, SystemLookup};
 
 /// The `outbound-http` permission.
@@ -39,6 +39,7 @@ fn link(linker: &mut Linker<StoreState>, version: WitVersion) -> anyhow::Result<
             v0_2::outbound_http::add_to_linker::<_, Data>(linker, data)?;
             v0_1::outbound_http::add_to_linker::<_, Data>(linker, data)?;
         }
+        WitVersion::V0_3 => v0_3::outbound_http::add_to_linker::<_, Data>(linker, data)?,
     }
     Ok(())
 }

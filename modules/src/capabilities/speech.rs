@@ -10,7 +10,7 @@ use crate::capabilities::{Capability, Data, data};
 use crate::invoke::state::StoreState;
 use crate::load::manifest::ModuleKind;
 use crate::wit::latest::speech;
-use crate::wit::{WitVersion, v0_2};
+use crate::wit::{WitVersion, v0_2, v0_3};
 
 /// The `speech` permission.
 pub(crate) const CAPABILITY: Capability = Capability {
@@ -26,6 +26,7 @@ fn link(linker: &mut Linker<StoreState>, version: WitVersion) -> anyhow::Result<
     match version {
         WitVersion::V0_1 => anyhow::bail!("WIT {version} has no speech import"),
         WitVersion::V0_2 => v0_2::speech::add_to_linker::<_, Data>(linker, data)?,
+        WitVersion::V0_3 => v0_3::speech::add_to_linker::<_, Data>(linker, data)?,
     }
     Ok(())
 }

@@ -1,16 +1,20 @@
-//! The `vision` import (WIT 0.2.0, permission `vision`): labels, faces and facts of a decoded frame, each
-//! answer bounded before the guest sees it.
+//! The `vision` import (WIT 0.2.0, permission `vision`; `detect-objects` and `read-text` since 0.3.0):
+//! labels, faces, objects, facts and printed text of a decoded frame, each answer bounded before the guest
+//! sees it.
 
 use wasmtime::component::Linker;
 
-use crate::analysis::{Faces, Labels, MAX_COLOURS, MAX_FACES, MAX_LABELS, MAX_MODEL_BYTES, PictureFacts};
+use crate::analysis::{
+    Faces, Labels, MAX_COLOURS, MAX_FACES, MAX_LABELS, MAX_MODEL_BYTES, MAX_OBJECTS, MAX_TEXT_BYTES, MAX_TEXT_LINES,
+    Objects, PictureFacts, Text,
+};
 use crate::capabilities::Grant;
 use crate::capabilities::inference::{MAX_NAME_BYTES, clip, unit};
 use crate::capabilities::{Capability, Data, data};
 use crate::invoke::state::StoreState;
 use crate::load::manifest::ModuleKind;
 use crate::wit::latest::vision;
-use crate::wit::{WitVersion, v0_2};
+use crate::wit::{WitVersion, v0_2, v0_3};
 
 /// The `vision` permission.
 pub(crate) const CAPABILITY: Capability = Capability {
@@ -26,6 +30,7 @@ fn link(linker: &mut Linker<StoreState>, version: WitVersion) -> anyhow::Result<
     match version {
         WitVersion::V0_1 => anyhow::bail!("WIT {version} has no vision import"),
         WitVersion::V0_2 => v0_2::vision::add_to_linker::<_, Data>(linker, data)?,
+        WitVersion::V0_3 => v0_3::vision::add_to_linker::<_, Data>(linker, data)?,
     }
     Ok(())
 }
@@ -49,6 +54,53 @@ impl vision::Host for StoreState {
         let answer = self.capability("vision.facts", Grant::Vision, |m| async move { m.facts(frame).await }).await?;
         Ok(answer.map(facts))
     }
+
+    async fn detect_objects(&mut self, frame: u32) -> wasmtime::Result<Result<vision::Objects, String>> {
+        let answer = self
+            .capability("vision.detect-objects", Grant::Vision, |m| async move { m.detect_objects(frame).await })
+            .await?;
+        Ok(answer.map(objects))
+    }
+
+    async fn read_text(&mut self, frame: u32) -> wasmtime::Result<Result<vision::Text, String>> {
+        let answer =
+            self.capability("vision.read-text", Grant::Vision, |m| async move { m.read_text(frame).await }).await?;
+        Ok(answer.map(text))
+    }
+}
+
+fn objects(found: Objects) -> vision::Objects {
+    vision::Objects {
+        objects: found
+            .objects
+            .into_iter()
+            .take(MAX_OBJECTS)
+            .map(|o| vision::Object {
+                name: clip(o.name, MAX_NAME_BYTES),
+                x: o.x,
+                y: o.y,
+                width: o.width,
+                height: o.height,
+                score: unit(o.score),
+            })
+            .collect(),
+        model: clip(found.model, MAX_MODEL_BYTES),
+    }
+}
+
+/// At most [`MAX_TEXT_LINES`] trimmed, non-empty lines of at most [`MAX_TEXT_BYTES`] together (with a `\n`
+/// between two), whole lines only.
+fn text(found: Text) -> vision::Text {
+    let mut lines = Vec::new();
+    let mut total = 0;
+    for line in found.lines.iter().map(|l| l.trim()).filter(|l| !l.is_empty()).take(MAX_TEXT_LINES) {
+        total += line.len() + usize::from(!lines.is_empty());
+        if total > MAX_TEXT_BYTES {
+            break;
+        }
+        lines.push(line.to_owned());
+    }
+    vision::Text { lines, model: clip(found.model, MAX_MODEL_BYTES) }
 }
 
 fn labels(found: Labels, limit: usize) -> vision::Labels {
@@ -110,6 +162,30 @@ mod tests {
         assert_eq!(bounded.labels[0].score, 1.0);
         assert_eq!(bounded.labels[1].score, 0.0);
         assert_eq!(bounded.model.len(), MAX_MODEL_BYTES);
+    }
+
+    #[test]
+    fn text_is_trimmed_and_cut_at_whole_lines() {
+        let found = Text {
+            lines: vec![" EXIT ".into(), "  ".into(), "x".repeat(MAX_TEXT_BYTES - 5), "next".into()],
+            model: "tesseract 5.3.0 (eng)".into(),
+        };
+
+        let bounded = text(found);
+
+        assert_eq!(bounded.lines.len(), 2);
+        assert_eq!(bounded.lines[0], "EXIT");
+        assert_eq!(bounded.model, "tesseract 5.3.0 (eng)");
+        let many = text(Text { lines: vec!["a".into(); MAX_TEXT_LINES * 2], model: String::new() });
+        assert_eq!(many.lines.len(), MAX_TEXT_LINES);
+    }
+
+    #[test]
+    fn objects_are_capped_and_their_names_and_scores_bounded() {
+        let object = crate::analysis::Object { name: "p".repeat(1_000), x: 1, y: 2, width: 3, height: 4, score: 2.0 };
+        let bounded = objects(Objects { objects: vec![object; MAX_OBJECTS + 5], model: "yolox-nano".into() });
+        assert_eq!(bounded.objects.len(), MAX_OBJECTS);
+        assert_eq!((bounded.objects[0].name.len(), bounded.objects[0].score), (MAX_NAME_BYTES, 1.0));
     }
 
     #[test]

@@ -1,6 +1,7 @@
-//! Running an analysis step: a 0.2.0 step answers findings with their models; a 0.1.0 step's answer (tag
-//! strings, a description, a transcript) is adapted to that shape. Either way the answer is checked
-//! against the bounds before the host crate sees it.
+//! Running an analysis step: a 0.3.0 step answers findings with their models and the text it read; a
+//! 0.2.0 step's answer is the same without text, and a 0.1.0 step's (tag strings, a description, a
+//! transcript) is adapted to that shape. Either way the answer is checked against the bounds before the
+//! host crate sees it.
 
 use std::sync::Arc;
 
@@ -12,7 +13,8 @@ use crate::load::Prepared;
 use crate::load::manifest::ModuleKind;
 use crate::wit::v0_1::analysis::exports::trellis::module::analysis_hooks as v1;
 use crate::wit::v0_1::types as types_v1;
-use crate::wit::v0_2::analysis::exports::trellis::module::analysis_hooks as v2;
+use crate::wit::v0_2::exports as adapt_v2;
+use crate::wit::v0_3::analysis::exports::trellis::module::analysis_hooks as v3;
 
 impl ModuleHost {
     /// Runs an analysis step over an asset (budget: `analysis_deadline_ms` of the step's own code).
@@ -35,18 +37,22 @@ impl ModuleHost {
         let clock = store.data().clock.clone();
         let answer = match &module.prepared {
             Prepared::Analysis(pre) => {
-                let asset = v2::AssetInfo {
-                    asset_id: asset.asset_id,
-                    filename: asset.filename,
-                    content_type: asset.content_type,
-                    bytes: asset.bytes,
-                };
+                let asset = v3_asset(asset);
                 let invoke = async {
                     let instance = pre.instantiate_async(&mut *store).await?;
                     instance.trellis_module_analysis_hooks().call_analyze(&mut *store, ctx, &asset).await
                 };
                 let outcome = bounded(clock, invoke).await;
-                settle(module, &call.store, outcome)?.map(from_v2)
+                settle(module, &call.store, outcome)?.map(from_v3)
+            }
+            Prepared::AnalysisV0_2(pre) => {
+                let (ctx, asset) = (adapt_v2::context(ctx), adapt_v2::asset(&v3_asset(asset)));
+                let invoke = async {
+                    let instance = pre.instantiate_async(&mut *store).await?;
+                    instance.trellis_module_analysis_hooks().call_analyze(&mut *store, &ctx, &asset).await
+                };
+                let outcome = bounded(clock, invoke).await;
+                settle(module, &call.store, outcome)?.map(|found| from_v3(adapt_v2::analysis_result(found)))
             }
             Prepared::AnalysisV0_1(pre) => {
                 let ctx = types_v1::Context { space_id: ctx.space_id.clone(), config: ctx.config.clone() };
@@ -76,11 +82,21 @@ impl ModuleHost {
     }
 }
 
-fn from_v2(found: v2::AnalysisResult) -> AnalysisResult {
-    let finding = |f: v2::Finding| Finding { text: f.text, model: f.model };
+fn v3_asset(asset: AssetInfo) -> v3::AssetInfo {
+    v3::AssetInfo {
+        asset_id: asset.asset_id,
+        filename: asset.filename,
+        content_type: asset.content_type,
+        bytes: asset.bytes,
+    }
+}
+
+fn from_v3(found: v3::AnalysisResult) -> AnalysisResult {
+    let finding = |f: v3::Finding| Finding { text: f.text, model: f.model };
     AnalysisResult {
         tags: found.tags.into_iter().map(finding).collect(),
         sentences: found.sentences.into_iter().map(finding).collect(),
         transcript: found.transcript.map(finding),
+        text: found.text.map(finding),
     }
 }

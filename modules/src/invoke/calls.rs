@@ -1,9 +1,11 @@
 //! The invocations of space modules and marketplace rules: each takes an instance slot, builds a fresh
 //! store and instance from the module's `InstancePre`, makes one call under the kind's budget, checks the
-//! answer, and drops the instance. A WIT 0.1.0 module is called through its own bindings and its answer
-//! adapted (`wit/v0_1/exports.rs`); the marketplace's calls are in `marketplace.rs`.
+//! answer, and drops the instance. A WIT 0.1.0 or 0.2.0 module is called through its own bindings and its
+//! answer adapted (`wit/v0_1/exports.rs`, `wit/v0_2/exports.rs`); the marketplace's calls are in
+//! `marketplace.rs`.
 
 use crate::wit::v0_1::exports as adapt;
+use crate::wit::v0_2::exports as adapt_v2;
 mod marketplace;
 
 use std::time::Duration;
@@ -76,6 +78,13 @@ impl ModuleHost {
                     let instance = pre.instantiate_async(&mut *store).await?;
                     instance.trellis_module_space_hooks().call_handle_request(&mut *store, ctx, &request).await
                 }
+                Prepared::SpaceV0_2(pre) => {
+                    let instance = pre.instantiate_async(&mut *store).await?;
+                    let hooks = instance.trellis_module_space_hooks();
+                    let (ctx, request) = (adapt_v2::context(ctx), adapt_v2::request(&request));
+                    let answer = hooks.call_handle_request(&mut *store, &ctx, &request).await?;
+                    Ok(answer.map(adapt_v2::response))
+                }
                 Prepared::SpaceV0_1(pre) => {
                     let instance = pre.instantiate_async(&mut *store).await?;
                     let hooks = instance.trellis_module_space_hooks();
@@ -147,6 +156,11 @@ impl ModuleHost {
                 Prepared::Space(pre) => {
                     let instance = pre.instantiate_async(&mut *store).await?;
                     instance.trellis_module_space_hooks().call_on_event(&mut *store, ctx, &event).await
+                }
+                Prepared::SpaceV0_2(pre) => {
+                    let instance = pre.instantiate_async(&mut *store).await?;
+                    let (ctx, event) = (adapt_v2::context(ctx), adapt_v2::event(&event));
+                    instance.trellis_module_space_hooks().call_on_event(&mut *store, &ctx, &event).await
                 }
                 Prepared::SpaceV0_1(pre) => {
                     let instance = pre.instantiate_async(&mut *store).await?;

@@ -7,7 +7,7 @@ use wasmtime::component::Component;
 
 use crate::capabilities::Grant;
 use crate::load::manifest::{Manifest, ModuleKind};
-use crate::wit::{WitVersion, v0_2};
+use crate::wit::{WitVersion, v0_3};
 
 /// WASI p2 interfaces the host links (with no authority behind them). Any 0.2.x version is accepted.
 const WASI_P2: &[&str] = &[
@@ -88,10 +88,10 @@ pub(crate) fn world_of(engine: &Engine, component: &Component) -> Result<(Module
         [world] => *world,
         [] => {
             return Err(format!(
-                "component exports none of {}, {}, {} (nor their 0.1.0 versions) (exports: {})",
-                v0_2::names::SPACE_HOOKS,
-                v0_2::names::MARKETPLACE_HOOKS,
-                v0_2::names::ANALYSIS_HOOKS,
+                "component exports none of {}, {}, {} (nor their 0.1.0 or 0.2.0 versions) (exports: {})",
+                v0_3::names::SPACE_HOOKS,
+                v0_3::names::MARKETPLACE_HOOKS,
+                v0_3::names::ANALYSIS_HOOKS,
                 exports.join(", ")
             ));
         }
@@ -205,7 +205,8 @@ mod tests {
         assert_eq!(trellis_interface("trellis:module/key-value@0.1.0"), Some(("key-value", WitVersion::V0_1)));
         assert_eq!(trellis_interface("trellis:module/key-value@0.1.7"), Some(("key-value", WitVersion::V0_1)));
         assert_eq!(trellis_interface("trellis:module/media@0.2.1"), Some(("media", WitVersion::V0_2)));
-        assert_eq!(trellis_interface("trellis:module/key-value@0.3.0"), None);
+        assert_eq!(trellis_interface("trellis:module/vision@0.3.2"), Some(("vision", WitVersion::V0_3)));
+        assert_eq!(trellis_interface("trellis:module/key-value@0.4.0"), None);
         assert_eq!(trellis_interface("other:module/key-value@0.1.0"), None);
     }
 
@@ -219,5 +220,8 @@ mod tests {
         assert!(!WitVersion::V0_2.accepts(ModuleKind::Space, WitVersion::V0_1, Grant::Logging));
         assert!(WitVersion::V0_1.accepts(ModuleKind::Space, WitVersion::V0_1, Grant::KeyValue));
         assert!(WitVersion::V0_2.accepts(ModuleKind::Space, WitVersion::V0_2, Grant::KeyValue));
+        assert!(!WitVersion::V0_3.accepts(step, WitVersion::V0_1, Grant::Logging));
+        assert!(!WitVersion::V0_3.accepts(step, WitVersion::V0_2, Grant::Vision));
+        assert!(WitVersion::V0_3.accepts(step, WitVersion::V0_3, Grant::Vision));
     }
 }

@@ -1,11 +1,15 @@
-//! WIT 0.2.0 (`wit/v0.2.0/trellis-module.wit`), the version the host implements (in `capabilities/`): host
-//! bindings for its three worlds, and its manifest read into the host's (`manifest.rs`).
+//! WIT 0.2.0 (`wit/v0.2.0/trellis-module.wit`, frozen): host bindings for its three worlds, and the adapters
+//! to the newest version: its imports call the 0.3.0 implementation (`imports.rs`), its exports are called
+//! with arguments and answers converted (`exports.rs`), and its manifest is read into the host's
+//! (`manifest.rs`). 0.3.0 added `vision.read-text` and `analysis-result.text`; the rest is the same.
 //!
 //! The space world is generated in full; the other two point the interfaces they share at it with `with`,
 //! so a `Manifest` or a `logging::Level` is one Rust type whatever the world. Imports are async (the
 //! key-value backend is a database) and trappable (a host failure ends the invocation); exports are called
 //! with `call_async` under the store's epoch deadline.
 
+pub(crate) mod exports;
+mod imports;
 mod manifest;
 
 pub mod space {
@@ -49,13 +53,8 @@ pub use space::trellis::module::{item_read, key_value, logging, outbound_http, t
 
 pub use analysis::trellis::module::{asset_read, media, speech, vision};
 
-impl types::Host for crate::invoke::state::StoreState {}
-
 /// Fully qualified names of the 0.2.0 interfaces, as they appear among a component's imports and exports.
 pub mod names {
     pub const PACKAGE: &str = "trellis:module@0.2.0";
     pub const MODULE_INFO: &str = "trellis:module/module-info@0.2.0";
-    pub const SPACE_HOOKS: &str = "trellis:module/space-hooks@0.2.0";
-    pub const MARKETPLACE_HOOKS: &str = "trellis:module/marketplace-hooks@0.2.0";
-    pub const ANALYSIS_HOOKS: &str = "trellis:module/analysis-hooks@0.2.0";
 }

@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use super::{TestHost, with_host};
 use crate::media::{MAX_FRAMES, MediaInfo};
 use crate::speech::Transcript;
-use crate::vision::{Faces, Labels, MAX_LABELS, PictureFacts};
+use crate::vision::{Faces, Labels, MAX_LABELS, MAX_OBJECTS, MAX_TEXT_LINES, Objects, PictureFacts, Text};
 
 /// Most faces the real host hands a step.
 const MAX_FACES: usize = 100;
@@ -19,6 +19,8 @@ pub(crate) struct InferenceState {
     frame_labels: HashMap<u32, Result<Labels, String>>,
     faces: Option<Result<Faces, String>>,
     facts: Option<Result<PictureFacts, String>>,
+    objects: Option<Result<Objects, String>>,
+    text: Option<Result<Text, String>>,
     transcript: Option<Result<Transcript, String>>,
     /// Frames decoded by the last `frames` call.
     decoded: u32,
@@ -72,6 +74,22 @@ impl InferenceState {
         self.calls.push(format!("facts({frame})"));
         self.frame(frame)?;
         answer(&self.facts, "set_facts")
+    }
+
+    pub(crate) fn detect_objects(&mut self, frame: u32) -> Result<Objects, String> {
+        self.calls.push(format!("detect_objects({frame})"));
+        self.frame(frame)?;
+        let mut objects = answer(&self.objects, "set_objects")?;
+        objects.objects.truncate(MAX_OBJECTS);
+        Ok(objects)
+    }
+
+    pub(crate) fn read_text(&mut self, frame: u32) -> Result<Text, String> {
+        self.calls.push(format!("read_text({frame})"));
+        self.frame(frame)?;
+        let mut text = answer(&self.text, "set_text")?;
+        text.lines.truncate(MAX_TEXT_LINES);
+        Ok(text)
     }
 
     pub(crate) fn transcribe(&mut self) -> Result<Transcript, String> {
@@ -132,13 +150,23 @@ impl TestHost {
         with_host(|host| host.inference.facts = Some(answer));
     }
 
+    /// What [`vision::detect_objects`](crate::vision::detect_objects) answers for every frame.
+    pub fn set_objects(&self, answer: Result<Objects, String>) {
+        with_host(|host| host.inference.objects = Some(answer));
+    }
+
+    /// What [`vision::read_text`](crate::vision::read_text) answers for every frame.
+    pub fn set_text(&self, answer: Result<Text, String>) {
+        with_host(|host| host.inference.text = Some(answer));
+    }
+
     /// What [`speech::transcribe`](crate::speech::transcribe) answers.
     pub fn set_transcript(&self, answer: Result<Transcript, String>) {
         with_host(|host| host.inference.transcript = Some(answer));
     }
 
     /// Every inference call, in order: `probe`, `frames(4)`, `classify(0, 20)`, `detect_faces(0)`,
-    /// `facts(0)`, `transcribe`.
+    /// `facts(0)`, `detect_objects(0)`, `read_text(0)`, `transcribe`.
     pub fn inference_calls(&self) -> Vec<String> {
         with_host(|host| host.inference.calls.clone())
     }

@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 
 use trellis_plugin_sdk::analysis::Finding;
 use trellis_plugin_sdk::speech::Transcript;
-use trellis_plugin_sdk::vision::{Label, Labels, PictureFacts};
+use trellis_plugin_sdk::vision::{Label, Labels, MAX_TEXT_BYTES, PictureFacts, Text};
 
 use crate::english::{capitalised, duration, list, number, with_article};
 
@@ -51,14 +51,13 @@ pub fn label_tags(labels: &Labels, min_score: f32, max_tags: u32) -> Vec<Finding
     tags
 }
 
-/// `face` and `person` for one face, `faces` and `people` for more.
+/// `face` for one face, `faces` for more (`person`/`people` come with [`crate::scene::seen_tags`]).
 pub fn face_tags(faces: usize, model: &str) -> Vec<Finding> {
-    let words: &[&str] = match faces {
-        0 => &[],
-        1 => &["face", "person"],
-        _ => &["faces", "people"],
-    };
-    words.iter().map(|w| Finding::from_model(*w, model)).collect()
+    match faces {
+        0 => Vec::new(),
+        1 => vec![Finding::from_model("face", model)],
+        _ => vec![Finding::from_model("faces", model)],
+    }
 }
 
 /// How sure the labels are and what they name: `("most likely", "a golden retriever")`,
@@ -152,4 +151,43 @@ pub fn sound_sentence(duration_ms: u64, transcript: &Transcript, video: bool) ->
 pub fn transcript_finding(transcript: &Transcript) -> Option<Finding> {
     let text = transcript.text();
     (!text.is_empty()).then(|| Finding::from_model(text, &transcript.model))
+}
+
+/// The printed lines of one or more frames as one text: each line once, in the order first read, within
+/// [`MAX_TEXT_BYTES`] (whole lines); `None` when no frame showed any.
+pub fn text_finding(frames: &[Text]) -> Option<Finding> {
+    let mut lines: Vec<&str> = Vec::new();
+    let mut bytes = 0;
+    for line in frames.iter().flat_map(|f| &f.lines).map(|l| l.trim()).filter(|l| !l.is_empty()) {
+        if lines.contains(&line) {
+            continue;
+        }
+        bytes += line.len() + usize::from(!lines.is_empty());
+        if bytes > MAX_TEXT_BYTES {
+            break;
+        }
+        lines.push(line);
+    }
+    let model = frames.iter().find(|f| !f.lines.is_empty()).map(|f| f.model.as_str())?;
+    (!lines.is_empty()).then(|| Finding::from_model(lines.join("\n"), model))
+}
+
+/// Most characters of the text quoted in the description.
+const QUOTED_CHARS: usize = 60;
+
+/// "It carries printed text, beginning “…”." for a text; the quote is the first line, cut at a word.
+pub fn text_sentence(text: &Finding) -> Finding {
+    let first = text.text.lines().next().unwrap_or_default();
+    let quote = if first.chars().count() <= QUOTED_CHARS {
+        first.to_owned()
+    } else {
+        let cut: String = first.chars().take(QUOTED_CHARS).collect();
+        let at_word = cut.rsplit_once(' ').map_or(cut.as_str(), |(head, _)| head);
+        format!("{}…", at_word.trim_end())
+    };
+    let sentence = match text.text.lines().count() {
+        1 => format!("It carries printed text: “{quote}”."),
+        _ => format!("It carries printed text, beginning “{quote}”."),
+    };
+    Finding { text: sentence, model: text.model.clone() }
 }

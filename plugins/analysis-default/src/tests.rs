@@ -4,7 +4,7 @@ use trellis_plugin_sdk::analysis::{AnalysisResult, AnalysisStep, AssetInfo, Find
 use trellis_plugin_sdk::media::{MediaInfo, MediaKind};
 use trellis_plugin_sdk::speech::{Segment, Transcript};
 use trellis_plugin_sdk::testing::TestHost;
-use trellis_plugin_sdk::vision::{Colour, Face, Faces, Label, Labels, PictureFacts};
+use trellis_plugin_sdk::vision::{Colour, Face, Faces, Label, Labels, Objects, PictureFacts, Text};
 use trellis_plugin_sdk::{Context, Error};
 
 use super::AnalysisDefault;
@@ -12,6 +12,11 @@ use super::AnalysisDefault;
 const LABELS: &str = "efficientnet-lite0 (imagenet-1k) 1";
 const FACES: &str = "rustface 0.1";
 const WHISPER: &str = "whisper tiny.en";
+const TESSERACT: &str = "tesseract 5.3.0 (eng)";
+
+fn text(lines: &[&str]) -> Text {
+    Text { lines: lines.iter().map(|l| (*l).to_owned()).collect(), model: TESSERACT.into() }
+}
 
 fn labels(found: &[(&str, f32)]) -> Labels {
     Labels { labels: found.iter().map(|(name, score)| Label::new(*name, *score)).collect(), model: LABELS.into() }
@@ -43,6 +48,8 @@ fn picture(found: &[(&str, f32)], face_count: usize) -> TestHost {
     host.set_labels(Ok(labels(found)));
     host.set_faces(Ok(faces(face_count)));
     host.set_facts(Ok(facts()));
+    host.set_text(Ok(text(&[])));
+    host.set_objects(Ok(Objects { objects: Vec::new(), model: "yolox-nano (coco)".into() }));
     host
 }
 
@@ -149,16 +156,21 @@ fn a_video_aggregates_labels_over_its_frames_and_transcribes_its_soundtrack() {
     host.set_frame_labels(1, Ok(labels(&[("seashore", 0.7), ("sandbar", 0.1)])));
     host.set_frame_labels(2, Ok(labels(&[("kite", 0.25), ("seashore", 0.2)])));
     host.set_faces(Ok(faces(0)));
+    host.set_objects(Ok(Objects::default()));
     host.set_transcript(Ok(transcript(&[" The tide", " is coming in."])));
 
     // Act
     let result = analyze(serde_json::json!({})).unwrap();
 
-    // Assert
-    assert_eq!(result.tag_texts(), ["seashore", "sandbar", "kite", "speech"]);
+    // Assert: the seashore label also names the place
+    assert_eq!(result.tag_texts(), ["seashore", "sandbar", "kite", "beach", "speech"]);
     assert_eq!(
         sentences(&result),
-        ["A 12-second video; its frames most likely show a seashore.", "Its soundtrack contains speech."]
+        [
+            "A 12-second video; its frames most likely show a seashore.",
+            "It looks like a beach.",
+            "Its soundtrack contains speech."
+        ]
     );
     assert_eq!(result.transcript, Some(Finding::from_model("The tide is coming in.", WHISPER)));
     let calls = host.inference_calls();
@@ -178,6 +190,7 @@ fn a_silent_video_with_faces_is_not_transcribed() {
     host.set_frames(Ok(16));
     host.set_labels(Ok(labels(&[("stage", 0.3)])));
     host.set_faces(Ok(faces(3)));
+    host.set_objects(Ok(Objects::default()));
 
     let result = analyze(serde_json::json!({"frames": 2})).unwrap();
 
@@ -264,4 +277,99 @@ fn manifest_is_valid_and_asks_for_the_inference_capabilities() {
     manifest.check().unwrap();
     assert_eq!(manifest.id(), "analysis-default");
     assert_eq!(manifest.permissions().len(), 4);
+}
+
+#[test]
+fn printed_text_becomes_the_text_a_tag_and_a_sentence_quoting_its_start() {
+    // Arrange
+    let host = picture(&[("street sign", 0.7)], 0);
+    host.set_text(Ok(text(&["PLATFORM 2", "Trains to the airport every ten minutes"])));
+
+    // Act
+    let result = analyze(serde_json::json!({})).unwrap();
+
+    // Assert
+    let expected = "PLATFORM 2\nTrains to the airport every ten minutes";
+    assert_eq!(result.text, Some(Finding::from_model(expected, TESSERACT)));
+    assert!(result.tags.contains(&Finding::from_model("text", TESSERACT)), "{:?}", result.tags);
+    assert_eq!(sentences(&result).last(), Some(&"It carries printed text, beginning “PLATFORM 2”."));
+    assert_eq!(host.inference_calls().last().map(String::as_str), Some("read_text(0)"));
+}
+
+#[test]
+fn a_picture_without_writing_has_no_text_tag_or_sentence() {
+    let _host = picture(&[("golden retriever", 0.91)], 0);
+
+    let result = analyze(serde_json::json!({})).unwrap();
+
+    assert_eq!(result.text, None);
+    assert!(!result.tags.iter().any(|t| t.text == "text"));
+}
+
+#[test]
+fn a_host_that_cannot_read_text_leaves_the_rest_of_the_analysis_standing() {
+    // Arrange
+    let host = picture(&[("golden retriever", 0.91)], 0);
+    host.set_text(Err("tesseract is not installed: needed to read text in pictures".into()));
+
+    // Act
+    let result = analyze(serde_json::json!({})).unwrap();
+
+    // Assert
+    assert_eq!(result.text, None);
+    assert_eq!(result.tags, [Finding::from_model("golden retriever", LABELS)]);
+}
+
+#[test]
+fn a_video_s_lines_are_read_from_every_frame_once_each() {
+    // Arrange
+    let host = TestHost::new();
+    host.set_probe(Ok(MediaInfo {
+        kind: MediaKind::Video,
+        width: 640,
+        height: 360,
+        duration_ms: 8_000,
+        ..Default::default()
+    }));
+    host.set_frames(Ok(3));
+    host.set_labels(Ok(labels(&[("streetcar", 0.6)])));
+    host.set_faces(Ok(faces(0)));
+    host.set_objects(Ok(Objects::default()));
+    host.set_text(Ok(text(&["MAIN STREET", "  ", "MAIN STREET"])));
+
+    // Act
+    let result = analyze(serde_json::json!({"frames": 3})).unwrap();
+
+    // Assert
+    assert_eq!(result.text.map(|t| t.text), Some("MAIN STREET".into()));
+    let reads: Vec<String> = host.inference_calls().into_iter().filter(|c| c.starts_with("read_text")).collect();
+    assert_eq!(reads, ["read_text(0)", "read_text(1)", "read_text(2)"]);
+}
+
+#[test]
+fn a_long_first_line_is_quoted_up_to_a_word() {
+    let long = "Men may seem detestable as joint stock-companies and nations; knaves, fools";
+    let sentence = crate::compose::text_sentence(&Finding::from_model(long, TESSERACT));
+    assert_eq!(sentence.text, "It carries printed text: “Men may seem detestable as joint stock-companies and…”.");
+}
+
+#[test]
+fn people_the_faces_miss_and_the_street_they_walk_in_are_tagged_and_said() {
+    // Arrange: walkers seen from behind (no face) between cars and a traffic light.
+    let host = picture(&[("streetcar", 0.3)], 0);
+    let thing =
+        |name: &str, score| trellis_plugin_sdk::vision::Object { name: name.into(), score, ..Default::default() };
+    let found = vec![thing("person", 0.86), thing("person", 0.71), thing("car", 0.8), thing("traffic light", 0.6)];
+    host.set_objects(Ok(Objects { objects: found, model: "yolox-nano (coco)".into() }));
+
+    // Act
+    let result = analyze(serde_json::json!({})).unwrap();
+
+    // Assert
+    assert_eq!(result.tag_texts(), ["streetcar", "people", "car", "traffic light", "street"]);
+    assert_eq!(
+        sentences(&result)[..3],
+        ["The picture probably shows a streetcar.", "Two people are in the picture.", "It looks like a street."]
+    );
+    assert_eq!(result.tags[1].model.as_deref(), Some("yolox-nano (coco)"));
 }

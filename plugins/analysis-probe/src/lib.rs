@@ -73,6 +73,8 @@ fn measure() -> Result<AnalysisResult> {
     let faces = vision::detect_faces(0)?;
     let transcript = speech::transcribe()?;
     let text_bytes: usize = transcript.segments.iter().map(|s| s.text.len()).sum();
+    let printed = vision::read_text(0)?;
+    let printed_bytes: usize = printed.lines.iter().map(|l| l.len() + 1).sum::<usize>().saturating_sub(1);
     let sentences = [
         format!("frames {frames}."),
         format!("labels {}.", labels.labels.len()),
@@ -80,6 +82,8 @@ fn measure() -> Result<AnalysisResult> {
         format!("segments {}.", transcript.segments.len()),
         format!("transcript bytes {text_bytes}."),
         format!("model bytes {}.", labels.model.len()),
+        format!("text lines {}.", printed.lines.len()),
+        format!("text bytes {printed_bytes}."),
     ];
     Ok(AnalysisResult { sentences: sentences.into_iter().map(Finding::new).collect(), ..Default::default() })
 }

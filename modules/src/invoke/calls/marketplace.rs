@@ -10,6 +10,7 @@ use crate::load::manifest::ModuleKind;
 use crate::wit::latest::marketplace::exports::trellis::module::marketplace_hooks as mh;
 
 use crate::wit::v0_1::exports as adapt;
+use crate::wit::v0_2::exports as adapt_v2;
 
 /// Most listings one `trending-scores` call gets (the WIT promises it).
 pub(crate) const TRENDING_BATCH: usize = 1000;
@@ -62,6 +63,13 @@ impl ModuleHost {
                     let instance = pre.instantiate_async(&mut *store).await?;
                     let hooks = instance.trellis_module_marketplace_hooks();
                     hooks.call_trending_scores(&mut *store, ctx, &listings).await
+                }
+                Prepared::MarketplaceV0_2(pre) => {
+                    let instance = pre.instantiate_async(&mut *store).await?;
+                    let hooks = instance.trellis_module_marketplace_hooks();
+                    let ctx = adapt_v2::context(ctx);
+                    let listings: Vec<_> = listings.iter().map(adapt_v2::listing).collect();
+                    hooks.call_trending_scores(&mut *store, &ctx, &listings).await
                 }
                 Prepared::MarketplaceV0_1(pre) => {
                     let instance = pre.instantiate_async(&mut *store).await?;
@@ -126,6 +134,13 @@ impl ModuleHost {
                     let instance = pre.instantiate_async(&mut *store).await?;
                     let hooks = instance.trellis_module_marketplace_hooks();
                     hooks.call_registration_decision(&mut *store, ctx, &registration).await
+                }
+                Prepared::MarketplaceV0_2(pre) => {
+                    let instance = pre.instantiate_async(&mut *store).await?;
+                    let hooks = instance.trellis_module_marketplace_hooks();
+                    let (ctx, registration) = (adapt_v2::context(ctx), adapt_v2::registration(&registration));
+                    let answer = hooks.call_registration_decision(&mut *store, &ctx, &registration).await?;
+                    Ok(answer.map(adapt_v2::decision))
                 }
                 Prepared::MarketplaceV0_1(pre) => {
                     let instance = pre.instantiate_async(&mut *store).await?;
