@@ -10,7 +10,7 @@ use serde_json::{Value, json};
 use trellis_tests::{TestApp, TestUser, spawn_app_with};
 
 use crate::support::analysis::{
-    analysed, analysing, approved, giant_frame_video, models_present, photo, recall, speech, video,
+    analysed, analysing, approved, giant_frame_video, models_present, photo, recall, speech, still, video,
 };
 use crate::support::assets::{decide, read};
 use crate::support::modules::{connect, enable_analysis_probe, wait_until};
@@ -58,6 +58,93 @@ async fn a_real_photo_gets_sensible_tags_and_a_composed_english_description() {
     assert!(step["tags"][0]["model"].as_str().is_some_and(|m| m.to_lowercase().contains("efficientnet")), "{step}");
     assert!(step["sentences"].as_array().is_some_and(|s| !s.is_empty()), "{step}");
     assert_eq!(analysis["transcript"], Value::Null);
+    assert_eq!(analysis["text"], Value::Null, "a photo without writing has no text: {asset}");
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn a_photo_of_people_walking_gets_a_people_tag_though_no_face_is_seen() {
+    let test = "a_photo_of_people_walking_gets_a_people_tag_though_no_face_is_seen";
+    // OpenCV's vtest.avi (opencv-doc): people walking across a campus road, seen from a window above.
+    let (Some(walk), true) = (photo(test, "vtest.avi"), models_present(test)) else { return };
+    let Some(png) = still(test, &walk, 3) else { return };
+    let app = spawn_app_with(analysing).await;
+    let (ann, space_id) = gallery(&app).await;
+    let asset_id = approved(&app, &ann.token, &space_id, "walkers.png", "image/png", png).await;
+    let asset = analysed(&app, &ann.token, &space_id, &asset_id, WITHIN).await;
+    let analysis = &asset["analysis"];
+    assert_eq!(analysis["state"], "SUCCEEDED", "{asset}");
+    let tags = labels_of(&asset);
+    assert!(tags.contains("\"people\""), "tags: {tags}");
+    assert!(!tags.contains("face"), "the walkers are too small for a face: {tags}");
+    let people = analysis["steps"][0]["tags"].as_array().unwrap().iter().find(|t| t["text"] == "people").unwrap();
+    assert!(people["model"].as_str().is_some_and(|m| m.contains("yolox")), "{people}");
+    let description = analysis["description"].as_str().unwrap_or_default();
+    assert!(description.contains("people are in the picture"), "{description}");
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn a_video_of_a_street_scene_gets_people_in_its_tags_and_description() {
+    let test = "a_video_of_a_street_scene_gets_people_in_its_tags_and_description";
+    let (Some(walk), true) = (photo(test, "vtest.avi"), models_present(test)) else { return };
+    let app = spawn_app_with(analysing).await;
+    let (ann, space_id) = gallery(&app).await;
+    let asset_id = approved(&app, &ann.token, &space_id, "vtest.avi", "video/x-msvideo", walk).await;
+    let asset = analysed(&app, &ann.token, &space_id, &asset_id, WITHIN).await;
+    let analysis = &asset["analysis"];
+    assert_eq!(analysis["state"], "SUCCEEDED", "{asset}");
+    assert!(labels_of(&asset).contains("\"people\""), "{asset}");
+    let description = analysis["description"].as_str().unwrap_or_default();
+    assert!(description.contains("people appear at once in its frames"), "{description}");
+    app.stop().await;
+}
+
+/// The first and last lines of scikit-image's `bw_text.png`, a printed passage of Moby-Dick.
+const PASSAGE_FIRST: &str = "Men may seem detestable as joint";
+const PASSAGE_LAST: &str = "costliest robes.";
+
+#[tokio::test]
+async fn a_picture_of_printed_words_returns_them_in_analysis_text() {
+    let test = "a_picture_of_printed_words_returns_them_in_analysis_text";
+    let (Some(page), true) = (photo(test, "bw_text.png"), models_present(test)) else { return };
+    let app = spawn_app_with(analysing).await;
+    let (ann, space_id) = gallery(&app).await;
+    // Act
+    let asset_id = approved(&app, &ann.token, &space_id, "passage.png", "image/png", page).await;
+    let asset = analysed(&app, &ann.token, &space_id, &asset_id, WITHIN).await;
+    // Assert: the lines in order, joined by newlines, traced to the OCR model
+    let analysis = &asset["analysis"];
+    assert_eq!(analysis["state"], "SUCCEEDED", "{asset}");
+    let text = analysis["text"].as_str().expect("a text");
+    let lines: Vec<&str> = text.split('\n').collect();
+    assert_eq!((lines.first(), lines.last(), lines.len()), (Some(&PASSAGE_FIRST), Some(&PASSAGE_LAST), 10), "{text}");
+    let model = analysis["steps"][0]["text"]["model"].as_str().unwrap_or_default();
+    assert!(model.starts_with("tesseract ") && model.contains("eng"), "{asset}");
+    assert_eq!(analysis["steps"][0]["text"]["text"].as_str(), Some(text));
+    assert!(labels_of(&asset).contains("\"text\""), "{asset}");
+    assert!(analysis["description"].as_str().is_some_and(|d| d.contains(PASSAGE_FIRST)), "{asset}");
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn a_video_of_printed_words_has_them_in_its_text_once() {
+    let test = "a_video_of_printed_words_has_them_in_its_text_once";
+    let (Some(page), Some(wav), true) = (photo(test, "bw_text.png"), speech(test, SENTENCE), models_present(test))
+    else {
+        return;
+    };
+    let Some(mp4) = video(test, &page, &wav) else { return };
+    let app = spawn_app_with(analysing).await;
+    let (ann, space_id) = gallery(&app).await;
+    let asset_id = approved(&app, &ann.token, &space_id, "reading.mp4", "video/mp4", mp4).await;
+    let asset = analysed(&app, &ann.token, &space_id, &asset_id, WITHIN).await;
+    let analysis = &asset["analysis"];
+    assert_eq!(analysis["state"], "SUCCEEDED", "{asset}");
+    // Every keyframe shows the same page: each line appears once.
+    let text = analysis["text"].as_str().expect("a text");
+    assert_eq!(text.matches(PASSAGE_FIRST).count(), 1, "{text}");
+    assert!(text.contains(PASSAGE_LAST), "{text}");
     app.stop().await;
 }
 

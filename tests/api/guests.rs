@@ -26,13 +26,14 @@ use crate::support::spaces::{created_space, id};
 pub struct Guest {
     pub id: &'static str,
     pub enable: fn(&mut Config),
-    /// `0.1.0` or `0.2.0`.
+    /// `0.1.0`, `0.2.0` or `0.3.0`.
     pub wit: &'static str,
 }
 
 impl Guest {
+    /// Whether it targets 0.2.0 or later (comment events, key-value atomics).
     fn is_v0_2(self) -> bool {
-        self.wit == "0.2.0"
+        self.wit != "0.1.0"
     }
 }
 
@@ -95,7 +96,7 @@ macro_rules! guest_conformance {
     };
 }
 
-guest_conformance!(rust_v0_2, "word-count", enable_word_count, "0.2.0", source: "src/lib.rs");
+guest_conformance!(rust_v0_3, "word-count", enable_word_count, "0.3.0", source: "src/lib.rs");
 guest_conformance!(legacy_v0_1, "word-count-legacy", enable_word_count_legacy, "0.1.0");
 guest_conformance!(javascript, "word-count-js", enable_word_count_js, "0.2.0", source: "module.js");
 guest_conformance!(python, "word-count-py", enable_word_count_py, "0.2.0", source: "word_count.py");

@@ -1430,6 +1430,7 @@ export interface components {
              */
             state: "SUCCEEDED" | "FAILED";
             tags: components["schemas"]["FindingView"][];
+            text: null | components["schemas"]["FindingView"];
             transcript: null | components["schemas"]["FindingView"];
             /** @description Its version. */
             version: string;
@@ -1449,10 +1450,15 @@ export interface components {
             state: "QUEUED" | "RUNNING" | "SUCCEEDED" | "FAILED";
             /**
              * @description Provenance: every step that ran, in order, with what it found and the model behind each
-             *     finding. `tags`, `description` and `transcript` above are composed from these.
+             *     finding. `tags`, `description`, `transcript` and `text` above are composed from these.
              */
             steps: components["schemas"]["AnalysisStepView"][];
             tags: string[];
+            /**
+             * @description Printed English text read in the asset's pictures (or a video's frames), lines joined by `\n`;
+             *     null when none was found. The step in `steps` that read it names the model.
+             */
+            text: string | null;
             transcript: string | null;
         };
         /** @description `{newPublishedAssetId}`: the answer to an announcement. */
@@ -1691,7 +1697,7 @@ export interface components {
             /** @description Opens one stream as `GET /v0/events?ticket=...`, within 60 seconds. */
             ticket: string;
         };
-        /** @description A tag, sentence or transcript and the model (name and version) that produced it, if a model did. */
+        /** @description A tag, sentence, transcript or text and the model (name and version) that produced it, if a model did. */
         FindingView: {
             model: string | null;
             text: string;
@@ -2383,9 +2389,9 @@ export interface components {
             permissions: string[];
             version: string;
             /**
-             * @description The version of the module WIT the component targets: `0.1.0` or `0.2.0`. Every earlier 0.x
-             *     version keeps running, adapted (see the compatibility policy in docs/modules.md).
-             * @example 0.2.0
+             * @description The version of the module WIT the component targets: `0.1.0`, `0.2.0` or `0.3.0`. Every earlier
+             *     0.x version keeps running, adapted (see the compatibility policy in docs/modules.md).
+             * @example 0.3.0
              */
             witVersion: string;
         };

@@ -1,5 +1,6 @@
 //! What the background analysis of an asset shows: the steps' findings composed into tags, a
-//! description and a transcript, each traceable to the step and model that produced it.
+//! description, a transcript and the printed text of its pictures, each traceable to the step and model
+//! that produced it.
 
 use serde::{Deserialize, Serialize};
 
@@ -33,6 +34,9 @@ pub struct StepOutcome {
     pub tags: Vec<Finding>,
     pub sentences: Vec<Finding>,
     pub transcript: Option<Finding>,
+    /// The printed text the step read (lines joined by `\n`). Absent from records stored before it existed.
+    #[serde(default)]
+    pub text: Option<Finding>,
     pub error: Option<String>,
     /// Wall-clock milliseconds the step took.
     pub millis: u64,
@@ -48,6 +52,7 @@ impl StepOutcome {
             tags: Vec::new(),
             sentences: Vec::new(),
             transcript: None,
+            text: None,
             error: Some(error),
             millis,
         }
@@ -61,6 +66,9 @@ pub struct AnalysisRecord {
     pub tags: Vec<String>,
     pub description: Option<String>,
     pub transcript: Option<String>,
+    /// Absent from records stored before it existed.
+    #[serde(default)]
+    pub text: Option<String>,
     pub error: Option<String>,
     pub steps: Vec<StepOutcome>,
 }
@@ -78,12 +86,13 @@ impl AnalysisRecord {
 }
 
 /// Composes the steps' findings in step order: tags once each (case-insensitively, first spelling
-/// kept), the description as the steps' sentences in order, the first transcript. Any failed step
+/// kept), the description as the steps' sentences in order, the first transcript, the first text. Any failed step
 /// makes the whole analysis FAILED, its `error` naming each failed step; what the others found is kept.
 pub fn compose(steps: Vec<StepOutcome>) -> AnalysisRecord {
     let mut tags: Vec<String> = Vec::new();
     let mut sentences: Vec<&str> = Vec::new();
     let mut transcript = None;
+    let mut text = None;
     let mut errors = Vec::new();
     for step in &steps {
         for tag in &step.tags {
@@ -96,6 +105,9 @@ pub fn compose(steps: Vec<StepOutcome>) -> AnalysisRecord {
         if transcript.is_none() {
             transcript = step.transcript.as_ref().map(|t| t.text.trim().to_owned()).filter(|t| !t.is_empty());
         }
+        if text.is_none() {
+            text = step.text.as_ref().map(|t| t.text.trim().to_owned()).filter(|t| !t.is_empty());
+        }
         if let Some(error) = &step.error {
             errors.push(format!("step {}: {error}", step.module));
         }
@@ -106,7 +118,7 @@ pub fn compose(steps: Vec<StepOutcome>) -> AnalysisRecord {
         (false, false) => Some(cut(errors.join("; "))),
     };
     let description = (!sentences.is_empty()).then(|| sentences.join(" "));
-    AnalysisRecord { tags, description, transcript, error, steps }
+    AnalysisRecord { tags, description, transcript, text, error, steps }
 }
 
 /// `text` cut to [`MAX_ERROR_BYTES`] on a character boundary.
@@ -138,6 +150,7 @@ mod tests {
             tags: tags.iter().map(|t| finding(t, Some("m"))).collect(),
             sentences: sentences.iter().map(|s| finding(s, None)).collect(),
             transcript: transcript.map(|t| finding(t, Some("w"))),
+            text: None,
             error: None,
             millis: 1,
         }
@@ -168,6 +181,21 @@ mod tests {
         assert_eq!(record.error.as_deref(), Some("step b: models not installed"));
         assert_eq!(record.tags, ["kite"]);
         assert_eq!(record.description, None);
+    }
+
+    #[test]
+    fn the_first_step_with_text_gives_the_text_and_a_record_from_before_text_reads_as_none() {
+        let read = |t: &str| StepOutcome {
+            text: Some(finding(t, Some("tesseract 5.3.0 (eng)"))),
+            ..step("a", &[], &[], None)
+        };
+        let record = compose(vec![step("x", &[], &[], None), read(" EXIT\nPlatform 2 "), read("later")]);
+        assert_eq!(record.text.as_deref(), Some("EXIT\nPlatform 2"));
+
+        let old = r#"{"tags":[],"description":null,"transcript":null,"error":null,"steps":[{"module":"a","version":"1",
+            "state":"SUCCEEDED","tags":[],"sentences":[],"transcript":null,"error":null,"millis":1}]}"#;
+        let record: AnalysisRecord = serde_json::from_str(old).unwrap();
+        assert_eq!((record.text, record.steps[0].text.clone()), (None, None));
     }
 
     #[test]

@@ -32,9 +32,9 @@ pub struct ModuleView {
     /// What the deployment grants it: `key-value`, `logging`, `item-read`, `asset-read`,
     /// `outbound-http:HOST`.
     permissions: Vec<String>,
-    /// The version of the module WIT the component targets: `0.1.0` or `0.2.0`. Every earlier 0.x
-    /// version keeps running, adapted (see the compatibility policy in docs/modules.md).
-    #[schema(example = "0.2.0")]
+    /// The version of the module WIT the component targets: `0.1.0`, `0.2.0` or `0.3.0`. Every earlier
+    /// 0.x version keeps running, adapted (see the compatibility policy in docs/modules.md).
+    #[schema(example = "0.3.0")]
     wit_version: String,
 }
 

@@ -128,6 +128,7 @@ impl Analysis {
                     tags: result.tags.into_iter().map(finding).collect(),
                     sentences: result.sentences.into_iter().map(finding).collect(),
                     transcript: result.transcript.map(finding),
+                    text: result.text.map(finding),
                     error: None,
                     millis,
                 },

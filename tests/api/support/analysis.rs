@@ -111,6 +111,25 @@ pub fn video(test: &str, photo: &[u8], wav: &[u8]) -> Option<Vec<u8>> {
     Some(std::fs::read(mp4).unwrap())
 }
 
+/// One frame of `video` at `seconds` as PNG (a still photo from it); `None` without ffmpeg.
+pub fn still(test: &str, video: &[u8], seconds: u32) -> Option<Vec<u8>> {
+    if !require(test, have("ffmpeg", "-version"), "ffmpeg is not installed") {
+        return None;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let (input, png) = (dir.path().join("in"), dir.path().join("still.png"));
+    std::fs::write(&input, video).unwrap();
+    let status = Command::new("ffmpeg")
+        .args(["-v", "error", "-y", "-ss", &seconds.to_string(), "-i"])
+        .arg(&input)
+        .args(["-frames:v", "1"])
+        .arg(&png)
+        .status()
+        .unwrap();
+    assert!(status.success(), "ffmpeg could not take a still");
+    Some(std::fs::read(png).unwrap())
+}
+
 /// A Matroska file of about 1.5 MB holding one 16000×16000 16-bit RGB PNG frame (1.5 GB once decoded):
 /// the PNG is deflated row by row (each row the same bytes after a full flush, so it is made in
 /// moments), and ffmpeg only copies it into the container (decoders off, so the copy decodes nothing).

@@ -26,6 +26,7 @@ class AnalysisStepView:
         sentences (list[FindingView]): The step's sentences of the description, in order.
         state (AnalysisStepViewState): `SUCCEEDED` or `FAILED`.
         tags (list[FindingView]):
+        text (FindingView | None):
         transcript (FindingView | None):
         version (str): Its version.
     """
@@ -36,6 +37,7 @@ class AnalysisStepView:
     sentences: list[FindingView]
     state: AnalysisStepViewState
     tags: list[FindingView]
+    text: FindingView | None
     transcript: FindingView | None
     version: str
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
@@ -62,6 +64,12 @@ class AnalysisStepView:
             tags_item = tags_item_data.to_dict()
             tags.append(tags_item)
 
+        text: dict[str, Any] | None
+        if isinstance(self.text, FindingView):
+            text = self.text.to_dict()
+        else:
+            text = self.text
+
         transcript: dict[str, Any] | None
         if isinstance(self.transcript, FindingView):
             transcript = self.transcript.to_dict()
@@ -80,6 +88,7 @@ class AnalysisStepView:
                 "sentences": sentences,
                 "state": state,
                 "tags": tags,
+                "text": text,
                 "transcript": transcript,
                 "version": version,
             }
@@ -120,6 +129,21 @@ class AnalysisStepView:
 
             tags.append(tags_item)
 
+        def _parse_text(data: object) -> FindingView | None:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                text_type_1 = FindingView.from_dict(data)
+
+                return text_type_1
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(FindingView | None, data)
+
+        text = _parse_text(d.pop("text"))
+
         def _parse_transcript(data: object) -> FindingView | None:
             if data is None:
                 return data
@@ -144,6 +168,7 @@ class AnalysisStepView:
             sentences=sentences,
             state=state,
             tags=tags,
+            text=text,
             transcript=transcript,
             version=version,
         )

@@ -26,8 +26,11 @@ class AssetAnalysis:
             state (AssetAnalysisState): `QUEUED`, `RUNNING`, `SUCCEEDED` or `FAILED`.
             steps (list[AnalysisStepView]): Provenance: every step that ran, in order, with what it found and the model
                 behind each
-                finding. `tags`, `description` and `transcript` above are composed from these.
+                finding. `tags`, `description`, `transcript` and `text` above are composed from these.
             tags (list[str]):
+            text (None | str): Printed English text read in the asset's pictures (or a video's frames), lines joined by
+                `\\n`;
+                null when none was found. The step in `steps` that read it names the model.
             transcript (None | str):
     """
 
@@ -36,6 +39,7 @@ class AssetAnalysis:
     state: AssetAnalysisState
     steps: list[AnalysisStepView]
     tags: list[str]
+    text: None | str
     transcript: None | str
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
@@ -55,6 +59,9 @@ class AssetAnalysis:
 
         tags = self.tags
 
+        text: None | str
+        text = self.text
+
         transcript: None | str
         transcript = self.transcript
 
@@ -67,6 +74,7 @@ class AssetAnalysis:
                 "state": state,
                 "steps": steps,
                 "tags": tags,
+                "text": text,
                 "transcript": transcript,
             }
         )
@@ -104,6 +112,13 @@ class AssetAnalysis:
 
         tags = cast(list[str], d.pop("tags"))
 
+        def _parse_text(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        text = _parse_text(d.pop("text"))
+
         def _parse_transcript(data: object) -> None | str:
             if data is None:
                 return data
@@ -117,6 +132,7 @@ class AssetAnalysis:
             state=state,
             steps=steps,
             tags=tags,
+            text=text,
             transcript=transcript,
         )
 

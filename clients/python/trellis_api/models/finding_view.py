@@ -11,7 +11,7 @@ T = TypeVar("T", bound="FindingView")
 
 @_attrs_define
 class FindingView:
-    """A tag, sentence or transcript and the model (name and version) that produced it, if a model did.
+    """A tag, sentence, transcript or text and the model (name and version) that produced it, if a model did.
 
     Attributes:
         model (None | str):

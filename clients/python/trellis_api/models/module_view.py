@@ -26,8 +26,9 @@ class ModuleView:
         permissions (list[str]): What the deployment grants it: `key-value`, `logging`, `item-read`, `asset-read`,
             `outbound-http:HOST`.
         version (str):
-        wit_version (str): The version of the module WIT the component targets: `0.1.0` or `0.2.0`. Every earlier 0.x
-            version keeps running, adapted (see the compatibility policy in docs/modules.md). Example: 0.2.0.
+        wit_version (str): The version of the module WIT the component targets: `0.1.0`, `0.2.0` or `0.3.0`. Every
+            earlier
+            0.x version keeps running, adapted (see the compatibility policy in docs/modules.md). Example: 0.3.0.
     """
 
     config_schema: ModuleViewConfigSchema

@@ -36,10 +36,13 @@ pub struct AssetAnalysis {
     tags: Vec<String>,
     description: Option<String>,
     transcript: Option<String>,
+    /// Printed English text read in the asset's pictures (or a video's frames), lines joined by `\n`;
+    /// null when none was found. The step in `steps` that read it names the model.
+    text: Option<String>,
     /// Why the analysis failed, when it did: each failed step by its module id, with its message.
     error: Option<String>,
     /// Provenance: every step that ran, in order, with what it found and the model behind each
-    /// finding. `tags`, `description` and `transcript` above are composed from these.
+    /// finding. `tags`, `description`, `transcript` and `text` above are composed from these.
     steps: Vec<AnalysisStepView>,
 }
 
@@ -58,13 +61,16 @@ pub struct AnalysisStepView {
     /// The step's sentences of the description, in order.
     sentences: Vec<FindingView>,
     transcript: Option<FindingView>,
+    /// The printed text the step read, lines joined by `\n`, and the model that read it.
+    #[serde(default)]
+    text: Option<FindingView>,
     /// The step's failure, when it failed.
     error: Option<String>,
     /// Wall-clock milliseconds the step took.
     millis: u64,
 }
 
-/// A tag, sentence or transcript and the model (name and version) that produced it, if a model did.
+/// A tag, sentence, transcript or text and the model (name and version) that produced it, if a model did.
 #[derive(Serialize, Deserialize, ToSchema)]
 pub struct FindingView {
     text: String,

@@ -1,6 +1,8 @@
 //! The host's inference capabilities for analysis steps: the models of `trellis-inference`, loaded
-//! once on first use, run on the low-priority [`InferencePool`] with a time bound per call.
-//! [`AssetMedia`] serves one asset's analysis through the module host's `MediaAnalysis`.
+//! once on first use, run on the low-priority [`InferencePool`] with a time bound per call; its OCR
+//! program runs from a second low-priority thread of its own, so reading a picture's text (a child
+//! process) overlaps with the models. [`AssetMedia`] serves one asset's analysis through the module host's
+//! `MediaAnalysis`.
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -9,7 +11,7 @@ use std::time::Duration;
 use async_trait::async_trait;
 use tokio::sync::{Mutex, OnceCell};
 use trellis_inference::speech::Speech;
-use trellis_inference::vision::{self, RgbImage, Vision};
+use trellis_inference::vision::{self, ObjectDetector, RgbImage, Vision};
 use trellis_inference::{InferenceError, MediaKind, media};
 use trellis_modules as modules;
 
@@ -59,9 +61,12 @@ impl InferenceLimits {
 /// The models and the threads they run on; one per server.
 pub struct Inference {
     pool: InferencePool,
+    /// Where the OCR program is started from (one thread, nice 19 like the pool's, which it inherits).
+    tools: InferencePool,
     models_dir: PathBuf,
     limits: InferenceLimits,
     vision: Mutex<Option<Arc<Vision>>>,
+    objects: Mutex<Option<Arc<ObjectDetector>>>,
     speech: Mutex<Option<Arc<Speech>>>,
 }
 
@@ -69,9 +74,11 @@ impl Inference {
     pub fn new(models_dir: PathBuf, threads: usize, limits: InferenceLimits) -> Self {
         Self {
             pool: InferencePool::new(threads),
+            tools: InferencePool::named("analysis-tools", 1),
             models_dir,
             limits,
             vision: Mutex::new(None),
+            objects: Mutex::new(None),
             speech: Mutex::new(None),
         }
     }
@@ -88,6 +95,18 @@ impl Inference {
         let vision = Arc::new(loaded);
         *slot = Some(vision.clone());
         Ok(vision)
+    }
+
+    /// The object detector, loaded on first use (like [`Self::vision`]).
+    async fn objects(&self) -> Result<Arc<ObjectDetector>, String> {
+        let mut slot = self.objects.lock().await;
+        if let Some(objects) = slot.as_ref() {
+            return Ok(objects.clone());
+        }
+        let dir = self.models_dir.clone();
+        let loaded = Arc::new(self.run(self.limits.decode_timeout, move || ObjectDetector::load(&dir)).await?);
+        *slot = Some(loaded.clone());
+        Ok(loaded)
     }
 
     /// The speech model, loaded on first use (like [`Self::vision`]).
@@ -109,27 +128,83 @@ impl Inference {
         timeout: Duration,
         work: impl FnOnce() -> Result<T, InferenceError> + Send + 'static,
     ) -> Result<T, String> {
-        match self.pool.run(timeout, work).await {
-            Ok(Ok(value)) => Ok(value),
-            Ok(Err(error)) => Err(error.to_string()),
-            Err(PoolError::TimedOut(ms)) => Err(format!("inference took longer than its bound of {ms} ms")),
-            Err(error @ PoolError::Panicked(_)) => Err(error.to_string()),
-        }
+        answer(self.pool.run(timeout, work).await)
+    }
+
+    /// The printed lines of `frames[index]`, read by the OCR program started from the tools thread.
+    async fn read_text(&self, frames: Arc<Vec<RgbImage>>, index: usize) -> Result<Vec<String>, String> {
+        let bounds = self.limits.decode.clone();
+        let read = move || trellis_inference::text::read_text(&frames[index], &bounds);
+        answer(self.tools.run(self.limits.decode_timeout, read).await)
     }
 }
 
-/// One asset's analysis: its bytes in a file, what it is, and the frames decoded so far.
+/// A pool's answer as a step sees it: every failure a message.
+fn answer<T>(outcome: Result<Result<T, InferenceError>, PoolError>) -> Result<T, String> {
+    match outcome {
+        Ok(Ok(value)) => Ok(value),
+        Ok(Err(error)) => Err(error.to_string()),
+        Err(PoolError::TimedOut(ms)) => Err(format!("inference took longer than its bound of {ms} ms")),
+        Err(error @ PoolError::Panicked(_)) => Err(error.to_string()),
+    }
+}
+
+/// One asset's analysis: its bytes in a file, what it is, the frames decoded so far and their text.
 pub struct AssetMedia {
     inference: Arc<Inference>,
     path: PathBuf,
     content_type: String,
     info: OnceCell<Result<trellis_inference::MediaInfo, String>>,
     frames: Mutex<Arc<Vec<RgbImage>>>,
+    texts: Mutex<TextReads>,
+}
+
+/// The printed text of each decoded frame: read ahead, one frame after another, as soon as the frames
+/// are decoded (the OCR program then works on the other core while a step asks the models), or when a
+/// step first asks. A cell is filled once, by whichever comes first.
+#[derive(Default)]
+struct TextReads {
+    cells: TextCells,
+    /// Held for its drop, which stops it.
+    _ahead: Option<ReadAhead>,
+}
+
+/// One cell per decoded frame: its lines, or why they could not be read.
+type TextCells = Arc<Vec<OnceCell<Result<Vec<String>, String>>>>;
+
+/// The task reading ahead, stopped when the analysis (or a new decoding) no longer needs it.
+struct ReadAhead(tokio::task::JoinHandle<()>);
+
+impl Drop for ReadAhead {
+    fn drop(&mut self) {
+        self.0.abort();
+    }
 }
 
 impl AssetMedia {
     pub fn new(inference: Arc<Inference>, path: PathBuf, content_type: String) -> Self {
-        Self { inference, path, content_type, info: OnceCell::new(), frames: Mutex::new(Arc::new(Vec::new())) }
+        Self {
+            inference,
+            path,
+            content_type,
+            info: OnceCell::new(),
+            frames: Mutex::new(Arc::new(Vec::new())),
+            texts: Mutex::new(TextReads::default()),
+        }
+    }
+
+    /// Starts reading the text of `frames` ahead, when an OCR program is installed.
+    async fn read_ahead(&self, frames: Arc<Vec<RgbImage>>) {
+        let cells: TextCells = Arc::new(frames.iter().map(|_| OnceCell::new()).collect());
+        let ahead = trellis_inference::text::model().is_some().then(|| {
+            let (inference, cells) = (self.inference.clone(), cells.clone());
+            ReadAhead(tokio::spawn(async move {
+                for (index, cell) in cells.iter().enumerate() {
+                    cell.get_or_init(|| inference.read_text(frames.clone(), index)).await;
+                }
+            }))
+        });
+        *self.texts.lock().await = TextReads { cells, _ahead: ahead };
     }
 
     async fn info(&self) -> Result<trellis_inference::MediaInfo, String> {
@@ -189,7 +264,9 @@ impl modules::MediaAnalysis for AssetMedia {
             MediaKind::Audio | MediaKind::Other => return Err("the asset has no pictures".to_owned()),
         };
         let n = u32::try_from(decoded.len()).unwrap_or(u32::MAX);
-        *self.frames.lock().await = Arc::new(decoded);
+        let decoded = Arc::new(decoded);
+        *self.frames.lock().await = decoded.clone();
+        self.read_ahead(decoded).await;
         Ok(n)
     }
 
@@ -213,11 +290,31 @@ impl modules::MediaAnalysis for AssetMedia {
         Ok(modules::Faces { faces, model: vision::FACE_MODEL.to_owned() })
     }
 
+    async fn detect_objects(&self, frame: u32) -> Result<modules::Objects, String> {
+        let (frames, index) = self.frame(frame).await?;
+        let detector = self.inference.objects().await?;
+        let objects =
+            self.inference.run(self.inference.limits.vision_timeout, move || detector.detect(&frames[index])).await?;
+        Ok(modules::Objects { objects, model: vision::OBJECT_MODEL.to_owned() })
+    }
+
     async fn facts(&self, frame: u32) -> Result<modules::PictureFacts, String> {
         let (frames, index) = self.frame(frame).await?;
         let facts =
             self.inference.run(self.inference.limits.vision_timeout, move || Ok(vision::facts(&frames[index]))).await?;
         Ok(facts)
+    }
+
+    async fn read_text(&self, frame: u32) -> Result<modules::Text, String> {
+        let (frames, index) = self.frame(frame).await?;
+        let cells = self.texts.lock().await.cells.clone();
+        let lines = match cells.get(index) {
+            Some(cell) => cell.get_or_init(|| self.inference.read_text(frames, index)).await.clone()?,
+            // Decoded again since: read it now.
+            None => self.inference.read_text(frames, index).await?,
+        };
+        let model = trellis_inference::text::model().unwrap_or("tesseract").to_owned();
+        Ok(modules::Text { lines, model })
     }
 
     async fn transcribe(&self) -> Result<modules::Transcript, String> {

@@ -25,14 +25,19 @@ pub enum PoolError {
 }
 
 impl InferencePool {
-    /// Starts `threads` threads (at least one).
+    /// Starts `threads` threads (at least one) named `inference-N`.
     pub fn new(threads: usize) -> Self {
+        Self::named("inference", threads)
+    }
+
+    /// Starts `threads` threads (at least one) named `NAME-N`.
+    pub fn named(name: &str, threads: usize) -> Self {
         let (sender, receiver) = mpsc::channel::<Work>();
         let receiver = Arc::new(Mutex::new(receiver));
         for index in 0..threads.max(1) {
             let receiver = receiver.clone();
             std::thread::Builder::new()
-                .name(format!("inference-{index}"))
+                .name(format!("{name}-{index}"))
                 .spawn(move || {
                     lower_priority();
                     loop {
