@@ -61,7 +61,7 @@ async fn an_asset_goes_from_announcement_to_enabled_and_members_see_it_once_appr
     assert_eq!(approved["state"], "APPROVED");
     assert_eq!(
         approved["analysis"],
-        json!({"state": "QUEUED", "tags": [], "description": null, "transcript": null, "error": null, "steps": []})
+        json!({"state": "QUEUED", "tags": [], "description": null, "transcript": null, "text": null, "error": null, "steps": []})
     );
     assert_eq!(asset_ids(&read(app, &cat.token, &assets_path(&space_id)).await), [asset_id.as_str()]);
     let download = download_asset(app, &cat.token, &space_id, &asset_id, "?part=base", &[]).await;
