@@ -73,15 +73,15 @@ length=0
 while awk -v l="$length" 'BEGIN { exit !(l < 60) }'; do
   while IFS=$'\t' read -r file words; do
     case "$file" in '#'* | '') continue ;; esac
-    [ -f "$minute/$file" ] || ffmpeg -v error -y -i "$fixtures/$file" -ar 16000 -ac 1 -c:a pcm_s16le "$minute/$file"
+    [ -f "$minute/$file" ] || ffmpeg -nostdin -v error -y -i "$fixtures/$file" -ar 16000 -ac 1 -c:a pcm_s16le "$minute/$file"
     echo "file '$minute/$file'" >>"$minute/list.txt"
     printf '%s ' "$words" >>"$minute/reference.txt"
-    duration=$(ffprobe -v error -show_entries format=duration -of csv=p=0 "$minute/$file")
+    duration=$(ffprobe -v error -show_entries format=duration -of csv=p=0 "$minute/$file" </dev/null)
     length=$(awk -v l="$length" -v d="$duration" 'BEGIN { print l + d }')
     awk -v l="$length" 'BEGIN { exit !(l >= 60) }' && break
   done <bench/speech-accuracy.txt
 done
-ffmpeg -v error -y -f concat -safe 0 -i "$minute/list.txt" -c copy "$minute/minute.wav"
+ffmpeg -nostdin -v error -y -f concat -safe 0 -i "$minute/list.txt" -c copy "$minute/minute.wav"
 out=$("$transcribe" "$minute/minute.wav" "$minute/reference.txt" "$threads")
 awk -v a="$(sed -n 's/^audio_seconds: //p' <<<"$out")" -v s="$(sed -n 's/^transcribe_seconds: \([0-9.]*\).*/\1/p' <<<"$out")" \
   -v w="$(sed -n 's/^word_accuracy: //p' <<<"$out")" -v t="$threads" 'BEGIN {
