@@ -489,7 +489,8 @@ export interface paths {
          *     line of JSON as `data:`. A resumed stream first sends what was missed, if it is at most 5
          *     minutes and 1,000 events back, else `event: reset` (`data: {}`): read again what you show.
          *     A `: keep-alive` comment comes at least every 15 seconds. The stream ends when the session
-         *     ends or the license key is revoked. At most 5 streams per user.
+         *     ends or the license key is revoked, and after an hour (the server's `live.max_stream_seconds`):
+         *     reconnect with `Last-Event-ID`. At most 5 streams per user.
          */
         get: operations["open_event_stream"];
         put?: never;

@@ -29,6 +29,10 @@ pub struct LiveConfig {
     pub recheck_ms: u64,
     /// Seconds a ticket from `POST /v0/events/ticket` can be redeemed.
     pub ticket_seconds: u64,
+    /// Seconds one stream stays open at most; then it ends and the client reconnects with
+    /// `Last-Event-ID`, missing nothing. Bounds what one connection holds, and lets a load balancer
+    /// spread long-lived clients again.
+    pub max_stream_seconds: u64,
 }
 
 impl Default for LiveConfig {
@@ -42,6 +46,7 @@ impl Default for LiveConfig {
             keep_alive_seconds: 15,
             recheck_ms: 2_000,
             ticket_seconds: 60,
+            max_stream_seconds: 3_600,
         }
     }
 }
@@ -57,6 +62,10 @@ impl LiveConfig {
 
     pub fn replay_window(&self) -> Duration {
         Duration::from_secs(self.replay_seconds.max(1))
+    }
+
+    pub fn max_stream_lifetime(&self) -> Duration {
+        Duration::from_secs(self.max_stream_seconds.clamp(1, 86_400))
     }
 
     pub fn ticket_lifetime(&self) -> Duration {

@@ -63,7 +63,8 @@ pub struct EventTicket {
 /// line of JSON as `data:`. A resumed stream first sends what was missed, if it is at most 5
 /// minutes and 1,000 events back, else `event: reset` (`data: {}`): read again what you show.
 /// A `: keep-alive` comment comes at least every 15 seconds. The stream ends when the session
-/// ends or the license key is revoked. At most 5 streams per user.
+/// ends or the license key is revoked, and after an hour (the server's `live.max_stream_seconds`):
+/// reconnect with `Last-Event-ID`. At most 5 streams per user.
 #[utoipa::path(get, path = "/v0/events", operation_id = "open_event_stream", tag = "events", params(EventsQuery,
         ("Last-Event-ID" = Option<String>, Header, description = "The `id` of the last event received: the stream resumes after it")),
     security(("session" = [], "license" = []), ()),
@@ -134,6 +135,8 @@ struct Open {
     keep_alive: std::time::Duration,
     recheck_every: u32,
     ticks: u32,
+    /// When the stream ends however busy it is (`live.max_stream_seconds`), checked on each tick.
+    ends_at: tokio::time::Instant,
 }
 
 fn stream(
@@ -167,6 +170,7 @@ fn stream(
     let mut tick = tokio::time::interval_at(tokio::time::Instant::now() + period, period);
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     let idle_since = tokio::time::Instant::now();
+    let ends_at = idle_since + live.config().max_stream_lifetime();
     let open = Open {
         live,
         subscription,
@@ -178,6 +182,7 @@ fn stream(
         keep_alive,
         recheck_every,
         ticks: 0,
+        ends_at,
     };
     futures::stream::unfold(open, |mut open| async move {
         if let Some(event) = open.replay.pop_front() {
@@ -198,6 +203,9 @@ fn stream(
                 },
                 () = open.live.closing() => return None,
                 _ = open.tick.tick() => {
+                    if tokio::time::Instant::now() >= open.ends_at {
+                        return None;
+                    }
                     open.ticks = open.ticks.wrapping_add(1);
                     // Boxed: the check's future is large and needed for a moment every few
                     // seconds, not held inline in every open stream.

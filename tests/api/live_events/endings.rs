@@ -1,5 +1,6 @@
 //! A stream ends within 5 s of the end of what let it open: a logout of its session (a stream opened
-//! with a ticket too) or the revocation of its license key. Streams of other sessions go on.
+//! with a ticket too) or the revocation of its license key. Streams of other sessions go on. Every
+//! stream ends after its longest life (`live.max_stream_seconds`), and the client resumes it.
 
 use std::time::Duration;
 
@@ -74,4 +75,29 @@ async fn revoking_the_license_key_ends_the_streams_opened_with_it_within_5_secon
     let again = tokio::time::timeout(WAIT, request.send()).await.unwrap().unwrap();
     assert_error(again, StatusCode::FORBIDDEN, "LICENSE_INVALID").await;
     probe(&app, &mut anns, &cat, &ann).await;
+}
+
+#[tokio::test]
+async fn a_stream_ends_after_its_longest_life_and_a_resumed_one_misses_nothing() {
+    // Arrange: streams live at most a second here (an hour by default); checks run every 100 ms.
+    let app = trellis_tests::spawn_app_with(|config| {
+        config.live.max_stream_seconds = 1;
+        config.live.recheck_ms = 100;
+    })
+    .await;
+    let [ann, bob] = users(&app, ["ann", "bob"]).await;
+    let mut first = Live::open(&app, &bob).await;
+    probe(&app, &mut first, &ann, &bob).await;
+    let last_id = first.last_id();
+
+    // Act: the stream ends on its own, however busy; a message arrives before bob reconnects.
+    let took = first.ended_within(Duration::from_secs(5)).await;
+    let (_, missed) =
+        crate::support::messages::sent(&app, &ann, &bob.handle, "while away", "Sent between two streams").await;
+    let mut resumed = Live::resume(&app, &bob, &last_id).await;
+
+    // Assert: the end came after about a second, and the resumed stream replays what came between.
+    assert!(took <= Duration::from_secs(3), "the stream ended after {took:?}");
+    let (created, _) = resumed.message_and_unread().await;
+    assert_eq!(created["messageId"], missed.as_str(), "{created}");
 }
