@@ -51,7 +51,7 @@ fn main() {
     watch(workspace, &plugins);
     ensure_wasm_target();
 
-    let target_dir = plugins_target_dir();
+    let (target_dir, build_dir) = plugins_dirs(workspace);
     let cargo = env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
     let mut command = Command::new(cargo);
     command
@@ -62,6 +62,7 @@ fn main() {
     for key in CLEARED_ENV {
         command.env_remove(key);
     }
+    command.env("CARGO_BUILD_BUILD_DIR", &build_dir);
     let output = command.output().expect("cannot run cargo for plugins/");
     if !output.status.success() {
         panic!(
@@ -78,28 +79,43 @@ fn main() {
     // Not under `TRELLIS_`: `cargo run` and `cargo test` put these variables into the environment of what they
     // start, and `TRELLIS_*` variables are the server's settings.
     println!("cargo:rustc-env=PLUGINS_BUILD_DIR={}", built.display());
+    println!("cargo:rustc-env=PLUGINS_TARGET_DIR={}", target_dir.display());
+    println!("cargo:rustc-env=PLUGINS_BUILD_BUILD_DIR={}", build_dir.display());
     println!("cargo::metadata=dir={}", built.display());
 }
 
-/// Rebuild when a guest's sources, the SDK or the WIT change; never scan `plugins/target`.
+/// Rebuild when a guest's sources, the SDK or the WIT change. Files, not folders: cargo reads a watched folder
+/// as changed when anything inside it changes, and other tools write beside the Rust guests (Python's
+/// `__pycache__` in the Python examples, npm's `node_modules` in the JavaScript ones), which must not
+/// rebuild the server.
 fn watch(workspace: &Path, plugins: &Path) {
     println!("cargo:rerun-if-changed={}", workspace.join("wit").display());
-    // Only paths that exist: cargo treats a watched path that is missing as changed, every build.
-    // (The SDK is locked by plugins/Cargo.lock, watched below with the rest of plugins/.) The analysis types
-    // are the SDK's too.
+    // The SDK is locked by plugins/Cargo.lock, watched below with the rest of plugins/. The analysis types are
+    // the SDK's too.
     for dir in ["plugin-sdk", "analysis-types"] {
         for file in ["Cargo.toml", "src"] {
             println!("cargo:rerun-if-changed={}", workspace.join(dir).join(file).display());
         }
     }
-    let entries = std::fs::read_dir(plugins).expect("plugins/ is readable");
+    watch_sources(plugins);
+}
+
+/// Every file below `dir` that a Rust build reads (sources, manifests, the lock, WIT), skipping build output,
+/// hidden folders and the other languages' tool folders. A file added later shows as a change to a file that
+/// names it (a `mod` line, a manifest).
+fn watch_sources(dir: &Path) {
+    let Ok(entries) = std::fs::read_dir(dir) else { return };
     for entry in entries.flatten() {
+        let path = entry.path();
         let name = entry.file_name();
         let name = name.to_string_lossy();
-        if name == "target" || name.starts_with('.') {
-            continue;
+        if entry.file_type().is_ok_and(|kind| kind.is_dir()) {
+            if !(name == "target" || name == "node_modules" || name == "__pycache__" || name.starts_with('.')) {
+                watch_sources(&path);
+            }
+        } else if matches!(path.extension().and_then(|x| x.to_str()), Some("rs" | "toml" | "lock" | "wit")) {
+            println!("cargo:rerun-if-changed={}", path.display());
         }
-        println!("cargo:rerun-if-changed={}", entry.path().display());
     }
 }
 
@@ -117,13 +133,18 @@ fn ensure_wasm_target() {
     }
 }
 
-/// `<target dir>/plugins`, derived from OUT_DIR (`<target dir>/<profile>/build/<pkg>-<hash>/out`), so the guest
-/// build shares the main target directory without sharing its lock.
-fn plugins_target_dir() -> PathBuf {
+/// Where the guest build writes: its components in `<target dir>/plugins` of this checkout (`CARGO_TARGET_DIR` or
+/// `<workspace>/target`), its intermediate files in `<build dir>/plugins`, the build dir derived from OUT_DIR
+/// (`<build dir>/<profile>/build/<pkg>-<hash>/out`). Both are beside the outer build's own folders, so the guest
+/// build shares them without sharing their locks, and a build dir shared by several checkouts (.cargo/config.toml)
+/// never mixes one checkout's components with another's.
+fn plugins_dirs(workspace: &Path) -> (PathBuf, PathBuf) {
+    let target = env::var_os("CARGO_TARGET_DIR").map_or_else(|| workspace.join("target"), PathBuf::from);
     let out_dir = PathBuf::from(env::var_os("OUT_DIR").expect("cargo sets OUT_DIR"));
     let build = out_dir.ancestors().nth(2);
-    match build.filter(|dir| dir.file_name().is_some_and(|name| name == "build")) {
+    let build_dir = match build.filter(|dir| dir.file_name().is_some_and(|name| name == "build")) {
         Some(build) => build.parent().and_then(Path::parent).expect("profile dir has a parent").join("plugins"),
-        None => out_dir.join("plugins-target"),
-    }
+        None => out_dir.join("plugins-build"),
+    };
+    (target.join("plugins"), build_dir)
 }

@@ -148,8 +148,8 @@ fn module_new_scaffolds_a_crate_and_refuses_to_overwrite() {
 /// `#[ignore]`d in plain `cargo test`; `scripts/test` runs it with `--ignored`.
 ///
 /// Offline and quick: the scaffold gets `plugins/Cargo.lock` (the same dependency versions, all already
-/// downloaded for plugins/) and builds in the target directory of plugins/, whose release profile it shares,
-/// so only the new crate itself is compiled for wasm.
+/// downloaded for plugins/) and builds in the target and build directories of plugins/, whose release profile
+/// it shares, so only the new crate itself is compiled for wasm.
 #[test]
 #[ignore]
 fn a_scaffolded_module_passes_its_tests_builds_with_one_command_and_fits_the_host() {
@@ -162,14 +162,14 @@ fn a_scaffolded_module_passes_its_tests_builds_with_one_command_and_fits_the_hos
     assert!(String::from_utf8_lossy(&created.stderr).contains("cargo test-native"), "the next steps say how to test");
     let crate_dir = dir.path().join("greeter");
     std::fs::copy(workspace.join("plugins/Cargo.lock"), crate_dir.join("Cargo.lock")).unwrap();
-    // `<target>/plugins/wasm32-wasip2/release` -> `<target>/plugins`
-    let target_dir = Path::new(trellis_plugins_build::DIR).ancestors().nth(2).expect("the plugins target dir");
+    let target_dir = Path::new(trellis_plugins_build::TARGET_DIR);
     let cargo = |args: &[&str]| {
         Command::new(env!("CARGO"))
             .args(args)
             .arg("--offline")
             .current_dir(&crate_dir)
             .env("CARGO_TARGET_DIR", target_dir)
+            .env("CARGO_BUILD_BUILD_DIR", trellis_plugins_build::BUILD_DIR)
             .env_remove("RUSTFLAGS")
             .env_remove("CARGO_ENCODED_RUSTFLAGS")
             .output()
@@ -319,13 +319,14 @@ async fn module_dev_serves_a_scaffolded_module_and_reloads_it_when_its_source_ch
     assert!(created.status.success(), "{}", String::from_utf8_lossy(&created.stderr));
     let crate_dir = dir.path().join("greeter");
     std::fs::copy(workspace.join("plugins/Cargo.lock"), crate_dir.join("Cargo.lock")).unwrap();
-    let target_dir = Path::new(trellis_plugins_build::DIR).ancestors().nth(2).expect("the plugins target dir");
+    let target_dir = Path::new(trellis_plugins_build::TARGET_DIR);
+    let build_dir = Path::new(trellis_plugins_build::BUILD_DIR);
     // Its own temporary folder, so the test sees what module dev makes there.
     let tmp = tempfile::tempdir().unwrap();
     let dev = DevServer::start(
         &crate_dir,
         &["--users", "2", "--config", r#"{"logEachEvent":true}"#],
-        &[("TMPDIR", tmp.path()), ("CARGO_TARGET_DIR", target_dir)],
+        &[("TMPDIR", tmp.path()), ("CARGO_TARGET_DIR", target_dir), ("CARGO_BUILD_BUILD_DIR", build_dir)],
     );
     let (lines, pid) = (&dev.lines, dev.pid);
     let (base, key, token, member, space) =

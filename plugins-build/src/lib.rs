@@ -15,6 +15,13 @@ use std::path::PathBuf;
 /// `word_count.wasm`.
 pub const DIR: &str = env!("PLUGINS_BUILD_DIR");
 
+/// The guest build's target directory (`DIR` is `<it>/wasm32-wasip2/release`) and its build directory (its
+/// intermediate files): another build of a guest against the same SDK that names both (`CARGO_TARGET_DIR`,
+/// `CARGO_BUILD_BUILD_DIR`) compiles only its own crate.
+pub const TARGET_DIR: &str = env!("PLUGINS_TARGET_DIR");
+/// See [`TARGET_DIR`].
+pub const BUILD_DIR: &str = env!("PLUGINS_BUILD_BUILD_DIR");
+
 /// The path of one built component, by file name (`word_count.wasm`).
 pub fn path(file: &str) -> PathBuf {
     PathBuf::from(DIR).join(file)
