@@ -3,10 +3,8 @@
 //! transcript. Needs the installed models and espeak-ng (CI has both; elsewhere the test says it
 //! skipped). On SQLite, or PostgreSQL with `TEST_DATABASE=postgres`.
 
-#[path = "support/database.rs"]
-mod database;
-#[path = "support/server.rs"]
-mod server;
+use crate::support::database;
+use crate::support::server;
 
 use std::path::PathBuf;
 use std::process::Command;

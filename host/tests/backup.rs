@@ -4,10 +4,8 @@
 //! nothing half-written. SQLite and local files only (PostgreSQL and S3 have their own tools, which
 //! the command names instead).
 
-#[path = "support/command.rs"]
-mod command;
-#[path = "support/server.rs"]
-mod server;
+use crate::support::command;
+use crate::support::server;
 
 use std::path::Path;
 use std::process::{Command, Output};

@@ -1,7 +1,6 @@
 //! The `trellis` administration commands, run as the real binary over a temporary data directory.
 
-#[path = "support/command.rs"]
-mod command;
+use crate::support::command;
 
 use std::path::Path;
 use std::process::Output;

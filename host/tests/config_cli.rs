@@ -1,8 +1,7 @@
 //! `trellis config defaults` and `trellis config show`, and how the real binary reports a setting that
 //! names nothing, run as a child process with a controlled environment.
 
-#[path = "support/command.rs"]
-mod command;
+use crate::support::command;
 
 use std::process::Output;
 

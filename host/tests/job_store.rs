@@ -2,8 +2,7 @@
 //! PostgreSQL with `TEST_DATABASE=postgres`): one job at a time per order key in id order,
 //! dedupe keys, leases that run out, retries, the per-key bound, and concurrent claimers.
 
-#[path = "support/database.rs"]
-mod database;
+use crate::support::database;
 
 use std::collections::HashSet;
 use std::time::Duration;

@@ -3,8 +3,7 @@
 //! panic contained, heartbeats that keep a long job, a dead worker's job taken over, and a wake-up
 //! that does not wait for the poll.
 
-#[path = "support/database.rs"]
-mod database;
+use crate::support::database;
 
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -218,7 +217,7 @@ async fn a_local_enqueue_wakes_idle_workers_without_waiting_for_the_poll() {
 }
 
 /// Prints how fast jobs are queued (16 concurrent callers) and run (no-op handler) on the run's
-/// database: `cargo test -p trellis --test job_workers -- --ignored --nocapture`.
+/// database: `cargo test -p trellis --test host job_workers:: -- --ignored --nocapture`.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "a measurement, not a check"]
 async fn measure_queueing_and_running_no_op_jobs() {

@@ -12,8 +12,7 @@ use std::time::{Duration, Instant};
 
 #[path = "media_crash/addressing.rs"]
 mod addressing;
-#[path = "support/server.rs"]
-mod server;
+use crate::support::server;
 #[path = "media_crash/tus.rs"]
 mod tus;
 

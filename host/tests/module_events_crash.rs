@@ -3,10 +3,8 @@
 //! the dead server was delivering at the kill is taken again when its lease runs out, ahead of
 //! the events queued behind it. On SQLite, or PostgreSQL with `TEST_DATABASE=postgres`.
 
-#[path = "support/database.rs"]
-mod database;
-#[path = "support/server.rs"]
-mod server;
+use crate::support::database;
+use crate::support::server;
 
 use std::time::{Duration, Instant};
 

@@ -2,8 +2,7 @@
 //! PostgreSQL with `TEST_DATABASE=postgres`): increments and compare-and-swap loops from many tasks lose
 //! no update, and writers racing for the last keys of a quota never take it past its bound.
 
-#[path = "support/database.rs"]
-mod database;
+use crate::support::database;
 
 use std::sync::Arc;
 

@@ -72,7 +72,7 @@ fn fixture_tables() -> Vec<String> {
 /// An empty database for the old schema: its URL, and its name on PostgreSQL (dropped at the end).
 async fn old_database(app_dir: &std::path::Path) -> (String, Option<String>) {
     if std::env::var("TEST_DATABASE").is_ok_and(|db| db == "postgres") {
-        let (url, name) = trellis_tests::fresh_postgres_database().await;
+        let (url, name) = trellis_tests::empty_postgres_database().await;
         (url, Some(name))
     } else {
         (format!("sqlite://{}?mode=rwc", app_dir.join("old.db").display()), None)
