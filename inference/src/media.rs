@@ -183,6 +183,9 @@ pub fn video_frames(
         let mut args: Vec<OsString> =
             vec!["-nostdin".into(), "-v".into(), "error".into(), "-threads".into(), "1".into()];
         args.extend(["-ss".into(), format!("{}.{:03}", at_ms / 1000, at_ms % 1000).into()]);
+        // The decoder itself refuses frames past the bound: ffprobe's size is only the first frame's,
+        // and a stream may grow after it.
+        args.extend(["-max_pixels".into(), bounds.max_pixels.min(i32::MAX as u64).to_string().into()]);
         args.extend(ffmpeg::input(&path));
         args.extend(
             [

@@ -21,6 +21,7 @@ mod attachments;
 mod bounds;
 mod errors;
 mod protocol;
+mod races;
 mod tus_client;
 
 use std::path::{Path, PathBuf};

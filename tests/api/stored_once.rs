@@ -7,6 +7,7 @@
 use reqwest::{Method, StatusCode};
 use serde_json::Value;
 use sha2::{Digest, Sha256};
+use sqlx::Connection;
 use trellis_tests::TestApp;
 
 use crate::resumable::{attached, finished};
@@ -159,3 +160,52 @@ async fn avatars_and_attachments_share_bytes_and_each_keeps_them(app: &TestApp) 
     assert_downloads(app, &ann.token, &form.form_id, &photo, &picture).await;
 }
 on_both_backends!(avatars_and_attachments_share_bytes_and_each_keeps_them);
+
+async fn two_dozen_avatar_writes_at_once_leave_every_other_copy_of_their_bytes_readable(app: &TestApp) {
+    // Arrange: ann keeps a picture as an attachment; bob, who could read it, makes it his avatar.
+    let (ann, bob) = (app.sign_up("ann").await, app.sign_up("bob").await);
+    let form = media_form(app, &ann.token).await;
+    let picture = png(3000);
+    let kept = uploaded(
+        app,
+        &ann.token,
+        &form.form_id,
+        pairs(vec![(&form.photo, file("p.png", "image/png", picture.clone()))]),
+    )
+    .await;
+    avatar(app, &bob.token, picture.clone()).await.expect(StatusCode::CREATED);
+    // Act: 24 writes of bob's avatar at once, each of which reads the avatar it replaces: 20 new
+    // pictures, the shared one again twice, and two deletes.
+    let writes = (0..24).map(|i| {
+        let bob = &bob;
+        let picture = &picture;
+        async move {
+            match i {
+                0 | 12 => {
+                    let sent = app.authed(Method::DELETE, "/v0/media/users/me/avatar", &bob.token).send().await;
+                    // The other delete may have come first, or the avatar may be a new one's.
+                    let status = sent.expect("request sent").status();
+                    assert!([StatusCode::NO_CONTENT, StatusCode::NOT_FOUND].contains(&status), "{status}");
+                }
+                6 | 18 => drop(avatar(app, &bob.token, picture.clone()).await.expect(StatusCode::CREATED)),
+                _ => drop(avatar(app, &bob.token, png(3000 + i)).await.expect(StatusCode::CREATED)),
+            }
+        }
+    });
+    futures::future::join_all(writes).await;
+    // Assert: ann's copy reads back whole, and every count of names matches the rows that name them.
+    assert_downloads(app, &ann.token, &form.form_id, &kept, &picture).await;
+    sqlx::any::install_default_drivers();
+    let mut conn = sqlx::AnyConnection::connect(&app.config.database_url()).await.unwrap();
+    let wrong: i64 = sqlx::query_scalar(
+        "select count(*) from media_blob b where b.refs <> \
+           (select count(*) from user_avatar a where a.storage_key = b.storage_key) \
+         + (select count(*) from form_attachment f where f.storage_key = b.storage_key) \
+         + (select count(*) from published_asset p where p.storage_key = b.storage_key)",
+    )
+    .fetch_one(&mut conn)
+    .await
+    .unwrap();
+    assert_eq!(wrong, 0, "every blob's reference count equals the rows that name it");
+}
+on_both_backends!(two_dozen_avatar_writes_at_once_leave_every_other_copy_of_their_bytes_readable);

@@ -18,6 +18,14 @@ pub fn new_token(prefix: &str) -> String {
     format!("{prefix}{}", URL_SAFE_NO_PAD.encode(bytes))
 }
 
+/// Whether `text` has the shape of a token [`new_token`] made with `prefix`: the prefix, then 43
+/// characters of URL-safe base64. What fails this is refused before any lookup.
+pub fn is_token_shaped(text: &str, prefix: &str) -> bool {
+    text.strip_prefix(prefix).is_some_and(|rest| {
+        rest.len() == 43 && rest.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+    })
+}
+
 /// The digest under which a token is stored and looked up.
 pub fn digest(token: &str) -> String {
     URL_SAFE_NO_PAD.encode(Sha256::digest(token.as_bytes()))
@@ -49,6 +57,17 @@ mod tests {
         let a = new_token("ses_");
         assert!(a.starts_with("ses_") && a.len() == 47);
         assert_ne!(a, new_token("ses_"));
+    }
+
+    #[test]
+    fn only_what_new_token_makes_is_token_shaped() {
+        let token = new_token("evt_");
+        assert!(is_token_shaped(&token, "evt_"));
+        assert!(!is_token_shaped(&token, "ses_"), "another prefix");
+        assert!(!is_token_shaped(&token[..token.len() - 1], "evt_"), "one character short");
+        assert!(!is_token_shaped(&format!("{token}A"), "evt_"), "one character long");
+        assert!(!is_token_shaped(&format!("evt_{}", "+".repeat(43)), "evt_"), "not URL-safe base64");
+        assert!(!is_token_shaped("", "evt_"));
     }
 
     #[test]

@@ -27,6 +27,9 @@ use crate::services::licenses::Licenses;
 use crate::services::workflow_configurations::WorkflowConfigurations;
 use crate::store::{Store, StoredLiveEvent};
 
+/// What every ticket for `GET /v0/events?ticket=` starts with.
+const TICKET_PREFIX: &str = "evt_";
+
 /// Events read per query by the dispatcher and by a replay.
 const PAGE: i64 = 500;
 /// A replay reads at most this many events of everybody's (times `replay_max_events`) looking for
@@ -167,7 +170,7 @@ impl Live {
 
     /// Issues a single-use ticket that opens one stream as `user` under `credentials`.
     pub async fn ticket(&self, user: &SessionUser, credentials: &Credentials) -> Result<Ticket> {
-        let ticket = secret::new_token("evt_");
+        let ticket = secret::new_token(TICKET_PREFIX);
         let expires_at = OffsetDateTime::now_utc() + self.config.ticket_lifetime();
         self.store
             .live
@@ -184,7 +187,7 @@ impl Live {
 
     /// The user and credentials of a ticket, which is used up; 401 for anything but a live one.
     pub async fn redeem(&self, ticket: &str) -> Result<(SessionUser, Credentials)> {
-        if ticket.is_empty() || ticket.len() > 128 {
+        if !secret::is_token_shaped(ticket, TICKET_PREFIX) {
             return Err(Error::unauthenticated());
         }
         let now = OffsetDateTime::now_utc();

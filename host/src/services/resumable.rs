@@ -1,11 +1,15 @@
 //! Resumable uploads (tus 1.0.0 at `/v0/media/uploads`, conventions section 14): create, append,
 //! read where one stands, terminate, and hand a finished one to the route that uses it.
 //!
-//! The upload's row is the truth of what was acknowledged. Bytes go straight to the media store
-//! (see `MediaStore::resumable_append`), which records each durable step through [`Recorder`] as
-//! a compare-and-set on the row, so a crash loses nothing acknowledged and two writers never both
-//! extend one upload. A write runs in a task of its own: a client that goes away mid-request
-//! still has what arrived recorded, and resumes after it.
+//! The upload's row is the truth of what was acknowledged. Before any byte reaches the media store a
+//! write claims the row at its offset (a compare-and-set in the database, so it holds across
+//! servers): a PATCH that read an offset another one has since moved on from is refused there, and
+//! can never rewrite acknowledged bytes. The claim is renewed while the write runs and the write
+//! stops if a renewal fails, well before the claim could lapse. Bytes go straight to the media store
+//! (see `MediaStore::resumable_append`), which records each durable step through [`Recorder`] as a
+//! compare-and-set on the row and the claim, so a crash loses nothing acknowledged. A write runs in
+//! a task of its own: a client that goes away mid-request still has what arrived recorded, and
+//! resumes after it.
 
 use std::borrow::Cow;
 use std::collections::HashSet;
@@ -31,6 +35,13 @@ const OPEN_UPLOADS_RETRY_AFTER: u64 = 60;
 
 /// Bytes read from a finished upload to judge its type (more than any signature needs).
 const HEAD_BYTES: i64 = 64 * 1024;
+
+/// How long a write's claim on an upload lasts unless renewed; a claim whose server died blocks
+/// the upload this long at most.
+const CLAIM: Duration = Duration::from_secs(6);
+/// How often a running write renews its claim: a renewal that fails stops the write with two
+/// thirds of the claim still to run.
+const CLAIM_RENEWAL: Duration = Duration::from_secs(2);
 
 /// Where an upload stands, as `HEAD` and every answer tell it.
 #[derive(Clone, Debug)]
@@ -171,6 +182,7 @@ impl ResumableUploads {
             finished_at: None,
             created_at: now,
             expires_at: now + self.expiry,
+            writer_until: None,
         };
         if let Err(held) = self.store.uploads.create(row.clone(), self.max_open, self.max_open_bytes).await? {
             // Nothing names the backend's fresh upload: let it go now.
@@ -226,7 +238,8 @@ impl ResumableUploads {
     pub async fn terminate(&self, user: &SessionUser, upload_id: &str) -> Result<()> {
         // An expired upload may be terminated too: the sweeper would remove it anyway.
         let upload = self.own_row(user, upload_id).await?;
-        if self.writing.lock().unwrap_or_else(|e| e.into_inner()).contains(&upload.upload_id) {
+        let claimed = upload.writer_until.is_some_and(|until| until > OffsetDateTime::now_utc());
+        if claimed || self.writing.lock().unwrap_or_else(|e| e.into_inner()).contains(&upload.upload_id) {
             return Err(Error::Conflict(Cow::Borrowed("a request is writing this upload; try again when it ends")));
         }
         self.remove(&upload).await.map_err(|e| self.objects.media_error("delete", e))
@@ -240,10 +253,20 @@ impl ResumableUploads {
         let Some(key) = StorageKey::parse(&upload.storage_key).filter(|_| usable) else { return Ok(None) };
         let object = self.objects.read(key.as_str(), Some(0..upload.length.clamp(0, HEAD_BYTES) as u64)).await?;
         let (head, _) = read_head(object.body).await.map_err(|_| self.objects.unavailable())?;
+        // The stored bytes are read again and must be those the row's digest names: stored-once bytes
+        // are found by that digest, so an object that differs from it would be served to everyone
+        // who ever uploads the genuine bytes.
+        let stored = digest_of(self.backend.as_ref(), &key).await.map_err(|e| self.objects.media_error("read", e))?.0;
         let sha256 = match upload.sha256 {
+            Some(sha256) if sha256 != stored => {
+                tracing::error!(upload_id = %upload.upload_id, "a finished upload's bytes differ from their recorded digest");
+                return Err(Error::Conflict(Cow::Borrowed(
+                    "the upload's stored bytes differ from those it acknowledged; upload the file again",
+                )));
+            }
             Some(sha256) => sha256,
             // Finished before uploads were hashed.
-            None => digest_of(self.backend.as_ref(), &key).await.map_err(|e| self.objects.media_error("read", e))?.0,
+            None => stored,
         };
         Ok(Some(FinishedUpload {
             upload_id: upload.upload_id,
@@ -307,14 +330,41 @@ impl ResumableUploads {
         self.store.uploads.remove(&upload.upload_id).await.map_err(|e| MediaError::Unavailable(e.to_string()))
     }
 
+    /// Why a write from `offset` could not claim the upload, as its answer.
+    async fn unclaimed(&self, upload_id: &str, offset: u64) -> Error {
+        match self.store.uploads.find(upload_id).await {
+            Ok(Some(upload)) if upload.received.max(0) as u64 != offset => Error::Conflict(Cow::Owned(format!(
+                "Upload-Offset is {offset} but the upload holds {} bytes; HEAD tells where to resume",
+                upload.received
+            ))),
+            Ok(Some(upload)) if upload.finished_at.is_some() => {
+                Error::Conflict(Cow::Borrowed("the upload is complete; it takes no more bytes"))
+            }
+            Ok(Some(_)) => Error::Conflict(Cow::Borrowed("another request is writing this upload")),
+            Ok(None) => Error::not_found("upload"),
+            Err(error) => error.into(),
+        }
+    }
+
     /// Writes `sent` at `offset` in a task of its own (see the module's comment) and finishes the
     /// upload when it is whole.
     async fn write(&self, upload: StoredUpload, offset: u64, sent: SentBytes) -> Result<UploadStatus> {
         let Some(guard) = Writing::claim(&self.writing, &upload.upload_id) else {
             return Err(Error::Conflict(Cow::Borrowed("another request is writing this upload")));
         };
+        if upload.finished_at.is_some() {
+            // A complete upload takes no claim: an empty PATCH at its end answers where it stands.
+            return empty(sent.body).await.map(|()| (&upload).into()).map_err(|()| too_much(0));
+        }
+        let writer = Uuid::new_v4().to_string();
+        let now = OffsetDateTime::now_utc();
+        let from = i64::try_from(offset).unwrap_or(i64::MAX);
+        if !self.store.uploads.claim(&upload.upload_id, from, &writer, now + CLAIM, now).await? {
+            return Err(self.unclaimed(&upload.upload_id, offset).await);
+        }
         let remaining = (upload.length.max(0) as u64).saturating_sub(offset);
         let (body, tripwire) = limited(sent.body, remaining);
+        let claim = Claim { store: self.store.clone(), upload_id: upload.upload_id.clone(), writer: writer.clone() };
         let task = Write {
             store: self.store.clone(),
             backend: self.backend.clone(),
@@ -322,9 +372,15 @@ impl ResumableUploads {
             upload,
             offset,
             body,
+            writer,
         };
         let outcome = tokio::spawn(async move {
-            let outcome = task.run().await;
+            // A renewal that fails ends the write where it stands: what it recorded is kept.
+            let outcome = tokio::select! {
+                outcome = task.run() => outcome,
+                () = claim.kept() => Err(WriteError::Lost),
+            };
+            claim.release().await;
             drop(guard);
             outcome
         })
@@ -351,6 +407,8 @@ struct Write {
     upload: StoredUpload,
     offset: u64,
     body: ByteStream,
+    /// The claim this write holds (see [`ResumableUploads::write`]).
+    writer: String,
 }
 
 enum WriteError {
@@ -363,7 +421,7 @@ enum WriteError {
 impl Write {
     /// The upload as it stands after the write.
     async fn run(self) -> Result<StoredUpload, WriteError> {
-        let Self { store, backend, expiry, mut upload, offset, body } = self;
+        let Self { store, backend, expiry, mut upload, offset, body, writer } = self;
         let key = StorageKey::parse(&upload.storage_key)
             .ok_or_else(|| WriteError::Database(Error::internal(anyhow::anyhow!("malformed storage key"))))?;
         let length = upload.length.max(0) as u64;
@@ -378,6 +436,7 @@ impl Write {
                 (Some(state), _) => Some(ContentHasher::resume(Some(state)).map_err(WriteError::Media)?),
             },
             expiry,
+            writer: writer.clone(),
             failure: None,
         };
         let at = Resumable { key: &key, state: &upload.backend_state, received: offset, length };
@@ -406,6 +465,7 @@ impl Write {
                 finished: true,
                 at: now,
                 expires_at: now + expiry,
+                writer,
             };
             if !store.uploads.advance(&upload.upload_id, upload.received, advance).await.map_err(database)? {
                 return Err(WriteError::Lost);
@@ -434,6 +494,7 @@ struct Recorder {
     /// whose digest is read from its bytes once they are whole.
     hasher: Option<ContentHasher>,
     expiry: Duration,
+    writer: String,
     failure: Option<WriteError>,
 }
 
@@ -456,6 +517,7 @@ impl Progress for Recorder {
             finished: false,
             at: now,
             expires_at: now + self.expiry,
+            writer: self.writer.clone(),
         };
         let failure = match self.store.uploads.advance(&self.upload_id, self.from, advance).await {
             Ok(true) => {
@@ -468,6 +530,38 @@ impl Progress for Recorder {
         };
         self.failure = Some(failure);
         Err(MediaError::Unavailable("recording an upload's progress failed".into()))
+    }
+}
+
+/// A write's claim on its upload in the database, across servers.
+struct Claim {
+    store: Store,
+    upload_id: String,
+    writer: String,
+}
+
+impl Claim {
+    /// Renews the claim every [`CLAIM_RENEWAL`]; returns only when a renewal fails (the claim was
+    /// taken over, or the database did not answer), which must end the write.
+    async fn kept(&self) {
+        loop {
+            tokio::time::sleep(CLAIM_RENEWAL).await;
+            let until = OffsetDateTime::now_utc() + CLAIM;
+            match self.store.uploads.renew(&self.upload_id, &self.writer, until).await {
+                Ok(true) => continue,
+                Ok(false) => tracing::warn!(upload_id = %self.upload_id, "a write lost its claim on the upload"),
+                Err(error) => tracing::warn!(upload_id = %self.upload_id, %error, "renewing a write's claim failed"),
+            }
+            return;
+        }
+    }
+
+    /// Ends the claim (a finished upload's ended with its last advance); where that fails, it
+    /// lapses within [`CLAIM`].
+    async fn release(&self) {
+        if let Err(error) = self.store.uploads.release(&self.upload_id, &self.writer).await {
+            tracing::warn!(upload_id = %self.upload_id, %error, "releasing a write's claim failed; it lapses");
+        }
     }
 }
 
@@ -488,6 +582,17 @@ impl Drop for Writing {
     fn drop(&mut self) {
         self.set.lock().unwrap_or_else(|e| e.into_inner()).remove(&self.upload_id);
     }
+}
+
+/// Reads `body` to its end: `Err` at its first byte.
+async fn empty(mut body: ByteStream) -> std::result::Result<(), ()> {
+    use futures::StreamExt;
+    while let Some(piece) = body.next().await {
+        if piece.map_or(true, |bytes| !bytes.is_empty()) {
+            return Err(());
+        }
+    }
+    Ok(())
 }
 
 fn too_much(remaining: u64) -> Error {

@@ -484,7 +484,7 @@ impl WorkflowItems {
                 patch.fields,
                 patch.metadata,
                 workflow_event.map(|event| (workflow_id.as_str(), event)),
-                Some(current.item.changed(None, "UPDATED")),
+                Some(current.item.changed(&current.instance.stored.owner_id, None, "UPDATED")),
             )
             .await
             .on_stale(precondition)?;

@@ -306,6 +306,14 @@ impl LiveRepo {
 
     /// Takes the ticket: it opens one stream, whichever server it reaches, and only before it expires.
     pub async fn redeem_ticket(&self, ticket_digest: &str, now: OffsetDateTime) -> StoreResult<Option<TicketRow>> {
+        // Looked up on the read pool first: a guessed ticket costs the single SQLite writer nothing.
+        let known: Option<i64> = sqlx::query_scalar("select 1 from live_ticket where ticket_digest = $1")
+            .bind(ticket_digest.to_owned())
+            .fetch_optional(&self.db.pool)
+            .await?;
+        if known.is_none() {
+            return Ok(None);
+        }
         let row = sqlx::query(
             "delete from live_ticket where ticket_digest = $1 \
              returning user_id, session_digest, license_digest, expires_at",

@@ -11,6 +11,7 @@ use sqlx::Row;
 use sqlx::any::AnyRow;
 use time::OffsetDateTime;
 
+use super::locks::lock_row;
 use super::{Db, Engine, StoreResult, blobs, from_millis, to_millis};
 
 /// New bytes always arrive hashed: a row without its SHA-256 here is a bug of the caller.
@@ -406,10 +407,16 @@ impl MediaRepo {
         now: OffsetDateTime,
     ) -> StoreResult<(StoredAvatar, Vec<String>)> {
         let avatar = Arc::new(avatar);
+        let engine = self.db.engine();
         self.db
             .write(move |conn| {
                 let avatar = avatar.clone();
                 Box::pin(async move {
+                    // One avatar write per user at a time: the avatar read below is then the one this
+                    // write replaces, so each old object is released once (PostgreSQL; SQLite runs one
+                    // write at a time). The user's row, not the avatar's, which may not exist yet.
+                    lock_row(conn, engine, "select user_id from app_user where user_id = $1 for update", &avatar.user_id)
+                        .await?;
                     let old = sqlx::query(
                         "select user_id, pic_id, content_type, bytes, storage_key, sha256 from user_avatar where user_id = $1",
                     )
@@ -453,10 +460,14 @@ impl MediaRepo {
     /// object when nothing names that any more.
     pub async fn delete_avatar(&self, user_id: &str) -> StoreResult<Option<(StoredAvatar, Option<String>)>> {
         let user_id = Arc::new(user_id.to_owned());
+        let engine = self.db.engine();
         self.db
             .write(move |conn| {
                 let user_id = user_id.clone();
                 Box::pin(async move {
+                    // In turn with the user's other avatar writes (see `replace_avatar`).
+                    lock_row(conn, engine, "select user_id from app_user where user_id = $1 for update", &user_id)
+                        .await?;
                     let row = sqlx::query(
                         "delete from user_avatar where user_id = $1
                      returning user_id, pic_id, content_type, bytes, storage_key, sha256",

@@ -44,6 +44,7 @@ const SQLITE: &[Embedded] = embed!("sqlite":
     18 "0018_resumable_uploads.sql",
     19 "0019_bytes_stored_once.sql",
     20 "0020_live_event_numbers.sql",
+    21 "0021_upload_writer.sql",
 );
 
 const POSTGRES: &[Embedded] = embed!("postgres":
@@ -67,6 +68,7 @@ const POSTGRES: &[Embedded] = embed!("postgres":
     18 "0018_resumable_uploads.sql",
     19 "0019_bytes_stored_once.sql",
     20 "0020_live_event_numbers.sql",
+    21 "0021_upload_writer.sql",
 );
 
 /// The version of the newest migration this binary carries.

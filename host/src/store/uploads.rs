@@ -1,6 +1,8 @@
-//! Rows of resumable uploads (`media_upload`, see migration 0018). A row is the truth of what was
-//! acknowledged: every advance of `received` is a compare-and-set on the value the writer started
-//! from, so two writers can never both extend one upload.
+//! Rows of resumable uploads (`media_upload`, see migrations 0018 and 0021). A row is the truth of
+//! what was acknowledged. A writer first claims the row at the offset it writes from (`claim`, a
+//! compare-and-set on `received` that also takes the row's writer lease), and every advance of
+//! `received` is a compare-and-set on the value the writer started from and on its claim, so two
+//! writers, on one server or several, can never both write one upload.
 
 use std::sync::Arc;
 
@@ -32,10 +34,12 @@ pub struct StoredUpload {
     pub finished_at: Option<OffsetDateTime>,
     pub created_at: OffsetDateTime,
     pub expires_at: OffsetDateTime,
+    /// Until when a request holds the claim to write it (`None`: nobody claimed it).
+    pub writer_until: Option<OffsetDateTime>,
 }
 
 const COLUMNS: &str = "upload_id, owner_id, length, received, metadata, filename, content_type, storage_key, \
-                       backend_state, hash_state, sha256, finished_at, created_at, expires_at";
+                       backend_state, hash_state, sha256, finished_at, created_at, expires_at, writer_until";
 
 fn upload_from_row(row: &AnyRow) -> Result<StoredUpload, sqlx::Error> {
     Ok(StoredUpload {
@@ -53,6 +57,7 @@ fn upload_from_row(row: &AnyRow) -> Result<StoredUpload, sqlx::Error> {
         finished_at: row.try_get::<Option<i64>, _>("finished_at")?.map(from_millis),
         created_at: from_millis(row.try_get("created_at")?),
         expires_at: from_millis(row.try_get("expires_at")?),
+        writer_until: row.try_get::<Option<i64>, _>("writer_until")?.map(from_millis),
     })
 }
 
@@ -76,6 +81,8 @@ pub struct UploadAdvance {
     pub finished: bool,
     pub at: OffsetDateTime,
     pub expires_at: OffsetDateTime,
+    /// The claim of the writer making this advance (see `claim`); a finishing advance ends it.
+    pub writer: String,
 }
 
 #[derive(Clone, Debug)]
@@ -115,7 +122,7 @@ impl UploadRepo {
                         return Ok(Err(held));
                     }
                     sqlx::query(sqlx::AssertSqlSafe(format!(
-                        "insert into media_upload ({COLUMNS}) values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)"
+                        "insert into media_upload ({COLUMNS}) values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)"
                     )))
                     .bind(upload.upload_id.clone())
                     .bind(upload.owner_id.clone())
@@ -131,6 +138,7 @@ impl UploadRepo {
                     .bind(upload.finished_at.map(to_millis))
                     .bind(to_millis(upload.created_at))
                     .bind(to_millis(upload.expires_at))
+                    .bind(upload.writer_until.map(to_millis))
                     .execute(&mut *conn)
                     .await?;
                     Ok(Ok(()))
@@ -147,8 +155,76 @@ impl UploadRepo {
         Ok(row.as_ref().map(upload_from_row).transpose()?)
     }
 
+    /// Claims the right to write the upload from `from` received bytes for `writer` until `until`:
+    /// false when it no longer stands at `from`, is finished, or another writer's claim is live at
+    /// `now`. Nothing may reach the media store before this succeeds.
+    pub async fn claim(
+        &self,
+        upload_id: &str,
+        from: i64,
+        writer: &str,
+        until: OffsetDateTime,
+        now: OffsetDateTime,
+    ) -> StoreResult<bool> {
+        let work = Arc::new((upload_id.to_owned(), writer.to_owned()));
+        self.db
+            .write(move |conn| {
+                let work = work.clone();
+                Box::pin(async move {
+                    let (upload_id, writer) = &*work;
+                    let done = sqlx::query(
+                        "update media_upload set writer = $3, writer_until = $4
+                         where upload_id = $1 and received = $2 and finished_at is null
+                           and (writer is null or writer_until < $5)",
+                    )
+                    .bind(upload_id.clone())
+                    .bind(from)
+                    .bind(writer.clone())
+                    .bind(to_millis(until))
+                    .bind(to_millis(now))
+                    .execute(&mut *conn)
+                    .await?;
+                    Ok(done.rows_affected() == 1)
+                })
+            })
+            .await
+    }
+
+    /// Extends `writer`'s claim to `until`; false when the claim is no longer its own.
+    pub async fn renew(&self, upload_id: &str, writer: &str, until: OffsetDateTime) -> StoreResult<bool> {
+        self.set_claim(upload_id, writer, Some(until)).await
+    }
+
+    /// Ends `writer`'s claim, if it still holds it.
+    pub async fn release(&self, upload_id: &str, writer: &str) -> StoreResult<()> {
+        self.set_claim(upload_id, writer, None).await.map(drop)
+    }
+
+    async fn set_claim(&self, upload_id: &str, writer: &str, until: Option<OffsetDateTime>) -> StoreResult<bool> {
+        let work = Arc::new((upload_id.to_owned(), writer.to_owned()));
+        self.db
+            .write(move |conn| {
+                let work = work.clone();
+                Box::pin(async move {
+                    let (upload_id, writer) = &*work;
+                    let set = if until.is_some() { "writer_until = $3" } else { "writer = null, writer_until = null" };
+                    let mut update = sqlx::query(sqlx::AssertSqlSafe(format!(
+                        "update media_upload set {set} where upload_id = $1 and writer = $2"
+                    )))
+                    .bind(upload_id.clone())
+                    .bind(writer.clone());
+                    if let Some(until) = until {
+                        update = update.bind(to_millis(until));
+                    }
+                    Ok(update.execute(&mut *conn).await?.rows_affected() == 1)
+                })
+            })
+            .await
+    }
+
     /// Moves the upload from `from` received bytes to `advance`; false when it no longer stands at
-    /// `from` (another writer moved it, or it was removed).
+    /// `from` or the advance's writer no longer holds the claim (another writer moved it, or it was
+    /// removed).
     pub async fn advance(&self, upload_id: &str, from: i64, advance: UploadAdvance) -> StoreResult<bool> {
         let work = Arc::new((upload_id.to_owned(), advance));
         self.db
@@ -156,11 +232,15 @@ impl UploadRepo {
                 let work = work.clone();
                 Box::pin(async move {
                     let (upload_id, advance) = &*work;
-                    let finished_at = if advance.finished { "coalesce(finished_at, $8)" } else { "finished_at" };
+                    let (finished_at, claim) = if advance.finished {
+                        ("coalesce(finished_at, $9)", ", writer = null, writer_until = null")
+                    } else {
+                        ("finished_at", "")
+                    };
                     let mut update = sqlx::query(sqlx::AssertSqlSafe(format!(
                         "update media_upload set received = $3, backend_state = $4, expires_at = $5,
-                         hash_state = $6, sha256 = coalesce($7, sha256), finished_at = {finished_at}
-                         where upload_id = $1 and received = $2"
+                         hash_state = $6, sha256 = coalesce($7, sha256), finished_at = {finished_at}{claim}
+                         where upload_id = $1 and received = $2 and writer = $8"
                     )))
                     .bind(upload_id.clone())
                     .bind(from)
@@ -168,7 +248,8 @@ impl UploadRepo {
                     .bind(advance.backend_state.clone())
                     .bind(to_millis(advance.expires_at))
                     .bind(advance.hash_state.clone())
-                    .bind(advance.sha256.clone());
+                    .bind(advance.sha256.clone())
+                    .bind(advance.writer.clone());
                     if advance.finished {
                         update = update.bind(to_millis(advance.at));
                     }

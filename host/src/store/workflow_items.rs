@@ -60,10 +60,12 @@ const ITEM_COLUMNS: &str =
     "item_id, item_type, workflow_configuration_id, workbasket_id, revision, started_by, created_at, updated_at";
 
 impl StoredItem {
-    /// `item.changed` for this item (after a move, `from` names the workbasket it left).
-    pub fn changed(&self, from: Option<&str>, change: &str) -> LiveEvent {
+    /// `item.changed` for this item, whose instance `creator_id` made (after a move, `from` names the
+    /// workbasket it left). The creator, not whoever started the item in this workflow: after a
+    /// switch that is the new workflow's starter, who may not read the item.
+    pub fn changed(&self, creator_id: &str, from: Option<&str>, change: &str) -> LiveEvent {
         LiveEvent::item_changed(
-            &self.started_by,
+            creator_id,
             &self.workflow_configuration_id,
             &self.item_id,
             &self.workbasket_id,
@@ -71,6 +73,14 @@ impl StoredItem {
             change,
         )
     }
+}
+
+/// Who created the instance an item stands for (an item's id is its instance's).
+async fn instance_creator(conn: &mut sqlx::AnyConnection, item_id: &str) -> Result<String, sqlx::Error> {
+    sqlx::query_scalar("select owner_id from form_instance where form_id = $1")
+        .bind(item_id.to_owned())
+        .fetch_one(&mut *conn)
+        .await
 }
 
 /// The columns of an item (alias `i`, its revision and times renamed) and of its instance (alias
@@ -214,7 +224,8 @@ impl WorkflowItemRepo {
                     insert_workflow_event(conn, &start.item_id, &start.workflow_configuration_id, event, start.now).await?;
                 }
                 let item = item_from_row(&row)?;
-                super::live::insert_in(conn, &[item.changed(None, "STARTED")], start.now).await?;
+                let creator = instance_creator(conn, &item.item_id).await?;
+                super::live::insert_in(conn, &[item.changed(&creator, None, "STARTED")], start.now).await?;
                 Ok(item)
             })
         })
@@ -271,7 +282,8 @@ impl WorkflowItemRepo {
                         .await?;
                 }
                 let item = item_from_row(&row)?;
-                let live = item.changed(Some(&step.from_workbasket_id), "MOVED");
+                let creator = instance_creator(conn, &item.item_id).await?;
+                let live = item.changed(&creator, Some(&step.from_workbasket_id), "MOVED");
                 super::live::insert_in(conn, &[live], step.now).await?;
                 Ok(Some(item))
             })

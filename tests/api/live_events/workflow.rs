@@ -1,13 +1,16 @@
 //! `item.changed`: a start, a move and a patch of a workflow item reach the item's creator and the
 //! holders of a view showing its workbasket (on a move, the old workbasket's too). A holder of another
-//! view, a stranger, and a user whose slot was taken away before the change hear nothing.
+//! view, a stranger, and a user whose slot was taken away before the change hear nothing. The creator
+//! is the instance's, also after the item switched workflows.
 
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 use trellis_tests::spawn_app;
 
 use crate::support::live::{Live, probe, users};
-use crate::support::workflow::{grant, moved, patch_item, sample_setup, started, submitted_form, wf};
+use crate::support::workflow::{
+    created_workflow, grant, moved, patch_item, sample_setup, sample_workflow, start, started, submitted_form, wf,
+};
 
 fn changed(item: &str, workbasket: &str, change: &str) -> Value {
     json!({"workflowConfigurationId": wf::ID, "itemId": item, "workbasketId": workbasket, "change": change})
@@ -76,4 +79,29 @@ async fn a_holder_whose_slot_is_taken_away_hears_nothing_more() {
     moved(&app, &ann.token, &item, Some(wf::REVIEW_VIEW), wf::APPROVE).await;
     // Assert
     probe(&app, &mut bobs, &cat, &bob).await;
+}
+
+#[tokio::test]
+async fn after_a_switch_the_instance_creator_hears_the_item_in_its_new_workflow() {
+    // Arrange: bob's item sits in ann's workflow; ann makes a second workflow of her own.
+    let app = spawn_app().await;
+    let ann = sample_setup(&app, "ann").await;
+    let bob = app.sign_up("bob").await;
+    let item = submitted_form(&app, &bob.token).await;
+    started(&app, &bob.token, &item).await;
+    let mut second = sample_workflow();
+    second.as_object_mut().unwrap().remove("id");
+    let second_id = created_workflow(&app, &ann.token, second).await["id"].as_str().unwrap().to_owned();
+    let mut bobs = Live::open(&app, &bob).await;
+
+    // Act: ann, who made both workflows, switches bob's item to her second one.
+    let switch = json!({"workflowConfigurationId": second_id, "itemId": item, "confirmSwitch": true});
+    let switched = start(&app, &ann.token, &switch).await;
+    assert_eq!(switched.status(), StatusCode::CREATED);
+
+    // Assert: bob, whose instance it is, hears it start there (ann started it, not bob).
+    let heard = bobs.expect("item.changed").await;
+    assert_eq!(heard["workflowConfigurationId"], second_id.as_str(), "{heard}");
+    assert_eq!(heard["itemId"], item.as_str(), "{heard}");
+    assert_eq!(heard["change"], "STARTED", "{heard}");
 }
