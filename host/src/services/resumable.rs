@@ -29,19 +29,15 @@ use crate::media::objects::MediaObjects;
 use crate::media::{ByteStream, MediaError, MediaStore, Progress, Resumable, StorageKey, limited, read_head};
 use crate::store::{SessionUser, Store, StoredUpload, UPLOAD_KIND, UploadAdvance};
 
+mod claims;
+use claims::{CLAIM, Claim, Writing};
+
 /// `Retry-After` of a refusal at the open-upload bounds: room comes back when the user finishes
 /// or ends an upload, which the server cannot foresee.
 const OPEN_UPLOADS_RETRY_AFTER: u64 = 60;
 
 /// Bytes read from a finished upload to judge its type (more than any signature needs).
 const HEAD_BYTES: i64 = 64 * 1024;
-
-/// How long a write's claim on an upload lasts unless renewed; a claim whose server died blocks
-/// the upload this long at most.
-const CLAIM: Duration = Duration::from_secs(6);
-/// How often a running write renews its claim: a renewal that fails stops the write with two
-/// thirds of the claim still to run.
-const CLAIM_RENEWAL: Duration = Duration::from_secs(2);
 
 /// Where an upload stands, as `HEAD` and every answer tell it.
 #[derive(Clone, Debug)]
@@ -530,57 +526,6 @@ impl Progress for Recorder {
         };
         self.failure = Some(failure);
         Err(MediaError::Unavailable("recording an upload's progress failed".into()))
-    }
-}
-
-/// A write's claim on its upload in the database, across servers.
-struct Claim {
-    store: Store,
-    upload_id: String,
-    writer: String,
-}
-
-impl Claim {
-    /// Renews the claim every [`CLAIM_RENEWAL`]; returns only when a renewal fails (the claim was
-    /// taken over, or the database did not answer), which must end the write.
-    async fn kept(&self) {
-        loop {
-            tokio::time::sleep(CLAIM_RENEWAL).await;
-            let until = OffsetDateTime::now_utc() + CLAIM;
-            match self.store.uploads.renew(&self.upload_id, &self.writer, until).await {
-                Ok(true) => continue,
-                Ok(false) => tracing::warn!(upload_id = %self.upload_id, "a write lost its claim on the upload"),
-                Err(error) => tracing::warn!(upload_id = %self.upload_id, %error, "renewing a write's claim failed"),
-            }
-            return;
-        }
-    }
-
-    /// Ends the claim (a finished upload's ended with its last advance); where that fails, it
-    /// lapses within [`CLAIM`].
-    async fn release(&self) {
-        if let Err(error) = self.store.uploads.release(&self.upload_id, &self.writer).await {
-            tracing::warn!(upload_id = %self.upload_id, %error, "releasing a write's claim failed; it lapses");
-        }
-    }
-}
-
-/// This server's claim on writing one upload, released when dropped.
-struct Writing {
-    set: Arc<Mutex<HashSet<String>>>,
-    upload_id: String,
-}
-
-impl Writing {
-    fn claim(set: &Arc<Mutex<HashSet<String>>>, upload_id: &str) -> Option<Self> {
-        let fresh = set.lock().unwrap_or_else(|e| e.into_inner()).insert(upload_id.to_owned());
-        fresh.then(|| Self { set: set.clone(), upload_id: upload_id.to_owned() })
-    }
-}
-
-impl Drop for Writing {
-    fn drop(&mut self) {
-        self.set.lock().unwrap_or_else(|e| e.into_inner()).remove(&self.upload_id);
     }
 }
 
