@@ -178,7 +178,6 @@ impl ResumableUploads {
             finished_at: None,
             created_at: now,
             expires_at: now + self.expiry,
-            writer_until: None,
         };
         if let Err(held) = self.store.uploads.create(row.clone(), self.max_open, self.max_open_bytes).await? {
             // Nothing names the backend's fresh upload: let it go now.
@@ -234,9 +233,17 @@ impl ResumableUploads {
     pub async fn terminate(&self, user: &SessionUser, upload_id: &str) -> Result<()> {
         // An expired upload may be terminated too: the sweeper would remove it anyway.
         let upload = self.own_row(user, upload_id).await?;
-        let claimed = upload.writer_until.is_some_and(|until| until > OffsetDateTime::now_utc());
-        if claimed || self.writing.lock().unwrap_or_else(|e| e.into_inner()).contains(&upload.upload_id) {
-            return Err(Error::Conflict(Cow::Borrowed("a request is writing this upload; try again when it ends")));
+        let busy = || Error::Conflict(Cow::Borrowed("a request is writing this upload; try again when it ends"));
+        let Some(_guard) = Writing::claim(&self.writing, &upload.upload_id) else { return Err(busy()) };
+        // An unfinished upload is claimed like a write before its bytes go (a finished one takes no
+        // writes), so a PATCH on any server that read the row a moment ago cannot write into bytes
+        // being removed; the claim goes with the row.
+        if upload.finished_at.is_none() {
+            let now = OffsetDateTime::now_utc();
+            let claimed = self.store.uploads.claim(&upload.upload_id, upload.received, "terminate", now + CLAIM, now);
+            if !claimed.await? {
+                return Err(busy());
+            }
         }
         self.remove(&upload).await.map_err(|e| self.objects.media_error("delete", e))
     }

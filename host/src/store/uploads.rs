@@ -34,12 +34,10 @@ pub struct StoredUpload {
     pub finished_at: Option<OffsetDateTime>,
     pub created_at: OffsetDateTime,
     pub expires_at: OffsetDateTime,
-    /// Until when a request holds the claim to write it (`None`: nobody claimed it).
-    pub writer_until: Option<OffsetDateTime>,
 }
 
 const COLUMNS: &str = "upload_id, owner_id, length, received, metadata, filename, content_type, storage_key, \
-                       backend_state, hash_state, sha256, finished_at, created_at, expires_at, writer_until";
+                       backend_state, hash_state, sha256, finished_at, created_at, expires_at";
 
 fn upload_from_row(row: &AnyRow) -> Result<StoredUpload, sqlx::Error> {
     Ok(StoredUpload {
@@ -57,7 +55,6 @@ fn upload_from_row(row: &AnyRow) -> Result<StoredUpload, sqlx::Error> {
         finished_at: row.try_get::<Option<i64>, _>("finished_at")?.map(from_millis),
         created_at: from_millis(row.try_get("created_at")?),
         expires_at: from_millis(row.try_get("expires_at")?),
-        writer_until: row.try_get::<Option<i64>, _>("writer_until")?.map(from_millis),
     })
 }
 
@@ -122,7 +119,7 @@ impl UploadRepo {
                         return Ok(Err(held));
                     }
                     sqlx::query(sqlx::AssertSqlSafe(format!(
-                        "insert into media_upload ({COLUMNS}) values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)"
+                        "insert into media_upload ({COLUMNS}) values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)"
                     )))
                     .bind(upload.upload_id.clone())
                     .bind(upload.owner_id.clone())
@@ -138,7 +135,6 @@ impl UploadRepo {
                     .bind(upload.finished_at.map(to_millis))
                     .bind(to_millis(upload.created_at))
                     .bind(to_millis(upload.expires_at))
-                    .bind(upload.writer_until.map(to_millis))
                     .execute(&mut *conn)
                     .await?;
                     Ok(Ok(()))
