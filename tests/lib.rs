@@ -78,6 +78,10 @@ pub async fn spawn_app_with(customize: impl FnOnce(&mut Config)) -> TestApp {
     // This server analyses nothing (another would, in a deployment), so asset tests see QUEUED stay
     // QUEUED; the analysis tests set workers and the shared models.
     config.analysis.workers = 0;
+    // Under the project's test command the media tools must run sandboxed: no silent fallback.
+    if std::env::var_os("TRELLIS_REQUIRE_SANDBOX").is_some() {
+        config.analysis.tool_sandbox = trellis::config::analysis::ToolSandbox::Required;
+    }
     // A change ranks the marketplace again at once, so tests need not wait for the settle time.
     config.marketplace.ranking_settle_ms = 20;
     // Generous guest bounds so tests that call modules often are not refused; the bound tests set their own.

@@ -258,6 +258,9 @@ pub struct RateLimitConfig {
     pub mail_per_recipient_hour: u32,
     /// Comments one user posts (on spaces and channels together).
     pub comments_per_user: u32,
+    /// Reconnections with `Last-Event-ID` to `GET /v0/events` by one user (each replays what the
+    /// user missed); one more is 429 with `Retry-After`. Connections without it replay nothing.
+    pub live_replays_per_user: u32,
     /// Seconds after a user declines a channel's invite during which that channel may not invite
     /// them again (429 with `Retry-After`), so a declined invite cannot be sent again at once;
     /// 0 allows it at once.
@@ -274,6 +277,7 @@ impl Default for RateLimitConfig {
             mail_per_address: 10,
             mail_per_recipient_hour: 10,
             comments_per_user: 60,
+            live_replays_per_user: 60,
             reinvite_after_decline_seconds: 24 * 3600,
         }
     }

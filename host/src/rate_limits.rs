@@ -40,6 +40,7 @@ pub struct RateLimits {
     mail_per_address: DefaultKeyedRateLimiter<IpAddr>,
     mail_per_recipient: DefaultKeyedRateLimiter<String>,
     comments_per_user: DefaultKeyedRateLimiter<String>,
+    live_replays_per_user: DefaultKeyedRateLimiter<String>,
 }
 
 fn per_minute(n: u32) -> Quota {
@@ -73,6 +74,7 @@ impl RateLimits {
                 NonZeroU32::new(config.mail_per_recipient_hour.max(1)).expect("at least one"),
             )),
             comments_per_user: RateLimiter::keyed(per_minute(config.comments_per_user)),
+            live_replays_per_user: RateLimiter::keyed(per_minute(config.live_replays_per_user)),
         }
     }
 
@@ -117,6 +119,11 @@ impl RateLimits {
         check("comments_per_user", &self.comments_per_user, &user_id.to_owned())
     }
 
+    /// A reconnection of `user_id`'s to the live events that asks for a replay.
+    pub fn live_replay(&self, user_id: &str) -> Result<(), Error> {
+        check("live_replays_per_user", &self.live_replays_per_user, &user_id.to_owned())
+    }
+
     /// Forgets keys whose limits have fully recovered, so memory stays bounded.
     pub fn shrink(&self) {
         self.login_per_address.retain_recent();
@@ -126,6 +133,7 @@ impl RateLimits {
         self.mail_per_address.retain_recent();
         self.mail_per_recipient.retain_recent();
         self.comments_per_user.retain_recent();
+        self.live_replays_per_user.retain_recent();
     }
 }
 

@@ -184,6 +184,7 @@ impl AppState {
             accounts.clone(),
             licenses.clone(),
             workflows.clone(),
+            limits.clone(),
         ));
         let exports = Arc::new(crate::services::export::Exports::new(
             store.clone(),

@@ -71,7 +71,7 @@ pub use outbox::Outbox;
 pub use registrations::{NewRegistration, StoredRegistration};
 pub use sessions::SessionUser;
 pub use spaces::{MemberSpace, NewSpaceRow, STALE_SPACE, SpaceChange, SpaceModule, StoredSpace};
-pub use uploads::{OpenUploads, StoredUpload, UPLOAD_KIND, UploadAdvance, UploadRepo};
+pub use uploads::{OpenUploadBounds, OpenUploadRefusal, StoredUpload, UPLOAD_KIND, UploadAdvance, UploadRepo};
 pub use users::{NewUser, User};
 pub use workflow_items::{ListedItem, NewWorkflowEvent, StoredItem, WorkflowEvent};
 pub use workflows::{Grant, StoredWorkflow};

@@ -37,17 +37,21 @@ fn with_query(path: &str, query: &str) -> trellis_modules::ModuleRequest {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_burst_queued_on_the_guest_thread_does_not_spend_its_deadlines_waiting() {
-    // Arrange: busy work that takes a few milliseconds alone.
+    // Arrange: busy work that takes about a millisecond alone (the quickest of five tries, so a
+    // busy machine does not make it look slower than it is).
     let (host, id) = hostile(|_| {});
-    let work = || with_query("/work", "n=3000000");
-    let started = Instant::now();
-    host.handle_request(&id, invocation(SPACE), work()).await.expect("one call alone");
-    let alone = started.elapsed();
-    assert!(alone < DEADLINE / 2, "the busy work is too slow to test with: {alone:?}");
+    let work = || with_query("/work", "n=1000000");
+    let mut alone = Duration::MAX;
+    for _ in 0..5 {
+        let started = Instant::now();
+        host.handle_request(&id, invocation(SPACE), work()).await.expect("one call alone");
+        alone = alone.min(started.elapsed());
+    }
+    assert!(alone < DEADLINE / 5, "the busy work is too slow to test with: {alone:?}");
 
-    // Act: 100 at once, so that the last of them waits far longer than the deadline for the one guest thread.
+    // Act: 300 at once, so that the last of them waits far longer than the deadline for the one guest thread.
     let started = Instant::now();
-    let calls: Vec<_> = (0..100)
+    let calls: Vec<_> = (0..300)
         .map(|_| {
             let (host, id) = (host.clone(), id.clone());
             tokio::spawn(async move { host.handle_request(&id, invocation(SPACE), work()).await })
@@ -62,7 +66,7 @@ async fn a_burst_queued_on_the_guest_thread_does_not_spend_its_deadlines_waiting
     // Assert
     assert!(burst > DEADLINE * 2, "the burst did not queue ({burst:?}, one call alone {alone:?})");
     let failed: Vec<_> = outcomes.into_iter().filter_map(Result::err).collect();
-    assert!(failed.is_empty(), "{} of 100 calls failed: {:?}", failed.len(), failed.first());
+    assert!(failed.is_empty(), "{} of 300 calls failed: {:?}", failed.len(), failed.first());
 }
 
 #[tokio::test]

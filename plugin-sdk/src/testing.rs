@@ -274,6 +274,33 @@ impl TestHost {
     pub fn fail_kv_writes(&self, message: Option<&str>) {
         with_host(|host| host.kv_write_failure = message.map(str::to_owned));
     }
+
+    /// Runs `handler` (a call of the module's hook or route) as the real host runs a call: when it
+    /// fails, by returning `Err` or by panicking as a trap would, its key-value writes are dropped
+    /// and the store is as it was before the call. Logs and HTTP requests stay, as they do there.
+    ///
+    /// ```
+    /// use trellis_plugin_sdk::{kv, testing::TestHost};
+    ///
+    /// let host = TestHost::new();
+    /// let failed: Result<(), &str> = host.call(|| {
+    ///     kv::set("half", "written").map_err(|_| "kv")?;
+    ///     Err("then it fails")
+    /// });
+    /// assert!(failed.is_err());
+    /// assert_eq!(host.kv("half"), None);
+    /// ```
+    pub fn call<T, E>(&self, handler: impl FnOnce() -> Result<T, E>) -> Result<T, E> {
+        let before = with_host(|host| host.kv.clone());
+        let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(handler));
+        if !matches!(outcome, Ok(Ok(_))) {
+            with_host(|host| host.kv = before);
+        }
+        match outcome {
+            Ok(answer) => answer,
+            Err(panic) => std::panic::resume_unwind(panic),
+        }
+    }
 }
 
 impl Drop for TestHost {
@@ -287,6 +314,29 @@ impl Drop for TestHost {
 mod tests {
     use super::*;
     use crate::{http, kv};
+
+    #[test]
+    fn a_failed_call_leaves_the_store_as_it_was_and_a_good_one_keeps_its_writes() {
+        let host = TestHost::new();
+        kv::set("kept", b"before").unwrap();
+        let failed: Result<(), String> = host.call(|| {
+            kv::set("kept", b"changed").unwrap();
+            kv::set("new", b"x").unwrap();
+            Err("failed".into())
+        });
+        assert!(failed.is_err());
+        assert_eq!((host.kv("kept").as_deref(), host.kv("new")), (Some(&b"before"[..]), None));
+        let trapped = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            host.call(|| -> Result<(), String> {
+                kv::delete("kept");
+                panic!("a trap")
+            })
+        }));
+        assert!(trapped.is_err());
+        assert_eq!(host.kv("kept").as_deref(), Some(&b"before"[..]));
+        host.call(|| kv::set("new", b"y")).unwrap();
+        assert_eq!(host.kv("new").as_deref(), Some(&b"y"[..]));
+    }
 
     #[test]
     fn kv_refuses_what_the_real_host_refuses() {

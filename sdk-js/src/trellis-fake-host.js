@@ -191,6 +191,33 @@ export class FakeHost {
     this.item = item;
   }
 
+  /**
+   * Runs `handler` (a call of the module's hook or route) as the real host runs a call: when it fails
+   * (throws, or returns a promise that rejects) its key-value writes are dropped and the store is as it
+   * was before the call; the failure is thrown on. Logs stay, as they do there.
+   */
+  call(handler) {
+    const before = new Map(this.store);
+    const restore = () => {
+      this.store.clear();
+      for (const [key, value] of before) this.store.set(key, value);
+    };
+    let answer;
+    try {
+      answer = handler();
+    } catch (err) {
+      restore();
+      throw err;
+    }
+    if (answer !== null && typeof answer === 'object' && typeof answer.then === 'function') {
+      return answer.then(undefined, (err) => {
+        restore();
+        throw err;
+      });
+    }
+    return answer;
+  }
+
   /** The text stored at `key` (undefined when absent). */
   text(key) {
     return this.store.has(key) ? decoder.decode(this.store.get(key)) : undefined;

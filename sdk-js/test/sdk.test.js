@@ -21,6 +21,25 @@ test('increment keeps decimal text and refuses non-integers and overflow', () =>
   assert.equal(host.text('big'), '9223372036854775807');
 });
 
+test('a failed call leaves the store as it was, as the real host drops its writes', async () => {
+  const host = new FakeHost();
+  const kv = new Kv(host);
+  kv.set('kept', 'before');
+  assert.throws(() => host.call(() => {
+    kv.set('kept', 'changed');
+    kv.set('new', 'x');
+    throw new ModuleError('failed');
+  }), /failed/);
+  assert.deepEqual([host.text('kept'), host.text('new')], ['before', undefined]);
+  await assert.rejects(host.call(async () => {
+    kv.delete('kept');
+    throw new ModuleError('later');
+  }), /later/);
+  assert.equal(host.text('kept'), 'before');
+  assert.equal(host.call(() => { kv.set('new', 'y'); return 7; }), 7);
+  assert.equal(host.text('new'), 'y');
+});
+
 test('compare-and-swap succeeds only on the expected value', () => {
   const kv = new Kv(new FakeHost());
   assert.equal(kv.compareAndSwap('k', undefined, 'a'), true);

@@ -16,6 +16,22 @@ class KeyValueTest(unittest.TestCase):
         self.host = FakeHost()
         self.kv = self.host.context().kv
 
+    def test_a_failed_call_leaves_the_store_as_it_was_as_the_real_host_drops_its_writes(self):
+        host = self.host
+        kv = self.kv
+        kv.set("kept", b"before")
+
+        def failing():
+            kv.set("kept", b"changed")
+            kv.set("new", b"x")
+            raise ModuleError("failed")
+
+        with self.assertRaises(ModuleError):
+            host.call(failing)
+        self.assertEqual((host.kv.get("kept"), host.kv.get("new")), (b"before", None))
+        self.assertEqual(host.call(lambda: kv.set("new", b"y") or 7), 7)
+        self.assertEqual(host.kv["new"], b"y")
+
     def test_increment_keeps_decimal_text_and_starts_at_zero(self):
         self.assertEqual(self.kv.increment("n", 5), 5)
         self.assertEqual(self.kv.increment("n", -7), -2)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import pathlib
 import re
-from typing import Any, Iterable, Optional
+from typing import Any, Callable, Iterable, Optional
 
 from . import Context, Manifest, ModuleError, Response
 
@@ -117,6 +117,18 @@ class FakeHost:
         """Raises `PermissionRefused` when the manifest does not ask for `permission`."""
         if self.manifest is not None and permission not in _permissions_of(self.manifest):
             raise PermissionRefused(self.manifest.id, [_imported(permission)])
+
+    def call(self, handler: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+        """Runs `handler(*args, **kwargs)` (a call of the module's hook or route) as the real host runs a
+        call: when it raises, its key-value writes are dropped and the store is as it was before the call;
+        the exception propagates. Logs stay, as they do there."""
+        before = dict(self.kv)
+        try:
+            return handler(*args, **kwargs)
+        except BaseException:
+            self.kv.clear()
+            self.kv.update(before)
+            raise
 
     def set_item(self, item: Any) -> None:
         self.item = None if item is None else json.dumps(item)

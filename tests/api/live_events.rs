@@ -15,6 +15,7 @@ mod endings;
 mod invites_and_registrations;
 mod messages;
 mod replay;
+mod replay_cost;
 mod several_servers;
 mod tickets;
 mod workflow;

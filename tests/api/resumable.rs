@@ -22,6 +22,7 @@ mod bounds;
 mod errors;
 mod protocol;
 mod races;
+mod shared_bounds;
 mod tus_client;
 
 use std::path::{Path, PathBuf};

@@ -298,3 +298,44 @@ async fn texts(conn: &mut sqlx::SqliteConnection, sql: String) -> Vec<String> {
     let rows = sqlx::query(sqlx::AssertSqlSafe(sql)).fetch_all(conn).await.unwrap();
     rows.iter().map(|row| row.get(0)).collect()
 }
+
+/// An account that took the handle `system` before 0010 reserved it for the platform cannot pass for
+/// it after the upgrade (Security III, finding 9): it is renamed, and still signs in by e-mail.
+#[tokio::test]
+async fn an_account_named_system_before_0010_is_renamed_by_the_upgrade() {
+    let dir = tempfile::tempdir().unwrap();
+    let (url, postgres) = old_database(dir.path()).await;
+    let old = Store::connect(&url, 1).await.unwrap();
+    old.migrate_up_to(9).await.unwrap();
+    old.close().await;
+    let ann = FIXTURE
+        .lines()
+        .find(|line| line.starts_with("insert into app_user ") && line.contains("'ann@example.org', 'ann'"))
+        .expect("the fixture has ann");
+    let user_id = "5f0c2a7e-9b1d-4c3e-8f6a-2d4b6c8e0a1f";
+    let impostor = ann
+        .replace(&recorded_user_id(ann), user_id)
+        .replace("'ann@example.org', 'ann', 'ann Full', 'ann'", "'sys@example.org', 'system', 'Trellis', 'Trellis'");
+    let mut conn = sqlx::AnyConnection::connect(&url).await.unwrap();
+    sqlx::raw_sql(sqlx::AssertSqlSafe(impostor)).execute(&mut conn).await.expect("the old account loads");
+    conn.close().await.unwrap();
+
+    let app = spawn_app_with(|config| config.database.url = url.clone()).await;
+
+    let login = |login: &'static str| app.post_json("/v0/auth/login", json!({"login": login, "password": PASSWORD}));
+    assert_eq!(login("system").await.status(), StatusCode::UNAUTHORIZED, "nobody holds the handle now");
+    let signed_in = login("sys@example.org").await;
+    assert_eq!(signed_in.status(), StatusCode::OK);
+    let token = body(signed_in).await["sessionToken"].as_str().unwrap().to_owned();
+    let me = body(app.get_authed("/v0/users/me", &token).await).await;
+    assert_eq!(me["handle"], "system_5f0c2a7e9b1d4c3e8f6a2d4", "{me}");
+    app.stop().await;
+    if let Some(name) = postgres {
+        trellis_tests::drop_postgres_database(&name).await;
+    }
+}
+
+/// The `user_id` an `insert into app_user` line of the fixture writes (its first quoted value).
+fn recorded_user_id(line: &str) -> String {
+    line.split('\'').nth(1).expect("a quoted user id").to_owned()
+}

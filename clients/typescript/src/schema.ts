@@ -7253,7 +7253,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RATE_LIMITED: too many unfinished uploads or bytes */
+            /** @description RATE_LIMITED: the user or license key holds too many unused uploads or bytes */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -7265,7 +7265,7 @@ export interface operations {
                 };
             };
             500: components["responses"]["Internal"];
-            /** @description MEDIA_UNAVAILABLE */
+            /** @description MEDIA_UNAVAILABLE, or SERVICE_UNAVAILABLE: the server's unused uploads hold as many bytes as it allows (`Retry-After`) */
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again */

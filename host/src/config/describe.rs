@@ -123,22 +123,67 @@ fn flatten<'v>(value: &'v Value, path: &mut Vec<String>, out: &mut Vec<(Vec<Stri
     }
 }
 
-/// Whether a key names a secret, wherever it stands (module configurations included).
+/// Whether a key names a secret, wherever it stands.
 fn is_secret(key: &str) -> bool {
     let key = key.to_ascii_lowercase();
     !key.ends_with("_header")
-        && ["secret", "token", "password", "access_key", "api_key", "apikey", "credential"]
-            .iter()
-            .any(|word| key.contains(word))
+        && [
+            "secret",
+            "token",
+            "password",
+            "passphrase",
+            "private",
+            "access_key",
+            "api_key",
+            "apikey",
+            "credential",
+            "signature",
+        ]
+        .iter()
+        .any(|word| key.contains(word))
 }
 
-/// A value fit to print: secrets replaced, URLs without their credentials.
+/// Whether a setting lies inside a module's configuration (`analysis.step_config.<module>`), whose
+/// meaning only the module knows: a webhook URL with its secret in the path, a key under any name.
+fn in_module_configuration(path: &[String]) -> bool {
+    path.len() > 2 && path[0] == "analysis" && path[1] == "step_config"
+}
+
+/// A value fit to print: secrets replaced, URLs without their credentials, and every text of a
+/// module's configuration replaced (its numbers and switches stay readable).
 fn redact(path: &[String], value: &Value) -> Value {
+    if in_module_configuration(path) {
+        return redact_text(value);
+    }
     let key = path.last().map(String::as_str).unwrap_or_default();
     match value {
-        Value::String(text) if is_secret(key) && !text.is_empty() => Value::String("<redacted>".into()),
+        Value::String(text) if is_secret(key) && !text.is_empty() => Value::String(REDACTED.into()),
         Value::String(text) if key.ends_with("url") => Value::String(super::redact_url(text)),
-        Value::Array(items) if is_secret(key) && !items.is_empty() => Value::String("<redacted>".into()),
+        Value::Array(items) if is_secret(key) && !items.is_empty() => Value::String(REDACTED.into()),
+        // Tables inside a list (`modules.runtime.enable`, say): each value by its own key.
+        Value::Array(items) => Value::Array(
+            items
+                .iter()
+                .map(|item| match item {
+                    Value::Object(table) => Value::Object(
+                        table.iter().map(|(k, v)| (k.clone(), redact(std::slice::from_ref(k), v))).collect(),
+                    ),
+                    other => redact(path, other),
+                })
+                .collect(),
+        ),
+        value => value.clone(),
+    }
+}
+
+const REDACTED: &str = "<redacted>";
+
+/// `value` with every non-empty text replaced, however deep.
+fn redact_text(value: &Value) -> Value {
+    match value {
+        Value::String(text) if !text.is_empty() => Value::String(REDACTED.into()),
+        Value::Array(items) => Value::Array(items.iter().map(redact_text).collect()),
+        Value::Object(table) => Value::Object(table.iter().map(|(k, v)| (k.clone(), redact_text(v))).collect()),
         value => value.clone(),
     }
 }
@@ -177,7 +222,10 @@ mod tests {
     fn show_redacts_every_secret_and_names_origins() {
         let file = "[gateway]\nproxy_secret = \"gw-SECRET-1\"\n[metrics]\ntoken = \"metrics-SECRET-2-long-enough\"\n\
                     [media.s3]\naccess_key = \"AK-SECRET-3\"\nsecret_key = \"SK-SECRET-4\"\n\
-                    [analysis.step_config.tagger]\napi_key = \"MOD-SECRET-5\"\n";
+                    [analysis.step_config.tagger]\napi_key = \"MOD-SECRET-5\"\nthreshold = 0.5\n\
+                    hooks = [\"https://hooks.example/services/MOD-SECRET-9\"]\n\
+                    signing = [{ private_pem = \"MOD-SECRET-10\", passphrase = \"MOD-SECRET-11\" }]\n\
+                    [analysis.step_config.tagger.nested]\nendpoint = \"https://x.example/MOD-SECRET-12\"\n";
         let environment = [
             ("TRELLIS_DATABASE__URL".to_owned(), "postgres://me:DB-SECRET-6@db/x?password=DB-SECRET-7".to_owned()),
             ("TRELLIS_MAIL__SMTP_URL".to_owned(), "smtps://u:MAIL-SECRET-8@mail:465".to_owned()),
@@ -193,6 +241,8 @@ mod tests {
             "{shown}"
         );
         assert!(shown.contains("http.json_body_limit = 1048576  # default"), "{shown}");
+        // A module's configuration keeps its numbers readable, never its text.
+        assert!(shown.contains("analysis.step_config.tagger.threshold = 0.5  # file site.toml"), "{shown}");
         assert!(shown.contains("\"forms.attachments.uploadPerDay\" = 10000  # default"), "{shown}");
         // What it prints is itself a settings file.
         shown.parse::<toml::Table>().unwrap();

@@ -42,6 +42,12 @@ pub struct MediaConfig {
     pub max_open_uploads_per_user: u64,
     /// Most bytes (declared lengths) one user's held resumable uploads may add up to.
     pub max_open_upload_bytes_per_user: u64,
+    /// Most bytes the held resumable uploads made with one license key (or by one gateway
+    /// subscriber) may add up to, whoever made them; one more is 429.
+    pub max_open_upload_bytes_per_license: u64,
+    /// Most bytes every held resumable upload on the database may add up to; one more is 503 with
+    /// `Retry-After`. Keep it below the free space of the media store.
+    pub max_open_upload_bytes: u64,
 }
 
 impl Default for MediaConfig {
@@ -62,6 +68,8 @@ impl Default for MediaConfig {
             upload_expiry_seconds: 24 * 3600,
             max_open_uploads_per_user: 16,
             max_open_upload_bytes_per_user: 4 * 1024 * 1024 * 1024,
+            max_open_upload_bytes_per_license: 64 * 1024 * 1024 * 1024,
+            max_open_upload_bytes: 256 * 1024 * 1024 * 1024,
         }
     }
 }

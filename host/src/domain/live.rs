@@ -55,8 +55,10 @@ pub enum Audience {
     SpaceMembers { space_id: String },
     /// Members of the channel.
     ChannelMembers { channel_id: String },
-    /// Whoever may read the asset.
-    AssetReaders { space_id: String, asset_id: String },
+    /// Whoever may read the asset, both in the state the event tells of (`None` in events written
+    /// before it was kept) and now: the news of a state a user could not see does not reach them
+    /// because the asset moved on before the event was sent.
+    AssetReaders { space_id: String, asset_id: String, state: Option<String> },
     /// The item's creator, and holders of a view of the workflow showing one of these workbaskets.
     WorkbasketViewers { creator_id: String, workflow_configuration_id: String, workbasket_ids: Vec<String> },
 }
@@ -68,12 +70,36 @@ impl Audience {
             Self::Users(ids) => json!({"users": ids}),
             Self::SpaceMembers { space_id } => json!({"space": space_id}),
             Self::ChannelMembers { channel_id } => json!({"channel": channel_id}),
-            Self::AssetReaders { space_id, asset_id } => json!({"asset": [space_id, asset_id]}),
+            Self::AssetReaders { space_id, asset_id, state: None } => json!({"asset": [space_id, asset_id]}),
+            Self::AssetReaders { space_id, asset_id, state: Some(state) } => {
+                json!({"asset": [space_id, asset_id, state]})
+            }
             Self::WorkbasketViewers { creator_id, workflow_configuration_id, workbasket_ids } => {
                 json!({"workbaskets": {"creator": creator_id, "workflow": workflow_configuration_id, "ids": workbasket_ids}})
             }
         };
         value.to_string()
+    }
+
+    /// The keys a replay finds the event by (`u:`, `s:`, `c:`, `w:` and an id): whoever may hear
+    /// it holds one of them (is the user, reads the space, is in the channel, owns or holds a grant
+    /// of the workflow). Coarser than the audience; `None` when more than two would be needed, and
+    /// then every replay reads the event.
+    pub fn reach(&self) -> Option<(String, Option<String>)> {
+        match self {
+            Self::Users(ids) => match ids.as_slice() {
+                [one] => Some((format!("u:{one}"), None)),
+                [one, two] => Some((format!("u:{one}"), Some(format!("u:{two}")))),
+                _ => None,
+            },
+            Self::SpaceMembers { space_id } | Self::AssetReaders { space_id, .. } => {
+                Some((format!("s:{space_id}"), None))
+            }
+            Self::ChannelMembers { channel_id } => Some((format!("c:{channel_id}"), None)),
+            Self::WorkbasketViewers { creator_id, workflow_configuration_id, .. } => {
+                Some((format!("w:{workflow_configuration_id}"), Some(format!("u:{creator_id}"))))
+            }
+        }
     }
 
     /// A stored audience read back; `None` for anything else (a newer server's kind, say).
@@ -89,11 +115,13 @@ impl Audience {
             "users" => Self::Users(strings(inner)?),
             "space" => Self::SpaceMembers { space_id: text(inner)? },
             "channel" => Self::ChannelMembers { channel_id: text(inner)? },
-            "asset" => {
-                let pair = strings(inner)?;
-                let [space_id, asset_id] = <[String; 2]>::try_from(pair).ok()?;
-                Self::AssetReaders { space_id, asset_id }
-            }
+            "asset" => match <[String; 2]>::try_from(strings(inner)?) {
+                Ok([space_id, asset_id]) => Self::AssetReaders { space_id, asset_id, state: None },
+                Err(triple) => {
+                    let [space_id, asset_id, state] = <[String; 3]>::try_from(triple).ok()?;
+                    Self::AssetReaders { space_id, asset_id, state: Some(state) }
+                }
+            },
             "workbaskets" => Self::WorkbasketViewers {
                 creator_id: text(&inner["creator"])?,
                 workflow_configuration_id: text(&inner["workflow"])?,
@@ -148,7 +176,11 @@ impl LiveEvent {
     pub fn asset_changed(space_id: &str, asset_id: &str, state: &str, analysis_state: Option<&str>) -> Self {
         Self {
             kind: EventKind::AssetChanged,
-            audience: Audience::AssetReaders { space_id: space_id.to_owned(), asset_id: asset_id.to_owned() },
+            audience: Audience::AssetReaders {
+                space_id: space_id.to_owned(),
+                asset_id: asset_id.to_owned(),
+                state: Some(state.to_owned()),
+            },
             data: json!({"spaceId": space_id, "assetId": asset_id, "state": state, "analysisState": analysis_state}),
         }
     }
@@ -233,7 +265,17 @@ mod tests {
         for audience in all {
             assert_eq!(Audience::decode(&audience.encode()), Some(audience.clone()), "{audience:?}");
         }
-        for other in ["", "{}", "[]", r#"{"users": [1]}"#, r#"{"asset": ["a"]}"#, r#"{"later": 1}"#] {
+        let before = Audience::AssetReaders { space_id: "s".into(), asset_id: "a".into(), state: None };
+        assert_eq!(Audience::decode(r#"{"asset": ["s", "a"]}"#), Some(before));
+        for other in [
+            "",
+            "{}",
+            "[]",
+            r#"{"users": [1]}"#,
+            r#"{"asset": ["a"]}"#,
+            r#"{"asset": ["a", "b", "c", "d"]}"#,
+            r#"{"later": 1}"#,
+        ] {
             assert_eq!(Audience::decode(other), None, "{other:?}");
         }
     }

@@ -8,6 +8,7 @@
 //! a client that stops reading is dropped, and reconnects with `Last-Event-ID` to get a replay.
 
 mod audience;
+mod replay;
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -19,9 +20,10 @@ use tokio::sync::mpsc;
 
 use crate::config::live::LiveConfig;
 use crate::domain::account::SessionUser;
-use crate::domain::live::{Audience, parse_event_id};
+use crate::domain::live::Audience;
 use crate::domain::secret;
 use crate::error::{Error, Result};
+use crate::rate_limits::RateLimits;
 use crate::services::accounts::Accounts;
 use crate::services::licenses::Licenses;
 use crate::services::workflow_configurations::WorkflowConfigurations;
@@ -32,9 +34,6 @@ const TICKET_PREFIX: &str = "evt_";
 
 /// Events read per query by the dispatcher and by a replay.
 const PAGE: i64 = 500;
-/// A replay reads at most this many events of everybody's (times `replay_max_events`) looking for
-/// the user's own before it answers `reset` instead: a reconnection's cost stays bounded.
-const REPLAY_SCAN_FACTOR: usize = 50;
 
 /// One event as a stream writes it.
 #[derive(Clone, Debug)]
@@ -115,6 +114,7 @@ pub struct Live {
     accounts: Arc<Accounts>,
     licenses: Arc<Licenses>,
     workflows: Arc<WorkflowConfigurations>,
+    limits: Arc<RateLimits>,
     hub: Mutex<Hub>,
     next_id: AtomicU64,
     /// Wakes the dispatcher from its idle wait when a stream opens.
@@ -130,6 +130,7 @@ impl Live {
         accounts: Arc<Accounts>,
         licenses: Arc<Licenses>,
         workflows: Arc<WorkflowConfigurations>,
+        limits: Arc<RateLimits>,
     ) -> Self {
         Self {
             store,
@@ -137,6 +138,7 @@ impl Live {
             accounts,
             licenses,
             workflows,
+            limits,
             hub: Mutex::new(Hub::default()),
             next_id: AtomicU64::new(1),
             closing: tokio_util::sync::CancellationToken::new(),
@@ -210,8 +212,12 @@ impl Live {
     }
 
     /// Opens a stream for `user`: 503 beyond the server's bound, 429 beyond the user's. With
-    /// `last_event_id`, the events since then come first, or a reset.
+    /// `last_event_id`, the events since then come first, or a reset; such replays are paced per
+    /// user (429).
     pub async fn subscribe(self: &Arc<Self>, user: SessionUser, last_event_id: Option<&str>) -> Result<Subscription> {
+        if last_event_id.is_some() {
+            self.limits.live_replay(&user.user_id)?;
+        }
         let (tx, events) = mpsc::channel(self.config.stream_buffer.max(1));
         let id = self.next_id.fetch_add(1, Ordering::Relaxed);
         {
@@ -248,37 +254,6 @@ impl Live {
             hub.by_user.remove(user_id);
         }
         hub.open -= removed;
-    }
-
-    async fn replay(&self, user: &SessionUser, last_event_id: &str) -> Result<Replay> {
-        let reset = || async { Ok(Replay::Reset { latest: self.store.live.latest_id().await? }) };
-        let Some(last) = parse_event_id(last_event_id) else { return reset().await };
-        let since = OffsetDateTime::now_utc() - self.config.replay_window();
-        if !self.store.live.resumable(last, since).await? {
-            return reset().await;
-        }
-        let max = self.config.replay_max_events;
-        let scan_limit = max.saturating_mul(REPLAY_SCAN_FACTOR).max(PAGE as usize);
-        let (mut after, mut scanned, mut missed) = (last, 0usize, Vec::new());
-        let me = [user.user_id.clone()];
-        loop {
-            let page = self.store.live.after(after, PAGE).await?;
-            let Some(newest) = page.last().map(|e| e.event_id) else { break };
-            scanned += page.len();
-            for event in &page {
-                if !self.audience(&event.audience, &me).await.is_empty() {
-                    missed.push(outgoing(event));
-                }
-            }
-            if missed.len() > max || scanned > scan_limit {
-                return reset().await;
-            }
-            after = newest;
-            if page.len() < PAGE as usize {
-                break;
-            }
-        }
-        Ok(Replay::Events(missed))
     }
 
     /// Runs until the process ends: sends each committed event to the streams that may hear it,

@@ -21,20 +21,20 @@ use time::OffsetDateTime;
 use uuid::Uuid;
 
 use crate::config::media::MediaConfig;
+use crate::domain::entitlement::QuotaSubject;
 use crate::domain::problems::Problems;
 use crate::domain::resumable::{parse_count, parse_metadata};
 use crate::error::{Error, ErrorCode, Result};
-use crate::media::content::{ContentHasher, digest_of};
+use crate::media::content::digest_of;
 use crate::media::objects::MediaObjects;
-use crate::media::{ByteStream, MediaError, MediaStore, Progress, Resumable, StorageKey, limited, read_head};
-use crate::store::{SessionUser, Store, StoredUpload, UPLOAD_KIND, UploadAdvance};
+use crate::media::{ByteStream, MediaError, MediaStore, StorageKey, limited, read_head};
+use crate::store::{OpenUploadBounds, SessionUser, Store, StoredUpload, UPLOAD_KIND};
 
+mod bounds;
 mod claims;
+mod write;
 use claims::{CLAIM, Claim, Writing};
-
-/// `Retry-After` of a refusal at the open-upload bounds: room comes back when the user finishes
-/// or ends an upload, which the server cannot foresee.
-const OPEN_UPLOADS_RETRY_AFTER: u64 = 60;
+use write::{Write, WriteError};
 
 /// Bytes read from a finished upload to judge its type (more than any signature needs).
 const HEAD_BYTES: i64 = 64 * 1024;
@@ -95,8 +95,7 @@ pub struct ResumableUploads {
     backend: Arc<dyn MediaStore>,
     expiry: Duration,
     max_bytes: u64,
-    max_open: i64,
-    max_open_bytes: i64,
+    open_bounds: OpenUploadBounds,
     /// Uploads a request of this server is writing: a second writer is refused at once (across
     /// servers the row's compare-and-set refuses it).
     writing: Arc<Mutex<HashSet<String>>>,
@@ -110,8 +109,7 @@ impl ResumableUploads {
             objects,
             expiry: Duration::from_secs(config.upload_expiry_seconds),
             max_bytes: config.max_file_bytes,
-            max_open: i64::try_from(config.max_open_uploads_per_user).unwrap_or(i64::MAX),
-            max_open_bytes: i64::try_from(config.max_open_upload_bytes_per_user).unwrap_or(i64::MAX),
+            open_bounds: bounds::from_config(config),
             writing: Arc::default(),
         }
     }
@@ -121,12 +119,13 @@ impl ResumableUploads {
         self.max_bytes
     }
 
-    /// Creates an upload, and appends `first` when the request carried bytes
-    /// (creation-with-upload).
+    /// Creates an upload for `user` under `subject` (the caller's license key or gateway
+    /// subscriber), and appends `first` when the request carried bytes (creation-with-upload).
     #[tracing::instrument(skip_all, fields(user_id = %user.user_id))]
     pub async fn create(
         &self,
         user: &SessionUser,
+        subject: &QuotaSubject,
         request: NewUpload<'_>,
         first: Option<SentBytes>,
     ) -> Result<UploadStatus> {
@@ -179,18 +178,10 @@ impl ResumableUploads {
             created_at: now,
             expires_at: now + self.expiry,
         };
-        if let Err(held) = self.store.uploads.create(row.clone(), self.max_open, self.max_open_bytes).await? {
+        if let Err(refusal) = self.store.uploads.create(row.clone(), subject.as_str(), self.open_bounds).await? {
             // Nothing names the backend's fresh upload: let it go now.
             let _ = self.backend.resumable_abort(&key, &state).await;
-            let message = if held.count >= self.max_open {
-                format!("you hold {} unused uploads, the most media.max_open_uploads_per_user allows", held.count)
-            } else {
-                format!(
-                    "your unused uploads would pass media.max_open_upload_bytes_per_user ({} bytes)",
-                    self.max_open_bytes
-                )
-            };
-            return Err(Error::AtBound { retry_after_seconds: OPEN_UPLOADS_RETRY_AFTER, message: Cow::Owned(message) });
+            return Err(bounds::refused(refusal, &self.open_bounds));
         }
         match first {
             Some(first) => self.write(row, 0, first).await,
@@ -399,140 +390,6 @@ impl ResumableUploads {
             Err(WriteError::Media(MediaError::Body(_))) => Err(body_failed()),
             Err(WriteError::Media(error)) => Err(self.objects.media_error("write", error)),
         }
-    }
-}
-
-/// One write of bytes to an upload, run as a task.
-struct Write {
-    store: Store,
-    backend: Arc<dyn MediaStore>,
-    expiry: Duration,
-    upload: StoredUpload,
-    offset: u64,
-    body: ByteStream,
-    /// The claim this write holds (see [`ResumableUploads::write`]).
-    writer: String,
-}
-
-enum WriteError {
-    /// The row no longer stood where this write started.
-    Lost,
-    Database(Error),
-    Media(MediaError),
-}
-
-impl Write {
-    /// The upload as it stands after the write.
-    async fn run(self) -> Result<StoredUpload, WriteError> {
-        let Self { store, backend, expiry, mut upload, offset, body, writer } = self;
-        let key = StorageKey::parse(&upload.storage_key)
-            .ok_or_else(|| WriteError::Database(Error::internal(anyhow::anyhow!("malformed storage key"))))?;
-        let length = upload.length.max(0) as u64;
-        let mut recorder = Recorder {
-            store: store.clone(),
-            upload_id: upload.upload_id.clone(),
-            from: upload.received,
-            state: upload.backend_state.clone(),
-            hasher: match (&upload.hash_state, upload.received) {
-                (None, 0) => Some(ContentHasher::default()),
-                (None, _) => None,
-                (Some(state), _) => Some(ContentHasher::resume(Some(state)).map_err(WriteError::Media)?),
-            },
-            expiry,
-            writer: writer.clone(),
-            failure: None,
-        };
-        let at = Resumable { key: &key, state: &upload.backend_state, received: offset, length };
-        let appended = backend.resumable_append(at, body, &mut recorder).await;
-        if let Some(failure) = recorder.failure.take() {
-            return Err(failure);
-        }
-        appended.map_err(WriteError::Media)?;
-        upload.received = recorder.from;
-        upload.backend_state = recorder.state.clone();
-        upload.expires_at = OffsetDateTime::now_utc() + expiry;
-        if upload.received.max(0) as u64 == length && upload.finished_at.is_none() {
-            let at = Resumable { key: &key, state: &upload.backend_state, received: length, length };
-            let state = backend.resumable_finish(at).await.map_err(WriteError::Media)?;
-            let hash_state = recorder.hasher.as_ref().map(ContentHasher::state);
-            let sha256 = match recorder.hasher {
-                Some(hasher) => hasher.digest(),
-                None => digest_of(backend.as_ref(), &key).await.map_err(WriteError::Media)?.0,
-            };
-            let now = OffsetDateTime::now_utc();
-            let advance = UploadAdvance {
-                received: upload.received,
-                backend_state: state.clone(),
-                hash_state,
-                sha256: Some(sha256.clone()),
-                finished: true,
-                at: now,
-                expires_at: now + expiry,
-                writer,
-            };
-            if !store.uploads.advance(&upload.upload_id, upload.received, advance).await.map_err(database)? {
-                return Err(WriteError::Lost);
-            }
-            upload.backend_state = state;
-            upload.sha256 = Some(sha256);
-            upload.finished_at = Some(now);
-            upload.expires_at = now + expiry;
-        }
-        Ok(upload)
-    }
-}
-
-fn database(error: crate::store::StoreError) -> WriteError {
-    WriteError::Database(error.into())
-}
-
-/// Records each durable step of a write on the upload's row.
-struct Recorder {
-    store: Store,
-    upload_id: String,
-    /// The received count the row holds (as this write last set it).
-    from: i64,
-    state: String,
-    /// The hash of every byte so far; `None` for an upload begun before uploads were hashed,
-    /// whose digest is read from its bytes once they are whole.
-    hasher: Option<ContentHasher>,
-    expiry: Duration,
-    writer: String,
-    failure: Option<WriteError>,
-}
-
-#[async_trait::async_trait]
-impl Progress for Recorder {
-    fn wrote(&mut self, bytes: &[u8]) {
-        if let Some(hasher) = &mut self.hasher {
-            hasher.update(bytes);
-        }
-    }
-
-    async fn record(&mut self, received: u64, state: &str) -> Result<(), MediaError> {
-        let now = OffsetDateTime::now_utc();
-        let received = i64::try_from(received).unwrap_or(i64::MAX);
-        let advance = UploadAdvance {
-            received,
-            backend_state: state.to_owned(),
-            hash_state: self.hasher.as_ref().map(ContentHasher::state),
-            sha256: None,
-            finished: false,
-            at: now,
-            expires_at: now + self.expiry,
-            writer: self.writer.clone(),
-        };
-        let failure = match self.store.uploads.advance(&self.upload_id, self.from, advance).await {
-            Ok(true) => {
-                self.from = received;
-                self.state = state.to_owned();
-                return Ok(());
-            }
-            Ok(false) => WriteError::Lost,
-            Err(error) => database(error),
-        };
-        self.failure = Some(failure);
-        Err(MediaError::Unavailable("recording an upload's progress failed".into()))
     }
 }
 

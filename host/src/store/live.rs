@@ -19,8 +19,12 @@ use sqlx::{AnyConnection, Row};
 use time::OffsetDateTime;
 use tokio::sync::watch;
 
-use super::{Db, Engine, StoreResult, rows_in_chunks, to_millis};
+use super::{Db, Engine, StoreResult, to_millis};
 use crate::domain::live::{Audience, EventKind, LiveEvent};
+
+mod audience;
+
+pub use audience::AssetAccess;
 
 /// The `NOTIFY` channel that carries the newest numbered event's id.
 pub const CHANNEL: &str = "trellis_live";
@@ -86,13 +90,18 @@ pub struct TicketRow {
 /// sequencer numbers them after the commit (the commit wakes this server's sequencer).
 pub(super) async fn insert_in(conn: &mut AnyConnection, events: &[LiveEvent], now: OffsetDateTime) -> StoreResult<()> {
     for event in events {
-        sqlx::query("insert into live_event (kind, audience, data, created_at) values ($1, $2, $3, $4)")
-            .bind(event.kind.name())
-            .bind(event.audience.encode())
-            .bind(event.data.to_string())
-            .bind(to_millis(now))
-            .execute(&mut *conn)
-            .await?;
+        let (reach1, reach2) = event.audience.reach().map_or((None, None), |(one, two)| (Some(one), two));
+        sqlx::query(
+            "insert into live_event (kind, audience, data, created_at, reach1, reach2) values ($1, $2, $3, $4, $5, $6)",
+        )
+        .bind(event.kind.name())
+        .bind(event.audience.encode())
+        .bind(event.data.to_string())
+        .bind(to_millis(now))
+        .bind(reach1)
+        .bind(reach2)
+        .execute(&mut *conn)
+        .await?;
     }
     Ok(())
 }
@@ -155,6 +164,39 @@ pub(super) async fn number_committed(db: &Db) -> StoreResult<Option<i64>> {
     Ok(latest)
 }
 
+fn events_from_rows(rows: Vec<sqlx::any::AnyRow>) -> StoreResult<Vec<StoredLiveEvent>> {
+    let mut events = Vec::with_capacity(rows.len());
+    for row in rows {
+        let kind: String = row.try_get("kind")?;
+        let audience: String = row.try_get("audience")?;
+        // A kind or audience a newer server wrote is nobody's here.
+        let (Some(kind), Some(audience)) = (EventKind::parse(&kind), Audience::decode(&audience)) else {
+            continue;
+        };
+        events.push(StoredLiveEvent {
+            event_id: row.try_get("public_id")?,
+            kind,
+            audience,
+            data: row.try_get("data")?,
+            created_at: row.try_get("created_at")?,
+        });
+    }
+    Ok(events)
+}
+
+/// The reach keys (`Audience::reach`) a user holds besides `u:` and their id: the spaces they read
+/// (as a member, or through a channel connected to the space), their channels, and the workflows
+/// they own or hold a grant of. `$4` is the user's id.
+macro_rules! reach_of_user {
+    () => {
+        "select 's:' || space_id from space_member where user_id = $4 \
+         union all select 's:' || cs.space_id from channel_space cs \
+             join channel_member m on m.channel_id = cs.channel_id where m.user_id = $4 \
+         union all select 'c:' || channel_id from channel_member where user_id = $4 \
+         union all select 'w:' || workflow_configuration_id from workflow_grant where user_id = $4 \
+         union all select 'w:' || workflow_configuration_id from workflow_configuration where owner_id = $4"
+    };
+}
 /// The repository of live events and tickets.
 #[derive(Clone, Debug)]
 pub struct LiveRepo {
@@ -239,23 +281,39 @@ impl LiveRepo {
              where seq > $1 order by seq limit $2",
         );
         let rows = sqlx::query(query).bind(after_id).bind(limit).fetch_all(&self.db.pool).await?;
-        let mut events = Vec::with_capacity(rows.len());
-        for row in rows {
-            let kind: String = row.try_get("kind")?;
-            let audience: String = row.try_get("audience")?;
-            // A kind or audience a newer server wrote is nobody's here.
-            let (Some(kind), Some(audience)) = (EventKind::parse(&kind), Audience::decode(&audience)) else {
-                continue;
-            };
-            events.push(StoredLiveEvent {
-                event_id: row.try_get("public_id")?,
-                kind,
-                audience,
-                data: row.try_get("data")?,
-                created_at: row.try_get("created_at")?,
-            });
-        }
-        Ok(events)
+        events_from_rows(rows)
+    }
+
+    /// Up to `limit` events after `after_id` that `user_id` might hear, oldest first: those whose
+    /// reach keys (`Audience::reach`) are among the user's own, and those written without keys.
+    /// Read through the keys' indexes, so other people's events are never read.
+    pub async fn reachable_after(&self, user_id: &str, after_id: i64, limit: i64) -> StoreResult<Vec<StoredLiveEvent>> {
+        let query = self.by_engine(
+            concat!(
+                "with mine (reach) as (select $1 as reach union all ",
+                reach_of_user!(),
+                ") select event_id as public_id, kind, audience, data, created_at from live_event \
+                 where event_id > $2 and (reach1 is null or reach1 in (select reach from mine) \
+                     or reach2 in (select reach from mine)) \
+                 order by event_id limit $3"
+            ),
+            concat!(
+                "with mine (reach) as (select $1 as reach union all ",
+                reach_of_user!(),
+                ") select seq as public_id, kind, audience, data, created_at from live_event \
+                 where seq > $2 and (reach1 is null or reach1 in (select reach from mine) \
+                     or reach2 in (select reach from mine)) \
+                 order by seq limit $3"
+            ),
+        );
+        let rows = sqlx::query(query)
+            .bind(format!("u:{user_id}"))
+            .bind(after_id)
+            .bind(limit)
+            .bind(user_id.to_owned())
+            .fetch_all(&self.db.pool)
+            .await?;
+        events_from_rows(rows)
     }
 
     /// Whether the event `event_id` is still kept and no older than `since`: a stream can resume after it.
@@ -330,63 +388,5 @@ impl LiveRepo {
             session_digest: row.try_get("session_digest")?,
             license_digest: row.try_get("license_digest")?,
         }))
-    }
-}
-
-/// Who may hear an event (`services::live`): the reads its audience needs, each limited to the
-/// users listening (in chunks), so an event costs queries in proportion to its listeners, never
-/// to the size of a space or channel.
-impl LiveRepo {
-    /// Of `candidates`, those who read the space, with their stored role (`owner`, `member`;
-    /// `None` for a reader through a connected channel). A user may come twice.
-    pub async fn space_readers(
-        &self,
-        space_id: &str,
-        candidates: &[String],
-    ) -> StoreResult<Vec<(String, Option<String>)>> {
-        let rows = rows_in_chunks(&self.db, Some(space_id), candidates, |list| {
-            format!(
-                "select user_id, role from space_member where space_id = $1 and user_id in ({list}) \
-                 union all \
-                 select m.user_id, cast(null as text) as role from channel_space cs \
-                 join channel_member m on m.channel_id = cs.channel_id \
-                 where cs.space_id = $1 and m.user_id in ({list})"
-            )
-        })
-        .await?;
-        let readers = rows
-            .iter()
-            .map(|row| Ok((row.try_get("user_id")?, row.try_get("role")?)))
-            .collect::<Result<_, sqlx::Error>>()?;
-        Ok(readers)
-    }
-
-    /// Of `candidates`, the members of a channel.
-    pub async fn channel_members(&self, channel_id: &str, candidates: &[String]) -> StoreResult<Vec<String>> {
-        let rows = rows_in_chunks(&self.db, Some(channel_id), candidates, |list| {
-            format!("select user_id from channel_member where channel_id = $1 and user_id in ({list})")
-        })
-        .await?;
-        let members = rows.iter().map(|row| row.try_get("user_id")).collect::<Result<_, _>>()?;
-        Ok(members)
-    }
-
-    /// Of `candidates`, the grants of a workflow's permission slots, by user.
-    pub async fn workflow_grants(
-        &self,
-        workflow_configuration_id: &str,
-        candidates: &[String],
-    ) -> StoreResult<std::collections::HashMap<String, Vec<i64>>> {
-        let rows = rows_in_chunks(&self.db, Some(workflow_configuration_id), candidates, |list| {
-            format!(
-                "select user_id, slot from workflow_grant where workflow_configuration_id = $1 and user_id in ({list})"
-            )
-        })
-        .await?;
-        let mut grants = std::collections::HashMap::<String, Vec<i64>>::new();
-        for row in &rows {
-            grants.entry(row.try_get("user_id")?).or_default().push(row.try_get("slot")?);
-        }
-        Ok(grants)
     }
 }

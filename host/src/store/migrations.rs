@@ -45,6 +45,9 @@ const SQLITE: &[Embedded] = embed!("sqlite":
     19 "0019_bytes_stored_once.sql",
     20 "0020_live_event_numbers.sql",
     21 "0021_upload_writer.sql",
+    22 "0022_live_event_reach.sql",
+    23 "0023_system_handle.sql",
+    24 "0024_upload_subject.sql",
 );
 
 const POSTGRES: &[Embedded] = embed!("postgres":
@@ -69,6 +72,9 @@ const POSTGRES: &[Embedded] = embed!("postgres":
     19 "0019_bytes_stored_once.sql",
     20 "0020_live_event_numbers.sql",
     21 "0021_upload_writer.sql",
+    22 "0022_live_event_reach.sql",
+    23 "0023_system_handle.sql",
+    24 "0024_upload_subject.sql",
 );
 
 /// The version of the newest migration this binary carries.

@@ -58,11 +58,26 @@ fn upload_from_row(row: &AnyRow) -> Result<StoredUpload, sqlx::Error> {
     })
 }
 
-/// What a user's unused uploads hold: how many, and their declared lengths together.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct OpenUploads {
-    pub count: i64,
-    pub bytes: i64,
+/// The bounds a new resumable upload must fit in, over unused uploads (declared lengths).
+#[derive(Clone, Copy, Debug)]
+pub struct OpenUploadBounds {
+    /// Uploads one user holds.
+    pub per_user: i64,
+    pub bytes_per_user: i64,
+    /// Bytes the uploads made under one license key (or gateway subscriber) hold.
+    pub bytes_per_subject: i64,
+    /// Bytes every unused upload on the database holds.
+    pub bytes_in_all: i64,
+}
+
+/// The bound a new upload would pass.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OpenUploadRefusal {
+    /// The user holds this many already.
+    UserCount(i64),
+    UserBytes,
+    SubjectBytes,
+    AllBytes,
 }
 
 /// Where an upload should stand after a write.
@@ -96,30 +111,34 @@ impl UploadRepo {
     /// `max_bytes` declared bytes; `Ok(Err(held))` tells what they hold. The check and the insert
     /// are one transaction (on PostgreSQL the owner's user row is locked for it), so parallel
     /// creations cannot pass the bounds together.
+    /// Records `upload`, made under `subject` (`QuotaSubject`), unless it would pass a bound.
+    /// Creations take turns (the single writer on SQLite, a lock on PostgreSQL), so concurrent
+    /// ones cannot pass a bound together.
     pub async fn create(
         &self,
         upload: StoredUpload,
-        max_count: i64,
-        max_bytes: i64,
-    ) -> StoreResult<Result<(), OpenUploads>> {
+        subject: &str,
+        bounds: OpenUploadBounds,
+    ) -> StoreResult<Result<(), OpenUploadRefusal>> {
         let upload = Arc::new(upload);
+        let subject: Arc<str> = Arc::from(subject);
         let postgres = self.db.engine() == Engine::Postgres;
         self.db
             .write(move |conn| {
-                let upload = upload.clone();
+                let (upload, subject) = (upload.clone(), subject.clone());
                 Box::pin(async move {
                     if postgres {
-                        sqlx::query("select user_id from app_user where user_id = $1 for update")
-                            .bind(upload.owner_id.clone())
+                        sqlx::query("select pg_advisory_xact_lock($1) is not null as locked")
+                            .bind(CREATE_LOCK)
                             .execute(&mut *conn)
                             .await?;
                     }
-                    let held = open_of(conn, &upload.owner_id, upload.created_at).await?;
-                    if held.count + 1 > max_count || held.bytes.saturating_add(upload.length) > max_bytes {
-                        return Ok(Err(held));
+                    if let Some(refusal) = refusal(conn, &upload, &subject, bounds).await? {
+                        return Ok(Err(refusal));
                     }
                     sqlx::query(sqlx::AssertSqlSafe(format!(
-                        "insert into media_upload ({COLUMNS}) values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)"
+                        "insert into media_upload ({COLUMNS}, subject) \
+                         values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)"
                     )))
                     .bind(upload.upload_id.clone())
                     .bind(upload.owner_id.clone())
@@ -135,6 +154,7 @@ impl UploadRepo {
                     .bind(upload.finished_at.map(to_millis))
                     .bind(to_millis(upload.created_at))
                     .bind(to_millis(upload.expires_at))
+                    .bind(subject.to_string())
                     .execute(&mut *conn)
                     .await?;
                     Ok(Ok(()))
@@ -291,20 +311,41 @@ impl UploadRepo {
 
 /// What `owner_id` holds: every unexpired upload not yet used, finished or not (a finished one
 /// takes its room until it is used, ended or expired, so finishing uploads cannot fill a disk).
-async fn open_of(
+/// The advisory lock creations take turns under on PostgreSQL (an arbitrary constant).
+const CREATE_LOCK: i64 = 0x7472_6c75_706c;
+
+/// The bound `upload` would pass, counting the unused uploads at its creation.
+async fn refusal(
     conn: &mut sqlx::AnyConnection,
-    owner_id: &str,
-    now: OffsetDateTime,
-) -> Result<OpenUploads, sqlx::Error> {
+    upload: &StoredUpload,
+    subject: &str,
+    bounds: OpenUploadBounds,
+) -> Result<Option<OpenUploadRefusal>, sqlx::Error> {
     let row = sqlx::query(
-        "select count(*) as n, cast(coalesce(sum(length), 0) as bigint) as bytes from media_upload
-         where owner_id = $1 and expires_at > $2",
+        "select count(case when owner_id = $1 then 1 end) as user_count, \
+                cast(coalesce(sum(case when owner_id = $1 then length end), 0) as bigint) as user_bytes, \
+                cast(coalesce(sum(case when subject = $2 then length end), 0) as bigint) as subject_bytes, \
+                cast(coalesce(sum(length), 0) as bigint) as all_bytes \
+         from media_upload where expires_at > $3",
     )
-    .bind(owner_id.to_owned())
-    .bind(to_millis(now))
+    .bind(upload.owner_id.clone())
+    .bind(subject.to_owned())
+    .bind(to_millis(upload.created_at))
     .fetch_one(conn)
     .await?;
-    Ok(OpenUploads { count: row.try_get("n")?, bytes: row.try_get("bytes")? })
+    let user_count: i64 = row.try_get("user_count")?;
+    let over = |held: i64, bound: i64| held.saturating_add(upload.length) > bound;
+    Ok(if user_count + 1 > bounds.per_user {
+        Some(OpenUploadRefusal::UserCount(user_count))
+    } else if over(row.try_get("user_bytes")?, bounds.bytes_per_user) {
+        Some(OpenUploadRefusal::UserBytes)
+    } else if over(row.try_get("subject_bytes")?, bounds.bytes_per_subject) {
+        Some(OpenUploadRefusal::SubjectBytes)
+    } else if over(row.try_get("all_bytes")?, bounds.bytes_in_all) {
+        Some(OpenUploadRefusal::AllBytes)
+    } else {
+        None
+    })
 }
 
 /// The storage-key kind of finished resumable uploads.

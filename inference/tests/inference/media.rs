@@ -147,3 +147,38 @@ fn frames_larger_than_the_bound_are_refused_before_any_is_decoded() {
     assert!(matches!(err, InferenceError::TooLarge(_)), "{err}");
     assert!(err.to_string().contains("16000×16000"), "{err}");
 }
+
+/// `seconds` of a `side`×`side` test pattern as an MPEG-TS stream of H.264 key frames only, whose
+/// timestamps start `offset` seconds in, so such streams can be joined end to end and seeked.
+fn pattern_ts(dir: &std::path::Path, name: &str, side: u32, seconds: u32, offset: u32) -> Vec<u8> {
+    let path = dir.join(name);
+    let source = format!("testsrc=size={side}x{side}:rate=10:duration={seconds}");
+    #[rustfmt::skip]
+    run("ffmpeg", &[
+        "-nostdin", "-v", "error", "-y", "-f", "lavfi", "-i", &source,
+        "-c:v", "libx264", "-pix_fmt", "yuv420p", "-bf", "0", "-g", "1",
+        "-output_ts_offset", &offset.to_string(), "-f", "mpegts", path.to_str().unwrap(),
+    ]);
+    std::fs::read(path).unwrap()
+}
+
+#[test]
+fn frames_that_grow_past_the_bound_after_a_small_first_one_are_refused_by_the_decoder() {
+    // Arrange: one second of 64×64, then two of 256×256, in one stream: ffprobe sees only the first
+    // frame's size, which passes a bound of 8,192 pixels that the later frames break.
+    let dir = tempfile::tempdir().unwrap();
+    let mut bytes = pattern_ts(dir.path(), "small.ts", 64, 1, 0);
+    bytes.extend(pattern_ts(dir.path(), "large.ts", 256, 2, 1));
+    let grows = dir.path().join("grows.ts");
+    std::fs::write(&grows, bytes).unwrap();
+    let tight = media::DecodeBounds { max_pixels: 64 * 64 * 2, ..bounds() };
+    let info = media::probe(&grows, "video/mp2t", &tight).unwrap();
+    assert_eq!((info.kind, info.width, info.height), (MediaKind::Video, 64, 64), "{info:?}");
+    // Act
+    let within_default = media::video_frames(&grows, &info, 4, 64, &bounds());
+    let within_tight = media::video_frames(&grows, &info, 4, 64, &tight);
+    // Assert: the frames decode under the default bound, and the decoder refuses the large ones under
+    // the tight one instead of decoding them.
+    assert_eq!(within_default.expect("the stream decodes").len(), 4);
+    assert!(within_tight.is_err(), "frames past the bound were decoded");
+}

@@ -9,7 +9,7 @@ use serde_json::{Value, json};
 use trellis_tests::{TestApp, spawn_app, spawn_app_with};
 
 use crate::support::assets::{announced, decide, png_part, space_of_four, upload_asset};
-use crate::support::live::{Live, Next, probe};
+use crate::support::live::{Live, Next, assert_replays_agree, newest_event_id, probe};
 
 fn changed(space_id: &str, asset_id: &str, state: &str, analysis_state: Value) -> Value {
     json!({"spaceId": space_id, "assetId": asset_id, "state": state, "analysisState": analysis_state})
@@ -55,6 +55,7 @@ async fn a_rejected_asset_is_heard_by_its_proposer_and_the_owner_only() {
     let mut anns = Live::open(&app, &ann).await;
     let mut bobs = Live::open(&app, &bob).await;
     let mut cats = Live::open(&app, &cat).await;
+    let before = newest_event_id(&app, &cat).await;
     // Act
     decide(&app, &ann.token, &space_id, &asset_id, "REJECTED").await.expect(StatusCode::OK);
     // Assert
@@ -62,6 +63,8 @@ async fn a_rejected_asset_is_heard_by_its_proposer_and_the_owner_only() {
     assert_eq!(anns.expect("asset.changed").await, rejected);
     assert_eq!(bobs.expect("asset.changed").await, rejected);
     probe(&app, &mut cats, &ann, &cat).await;
+    // A reconnection replays to each what their stream heard.
+    assert_replays_agree(&app, &before, &[(&anns, &ann), (&bobs, &bob), (&cats, &cat)], [&ann, &bob]).await;
 }
 
 /// The `asset.changed` data `live` receives until the analysis state is `last`, within `within`.

@@ -7,7 +7,7 @@ use serde_json::{Value, json};
 use trellis_tests::{TestApp, TestUser, body, spawn_app};
 
 use crate::support::channels::{self, created_channel, invite_id, join, put_spaces, remove};
-use crate::support::live::{Live, probe, users};
+use crate::support::live::{Live, assert_replays_agree, newest_event_id, probe, users};
 use crate::support::spaces::{add_member, created_space, id};
 
 /// `author` comments `text` on `path` (`/v0/spaces/{id}/comments` or `/v0/channels/{id}/comments`),
@@ -38,6 +38,7 @@ async fn a_space_comment_reaches_members_and_channel_readers_but_not_a_removed_r
     let mut eves = Live::open(&app, &eve).await;
     // dan leaves the channel while his stream is open, before the comment.
     assert_eq!(remove(&app, &ann.token, &channel_id, &dan.user_id).await.status(), StatusCode::NO_CONTENT);
+    let before = newest_event_id(&app, &eve).await;
     // Act
     let comment_id = commented(&app, &bob, &format!("/v0/spaces/{space_id}/comments"), "Roses first").await;
     // Assert
@@ -46,6 +47,9 @@ async fn a_space_comment_reaches_members_and_channel_readers_but_not_a_removed_r
     assert_eq!(cats.expect("comment.created").await, expected);
     probe(&app, &mut dans, &bob, &dan).await;
     probe(&app, &mut eves, &bob, &eve).await;
+    // A reconnection replays to each what their stream heard.
+    let streams = [(&anns, &ann), (&cats, &cat), (&dans, &dan), (&eves, &eve)];
+    assert_replays_agree(&app, &before, &streams, [&bob, &ann]).await;
 }
 
 #[tokio::test]
@@ -63,6 +67,7 @@ async fn a_channel_comment_reaches_its_members_but_not_an_invitee_a_removed_memb
     let mut dans = Live::open(&app, &dan).await;
     let mut eves = Live::open(&app, &eve).await;
     assert_eq!(remove(&app, &ann.token, &channel_id, &dan.user_id).await.status(), StatusCode::NO_CONTENT);
+    let before = newest_event_id(&app, &eve).await;
     // Act
     let comment_id = commented(&app, &bob, &format!("/v0/channels/{channel_id}/comments"), "Hello all").await;
     // Assert
@@ -71,6 +76,9 @@ async fn a_channel_comment_reaches_its_members_but_not_an_invitee_a_removed_memb
     for (stream, user) in [(&mut cats, &cat), (&mut dans, &dan), (&mut eves, &eve)] {
         probe(&app, stream, &bob, user).await;
     }
+    // A reconnection replays to each what their stream heard.
+    let streams = [(&anns, &ann), (&cats, &cat), (&dans, &dan), (&eves, &eve)];
+    assert_replays_agree(&app, &before, &streams, [&bob, &ann]).await;
 }
 
 #[tokio::test]

@@ -7,7 +7,7 @@ use reqwest::StatusCode;
 use serde_json::{Value, json};
 use trellis_tests::spawn_app;
 
-use crate::support::live::{Live, probe, users};
+use crate::support::live::{Live, assert_replays_agree, newest_event_id, probe, users};
 use crate::support::workflow::{
     created_workflow, grant, moved, patch_item, sample_setup, sample_workflow, start, started, submitted_form, wf,
 };
@@ -30,6 +30,9 @@ async fn a_start_a_move_and_a_patch_reach_the_creator_and_the_holders_of_the_vie
     let mut cats = Live::open(&app, &cat).await;
     let mut dans = Live::open(&app, &dan).await;
     let mut eves = Live::open(&app, &eve).await;
+    // An event to resume after (the replays below start there): eve's first message.
+    probe(&app, &mut eves, &cat, &eve).await;
+    let before = newest_event_id(&app, &eve).await;
 
     // Act: cat starts the workflow on her item; it sits in intake.
     started(&app, &cat.token, &item).await;
@@ -58,6 +61,9 @@ async fn a_start_a_move_and_a_patch_reach_the_creator_and_the_holders_of_the_vie
     for (stream, user) in [(&mut dans, &dan), (&mut eves, &eve), (&mut bobs, &bob)] {
         probe(&app, stream, &cat, user).await;
     }
+    // A reconnection replays to each what their stream heard.
+    let streams = [(&anns, &ann), (&bobs, &bob), (&cats, &cat), (&dans, &dan), (&eves, &eve)];
+    assert_replays_agree(&app, &before, &streams, [&cat, &ann]).await;
 }
 
 #[tokio::test]

@@ -50,10 +50,11 @@ async fn an_upload_past_its_expiry_is_410_and_cannot_be_attached() {
 
 #[tokio::test]
 async fn each_patch_pushes_the_expiry_back() {
-    // Arrange: uploads expire 3 s after their last byte; this one takes about 5 s in all.
-    let app = spawn_app_with(|config| config.media.upload_expiry_seconds = 3).await;
+    // Arrange: uploads expire 5 s after their last byte; this one takes about 6 s in all, a PATCH
+    // every 1.2 s (each well inside the expiry, so a slow machine cannot make one late).
+    let app = spawn_app_with(|config| config.media.upload_expiry_seconds = 5).await;
     let ann = app.sign_up("ann").await;
-    let bytes = text(4_000);
+    let bytes = text(5_000);
     let upload_id = created(&app, &ann.token, bytes.len(), Some(&named("slow.txt", "text/plain"))).await;
     let mut offset = 0;
     let mut last_expiry = http_date(&head(&app, &ann.token, &upload_id).await.header("upload-expires").unwrap());
@@ -65,13 +66,13 @@ async fn each_patch_pushes_the_expiry_back() {
         assert_eq!(reply.status, StatusCode::NO_CONTENT, "{}", String::from_utf8_lossy(&reply.bytes));
         let expiry = http_date(&reply.header("upload-expires").expect("Upload-Expires"));
         assert!(expiry > last_expiry, "Upload-Expires moved from {last_expiry} to {expiry}");
-        assert_expires_in(&reply, 3, 2);
+        assert_expires_in(&reply, 5, 2);
         (offset, last_expiry) = (offset + piece.len() as u64, expiry);
     }
     // Assert: the upload outlived its first expiry and is whole.
     let form = media_form(&app, &ann.token).await;
     let attachments = attached(&app, &ann.token, &form.form_id, &[&form.docs], &[&upload_id]).await;
-    assert_eq!(attachments[0]["bytes"], 4_000);
+    assert_eq!(attachments[0]["bytes"], 5_000);
     app.stop().await;
 }
 

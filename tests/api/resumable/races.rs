@@ -6,7 +6,7 @@
 use reqwest::StatusCode;
 use trellis_tests::{TestApp, spawn_app_beside};
 
-use super::{attached, created, patch};
+use super::{assert_store_holds, attached, created, head, patch, terminate};
 use crate::support::media::{download, media_form, on_both_backends};
 
 /// Rounds of the race; before the claim a stale writer won a few rounds in a hundred.
@@ -69,3 +69,42 @@ async fn two_patches_at_one_offset_through_two_servers_keep_the_acknowledged_byt
     second.stop_keeping_database().await;
     first.stop().await;
 }
+
+/// A DELETE racing a PATCH of the same upload, `ROUNDS` times: each round ends with the upload
+/// whole (the PATCH acknowledged and the DELETE refused) or gone (HEAD 404), never a deleted upload
+/// that a PATCH went on writing; and no bytes of a deleted upload stay behind.
+async fn a_delete_racing_a_patch_leaves_the_whole_upload_or_nothing(app: &TestApp) {
+    const LEN: usize = 24;
+    let ann = app.sign_up("ann").await;
+    let mut form = media_form(app, &ann.token).await;
+    let mut kept = 0;
+    for round in 0..ROUNDS {
+        let upload_id = created(app, &ann.token, LEN, None).await;
+        let bytes = format!("round {round:03}{}", ".".repeat(LEN)).into_bytes()[..LEN].to_vec();
+        let (patched, deleted) =
+            tokio::join!(patch(app, &ann.token, &upload_id, 0, bytes.clone()), terminate(app, &ann.token, &upload_id));
+        let after = head(app, &ann.token, &upload_id).await;
+        match (patched.status, deleted.status) {
+            // The DELETE came after the PATCH ended, or before it began: gone either way.
+            (StatusCode::NO_CONTENT | StatusCode::CONFLICT | StatusCode::NOT_FOUND, StatusCode::NO_CONTENT) => {
+                assert_eq!(after.status, StatusCode::NOT_FOUND, "round {round}: a deleted upload is gone");
+            }
+            // The DELETE found the PATCH writing: the upload is whole.
+            (StatusCode::NO_CONTENT, StatusCode::CONFLICT) => {
+                assert_eq!(after.status, StatusCode::OK, "round {round}");
+                if kept % 10 == 9 {
+                    form = media_form(app, &ann.token).await;
+                }
+                let descriptors = attached(app, &ann.token, &form.form_id, &[&form.big], &[&upload_id]).await;
+                let key = descriptors[0]["partKey"].as_str().expect("a part key");
+                let read = download(app, &ann.token, &form.form_id, key, &[]).await;
+                assert_eq!(read.bytes, bytes, "round {round}: the upload holds the acknowledged bytes");
+                kept += 1;
+            }
+            other => panic!("round {round}: a PATCH and a DELETE at once answered {other:?}"),
+        }
+    }
+    eprintln!("{kept} of {ROUNDS} uploads outlived their DELETE");
+    assert_store_holds(app, kept).await;
+}
+on_both_backends!(a_delete_racing_a_patch_leaves_the_whole_upload_or_nothing);

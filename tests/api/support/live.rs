@@ -90,6 +90,8 @@ pub struct Live {
     source: EventSource,
     label: String,
     last_id: Option<u64>,
+    /// Every event received, in order.
+    heard: Vec<Received>,
 }
 
 impl Live {
@@ -123,7 +125,7 @@ impl Live {
         let mut source = EventSource::new(request).expect("a request that can be cloned");
         source.set_retry_policy(Box::new(Never));
         match tokio::time::timeout(WAIT, source.next()).await {
-            Ok(Some(Ok(Event::Open))) => Ok(Live { source, label: label.to_owned(), last_id: None }),
+            Ok(Some(Ok(Event::Open))) => Ok(Live { source, label: label.to_owned(), last_id: None, heard: Vec::new() }),
             Ok(Some(Err(reqwest_eventsource::Error::InvalidStatusCode(_, response)))) => Err(response),
             Ok(other) => panic!("{label}: the stream did not open: {other:?}"),
             Err(_) => panic!("{label}: the stream did not answer within {WAIT:?}"),
@@ -162,7 +164,9 @@ impl Live {
                         }
                         self.last_id = Some(id);
                     }
-                    return Next::Event(Received { id: message.id, name: message.event, data });
+                    let received = Received { id: message.id, name: message.event, data };
+                    self.heard.push(received.clone());
+                    return Next::Event(received);
                 }
                 Some(Err(error)) => {
                     self.source.close();
@@ -222,6 +226,38 @@ impl Live {
     /// The id of the last event this stream received.
     pub fn last_id(&self) -> String {
         self.last_id.map(|id| id.to_string()).unwrap_or_else(|| panic!("{}: no event yet", self.label))
+    }
+}
+
+/// The id of the newest event on the server, as a `reset` carries it (`user` reconnects naming no
+/// kept event): a place to resume from that is before whatever the test does next.
+pub async fn newest_event_id(app: &TestApp, user: &TestUser) -> String {
+    let mut stream = Live::resume(app, user, "none").await;
+    let reset = stream.next().await;
+    assert_eq!(reset.name, "reset", "{reset:?}");
+    assert!(!reset.id.is_empty(), "no event on the server yet: make one to resume after");
+    reset.id
+}
+
+/// Asserts that a reconnection replays to each user exactly what their stream, open all along,
+/// heard: each user resumes after event `after` (see [`newest_event_id`]), gets the events their
+/// stream heard after it (same ids, names and data), and then only live events. The replay
+/// decides every audience as the live stream does. Each stream must have read everything sent to
+/// it (a probe last, say); `probers` holds two users who send the probes (never to themselves).
+pub async fn assert_replays_agree(app: &TestApp, after: &str, streams: &[(&Live, &TestUser)], probers: [&TestUser; 2]) {
+    let id = |event: &Received| event.id.parse::<u64>().expect("a decimal id");
+    let after_id: u64 = after.parse().expect("a decimal id");
+    for (live, user) in streams {
+        let expected: Vec<_> = live.heard.iter().filter(|event| id(event) > after_id).collect();
+        assert!(!expected.is_empty() || live.heard.is_empty(), "{}: heard nothing after {after}", user.handle);
+        let mut again = Live::resume(app, user, after).await;
+        let replayed = again.take(expected.len()).await;
+        let seen = |events: Vec<&Received>| -> Vec<(String, String, Value)> {
+            events.into_iter().map(|e| (e.id.clone(), e.name.clone(), e.data.clone())).collect()
+        };
+        assert_eq!(seen(replayed.iter().collect()), seen(expected), "{}: the replay after {after}", user.handle);
+        let prober = if probers[0].handle == user.handle { probers[1] } else { probers[0] };
+        probe(app, &mut again, prober, user).await;
     }
 }
 

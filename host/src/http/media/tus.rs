@@ -22,6 +22,7 @@ use crate::domain::resumable::{OFFSET_OCTET_STREAM, TUS_EXTENSIONS, TUS_VERSION}
 use crate::http::error::{ApiResult, Error, ErrorCode, ErrorEnvelope};
 use crate::http::extract::AuthUser;
 use crate::media::ByteStream;
+use crate::services::licenses::Caller;
 use crate::services::resumable::{NewUpload, SentBytes, UploadStatus};
 use crate::state::AppState;
 
@@ -117,11 +118,12 @@ pub async fn tus_options(State(state): State<AppState>) -> Response {
         (status = 400, body = ErrorEnvelope, description = "VALIDATION_FAILED at a header"),
         (status = 412, body = ErrorEnvelope, description = "PRECONDITION_FAILED: no Tus-Resumable 1.0.0"),
         (status = 413, body = ErrorEnvelope, description = "PAYLOAD_TOO_LARGE: longer than media.max_file_bytes"),
-        (status = 429, body = ErrorEnvelope, description = "RATE_LIMITED: too many unfinished uploads or bytes"),
-        (status = 503, body = ErrorEnvelope, description = "MEDIA_UNAVAILABLE")))]
+        (status = 429, body = ErrorEnvelope, description = "RATE_LIMITED: the user or license key holds too many unused uploads or bytes"),
+        (status = 503, body = ErrorEnvelope, description = "MEDIA_UNAVAILABLE, or SERVICE_UNAVAILABLE: the server's unused uploads hold as many bytes as it allows (`Retry-After`)")))]
 pub async fn create_upload(
     State(state): State<AppState>,
     AuthUser(user): AuthUser,
+    caller: Caller,
     request: Request,
 ) -> ApiResult<Response> {
     let headers = request.headers().clone();
@@ -132,7 +134,7 @@ pub async fn create_upload(
         metadata: text(&headers, &UPLOAD_METADATA),
     };
     let first = is_offset_stream(&headers).then(|| sent_bytes(request));
-    let status = state.uploads.create(&user, new, first).await?;
+    let status = state.uploads.create(&user, &caller.subject, new, first).await?;
     let mut answer = HeaderMap::new();
     let location = format!("/v0/media/uploads/{}", status.upload_id);
     answer.insert(header::LOCATION, HeaderValue::from_str(&location).map_err(Error::internal)?);

@@ -36,14 +36,22 @@ impl Live {
                     }
                 }
             }
-            Audience::AssetReaders { space_id, asset_id } => self.asset_readers(space_id, asset_id, listening).await,
+            Audience::AssetReaders { space_id, asset_id, state } => {
+                self.asset_readers(space_id, asset_id, state.as_deref(), listening).await
+            }
             Audience::WorkbasketViewers { creator_id, workflow_configuration_id, workbasket_ids } => {
                 self.workbasket_viewers(creator_id, workflow_configuration_id, workbasket_ids, listening).await
             }
         }
     }
 
-    async fn asset_readers(&self, space_id: &str, asset_id: &str, listening: &[String]) -> Vec<String> {
+    async fn asset_readers(
+        &self,
+        space_id: &str,
+        asset_id: &str,
+        told: Option<&str>,
+        listening: &[String],
+    ) -> Vec<String> {
         let asset = match self.store.assets.asset(space_id, asset_id).await {
             Ok(Some(asset)) => asset,
             Ok(None) => return Vec::new(),
@@ -53,6 +61,14 @@ impl Live {
             }
         };
         let Some(state) = AssetState::parse(&asset.state) else { return Vec::new() };
+        // The state the event tells of; unknown in events written before it was kept.
+        let told = match told {
+            Some(told) => match AssetState::parse(told) {
+                Some(told) => Some(told),
+                None => return Vec::new(),
+            },
+            None => None,
+        };
         let readers = match self.store.live.space_readers(space_id, listening).await {
             Ok(readers) => readers,
             Err(error) => {
@@ -63,7 +79,10 @@ impl Live {
         let mut hearing = HashSet::new();
         for (user_id, role) in readers {
             let role = role.as_deref().and_then(Role::parse).unwrap_or(Role::Reader);
-            if assets::visible_to(role, asset.proposed_by == user_id, state) {
+            let proposed = asset.proposed_by == user_id;
+            if assets::visible_to(role, proposed, state)
+                && told.is_none_or(|told| assets::visible_to(role, proposed, told))
+            {
                 hearing.insert(user_id);
             }
         }
