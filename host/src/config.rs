@@ -133,11 +133,33 @@ pub struct AuthConfig {
     pub max_parallel_hashes: usize,
     /// Logins and password changes waiting for a hash place; beyond them RATE_LIMITED at once.
     pub max_waiting_hashes: usize,
+    /// Memory of one new password hash in KiB (argon2id's `m`): with the passes, what each guess at a
+    /// stolen hash costs. Below the defaults (OWASP's minimum) the server warns at start: only test
+    /// suites should go lower. Hashes keep the cost they were made with.
+    pub password_hash_memory_kib: u32,
+    /// Passes over that memory (argon2id's `t`).
+    pub password_hash_iterations: u32,
+}
+
+impl AuthConfig {
+    pub fn password_cost(&self) -> crate::domain::account::PasswordCost {
+        crate::domain::account::PasswordCost {
+            memory_kib: self.password_hash_memory_kib,
+            iterations: self.password_hash_iterations,
+        }
+    }
 }
 
 impl Default for AuthConfig {
     fn default() -> Self {
-        Self { session_ttl_seconds: 30 * 24 * 3600, max_parallel_hashes: 0, max_waiting_hashes: 64 }
+        let cost = crate::domain::account::PasswordCost::RECOMMENDED;
+        Self {
+            session_ttl_seconds: 30 * 24 * 3600,
+            max_parallel_hashes: 0,
+            max_waiting_hashes: 64,
+            password_hash_memory_kib: cost.memory_kib,
+            password_hash_iterations: cost.iterations,
+        }
     }
 }
 

@@ -4,20 +4,55 @@
 //! (64 parallel logins once cost +735 MiB and 43 threads).
 
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, OnceLock};
 
 use tokio::sync::Semaphore;
 
+use crate::domain::account::{self, PasswordCost};
 use crate::error::{Error, Result};
 
 pub struct PasswordWork {
     running: Semaphore,
     waiting: AtomicUsize,
     max_waiting: usize,
+    cost: PasswordCost,
+    /// The decoy a login naming no account is verified against, hashed at `cost` on first use.
+    decoy: Arc<OnceLock<String>>,
 }
 
 impl PasswordWork {
-    pub fn new(max_parallel: usize, max_waiting: usize) -> Self {
-        Self { running: Semaphore::new(max_parallel.max(1)), waiting: AtomicUsize::new(0), max_waiting }
+    pub fn new(max_parallel: usize, max_waiting: usize, cost: PasswordCost) -> Self {
+        Self {
+            running: Semaphore::new(max_parallel.max(1)),
+            waiting: AtomicUsize::new(0),
+            max_waiting,
+            cost,
+            decoy: Arc::default(),
+        }
+    }
+
+    /// Hashes `password` at the configured cost, once a place is free.
+    pub async fn hash(&self, password: String) -> Result<String> {
+        let cost = self.cost;
+        self.run(move || account::hash_password(&password, cost)).await?.map_err(Error::internal)
+    }
+
+    /// Whether `password` matches `stored`, or (with no stored hash: the login named no account)
+    /// as long a check against a decoy, which never matches.
+    pub async fn verify(&self, password: String, stored: Option<String>) -> Result<bool> {
+        let (cost, decoy) = (self.cost, self.decoy.clone());
+        self.run(move || match stored {
+            Some(stored) => Ok(account::verify_password(&password, &stored)),
+            None => {
+                let decoy = match decoy.get() {
+                    Some(decoy) => decoy.clone(),
+                    None => decoy.get_or_init(|| account::decoy_hash(cost).unwrap_or_default()).clone(),
+                };
+                account::verify_password(&password, &decoy);
+                Ok(false)
+            }
+        })
+        .await?
     }
 
     /// Runs `work` on a blocking thread once a place is free.
@@ -35,14 +70,13 @@ impl PasswordWork {
 
 #[cfg(test)]
 mod tests {
-    use std::sync::Arc;
     use std::time::Duration;
 
     use super::*;
 
     #[tokio::test]
     async fn beyond_the_waiting_places_work_is_refused_at_once() {
-        let work = Arc::new(PasswordWork::new(1, 1));
+        let work = Arc::new(PasswordWork::new(1, 1, PasswordCost::RECOMMENDED));
         let slow = || std::thread::sleep(Duration::from_millis(300));
         let running = tokio::spawn({
             let work = work.clone();

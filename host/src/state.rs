@@ -93,6 +93,18 @@ impl AppState {
     /// Builds the services over an open, migrated store.
     pub fn new(config: Config, store: Store) -> anyhow::Result<Self> {
         let config = Arc::new(config);
+        let password_cost = config.auth.password_cost();
+        password_cost.params().map_err(|e| {
+            anyhow::anyhow!("auth.password_hash_memory_kib and auth.password_hash_iterations: argon2 refuses them: {e}")
+        })?;
+        if password_cost.is_below_recommended() {
+            tracing::warn!(
+                memory_kib = password_cost.memory_kib,
+                iterations = password_cost.iterations,
+                "new password hashes cost less than OWASP's minimum for argon2id (19,456 KiB, 2 passes): \
+                 a stolen hash is cheaper to guess at; use this only for tests"
+            );
+        }
         let mailer = Arc::new(Mailer::from_config(&config)?);
         let limits = Arc::new(RateLimits::new(&config.rate_limits));
         let licenses = Arc::new(Licenses::new(store.clone(), config.clone()));
@@ -109,6 +121,7 @@ impl AppState {
                     n => n,
                 },
                 config.auth.max_waiting_hashes,
+                password_cost,
             ),
         ));
         let users = Arc::new(Users::new(store.users.clone()));

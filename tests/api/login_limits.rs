@@ -190,10 +190,11 @@ async fn an_overlong_login_is_refused_like_a_wrong_one() {
 
 #[tokio::test]
 async fn parallel_logins_beyond_the_hashing_places_are_refused_at_once() {
-    // Arrange: one hash at a time, two waiting.
+    // Arrange: one hash at a time, two waiting, each at the default cost (tens of milliseconds).
     let app = spawn_app_with(|config| {
         config.auth.max_parallel_hashes = 1;
         config.auth.max_waiting_hashes = 2;
+        at_the_default_password_cost(config);
     })
     .await;
     app.sign_up("ann").await;
@@ -248,5 +249,31 @@ async fn pin_mails_to_one_address_are_limited_whether_or_not_it_has_an_account()
     assert!(third.headers().contains_key("retry-after"));
     assert_error(third, StatusCode::TOO_MANY_REQUESTS, "RATE_LIMITED").await;
     assert_eq!(unknown, [StatusCode::ACCEPTED, StatusCode::ACCEPTED, StatusCode::TOO_MANY_REQUESTS]);
+    app.stop().await;
+}
+
+/// Hashes new passwords at the server's default cost (the tests' own is lighter).
+fn at_the_default_password_cost(config: &mut trellis::config::Config) {
+    let defaults = trellis::config::AuthConfig::default();
+    config.auth.password_hash_memory_kib = defaults.password_hash_memory_kib;
+    config.auth.password_hash_iterations = defaults.password_hash_iterations;
+}
+
+#[tokio::test]
+async fn by_default_a_password_is_hashed_with_argon2id_at_owasps_minimum_cost() {
+    // Arrange
+    let app = spawn_app_with(at_the_default_password_cost).await;
+    // Act
+    let ann = app.sign_up("ann").await;
+    // Assert: the stored hash says how it was made (19,456 KiB, two passes, one lane).
+    sqlx::any::install_default_drivers();
+    let pool = sqlx::AnyPool::connect(&app.config.database_url()).await.unwrap();
+    let stored: String = sqlx::query_scalar("select password_hash from app_user where user_id = $1")
+        .bind(ann.user_id.clone())
+        .fetch_one(&pool)
+        .await
+        .unwrap();
+    pool.close().await;
+    assert!(stored.starts_with("$argon2id$v=19$m=19456,t=2,p=1$"), "{stored}");
     app.stop().await;
 }

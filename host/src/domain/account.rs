@@ -2,8 +2,8 @@
 
 use std::sync::LazyLock;
 
-use argon2::Argon2;
 use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString, rand_core::OsRng};
+use argon2::{Algorithm, Argon2, Version};
 use regex::Regex;
 use time::OffsetDateTime;
 
@@ -133,24 +133,50 @@ pub fn is_pin_shaped(pin: &str) -> bool {
     pin.len() == PIN_DIGITS && pin.bytes().all(|b| b.is_ascii_digit())
 }
 
-/// Hashes a password with argon2id (memory-hard). CPU-heavy: call off the async runtime.
-pub fn hash_password(password: &str) -> anyhow::Result<String> {
+/// What one password hash costs: argon2id's memory and passes (one lane). The cost of a stored hash
+/// is written in it, so verifying needs no setting and a changed cost applies to new hashes only.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PasswordCost {
+    pub memory_kib: u32,
+    pub iterations: u32,
+}
+
+impl PasswordCost {
+    /// OWASP's minimum for argon2id (19 MiB, two passes), and the argon2 crate's default.
+    pub const RECOMMENDED: Self = Self { memory_kib: 19_456, iterations: 2 };
+
+    /// The argon2 parameters; an error names what argon2 refuses (less than 8 KiB, no pass).
+    pub fn params(self) -> Result<argon2::Params, argon2::Error> {
+        argon2::Params::new(self.memory_kib, self.iterations, 1, None)
+    }
+
+    /// Whether a stolen hash would be cheaper to guess at than the recommendation allows.
+    pub fn is_below_recommended(self) -> bool {
+        self.memory_kib < Self::RECOMMENDED.memory_kib || self.iterations < Self::RECOMMENDED.iterations
+    }
+}
+
+/// Hashes a password with argon2id (memory-hard) at `cost`. CPU-heavy: call off the async runtime.
+pub fn hash_password(password: &str, cost: PasswordCost) -> anyhow::Result<String> {
+    let params = cost.params().map_err(|e| anyhow::anyhow!("password hash cost: {e}"))?;
     let salt = SaltString::generate(&mut OsRng);
-    Argon2::default()
+    Argon2::new(Algorithm::Argon2id, Version::V0x13, params)
         .hash_password(password.as_bytes(), &salt)
         .map(|hash| hash.to_string())
         .map_err(|e| anyhow::anyhow!("hashing password: {e}"))
 }
 
-/// Checks a password against a stored hash. CPU-heavy: call off the async runtime.
+/// Checks a password against a stored hash, at the cost the hash records. CPU-heavy: call off the
+/// async runtime.
 pub fn verify_password(password: &str, stored: &str) -> bool {
     PasswordHash::new(stored).is_ok_and(|hash| Argon2::default().verify_password(password.as_bytes(), &hash).is_ok())
 }
 
-/// A hash of a random password, verified against when a login names no account, so that the
-/// answer takes as long as for a real account and timing tells nothing.
-pub static DECOY_HASH: LazyLock<String> =
-    LazyLock::new(|| hash_password(&super::secret::new_token("decoy")).expect("hashing a decoy password"));
+/// A hash of a random password at `cost`, verified against when a login names no account, so that
+/// the answer takes as long as for a real account and timing tells nothing.
+pub fn decoy_hash(cost: PasswordCost) -> anyhow::Result<String> {
+    hash_password(&super::secret::new_token("decoy"), cost)
+}
 
 /// What `PATCH /v0/users/me` may change: the names; the handle, e-mail and ids are read-only.
 #[derive(Debug, Default)]
@@ -272,7 +298,7 @@ mod tests {
 
     #[test]
     fn password_hashes_verify_only_the_same_password() {
-        let hash = hash_password("correct horse 1").unwrap();
+        let hash = hash_password("correct horse 1", PasswordCost::RECOMMENDED).unwrap();
         assert!(hash.starts_with("$argon2id$"));
         assert!(verify_password("correct horse 1", &hash));
         assert!(!verify_password("correct horse 2", &hash));

@@ -10,8 +10,8 @@ use time::OffsetDateTime;
 use dashmap::DashSet;
 
 use crate::cache::Cache;
+use crate::domain::account;
 use crate::domain::account::ChallengePurpose;
-use crate::domain::account::{self, DECOY_HASH};
 use crate::domain::problems::Problems;
 use crate::domain::secret;
 use crate::error::{Error, Result};
@@ -272,9 +272,8 @@ impl Accounts {
         if self.limits.login_strained(&account) {
             tokio::time::sleep(STRAINED_LOGIN_DELAY).await;
         }
-        let stored = found.as_ref().map_or_else(|| DECOY_HASH.clone(), |(_, hash)| hash.clone());
-        let password = password.to_owned();
-        let verified = self.hashing.run(move || account::verify_password(&password, &stored)).await?;
+        let stored = found.as_ref().map(|(_, hash)| hash.clone());
+        let verified = self.hashing.verify(password.to_owned(), stored).await?;
         match found {
             Some((user, _)) if verified => self.open_session(user).await,
             _ => {
@@ -476,7 +475,7 @@ impl Accounts {
     }
 
     async fn hash(&self, password: String) -> Result<String> {
-        self.hashing.run(move || account::hash_password(&password)).await?.map_err(Error::internal)
+        self.hashing.hash(password).await
     }
 
     /// Holds a token for the length of its completion; a concurrent completion of it is PIN_INVALID.

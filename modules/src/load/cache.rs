@@ -45,13 +45,15 @@ pub(crate) fn load_component(
         return Ok((component, CodeLoad { origin: CodeOrigin::Compiled, duration: started.elapsed() }));
     };
     let path = entry_path(engine, bytes, dir);
-    if path.exists() {
-        match deserialize_own_entry(engine, &path) {
-            Ok(component) => {
-                return Ok((component, CodeLoad { origin: CodeOrigin::Cache, duration: started.elapsed() }));
-            }
-            Err(err) => tracing::warn!(path = %path.display(), error = %err, "unusable cache entry, recompiling"),
-        }
+    if let Some(component) = cached(engine, &path) {
+        return Ok((component, CodeLoad { origin: CodeOrigin::Cache, duration: started.elapsed() }));
+    }
+    // One compiler per entry across processes (servers sharing the directory, test processes): the
+    // others wait for its entry instead of compiling the same code at the same time. Without a lock
+    // (it cannot be made), everyone compiles, as before.
+    let _turn = compile_turn(dir, &path);
+    if let Some(component) = cached(engine, &path) {
+        return Ok((component, CodeLoad { origin: CodeOrigin::Cache, duration: started.elapsed() }));
     }
     let component = Component::new(engine, bytes).map_err(anyhow::Error::from)?;
     if let Err(err) = write_entry(dir, &path, &component) {
@@ -59,6 +61,35 @@ pub(crate) fn load_component(
         tracing::warn!(dir = %dir.display(), error = %format!("{err:#}"), "could not write module cache entry");
     }
     Ok((component, CodeLoad { origin: CodeOrigin::Compiled, duration: started.elapsed() }))
+}
+
+/// The entry at `path`, when there is a usable one.
+fn cached(engine: &Engine, path: &Path) -> Option<Component> {
+    if !path.exists() {
+        return None;
+    }
+    match deserialize_own_entry(engine, path) {
+        Ok(component) => Some(component),
+        Err(err) => {
+            tracing::warn!(path = %path.display(), error = %err, "unusable cache entry, recompiling");
+            None
+        }
+    }
+}
+
+/// Waits for the exclusive lock on the entry's lock file and holds it until dropped; `None` when the
+/// file cannot be made or locked.
+fn compile_turn(dir: &Path, path: &Path) -> Option<std::fs::File> {
+    create_private_dir(dir).ok()?;
+    let name = path.file_name()?.to_str()?;
+    let file = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(dir.join(format!(".{name}.lock")))
+        .ok()?;
+    file.lock().ok()?;
+    Some(file)
 }
 
 /// Loads machine code from our own cache.
