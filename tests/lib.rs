@@ -84,7 +84,7 @@ pub async fn spawn_app_with(customize: impl FnOnce(&mut Config)) -> TestApp {
     // QUEUED; the analysis tests set workers and the shared models.
     config.analysis.workers = 0;
     // Under the project's test command the media tools must run sandboxed: no silent fallback.
-    if std::env::var_os("TRELLIS_REQUIRE_SANDBOX").is_some() {
+    if std::env::var_os("TEST_REQUIRE_SANDBOX").is_some() {
         config.analysis.tool_sandbox = trellis::config::analysis::ToolSandbox::Required;
     }
     // A change ranks the marketplace again at once, so tests need not wait for the settle time.

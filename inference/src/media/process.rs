@@ -341,13 +341,13 @@ mod tests {
         }
     }
 
-    /// Whether bubblewrap runs here. Under the project's test command (`TRELLIS_REQUIRE_SANDBOX=1`,
+    /// Whether bubblewrap runs here. Under the project's test command (`TEST_REQUIRE_SANDBOX=1`,
     /// set by `scripts/test`, so in CI) it must: a missing sandbox fails instead of skipping.
     fn bwrap_runs() -> bool {
         let runs = Command::new("bwrap").args(["--ro-bind", "/", "/", "true"]).status().is_ok_and(|s| s.success());
         assert!(
-            runs || std::env::var_os("TRELLIS_REQUIRE_SANDBOX").is_none(),
-            "bubblewrap does not run here and TRELLIS_REQUIRE_SANDBOX is set: install bubblewrap (scripts/setup does)"
+            runs || std::env::var_os("TEST_REQUIRE_SANDBOX").is_none(),
+            "bubblewrap does not run here and TEST_REQUIRE_SANDBOX is set: install bubblewrap (scripts/setup does)"
         );
         runs
     }
