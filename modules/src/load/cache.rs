@@ -3,6 +3,8 @@
 //! An entry is `<cache_dir>/<sha256 of the component>-<hash of the engine's compile settings>.cwasm`. It is
 //! written to a temporary file in the same directory, synced, then renamed, so a reader sees either nothing or
 //! a whole file. An entry that fails to load (other wasmtime, corrupt file) is compiled again and replaced.
+//! A compile holds an exclusive lock on `.<entry name>.lock` beside it (kept afterwards: removing it could
+//! let a waiter and a newcomer each hold a lock), so processes sharing the directory compile an entry once.
 
 use std::hash::{Hash, Hasher};
 use std::io::Write;
