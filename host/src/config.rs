@@ -283,6 +283,9 @@ pub struct RateLimitConfig {
     /// Reconnections with `Last-Event-ID` to `GET /v0/events` by one user (each replays what the
     /// user missed); one more is 429 with `Retry-After`. Connections without it replay nothing.
     pub live_replays_per_user: u32,
+    /// Refused event tickets (`GET /v0/events?ticket=`: unknown, used, expired or malformed) per client
+    /// address; beyond them the address's ticket redemptions are 429 for a minute, before any lookup.
+    pub live_ticket_failures_per_address: u32,
     /// Seconds after a user declines a channel's invite during which that channel may not invite
     /// them again (429 with `Retry-After`), so a declined invite cannot be sent again at once;
     /// 0 allows it at once.
@@ -300,6 +303,7 @@ impl Default for RateLimitConfig {
             mail_per_recipient_hour: 10,
             comments_per_user: 60,
             live_replays_per_user: 60,
+            live_ticket_failures_per_address: 30,
             reinvite_after_decline_seconds: 24 * 3600,
         }
     }

@@ -41,6 +41,9 @@ pub struct RateLimits {
     mail_per_recipient: DefaultKeyedRateLimiter<String>,
     comments_per_user: DefaultKeyedRateLimiter<String>,
     live_replays_per_user: DefaultKeyedRateLimiter<String>,
+    ticket_failures_per_address: DefaultKeyedRateLimiter<IpAddr>,
+    /// Client addresses over their ticket failure budget, for a minute.
+    guessing_tickets: Cache<IpAddr, ()>,
 }
 
 fn per_minute(n: u32) -> Quota {
@@ -75,6 +78,8 @@ impl RateLimits {
             )),
             comments_per_user: RateLimiter::keyed(per_minute(config.comments_per_user)),
             live_replays_per_user: RateLimiter::keyed(per_minute(config.live_replays_per_user)),
+            ticket_failures_per_address: RateLimiter::keyed(per_minute(config.live_ticket_failures_per_address)),
+            guessing_tickets: Cache::new(Duration::from_secs(60), STRAINED_ACCOUNTS),
         }
     }
 
@@ -124,6 +129,24 @@ impl RateLimits {
         check("live_replays_per_user", &self.live_replays_per_user, &user_id.to_owned())
     }
 
+    /// A ticket redemption from `address`: 429 while the address is over its failure budget.
+    pub fn ticket_from(&self, address: IpAddr) -> Result<(), Error> {
+        if self.guessing_tickets.get(&client_key(address)).is_some() {
+            crate::metrics::rate_limit_refused("live_ticket_failures_per_address");
+            return Err(Error::RateLimited { retry_after_seconds: 60 });
+        }
+        Ok(())
+    }
+
+    /// Counts a refused ticket from `address`; over the budget, the address's redemptions are refused
+    /// for a minute.
+    pub fn ticket_failed(&self, address: IpAddr) {
+        let key = client_key(address);
+        if self.ticket_failures_per_address.check_key(&key).is_err() {
+            self.guessing_tickets.insert(self.guessing_tickets.ticket(), key, ());
+        }
+    }
+
     /// Forgets keys whose limits have fully recovered, so memory stays bounded.
     pub fn shrink(&self) {
         self.login_per_address.retain_recent();
@@ -134,6 +157,7 @@ impl RateLimits {
         self.mail_per_recipient.retain_recent();
         self.comments_per_user.retain_recent();
         self.live_replays_per_user.retain_recent();
+        self.ticket_failures_per_address.retain_recent();
     }
 }
 

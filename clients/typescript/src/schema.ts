@@ -4584,7 +4584,7 @@ export interface operations {
                 };
             };
             403: components["responses"]["Forbidden"];
-            /** @description RATE_LIMITED: the user holds 5 streams already (`Retry-After`) */
+            /** @description RATE_LIMITED: the user holds 5 streams already, reconnects with `Last-Event-ID` too often, or this address presented too many refused tickets (`Retry-After`) */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */

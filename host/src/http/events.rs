@@ -16,7 +16,7 @@ use serde::{Deserialize, Serialize};
 use time::OffsetDateTime;
 use utoipa::{IntoParams, ToSchema};
 
-use super::extract::{ApiQuery, BearerToken};
+use super::extract::{ApiQuery, BearerToken, ClientAddress};
 use super::middleware::caller_of;
 use crate::domain::secret;
 use crate::http::error::{ApiResult, Error, ErrorEnvelope};
@@ -71,15 +71,16 @@ pub struct EventTicket {
     responses((status = 200, content_type = "text/event-stream", body = LiveEventData,
             description = "Server-Sent Events (`id:`, `event:` and one line of JSON as `data:`); the schema is that of one event's `data:`"),
         (status = 401, body = ErrorEnvelope, description = "UNAUTHENTICATED: no session, or a ticket that is unknown, used or expired; LICENSE_REQUIRED, LICENSE_INVALID"),
-        (status = 429, body = ErrorEnvelope, description = "RATE_LIMITED: the user holds 5 streams already (`Retry-After`)"),
+        (status = 429, body = ErrorEnvelope, description = "RATE_LIMITED: the user holds 5 streams already, reconnects with `Last-Event-ID` too often, or this address presented too many refused tickets (`Retry-After`)"),
         (status = 503, body = ErrorEnvelope, description = "SERVICE_UNAVAILABLE: the server holds as many streams as it may (`Retry-After`)")))]
 pub async fn events(
     State(state): State<AppState>,
+    ClientAddress(address): ClientAddress,
     ApiQuery(query): ApiQuery<EventsQuery>,
     headers: HeaderMap,
 ) -> ApiResult<Sse<impl Stream<Item = Result<Event, Infallible>>>> {
     let (user, credentials) = match &query.ticket {
-        Some(ticket) => state.live.redeem(ticket).await?,
+        Some(ticket) => state.live.redeem(ticket, address).await?,
         None => {
             let credentials = credentials_of(&state, &headers).await?;
             (state.live.check(&credentials).await?, credentials)

@@ -11,6 +11,7 @@ mod audience;
 mod replay;
 
 use std::collections::HashMap;
+use std::net::IpAddr;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -187,14 +188,20 @@ impl Live {
         Ok(Ticket { ticket, expires_at })
     }
 
-    /// The user and credentials of a ticket, which is used up; 401 for anything but a live one.
-    pub async fn redeem(&self, ticket: &str) -> Result<(SessionUser, Credentials)> {
+    /// The user and credentials of a ticket, which is used up; 401 for anything but a live one. An
+    /// address that keeps presenting refused tickets is 429 for a minute, before any lookup.
+    pub async fn redeem(&self, ticket: &str, address: IpAddr) -> Result<(SessionUser, Credentials)> {
+        self.limits.ticket_from(address)?;
+        let refused = || {
+            self.limits.ticket_failed(address);
+            Error::unauthenticated()
+        };
         if !secret::is_token_shaped(ticket, TICKET_PREFIX) {
-            return Err(Error::unauthenticated());
+            return Err(refused());
         }
         let now = OffsetDateTime::now_utc();
         let row = self.store.live.redeem_ticket(&secret::digest(ticket), now).await?;
-        let row = row.ok_or_else(Error::unauthenticated)?;
+        let row = row.ok_or_else(refused)?;
         let credentials = Credentials { session_digest: row.session_digest, license_digest: row.license_digest };
         let user = self.check(&credentials).await?;
         if user.user_id != row.user_id {

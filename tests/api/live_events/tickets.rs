@@ -101,3 +101,23 @@ async fn a_stream_or_a_ticket_without_credentials_is_refused() {
     assert_error(ticket_nothing, StatusCode::UNAUTHORIZED, "LICENSE_REQUIRED").await;
     assert_error(ticket_key_only, StatusCode::UNAUTHORIZED, "UNAUTHENTICATED").await;
 }
+
+#[tokio::test]
+async fn an_address_that_keeps_presenting_refused_tickets_is_429_for_a_while() {
+    // Arrange: three refused tickets a minute per address.
+    let app = spawn_app_with(|config| config.rate_limits.live_ticket_failures_per_address = 3).await;
+    let [ann, bob] = users(&app, ["ann", "bob"]).await;
+    let good = ticket_text(&ticket(&app, &bob.token).await);
+    // Act: four guesses, then the good ticket.
+    for guess in 0..4 {
+        let answer = refused(ticket_request(&app, &format!("evt_{guess:0>43}"))).await;
+        assert_eq!(answer.status(), StatusCode::UNAUTHORIZED, "guess {guess}");
+    }
+    let after = refused(ticket_request(&app, &good)).await;
+    // Assert: refused before any lookup; a stream opened with the session is untouched.
+    assert_eq!(after.status(), StatusCode::TOO_MANY_REQUESTS);
+    assert!(after.headers().contains_key("retry-after"));
+    assert_error(after, StatusCode::TOO_MANY_REQUESTS, "RATE_LIMITED").await;
+    let mut stream = Live::open(&app, &bob).await;
+    probe(&app, &mut stream, &ann, &bob).await;
+}
