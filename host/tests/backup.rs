@@ -91,6 +91,45 @@ impl Serving {
     }
 }
 
+/// What a restored server holds of a write.
+#[derive(Debug, PartialEq, Eq)]
+enum Found {
+    Nothing,
+    /// The instance without its attachment.
+    InstanceOnly,
+    /// The instance, its attachment and the attachment's bytes.
+    Whole,
+}
+
+/// A restored server and a session on it.
+struct Restored<'a> {
+    client: &'a Client,
+    base: &'a str,
+    key: &'a str,
+    session: &'a str,
+}
+
+impl Restored<'_> {
+    /// What the server holds of `write`, asserting that an attachment it names reads back its bytes.
+    async fn read_back(&self, write: &Write) -> Found {
+        let get = |path: String| {
+            self.client.get(format!("{}{path}", self.base)).header("X-License-Key", self.key).bearer_auth(self.session)
+        };
+        let form = get(format!("/v0/forms/{}", write.form_id)).send().await.unwrap();
+        if form.status() == StatusCode::NOT_FOUND {
+            return Found::Nothing;
+        }
+        if !json_ok(form, StatusCode::OK).await.to_string().contains(&write.part_key) {
+            return Found::InstanceOnly;
+        }
+        let path = format!("/v0/media/forms/{}/attachments/{}", write.form_id, write.part_key);
+        let bytes = get(path).send().await.unwrap();
+        assert_eq!(bytes.status(), StatusCode::OK, "the bytes of {}", write.part_key);
+        assert_eq!(bytes.bytes().await.unwrap().as_ref(), write.bytes.as_slice(), "bytes of {}", write.part_key);
+        Found::Whole
+    }
+}
+
 /// One write: an instance and its attachment, both acknowledged.
 #[derive(Clone, Debug)]
 struct Write {
@@ -209,54 +248,16 @@ async fn a_backup_taken_while_a_writer_writes_restores_every_acknowledged_write_
         .await
         .unwrap();
     let session = json_ok(login, StatusCode::OK).await["sessionToken"].as_str().unwrap().to_owned();
+    let reading = Restored { client: &client, base: &base, key: &key, session: &session };
     for write in &before_backup {
-        let form = client
-            .get(format!("{base}/v0/forms/{}", write.form_id))
-            .header("X-License-Key", &key)
-            .bearer_auth(&session)
-            .send()
-            .await
-            .unwrap();
-        let form = json_ok(form, StatusCode::OK).await;
-        assert!(form.to_string().contains(&write.part_key), "{} lost its attachment: {form}", write.form_id);
-        let bytes = client
-            .get(format!("{base}/v0/media/forms/{}/attachments/{}", write.form_id, write.part_key))
-            .header("X-License-Key", &key)
-            .bearer_auth(&session)
-            .send()
-            .await
-            .unwrap();
-        assert_eq!(bytes.status(), StatusCode::OK);
-        assert_eq!(bytes.bytes().await.unwrap().as_ref(), write.bytes.as_slice(), "bytes of {}", write.part_key);
+        assert_eq!(reading.read_back(write).await, Found::Whole, "{} came back whole", write.form_id);
     }
-    // A write acknowledged while the backup ran may or may not be in it, but an attachment the
-    // backup names always has its bytes.
+    // A write acknowledged while the backup ran may or may not be in it (the instance and its
+    // attachment are two requests: it may hold the first alone), but an attachment the backup names
+    // always has its bytes.
     let mut whole = 0;
     for write in &during_backup {
-        let form = client
-            .get(format!("{base}/v0/forms/{}", write.form_id))
-            .header("X-License-Key", &key)
-            .bearer_auth(&session)
-            .send()
-            .await
-            .unwrap();
-        if form.status() == StatusCode::NOT_FOUND {
-            continue;
-        }
-        // The instance and its attachment are two requests: the backup may hold the first alone.
-        if !json_ok(form, StatusCode::OK).await.to_string().contains(&write.part_key) {
-            continue;
-        }
-        let bytes = client
-            .get(format!("{base}/v0/media/forms/{}/attachments/{}", write.form_id, write.part_key))
-            .header("X-License-Key", &key)
-            .bearer_auth(&session)
-            .send()
-            .await
-            .unwrap();
-        assert_eq!(bytes.status(), StatusCode::OK, "the bytes of {}, in the backup", write.part_key);
-        assert_eq!(bytes.bytes().await.unwrap().as_ref(), write.bytes.as_slice(), "bytes of {}", write.part_key);
-        whole += 1;
+        whole += usize::from(reading.read_back(write).await == Found::Whole);
     }
     eprintln!("{whole} of the {written_during} writes made while the backup ran are in it");
     drop(server);

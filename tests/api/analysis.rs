@@ -10,7 +10,8 @@ use serde_json::{Value, json};
 use trellis_tests::{TestApp, TestUser, spawn_app_with};
 
 use crate::support::analysis::{
-    analysed, analysing, approved, giant_frame_video, models_present, photo, recall, speech, still, video,
+    analysed, analysing, approved, giant_frame_video, growing_video, models_present, photo, recall, speech, still,
+    video,
 };
 use crate::support::assets::{decide, read};
 use crate::support::modules::{connect, enable_analysis_probe, wait_until};
@@ -252,6 +253,27 @@ async fn a_giant_frame_in_a_small_video_cannot_take_the_media_tools_past_their_m
         .unwrap();
     assert!(peak > 0.0, "the tools ran");
     assert!(peak < f64::from(1u32 << 30), "a media tool held {peak} bytes");
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn a_video_whose_frames_grow_past_the_bound_after_a_small_first_one_is_not_decoded() {
+    // Security III, finding 6: the frame-size bound read only the first frame from ffprobe, so a
+    // 64×64 first frame let 144-megapixel ones through to the decoder. The decoder now has the bound.
+    let test = "a_video_whose_frames_grow_past_the_bound_after_a_small_first_one_is_not_decoded";
+    let (Some(grows), true) = (growing_video(test), models_present(test)) else { return };
+    // Arrange: frames of at most 8,192 pixels: the first (4,096) passes, the later ones (65,536) not.
+    let app = spawn_app_with(|config| {
+        analysing(config);
+        config.analysis.max_pixels = 64 * 64 * 2;
+    })
+    .await;
+    let (ann, space_id) = gallery(&app).await;
+    // Act
+    let asset_id = approved(&app, &ann.token, &space_id, "grows.ts", "video/mp2t", grows).await;
+    let asset = analysed(&app, &ann.token, &space_id, &asset_id, WITHIN).await;
+    // Assert: the frames past the bound were refused, so the analysis failed instead of reading them.
+    assert_eq!(asset["analysis"]["state"], "FAILED", "{asset}");
     app.stop().await;
 }
 

@@ -9,7 +9,7 @@ use reqwest::{Method, StatusCode};
 use serde_json::json;
 use trellis_tests::{spawn_app, spawn_app_with};
 
-use crate::support::live::{Live, Received, probe, users};
+use crate::support::live::{Live, Received, heard_one_and_left, probe, users};
 use crate::support::messages::{notify, sent};
 use crate::support::spaces::{add_member, created_space, id};
 
@@ -101,11 +101,7 @@ async fn a_client_further_back_than_the_replay_bound_gets_a_reset_first() {
     // Arrange: at most 3 events are replayed; bob misses 5 messages (10 events).
     let app = spawn_app_with(|config| config.live.replay_max_events = 3).await;
     let [ann, bob] = users(&app, ["ann", "bob"]).await;
-    let mut bobs = Live::open(&app, &bob).await;
-    sent(&app, &ann, "bob", "seen", "seen").await;
-    bobs.take(2).await;
-    let last_seen = bobs.last_id();
-    drop(bobs);
+    let last_seen = heard_one_and_left(&app, &ann, &bob).await;
     for n in 0..5 {
         sent(&app, &ann, "bob", "missed", &format!("missed {n}")).await;
     }
@@ -134,11 +130,7 @@ async fn a_reset_stands_for_every_event_before_it() {
     // sent him 5 notices.
     let app = spawn_app_with(|config| config.live.replay_max_events = 3).await;
     let [ann, bob] = users(&app, ["ann", "bob"]).await;
-    let mut bobs = Live::open(&app, &bob).await;
-    sent(&app, &ann, "bob", "seen", "seen").await;
-    bobs.take(2).await;
-    let last_seen = bobs.last_id();
-    drop(bobs);
+    let last_seen = heard_one_and_left(&app, &ann, &bob).await;
     for n in 0..5 {
         notify(&app, &bob.user_id, "Notice", &format!("notice {n}")).await.expect("a notice");
     }
@@ -154,11 +146,7 @@ async fn a_client_away_longer_than_the_replay_window_gets_a_reset_first() {
     // Arrange: events are replayed for one second.
     let app = spawn_app_with(|config| config.live.replay_seconds = 1).await;
     let [ann, bob] = users(&app, ["ann", "bob"]).await;
-    let mut bobs = Live::open(&app, &bob).await;
-    sent(&app, &ann, "bob", "seen", "seen").await;
-    bobs.take(2).await;
-    let last_seen = bobs.last_id();
-    drop(bobs);
+    let last_seen = heard_one_and_left(&app, &ann, &bob).await;
     sent(&app, &ann, "bob", "missed", "missed").await;
     tokio::time::sleep(Duration::from_millis(2_500)).await;
     // Act

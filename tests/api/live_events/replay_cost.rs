@@ -8,7 +8,7 @@ use serde_json::json;
 use trellis_tests::spawn_app_with;
 
 use crate::support::channels::open_store;
-use crate::support::live::{Live, events_request, probe, users};
+use crate::support::live::{Live, events_request, heard_one_and_left, probe, users};
 use crate::support::messages::sent;
 
 #[tokio::test]
@@ -18,11 +18,7 @@ async fn a_replay_reaches_the_users_own_events_past_any_number_of_other_peoples(
     // more message.
     let app = spawn_app_with(|config| config.live.replay_max_events = 2).await;
     let [ann, bob, cat] = users(&app, ["ann", "bob", "cat"]).await;
-    let mut bobs = Live::open(&app, &bob).await;
-    sent(&app, &ann, "bob", "seen", "seen").await;
-    bobs.take(2).await;
-    let last_seen = bobs.last_id();
-    drop(bobs);
+    let last_seen = heard_one_and_left(&app, &ann, &bob).await;
     let store = open_store(&app).await;
     let platform = trellis::services::messages::Messages::new(store.clone());
     for n in 0..300 {
@@ -44,11 +40,7 @@ async fn replays_are_paced_per_user_and_a_stream_without_one_is_not() {
     // Arrange: two replays a minute per user.
     let app = spawn_app_with(|config| config.rate_limits.live_replays_per_user = 2).await;
     let [ann, bob] = users(&app, ["ann", "bob"]).await;
-    let mut bobs = Live::open(&app, &bob).await;
-    sent(&app, &ann, "bob", "seen", "seen").await;
-    bobs.take(2).await;
-    let last_seen = bobs.last_id();
-    drop(bobs);
+    let last_seen = heard_one_and_left(&app, &ann, &bob).await;
     for _ in 0..2 {
         drop(Live::resume(&app, &bob, &last_seen).await);
     }

@@ -229,3 +229,27 @@ pub fn recall(expected: &str, heard: &str) -> f64 {
     let found = expected.iter().filter(|w| heard.contains(w)).count();
     found as f64 / expected.len().max(1) as f64
 }
+
+/// An MPEG-TS video whose first second is 64×64 and next two 256×256 (H.264 key frames only):
+/// ffprobe reports the first frame's size only, so a bound on it says nothing of the later frames.
+pub fn growing_video(test: &str) -> Option<Vec<u8>> {
+    if !require(test, have("ffmpeg", "-version"), "ffmpeg is not installed") {
+        return None;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let mut bytes = Vec::new();
+    for (side, seconds, offset) in [(64, 1, 0), (256, 2, 1)] {
+        let part = dir.path().join(format!("{side}.ts"));
+        let source = format!("testsrc=size={side}x{side}:rate=10:duration={seconds}");
+        let status = Command::new("ffmpeg")
+            .args(["-nostdin", "-v", "error", "-y", "-f", "lavfi", "-i", &source])
+            .args(["-c:v", "libx264", "-pix_fmt", "yuv420p", "-bf", "0", "-g", "1"])
+            .args(["-output_ts_offset", &offset.to_string(), "-f", "mpegts"])
+            .arg(&part)
+            .status()
+            .expect("ffmpeg runs");
+        assert!(status.success(), "ffmpeg made no video");
+        bytes.extend(std::fs::read(&part).unwrap());
+    }
+    Some(bytes)
+}

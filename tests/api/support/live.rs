@@ -229,6 +229,15 @@ impl Live {
     }
 }
 
+/// `to` opens a stream, hears one message from `from` (its two events) and goes away: answers the
+/// id of the last event heard, for a reconnection to name.
+pub async fn heard_one_and_left(app: &TestApp, from: &TestUser, to: &TestUser) -> String {
+    let mut stream = Live::open(app, to).await;
+    sent(app, from, &to.handle, "seen", "seen").await;
+    stream.take(2).await;
+    stream.last_id()
+}
+
 /// The id of the newest event on the server, as a `reset` carries it (`user` reconnects naming no
 /// kept event): a place to resume from that is before whatever the test does next.
 pub async fn newest_event_id(app: &TestApp, user: &TestUser) -> String {
