@@ -32,7 +32,9 @@ fn show_names_each_origin_and_redacts_secrets() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(
         dir.path().join("trellis.toml"),
-        "[media.s3]\nsecret_key = \"s3-SECRET\"\n[http]\njson_body_limit = 2048\n",
+        "[media.s3]\nsecret_key = \"s3-SECRET\"\n[http]\njson_body_limit = 2048\n\
+         [analysis.step_config.tagger]\nhooks = [\"https://hooks.example/services/hook-SECRET\"]\n\
+         signing = [{ private_pem = \"pem-SECRET\", passphrase = \"pass-SECRET\" }]\nthreshold = 0.5\n",
     )
     .unwrap();
     let shown = trellis(
@@ -51,6 +53,8 @@ fn show_names_each_origin_and_redacts_secrets() {
     assert!(shown.contains("metrics.token = \"<redacted>\"  # environment TRELLIS_METRICS__TOKEN"), "{shown}");
     assert!(shown.contains("data_dir = \"elsewhere\"  # flag --data-dir"), "{shown}");
     assert!(shown.contains("http.write_timeout_seconds = 30  # default"), "{shown}");
+    // A module's configuration (Security III, finding 8): its numbers show, none of its text.
+    assert!(shown.contains("analysis.step_config.tagger.threshold = 0.5  # file trellis.toml"), "{shown}");
 }
 
 /// `cargo run` hands the build scripts' variables to the server; they are not settings, and what is
