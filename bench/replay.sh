@@ -20,7 +20,9 @@ bench_auth=(-H "X-License-Key: $KEY" -H "Authorization: Bearer $TOKEN")
 
 # The id of the newest event, as the `reset` of a reconnection naming no kept event carries it.
 newest_id() {
-  curl -s -N --max-time 1 "${bench_auth[@]}" -H 'Last-Event-ID: none' "$BASE/v0/events" | awk '/^id:/ {print $2; exit}'
+  # The stream stays open: curl ends it after a second (exit 28), which is no failure here.
+  { curl -s -N --max-time 1 "${bench_auth[@]}" -H 'Last-Event-ID: none' "$BASE/v0/events" || true; } |
+    awk '/^id:/ {print $2; exit}'
 }
 
 echo "== the reconnecting user's last event: a message from peer"
@@ -46,7 +48,10 @@ for _ in $(seq 1 "$reconnects"); do
   seconds=$(curl -s -N --max-time 2 -o "$DATA/replay.txt" -w '%{time_starttransfer}' "${bench_auth[@]}" \
     -H "Last-Event-ID: $LAST" "$BASE/v0/events" || true)
   if [ "$(python3 -c "print(float('$seconds') > 0)")" != True ]; then echo "no answer within 2 s" >&2; exit 1; fi
-  if grep -q '^event: reset' "$DATA/replay.txt"; then echo "a reset, not a replay" >&2; exit 1; fi
+  # Nothing of the user's own came after their Last-Event-ID, so the body stays empty (curl then
+  # writes no file); a `reset` would be the bound giving up.
+  if [ -f "$DATA/replay.txt" ] && grep -q '^event: reset' "$DATA/replay.txt"; then echo "a reset, not a replay" >&2; exit 1; fi
+  rm -f "$DATA/replay.txt"
   times+=("$seconds")
 done
 python3 - "${times[@]}" <<'PY'
