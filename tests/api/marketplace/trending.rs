@@ -80,6 +80,26 @@ async fn the_default_rule_ranks_the_busier_listing_first_without_a_session() {
 }
 
 #[tokio::test]
+async fn a_ranking_run_again_over_unchanged_listings_keeps_its_etag_and_time() {
+    // Arrange: a ranking every second.
+    let app = spawn_app_with(|config| config.marketplace.ranking_interval_seconds = 1).await;
+    let (_, busy, _) = busy_and_quiet(&app).await;
+    trending_until(&app, |page| entry(page, &busy).is_some_and(|l| l["members"] == 2)).await;
+    let first = app.request(Method::GET, "/v0/marketplace/trending").send().await.unwrap();
+    let etag = first.headers()["etag"].to_str().unwrap().to_owned();
+    let made = first.headers()["last-modified"].to_str().unwrap().to_owned();
+    // Act: at least two more rankings of the same listings.
+    tokio::time::sleep(Duration::from_millis(2_500)).await;
+    // Assert
+    let again =
+        app.request(Method::GET, "/v0/marketplace/trending").header("If-None-Match", &etag).send().await.unwrap();
+    assert_eq!(again.status(), StatusCode::NOT_MODIFIED);
+    let page = app.request(Method::GET, "/v0/marketplace/trending").send().await.unwrap();
+    assert_eq!(page.headers()["last-modified"].to_str().unwrap(), made);
+    app.stop().await;
+}
+
+#[tokio::test]
 async fn a_replaced_rule_module_ranks_differently() {
     // Arrange: the test rule ranks the quietest listing first.
     let app = spawn_app_with(|config| rank_with_probe(config, json!({}))).await;

@@ -114,6 +114,11 @@ impl Ranking {
             .collect();
         let count = items.len();
         let mut current = self.current.write().unwrap_or_else(|poison| poison.into_inner());
+        // A ranking that puts the same listings, as shown, in the same places is the same ranking:
+        // it keeps its generation and time, so the ETag a client holds still names it.
+        if current.generation > 0 && current.items == items {
+            return Ok(count);
+        }
         let generation = current.generation + 1;
         *current = Arc::new(Trending { generation, ranked_at: Some(now), items });
         tracing::debug!(
