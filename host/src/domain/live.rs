@@ -3,6 +3,8 @@
 //! so only a change that committed is ever announced; who hears it is decided when it is sent,
 //! against each listener's access at that moment.
 
+pub mod hearing;
+
 use serde_json::{Value, json};
 
 /// The event names of the stream, as `event:` carries them.

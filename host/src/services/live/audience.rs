@@ -4,12 +4,9 @@
 
 use std::collections::{HashMap, HashSet};
 
-use uuid::Uuid;
-
 use super::Live;
-use crate::domain::assets::{self, AssetState};
 use crate::domain::live::Audience;
-use crate::domain::spaces::Role;
+use crate::domain::live::hearing::{AssetHearing, ItemHearing};
 
 impl Live {
     /// The users of `listening` who may hear an event for `audience`. A check that fails (the
@@ -60,15 +57,7 @@ impl Live {
                 return Vec::new();
             }
         };
-        let Some(state) = AssetState::parse(&asset.state) else { return Vec::new() };
-        // The state the event tells of; unknown in events written before it was kept.
-        let told = match told {
-            Some(told) => match AssetState::parse(told) {
-                Some(told) => Some(told),
-                None => return Vec::new(),
-            },
-            None => None,
-        };
+        let Some(hearing) = AssetHearing::new(&asset.state, told) else { return Vec::new() };
         let readers = match self.store.live.space_readers(space_id, listening).await {
             Ok(readers) => readers,
             Err(error) => {
@@ -76,21 +65,15 @@ impl Live {
                 return Vec::new();
             }
         };
-        let mut hearing = HashSet::new();
-        for (user_id, role) in readers {
-            let role = role.as_deref().and_then(Role::parse).unwrap_or(Role::Reader);
-            let proposed = asset.proposed_by == user_id;
-            if assets::visible_to(role, proposed, state)
-                && told.is_none_or(|told| assets::visible_to(role, proposed, told))
-            {
-                hearing.insert(user_id);
-            }
-        }
-        hearing.into_iter().collect()
+        let heard: HashSet<String> = readers
+            .into_iter()
+            .filter(|(user_id, role)| hearing.heard_by(role.as_deref(), asset.proposed_by == *user_id))
+            .map(|(user_id, _)| user_id)
+            .collect();
+        heard.into_iter().collect()
     }
 
-    /// The item's creator, the workflow's owner (who reaches every item without a view), and
-    /// holders of the slot of a view that shows one of the workbaskets.
+    /// The listening users who hear an item event (`ItemHearing`).
     async fn workbasket_viewers(
         &self,
         creator_id: &str,
@@ -106,17 +89,8 @@ impl Live {
                 return Vec::new();
             }
         };
-        let workbaskets: Vec<Uuid> = workbasket_ids.iter().filter_map(|id| Uuid::try_parse(id).ok()).collect();
-        let slots: HashSet<i64> = workflow
-            .parsed
-            .views()
-            .iter()
-            .filter(|view| workbaskets.iter().any(|wb| view.shows_workbasket(wb)))
-            .map(|view| i64::from(view.permission_slot))
-            .collect();
-        let grants: HashMap<String, Vec<i64>> = if slots.is_empty() {
-            HashMap::new()
-        } else {
+        let hearing = ItemHearing::new(creator_id, &workflow.stored.owner_id, workflow.parsed.views(), workbasket_ids);
+        let grants: HashMap<String, Vec<i64>> = if hearing.reaches_grant_holders() {
             match self.store.live.workflow_grants(workflow_configuration_id, listening).await {
                 Ok(grants) => grants,
                 Err(error) => {
@@ -124,15 +98,12 @@ impl Live {
                     HashMap::new()
                 }
             }
+        } else {
+            HashMap::new()
         };
-        let owner = &workflow.stored.owner_id;
         listening
             .iter()
-            .filter(|user_id| {
-                *user_id == creator_id
-                    || *user_id == owner
-                    || grants.get(*user_id).is_some_and(|held| held.iter().any(|slot| slots.contains(slot)))
-            })
+            .filter(|user_id| hearing.heard_by(user_id, grants.get(*user_id).map_or(&[][..], Vec::as_slice)))
             .cloned()
             .collect()
     }

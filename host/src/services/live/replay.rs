@@ -9,13 +9,11 @@
 use std::collections::{BTreeSet, HashMap, HashSet};
 
 use time::OffsetDateTime;
-use uuid::Uuid;
 
 use super::{Live, PAGE, Replay, outgoing};
 use crate::domain::account::SessionUser;
-use crate::domain::assets::{self, AssetState};
+use crate::domain::live::hearing::{AssetHearing, ItemHearing};
 use crate::domain::live::{Audience, parse_event_id};
-use crate::domain::spaces::Role;
 use crate::error::Result;
 use crate::services::workflow_configurations::Workflow;
 use crate::store::StoredLiveEvent;
@@ -73,7 +71,6 @@ impl Live {
         for id in &named.workflows {
             workflows.insert(id, self.workflows.load(id, false).await?);
         }
-        let no_grants = Vec::new();
         let heard = page
             .iter()
             .map(|event| match &event.audience {
@@ -84,31 +81,19 @@ impl Live {
                     let Some(asset) = assets.get(asset_id).filter(|asset| asset.space_id == *space_id) else {
                         return false;
                     };
-                    let Some(state) = AssetState::parse(&asset.state) else { return false };
-                    let told = match told.as_deref().map(AssetState::parse) {
-                        Some(None) => return false,
-                        Some(told) => told,
-                        None => None,
-                    };
+                    let Some(hearing) = AssetHearing::new(&asset.state, told.as_deref()) else { return false };
                     let proposed = asset.proposed_by == user_id;
-                    roles.get(space_id).into_iter().flatten().any(|role| {
-                        let role = role.as_deref().and_then(Role::parse).unwrap_or(Role::Reader);
-                        assets::visible_to(role, proposed, state)
-                            && told.is_none_or(|told| assets::visible_to(role, proposed, told))
-                    })
+                    roles.get(space_id).into_iter().flatten().any(|role| hearing.heard_by(role.as_deref(), proposed))
                 }
                 Audience::WorkbasketViewers { creator_id, workflow_configuration_id, workbasket_ids } => {
                     let Some(Some(workflow)) = workflows.get(workflow_configuration_id.as_str()) else { return false };
-                    if creator_id == user_id || workflow.stored.owner_id == user_id {
-                        return true;
-                    }
-                    let held = grants.get(workflow_configuration_id).unwrap_or(&no_grants);
-                    let workbaskets: Vec<Uuid> =
-                        workbasket_ids.iter().filter_map(|id| Uuid::try_parse(id).ok()).collect();
-                    workflow.parsed.views().iter().any(|view| {
-                        held.contains(&i64::from(view.permission_slot))
-                            && workbaskets.iter().any(|workbasket| view.shows_workbasket(workbasket))
-                    })
+                    let hearing = ItemHearing::new(
+                        creator_id,
+                        &workflow.stored.owner_id,
+                        workflow.parsed.views(),
+                        workbasket_ids,
+                    );
+                    hearing.heard_by(user_id, grants.get(workflow_configuration_id).map_or(&[][..], Vec::as_slice))
                 }
             })
             .collect();
