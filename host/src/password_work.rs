@@ -44,9 +44,14 @@ impl PasswordWork {
         self.run(move || match stored {
             Some(stored) => Ok(account::verify_password(&password, &stored)),
             None => {
+                // A decoy that could not be made fails the login: checking against nothing would
+                // answer at once and tell that the account does not exist.
                 let decoy = match decoy.get() {
                     Some(decoy) => decoy.clone(),
-                    None => decoy.get_or_init(|| account::decoy_hash(cost).unwrap_or_default()).clone(),
+                    None => {
+                        let hashed = account::decoy_hash(cost).map_err(Error::internal)?;
+                        decoy.get_or_init(|| hashed).clone()
+                    }
                 };
                 account::verify_password(&password, &decoy);
                 Ok(false)
