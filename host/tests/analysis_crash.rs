@@ -37,8 +37,8 @@ fn spoken() -> Option<Vec<u8>> {
     }
     let dir = tempfile::tempdir().unwrap();
     let wav = dir.path().join("speech.wav");
-    let text = [SPEECH; 3].join(" ");
-    assert!(Command::new("espeak-ng").args(["-s", "150", "-w"]).arg(&wav).arg(text).status().unwrap().success());
+    // About twenty seconds of speech: a transcription of a few seconds, long enough to be cut.
+    assert!(Command::new("espeak-ng").args(["-s", "150", "-w"]).arg(&wav).arg(SPEECH).status().unwrap().success());
     Some(std::fs::read(wav).unwrap())
 }
 
