@@ -27,6 +27,8 @@ pub fn client_key(address: IpAddr) -> IpAddr {
 
 /// Accounts remembered as under attack at once.
 const STRAINED_ACCOUNTS: u64 = 100_000;
+/// Client addresses held as guessing event tickets at once (each for a minute); beyond, the oldest go.
+const GUESSING_ADDRESSES: u64 = 100_000;
 
 pub struct RateLimits {
     login_per_address: DefaultKeyedRateLimiter<IpAddr>,
@@ -79,7 +81,7 @@ impl RateLimits {
             comments_per_user: RateLimiter::keyed(per_minute(config.comments_per_user)),
             live_replays_per_user: RateLimiter::keyed(per_minute(config.live_replays_per_user)),
             ticket_failures_per_address: RateLimiter::keyed(per_minute(config.live_ticket_failures_per_address)),
-            guessing_tickets: Cache::new(Duration::from_secs(60), STRAINED_ACCOUNTS),
+            guessing_tickets: Cache::new(Duration::from_secs(60), GUESSING_ADDRESSES),
         }
     }
 
