@@ -54,8 +54,8 @@ pub use assets::{AssetFilter, NewAssetRow, StoredAsset, WaitingBound};
 pub use backup::snapshot_contents;
 pub use challenges::{Challenge, NewChallenge};
 pub use channels::{
-    ChannelMember, ConnectedSpace, InviteOutcome, InviteWrite, MemberChannel, NewChannelRow, NewInvitee, StoredChannel,
-    StoredInvite,
+    ChannelMember, ConnectedSpace, ConnectedSpacesPage, ConnectedSpacesState, InviteOutcome, InviteWrite,
+    MemberChannel, NewChannelRow, NewInvitee, STALE_CHANNEL_SPACES, StoredChannel, StoredInvite,
 };
 pub use comments::{NewComment, StoredComment};
 pub use export::{ExportFilter, ExportRepo, ItemScope};
@@ -70,11 +70,11 @@ pub use module_deliveries::Delivery;
 pub use outbox::Outbox;
 pub use registrations::{NewRegistration, StoredRegistration};
 pub use sessions::SessionUser;
-pub use spaces::{MemberSpace, NewSpaceRow, STALE_SPACE, SpaceChange, SpaceModule, StoredSpace};
+pub use spaces::{MemberSpace, NewSpaceRow, STALE_SPACE, STALE_SPACE_MODULES, SpaceChange, SpaceModule, StoredSpace};
 pub use uploads::{OpenUploadBounds, OpenUploadRefusal, StoredUpload, UPLOAD_KIND, UploadAdvance, UploadRepo};
-pub use users::{NewUser, User};
+pub use users::{NewUser, ProfileState, STALE_PROFILE, User};
 pub use workflow_items::{ListedItem, NewWorkflowEvent, StoredItem, WorkflowEvent};
-pub use workflows::{Grant, StoredWorkflow};
+pub use workflows::{Grant, Grants, STALE_GRANTS, StoredWorkflow};
 
 /// Failures the domain distinguishes; everything else is `Other` and becomes INTERNAL.
 #[derive(Debug, thiserror::Error)]

@@ -174,15 +174,21 @@ async fn a_read_with_no_revision_is_tagged_by_its_bytes() {
     // Arrange
     let app = spawn_app().await;
     let ann = app.sign_up("ann").await;
-    let tag = etag(&app.get_authed("/v0/users/me", &ann.token).await);
+    let channel = crate::support::channels::created_channel(&app, &ann, "growers").await;
+    let path = format!("/v0/channels/{}", crate::support::channels::id(&channel));
+    let tag = etag(&app.get_authed(&path, &ann.token).await);
     // Act
-    let unchanged = conditional(&app, Method::GET, "/v0/users/me", &ann.token, ("If-None-Match", &tag)).await;
-    let renamed = app.authed(Method::PATCH, "/v0/users/me", &ann.token).json(&json!({"displayName": "Ann B"})).send();
-    assert_eq!(renamed.await.unwrap().status(), StatusCode::OK);
-    let changed = conditional(&app, Method::GET, "/v0/users/me", &ann.token, ("If-None-Match", &tag)).await;
+    let unchanged = conditional(&app, Method::GET, &path, &ann.token, ("If-None-Match", &tag)).await;
+    // Connecting a space moves the channel's `updatedAt` (milliseconds) on.
+    tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+    let space = created_space(&app, &ann, "garden").await;
+    let connect =
+        app.authed(Method::PUT, &format!("{path}/spaces"), &ann.token).json(&json!({"spaceIds": [id(&space)]}));
+    assert_eq!(connect.send().await.unwrap().status(), StatusCode::OK);
+    let changed = conditional(&app, Method::GET, &path, &ann.token, ("If-None-Match", &tag)).await;
     // Assert
     assert_eq!(unchanged.status(), StatusCode::NOT_MODIFIED);
     assert_eq!(changed.status(), StatusCode::OK);
     assert_ne!(etag(&changed), tag);
-    assert_eq!(body(changed).await["displayName"], "Ann B");
+    assert_ne!(body(changed).await["updatedAt"], channel["updatedAt"]);
 }

@@ -10,6 +10,7 @@ mod channel_spaces;
 mod channels;
 mod comments;
 mod conditional_requests;
+mod conditional_updates;
 mod connections;
 mod conventions;
 mod cors;

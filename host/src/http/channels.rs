@@ -6,12 +6,14 @@ pub mod invites;
 
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
 use axum::routing::{delete, get, patch, post};
 use axum::{Json, Router};
 use serde::{Deserialize, Serialize};
 use time::OffsetDateTime;
 use utoipa::ToSchema;
 
+use super::conditional::{IfMatch, Tagged};
 use super::extract::{ApiBody, AuthUser};
 use super::list::{ListEnvelope, ListQuery, PageQuery, cursor_millis};
 use crate::http::error::{ApiResult, ErrorEnvelope};
@@ -201,10 +203,12 @@ pub async fn replace_spaces(
     State(state): State<AppState>,
     AuthUser(user): AuthUser,
     Path(channel_id): Path<String>,
+    IfMatch(precondition): IfMatch,
     ApiBody(body): ApiBody<crate::domain::channels::SpaceIds>,
-) -> ApiResult<Json<ListEnvelope<ConnectedSpaceView>>> {
-    let spaces = state.channels.replace_spaces(&user, &channel_id, body).await?;
-    Ok(Json(ListEnvelope { items: spaces.into_iter().map(ConnectedSpaceView::from).collect(), next_cursor: None }))
+) -> ApiResult<Tagged<ListEnvelope<ConnectedSpaceView>>> {
+    let connected = state.channels.replace_spaces(&user, &channel_id, body, &precondition).await?;
+    let items = connected.spaces.into_iter().map(ConnectedSpaceView::from).collect();
+    Ok(Tagged(connected.etag, ListEnvelope { items, next_cursor: None }))
 }
 
 /// The spaces connected to the channel, in the order the owner gave them; members read them.
@@ -218,10 +222,14 @@ pub async fn list_spaces(
     AuthUser(user): AuthUser,
     Path(channel_id): Path<String>,
     list: ListQuery<i64>,
-) -> ApiResult<Json<ListEnvelope<ConnectedSpaceView>>> {
+) -> ApiResult<Response> {
     let (page, after) = list.finish()?;
-    let rows = state.channels.spaces(&user, &channel_id, after, page.fetch_limit()).await?;
-    Ok(Json(ListEnvelope::from_rows(rows, &page, |s| s.position, ConnectedSpaceView::from)))
+    let connected = state.channels.spaces(&user, &channel_id, after, page.fetch_limit()).await?;
+    // A page that holds the whole set carries the set's tag (what `If-Match` of a `PUT` names);
+    // any other page is tagged by its bytes.
+    let whole_set = after.is_none() && connected.spaces.len() < page.fetch_limit() as usize;
+    let envelope = ListEnvelope::from_rows(connected.spaces, &page, |s| s.position, ConnectedSpaceView::from);
+    Ok(if whole_set { Tagged(connected.etag, envelope).into_response() } else { Json(envelope).into_response() })
 }
 
 /// The members of the channel, the most recently joined first; members read them.

@@ -56,7 +56,7 @@ impl<T: Serialize> IntoResponse for Tagged<T> {
 
 /// A `GET` or `HEAD` whose `If-None-Match` names the `ETag` its answer carries is answered 304 with
 /// that tag and no body (RFC 9110 13.1.2), whichever route made the answer. A JSON read whose route
-/// has no revision to name (a channel, an asset, a message, the caller's profile) gets a strong tag
+/// has no revision to name (a channel, an asset, a message) gets a strong tag
 /// of its bytes: identical bytes, identical tag.
 pub async fn not_modified(request: Request, next: Next) -> Response {
     let is_get = request.method() == Method::GET;

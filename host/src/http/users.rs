@@ -6,6 +6,7 @@ use axum::{Json, Router};
 use serde::Deserialize;
 use utoipa::{IntoParams, ToSchema};
 
+use super::conditional::{IfMatch, Tagged};
 use super::extract::{ApiBody, AuthUser, BearerToken};
 use super::list::{ListEnvelope, ListQuery, Paged};
 use super::views::{Profile, UserSummary};
@@ -20,9 +21,10 @@ pub fn router() -> Router<AppState> {
 #[utoipa::path(get, path = "/v0/users/me", tag = "users", security(("session" = [], "license" = [])),
     responses((status = 200, body = Profile), (status = 401, body = ErrorEnvelope, description = "UNAUTHENTICATED")))]
 #[tracing::instrument(skip_all)]
-pub async fn get_me(State(state): State<AppState>, BearerToken(token): BearerToken) -> ApiResult<Json<Profile>> {
+pub async fn get_me(State(state): State<AppState>, BearerToken(token): BearerToken) -> ApiResult<Tagged<Profile>> {
     // Session check and profile read in one query: this is the hottest authenticated route.
-    Ok(Json(Profile::from(state.accounts.session_profile(&token).await?).in_shard(state.avatars.db_hash())))
+    let account = state.accounts.session_profile(&token).await?;
+    Ok(Tagged(account.etag(), Profile::from(account).in_shard(state.avatars.db_hash())))
 }
 
 /// Fields `PATCH /v0/users/me` changes; the handle and e-mail are read-only. The handler reads
@@ -46,10 +48,11 @@ pub struct UpdateProfile {
 pub async fn update_me(
     State(state): State<AppState>,
     AuthUser(user): AuthUser,
+    IfMatch(precondition): IfMatch,
     ApiBody(body): ApiBody<crate::domain::account::ProfileChange>,
-) -> ApiResult<Json<Profile>> {
-    let updated = state.users.update_profile(&user, body).await?;
-    Ok(Json(Profile::from(updated).in_shard(state.avatars.db_hash())))
+) -> ApiResult<Tagged<Profile>> {
+    let updated = state.users.update_profile(&user, body, &precondition).await?;
+    Ok(Tagged(updated.etag(), Profile::from(updated).in_shard(state.avatars.db_hash())))
 }
 
 #[derive(Deserialize, IntoParams)]

@@ -12,6 +12,7 @@ use dashmap::DashSet;
 use crate::cache::Cache;
 use crate::domain::account;
 use crate::domain::account::ChallengePurpose;
+use crate::domain::precondition::EntityTag;
 use crate::domain::problems::Problems;
 use crate::domain::secret;
 use crate::error::{Error, Result};
@@ -19,7 +20,7 @@ use crate::mail::Mailer;
 use crate::password_work::PasswordWork;
 use crate::rate_limits::RateLimits;
 use crate::stale::{self, Stale};
-use crate::store::{NewChallenge, SessionUser, Store, StoreError};
+use crate::store::{NewChallenge, ProfileState, SessionUser, Store, StoreError};
 
 /// The records an account use case answers with: handlers show these, and reach them only through the use case.
 use crate::store::User;
@@ -35,8 +36,23 @@ pub struct Account {
     pub operator: bool,
     /// The current avatar's `picId`, if the user has one.
     pub avatar_pic_id: Option<String>,
+    /// Moves on with every change of the profile's own fields.
+    pub revision: i64,
     pub created_at: OffsetDateTime,
     pub updated_at: OffsetDateTime,
+}
+
+impl Account {
+    /// The strong tag of the profile as its owner reads it: its revision and its avatar (which is
+    /// changed apart from the other fields).
+    pub fn etag(&self) -> EntityTag {
+        EntityTag::qualified(&[self.revision], self.avatar_pic_id.as_deref().unwrap_or("none"))
+    }
+
+    /// The state an update of the profile is checked against.
+    pub fn state(&self) -> ProfileState {
+        ProfileState { revision: self.revision, avatar_pic_id: self.avatar_pic_id.clone() }
+    }
 }
 
 impl From<User> for Account {
@@ -49,6 +65,7 @@ impl From<User> for Account {
             display_name: u.display_name,
             operator: u.operator,
             avatar_pic_id: u.avatar_pic_id,
+            revision: u.revision,
             created_at: u.created_at,
             updated_at: u.updated_at,
         }

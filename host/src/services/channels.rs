@@ -16,10 +16,11 @@ use std::time::Duration;
 
 use time::OffsetDateTime;
 
-use crate::domain::channels::{self, MAX_OWNED_CHANNELS, MAX_SPACES, NewChannel, Role, RoleChange, SpaceIds};
+use crate::domain::channels::{self, MAX_OWNED_CHANNELS, NewChannel, Role, RoleChange, SpaceIds};
 use crate::domain::comments::{CommentText, Scope};
+use crate::domain::precondition::Precondition;
 use crate::domain::problems::Parsed;
-use crate::error::{Error, Result};
+use crate::error::{Error, OnStale, Result, check_precondition};
 use crate::services::comments::{Comment, Comments};
 use crate::services::spaces::Spaces;
 use crate::store::{NewChannelRow, SessionUser, Store};
@@ -29,7 +30,7 @@ use crate::store::{NewChannelRow, SessionUser, Store};
 mod views;
 
 /// What the channel use cases answer with; handlers map these to the wire.
-pub use views::{ChannelMembership, ChannelSpace, Invite, InviteAnswer, Member};
+pub use views::{ChannelMembership, ChannelSpace, ConnectedSpaces, Invite, InviteAnswer, Member};
 
 pub struct Channels {
     store: Store,
@@ -119,7 +120,8 @@ impl Channels {
         user: &SessionUser,
         channel_id: &str,
         body: Parsed<SpaceIds>,
-    ) -> Result<Vec<ChannelSpace>> {
+        precondition: &Precondition,
+    ) -> Result<ConnectedSpaces> {
         let channel_id = self.require_owner(user, channel_id).await?;
         let SpaceIds { entries, mut problems } = body?;
         let space_ids: Vec<String> = entries.iter().filter_map(|entry| entry.space_id.clone()).collect();
@@ -134,11 +136,22 @@ impl Channels {
             }
         }
         problems.finish(())?;
-        self.store.channels.replace_spaces(&channel_id, &space_ids, OffsetDateTime::now_utc()).await?;
+        let mut expected = None;
+        if precondition.is_given() {
+            let current = self.store.channels.connected_spaces_state(&channel_id).await?;
+            check_precondition(precondition, &ConnectedSpaces::etag_of(current))?;
+            expected = Some(current);
+        }
+        let connected = self
+            .store
+            .channels
+            .replace_spaces(&channel_id, &space_ids, expected, OffsetDateTime::now_utc())
+            .await
+            .map_err(Error::from)
+            .on_stale(precondition)?;
         // A disconnected space is no longer readable by the channel's members.
         self.spaces.roles_changed().await;
-        let spaces = self.store.channels.connected_spaces(&channel_id, None, MAX_SPACES as i64).await?;
-        Ok(spaces.into_iter().map(ChannelSpace::from).collect())
+        Ok(connected.into())
     }
 
     /// The spaces connected to a channel, in the order the owner gave them; members read them.
@@ -148,10 +161,9 @@ impl Channels {
         channel_id: &str,
         after_position: Option<i64>,
         limit: i64,
-    ) -> Result<Vec<ChannelSpace>> {
+    ) -> Result<ConnectedSpaces> {
         let (channel_id, _) = self.member_role(user, channel_id).await?;
-        let spaces = self.store.channels.connected_spaces(&channel_id, after_position, limit).await?;
-        Ok(spaces.into_iter().map(ChannelSpace::from).collect())
+        Ok(self.store.channels.connected_spaces(&channel_id, after_position, limit).await?.into())
     }
 
     /// The members of a channel, newest first; members read them.

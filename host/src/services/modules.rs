@@ -11,9 +11,10 @@ use trellis_modules::{
     ModuleSummary,
 };
 
+use crate::domain::precondition::{EntityTag, Precondition};
 use crate::domain::problems::Problems;
 use crate::domain::spaces::Role;
-use crate::error::{Error, Result};
+use crate::error::{Error, OnStale, Result, check_precondition};
 use crate::services::spaces::Spaces;
 use crate::store::{SessionUser, SpaceModule};
 
@@ -55,16 +56,16 @@ impl Modules {
         self.host.catalogue()
     }
 
-    /// The modules connected to a space; members only.
-    pub async fn connected(&self, user: &SessionUser, space_id: &str) -> Result<Vec<Connected>> {
+    /// The modules connected to a space, with the set's tag; members only.
+    pub async fn connected(&self, user: &SessionUser, space_id: &str) -> Result<(EntityTag, Vec<Connected>)> {
         let (space_id, role) = self.spaces.member_role(user, space_id).await?;
         // A module's configuration is the space's administration (it may hold a key for another
         // service), not its content: a channel's reader neither reads it nor calls the modules.
         if role == Role::Reader {
             return Err(Error::Forbidden(Cow::Borrowed("the space's modules are for its members")));
         }
-        let modules = self.spaces.connected_modules(&space_id).await?;
-        Ok(modules.iter().map(view).collect())
+        let set = self.spaces.module_set(&space_id).await?;
+        Ok((set.etag(), set.modules.iter().map(view).collect()))
     }
 
     /// Replaces the connected set with `{modules: [{moduleId, config}]}`; owner only. Every problem
@@ -76,15 +77,22 @@ impl Modules {
         user: &SessionUser,
         space_id: &str,
         body: &Map<String, Value>,
-    ) -> Result<Vec<Connected>> {
+        precondition: &Precondition,
+    ) -> Result<(EntityTag, Vec<Connected>)> {
         let space_id = self.spaces.require_owner(user, space_id).await?;
         let modules = self.parse_connected(body)?;
+        let mut expected_revision = None;
+        if precondition.is_given() {
+            let current = self.spaces.stored_module_set(&space_id).await?;
+            check_precondition(precondition, &current.etag())?;
+            expected_revision = Some(current.revision);
+        }
         let rows = modules
             .iter()
             .map(|m| SpaceModule { module_id: m.module_id.clone(), config: m.config.to_string() })
             .collect();
-        self.spaces.replace_modules(&space_id, rows).await?;
-        Ok(modules)
+        let set = self.spaces.replace_modules(&space_id, rows, expected_revision).await.on_stale(precondition)?;
+        Ok((set.etag(), modules))
     }
 
     fn parse_connected(&self, body: &Map<String, Value>) -> Result<Vec<Connected>, Problems> {

@@ -63,7 +63,21 @@ pub struct Spaces {
     /// a member (possibly through another server) is let in at once.
     roles: Cache<String, Role>,
     /// Connected modules by space id.
-    modules: Cache<String, Arc<[SpaceModule]>>,
+    modules: Cache<String, ModuleSet>,
+}
+
+/// The modules connected to a space, in the order the owner gave them, and the revision of that set.
+#[derive(Clone, Debug)]
+pub struct ModuleSet {
+    pub revision: i64,
+    pub modules: Arc<[SpaceModule]>,
+}
+
+impl ModuleSet {
+    /// The strong tag of the set as its members read it.
+    pub fn etag(&self) -> EntityTag {
+        EntityTag::of_revisions(&[self.revision])
+    }
 }
 
 /// A space id from a path or a body, in canonical form; `None` when it cannot name a space.
@@ -258,20 +272,37 @@ impl Spaces {
 
     /// The modules connected to a space, in the order the owner gave them.
     pub async fn connected_modules(&self, space_id: &str) -> Result<Arc<[SpaceModule]>> {
-        if let Some(modules) = self.modules.get(space_id) {
-            return Ok(modules);
-        }
-        let ticket = self.modules.ticket();
-        let modules: Arc<[SpaceModule]> = self.store.spaces.space_modules(space_id).await?.into();
-        self.modules.insert(ticket, space_id.to_owned(), modules.clone());
-        Ok(modules)
+        Ok(self.module_set(space_id).await?.modules)
     }
 
-    /// Replaces the connected set of a space; the caller has checked ownership and configs.
-    pub async fn replace_modules(&self, space_id: &str, modules: Vec<SpaceModule>) -> Result<Arc<[SpaceModule]>> {
-        self.store.spaces.replace_space_modules(space_id, &modules).await?;
+    /// The connected set with its revision, as this server remembers it.
+    pub async fn module_set(&self, space_id: &str) -> Result<ModuleSet> {
+        if let Some(set) = self.modules.get(space_id) {
+            return Ok(set);
+        }
+        let ticket = self.modules.ticket();
+        let set = self.stored_module_set(space_id).await?;
+        self.modules.insert(ticket, space_id.to_owned(), set.clone());
+        Ok(set)
+    }
+
+    /// The connected set as stored now (what a precondition is checked against).
+    pub async fn stored_module_set(&self, space_id: &str) -> Result<ModuleSet> {
+        let (revision, modules) = self.store.spaces.space_modules(space_id).await?;
+        Ok(ModuleSet { revision, modules: modules.into() })
+    }
+
+    /// Replaces the connected set of a space; the caller has checked ownership and configs. With
+    /// `expected_revision`, a set that moved on since is `Conflict`.
+    pub async fn replace_modules(
+        &self,
+        space_id: &str,
+        modules: Vec<SpaceModule>,
+        expected_revision: Option<i64>,
+    ) -> Result<ModuleSet> {
+        let revision = self.store.spaces.replace_space_modules(space_id, &modules, expected_revision).await?;
         self.modules.remove(space_id);
         stale::announce(&self.store, Stale::SpaceModules(space_id.to_owned())).await;
-        Ok(modules.into())
+        Ok(ModuleSet { revision, modules: modules.into() })
     }
 }

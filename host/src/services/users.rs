@@ -3,8 +3,9 @@
 use time::OffsetDateTime;
 
 use crate::domain::account::{self, HandlePrefix, ProfileChange, SessionUser};
+use crate::domain::precondition::Precondition;
 use crate::domain::problems::{Parsed, Problems};
-use crate::error::Result;
+use crate::error::{Error, OnStale, Result, check_precondition};
 use crate::store::UserRepo;
 
 use crate::services::accounts::Account;
@@ -18,15 +19,36 @@ impl Users {
         Self { users }
     }
 
-    /// Applies `{displayName?, fullName?}`; every other member is refused at its path.
+    /// Applies `{displayName?, fullName?}`; every other member is refused at its path. With a
+    /// precondition, a profile changed since (its fields or its avatar) is 412.
     #[tracing::instrument(skip_all, fields(user_id = %user.user_id))]
-    pub async fn update_profile(&self, user: &SessionUser, body: Parsed<ProfileChange>) -> Result<Account> {
+    pub async fn update_profile(
+        &self,
+        user: &SessionUser,
+        body: Parsed<ProfileChange>,
+        precondition: &Precondition,
+    ) -> Result<Account> {
         let change = body?;
+        let expected = if precondition.is_given() {
+            let current = Account::from(self.users.user_by_id(&user.user_id).await?);
+            check_precondition(precondition, &current.etag())?;
+            Some(current.state())
+        } else {
+            None
+        };
         let now = OffsetDateTime::now_utc();
         let updated = self
             .users
-            .update_profile(&user.user_id, change.display_name.as_deref(), change.full_name.as_deref(), now)
-            .await?;
+            .update_profile(
+                &user.user_id,
+                change.display_name.as_deref(),
+                change.full_name.as_deref(),
+                expected.as_ref(),
+                now,
+            )
+            .await
+            .map_err(Error::from)
+            .on_stale(precondition)?;
         Ok(updated.into())
     }
 

@@ -18,7 +18,7 @@ use crate::error::{Error, OnConflict, OnStale, Result, check_precondition};
 use crate::services::form_configurations::CACHED_DOCUMENT_BYTES;
 use crate::services::form_configurations::{Configuration, FormConfigurations};
 use crate::stale::{self, Stale};
-use crate::store::{Grant, SessionUser, Store, StoredWorkflow};
+use crate::store::{Grant, Grants, SessionUser, Store, StoredWorkflow};
 
 /// Who holds which permission slots of a workflow, as the permissions use cases answer it.
 pub struct SlotHolder {
@@ -195,14 +195,21 @@ impl WorkflowConfigurations {
         Ok(out)
     }
 
-    pub async fn grants(&self, user: &SessionUser, id: &str) -> Result<Vec<SlotHolder>> {
+    pub async fn grants(&self, user: &SessionUser, id: &str) -> Result<(EntityTag, Vec<SlotHolder>)> {
         let workflow = self.visible(user, id, false).await?;
         let grants = self.store.workflows.workflow_grants(&workflow.stored.workflow_configuration_id).await?;
-        Ok(grants.into_iter().map(SlotHolder::from).collect())
+        Ok(tagged_grants(grants))
     }
 
-    /// Replaces every grant: `{grants: [{handle, slots: [n]}]}`; creator only.
-    pub async fn replace_grants(&self, user: &SessionUser, id: &str, body: &Value) -> Result<Vec<SlotHolder>> {
+    /// Replaces every grant: `{grants: [{handle, slots: [n]}]}`; creator only. With a precondition,
+    /// grants changed since are 412.
+    pub async fn replace_grants(
+        &self,
+        user: &SessionUser,
+        id: &str,
+        body: &Value,
+        precondition: &Precondition,
+    ) -> Result<(EntityTag, Vec<SlotHolder>)> {
         let workflow = self.visible(user, id, false).await?;
         if !workflow.is_owner(user) {
             return Err(Error::Forbidden(Cow::Borrowed("only the creator may grant slots")));
@@ -277,9 +284,21 @@ impl WorkflowConfigurations {
                 slots.iter().map(move |slot| (user_id.clone(), *slot))
             })
             .collect();
-        self.store.workflows.replace_workflow_grants(&workflow.stored.workflow_configuration_id, &pairs).await?;
-        let grants = self.store.workflows.workflow_grants(&workflow.stored.workflow_configuration_id).await?;
-        Ok(grants.into_iter().map(SlotHolder::from).collect())
+        let id = &workflow.stored.workflow_configuration_id;
+        let mut expected_revision = None;
+        if precondition.is_given() {
+            let current = self.store.workflows.workflow_grants(id).await?;
+            check_precondition(precondition, &grants_tag(current.revision))?;
+            expected_revision = Some(current.revision);
+        }
+        let grants = self
+            .store
+            .workflows
+            .replace_workflow_grants(id, &pairs, expected_revision)
+            .await
+            .map_err(Error::from)
+            .on_stale(precondition)?;
+        Ok(tagged_grants(grants))
     }
 
     fn remember(&self, workflow: &Workflow) {
@@ -365,4 +384,14 @@ impl WorkflowConfigurations {
         }
         Ok(out)
     }
+}
+
+/// The strong tag of a configuration's grants at `revision` (handles never change, so the revision
+/// names what a reader sees).
+fn grants_tag(revision: i64) -> EntityTag {
+    EntityTag::of_revisions(&[revision])
+}
+
+fn tagged_grants(grants: Grants) -> (EntityTag, Vec<SlotHolder>) {
+    (grants_tag(grants.revision), grants.grants.into_iter().map(SlotHolder::from).collect())
 }

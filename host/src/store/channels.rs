@@ -12,7 +12,7 @@ use time::OffsetDateTime;
 pub use self::invites::{InviteOutcome, InviteWrite, NewInvitee, StoredInvite};
 use super::keyset::{BindKeyset, Keyset};
 use super::locks::lock_row;
-use super::{Db, StoreResult, from_millis, placeholders, to_millis};
+use super::{Db, StoreError, StoreResult, from_millis, placeholders, to_millis};
 
 /// A stored channel.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -50,6 +50,37 @@ pub struct ConnectedSpace {
     pub name: String,
     pub display_name: String,
     pub position: i64,
+}
+
+/// What the connected set of a channel shows is at: the set's own revision, which every
+/// replacement moves on, and the sum of the connected spaces' revisions, which every rename of one
+/// of them moves on (spaces are never deleted, so the sum only grows while the set stays).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ConnectedSpacesState {
+    pub revision: i64,
+    pub spaces_revisions: i64,
+}
+
+/// A page of a channel's connected spaces and the state of the whole set it was read at.
+#[derive(Clone, Debug)]
+pub struct ConnectedSpacesPage {
+    pub state: ConnectedSpacesState,
+    pub spaces: Vec<ConnectedSpace>,
+}
+
+/// What a stale `replace_spaces` is: the connected set moved on after the use case checked it.
+pub const STALE_CHANNEL_SPACES: &str = "channel.spaces_revision";
+
+/// The state of a channel's connected set, as columns of a statement that names the channel `c`.
+const SPACES_STATE: &str = "c.spaces_revision, \
+     (select cast(coalesce(sum(s2.revision), 0) as bigint) from channel_space cs2 \
+      join space s2 on s2.space_id = cs2.space_id where cs2.channel_id = c.channel_id) as spaces_revisions";
+
+fn spaces_state_from_row(row: &AnyRow) -> Result<ConnectedSpacesState, sqlx::Error> {
+    Ok(ConnectedSpacesState {
+        revision: row.try_get("spaces_revision")?,
+        spaces_revisions: row.try_get("spaces_revisions")?,
+    })
 }
 
 /// What a create writes.
@@ -296,15 +327,42 @@ impl ChannelRepo {
         rows.iter().map(|row| Ok((row.try_get("space_id")?, row.try_get("role")?))).collect()
     }
 
-    /// Replaces the spaces connected to a channel, in the order given, in one transaction.
+    /// Replaces the spaces connected to a channel, in the order given, in one transaction, and
+    /// answers the whole new set. With `expected`, writes only while the set is still in that state
+    /// (`Conflict(STALE_CHANNEL_SPACES)` otherwise). The revision moves on first, so two replacements
+    /// of one channel's set take turns.
     #[tracing::instrument(skip_all, fields(channel_id))]
-    pub async fn replace_spaces(&self, channel_id: &str, space_ids: &[String], now: OffsetDateTime) -> StoreResult<()> {
+    pub async fn replace_spaces(
+        &self,
+        channel_id: &str,
+        space_ids: &[String],
+        expected: Option<ConnectedSpacesState>,
+        now: OffsetDateTime,
+    ) -> StoreResult<ConnectedSpacesPage> {
         let work = Arc::new((channel_id.to_owned(), space_ids.to_vec()));
         self.db
             .write(move |conn| {
                 let work = work.clone();
                 Box::pin(async move {
                     let (channel_id, space_ids) = &*work;
+                    let moved = sqlx::query(
+                        "update channel set spaces_revision = spaces_revision + 1, updated_at = $2 \
+                         where channel_id = $1 and ($3 < 0 or (spaces_revision = $3 and \
+                           (select cast(coalesce(sum(s2.revision), 0) as bigint) from channel_space cs2 \
+                            join space s2 on s2.space_id = cs2.space_id where cs2.channel_id = $1) = $4))",
+                    )
+                    .bind(channel_id.clone())
+                    .bind(to_millis(now))
+                    .bind(expected.map_or(-1, |state| state.revision))
+                    .bind(expected.map_or(0, |state| state.spaces_revisions))
+                    .execute(&mut *conn)
+                    .await?;
+                    if moved.rows_affected() == 0 {
+                        return Err(match expected {
+                            Some(_) => StoreError::Conflict(STALE_CHANNEL_SPACES.into()),
+                            None => StoreError::NotFound,
+                        });
+                    }
                     sqlx::query("delete from channel_space where channel_id = $1")
                         .bind(channel_id.clone())
                         .execute(&mut *conn)
@@ -317,45 +375,71 @@ impl ChannelRepo {
                             .execute(&mut *conn)
                             .await?;
                     }
-                    sqlx::query("update channel set updated_at = $2 where channel_id = $1")
-                        .bind(channel_id.clone())
-                        .bind(to_millis(now))
-                        .execute(&mut *conn)
-                        .await?;
-                    Ok(())
+                    Self::connected_spaces_in(conn, channel_id, None, space_ids.len() as i64 + 1).await
                 })
             })
             .await
     }
 
-    /// The spaces connected to a channel in the order they were given, after `after_position`.
+    /// The spaces connected to a channel in the order they were given, after `after_position`, and
+    /// the state of the whole set, read together.
     #[tracing::instrument(skip_all, fields(channel_id))]
     pub async fn connected_spaces(
         &self,
         channel_id: &str,
         after_position: Option<i64>,
         limit: i64,
-    ) -> StoreResult<Vec<ConnectedSpace>> {
-        let rows = sqlx::query(
-            "select cs.space_id, s.name, s.display_name, cs.position \
-             from channel_space cs join space s on s.space_id = cs.space_id \
-             where cs.channel_id = $1 and cs.position > $2 order by cs.position limit $3",
-        )
+    ) -> StoreResult<ConnectedSpacesPage> {
+        let mut conn = self.db.pool.acquire().await?;
+        Self::connected_spaces_in(&mut conn, channel_id, after_position, limit).await
+    }
+
+    /// The state of a channel's connected set now.
+    pub async fn connected_spaces_state(&self, channel_id: &str) -> StoreResult<ConnectedSpacesState> {
+        let row =
+            sqlx::query(sqlx::AssertSqlSafe(format!("select {SPACES_STATE} from channel c where c.channel_id = $1")))
+                .bind(channel_id.to_owned())
+                .fetch_optional(&self.db.pool)
+                .await?
+                .ok_or(StoreError::NotFound)?;
+        Ok(spaces_state_from_row(&row)?)
+    }
+
+    /// One statement, so the page and the state agree. A channel with nothing after
+    /// `after_position` still gives one row (of the state, with no space).
+    async fn connected_spaces_in(
+        conn: &mut sqlx::AnyConnection,
+        channel_id: &str,
+        after_position: Option<i64>,
+        limit: i64,
+    ) -> StoreResult<ConnectedSpacesPage> {
+        let rows = sqlx::query(sqlx::AssertSqlSafe(format!(
+            "select cs.space_id, s.name, s.display_name, cs.position, {SPACES_STATE} \
+             from channel c left join channel_space cs on cs.channel_id = c.channel_id and cs.position > $2 \
+             left join space s on s.space_id = cs.space_id \
+             where c.channel_id = $1 order by cs.position limit $3"
+        )))
         .bind(channel_id.to_owned())
         .bind(after_position.unwrap_or(-1))
         .bind(limit)
-        .fetch_all(&self.db.pool)
+        .fetch_all(&mut *conn)
         .await?;
-        rows.iter()
-            .map(|row| {
-                Ok(ConnectedSpace {
-                    space_id: row.try_get("space_id")?,
+        let state = match rows.first() {
+            Some(row) => spaces_state_from_row(row)?,
+            None => return Err(StoreError::NotFound),
+        };
+        let mut spaces = Vec::with_capacity(rows.len());
+        for row in &rows {
+            if let Some(space_id) = row.try_get::<Option<String>, _>("space_id")? {
+                spaces.push(ConnectedSpace {
+                    space_id,
                     name: row.try_get("name")?,
                     display_name: row.try_get("display_name")?,
                     position: row.try_get("position")?,
-                })
-            })
-            .collect()
+                });
+            }
+        }
+        Ok(ConnectedSpacesPage { state, spaces })
     }
 
     /// Whether `user_id` is a member of some channel that has `space_id` connected: such members

@@ -48,6 +48,7 @@ const SQLITE: &[Embedded] = embed!("sqlite":
     22 "0022_live_event_reach.sql",
     23 "0023_system_handle.sql",
     24 "0024_upload_subject.sql",
+    25 "0025_update_revisions.sql",
 );
 
 const POSTGRES: &[Embedded] = embed!("postgres":
@@ -75,6 +76,7 @@ const POSTGRES: &[Embedded] = embed!("postgres":
     22 "0022_live_event_reach.sql",
     23 "0023_system_handle.sql",
     24 "0024_upload_subject.sql",
+    25 "0025_update_revisions.sql",
 );
 
 /// The version of the newest migration this binary carries.

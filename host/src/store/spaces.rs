@@ -57,6 +57,8 @@ const RETURNED: &str = "space_id, owner_id, name, display_name, summary, revisio
 
 /// What a stale `update_space` is: the revision moved on after the use case checked it.
 pub const STALE_SPACE: &str = "space.revision";
+/// What a stale `replace_space_modules` is: the connected set moved on after the use case checked it.
+pub const STALE_SPACE_MODULES: &str = "space.modules_revision";
 
 fn space_from_row(row: &AnyRow) -> Result<StoredSpace, sqlx::Error> {
     Ok(StoredSpace {
@@ -221,22 +223,55 @@ impl SpaceRepo {
         }
     }
 
-    /// The modules connected to a space, in the order they were given.
+    /// The modules connected to a space, in the order they were given, and the revision of that
+    /// set (0 for no such space).
     #[tracing::instrument(skip_all, fields(space_id))]
-    pub async fn space_modules(&self, space_id: &str) -> StoreResult<Vec<SpaceModule>> {
-        let rows = sqlx::query("select module_id, config from space_module where space_id = $1 order by position")
-            .bind(space_id.to_owned())
-            .fetch_all(&self.db.pool)
-            .await?;
-        rows.iter()
-            .map(|row| Ok(SpaceModule { module_id: row.try_get("module_id")?, config: row.try_get("config")? }))
-            .collect()
+    pub async fn space_modules(&self, space_id: &str) -> StoreResult<(i64, Vec<SpaceModule>)> {
+        let rows = sqlx::query(
+            "select s.modules_revision, m.module_id, m.config from space s \
+             left join space_module m on m.space_id = s.space_id where s.space_id = $1 order by m.position",
+        )
+        .bind(space_id.to_owned())
+        .fetch_all(&self.db.pool)
+        .await?;
+        let revision = match rows.first() {
+            Some(row) => row.try_get("modules_revision")?,
+            None => 0,
+        };
+        let mut modules = Vec::with_capacity(rows.len());
+        for row in &rows {
+            if let Some(module_id) = row.try_get::<Option<String>, _>("module_id")? {
+                modules.push(SpaceModule { module_id, config: row.try_get("config")? });
+            }
+        }
+        Ok((revision, modules))
     }
 
-    /// Replaces the connected set of a space in one transaction.
+    /// Replaces the connected set of a space in one transaction and answers its new revision. With
+    /// `expected_revision`, writes only while the set is still at it (`Conflict(STALE_SPACE_MODULES)`
+    /// otherwise). The revision moves on first, so two replacements of one set take turns.
     #[tracing::instrument(skip_all, fields(space_id))]
-    pub async fn replace_space_modules(&self, space_id: &str, modules: &[SpaceModule]) -> StoreResult<()> {
+    pub async fn replace_space_modules(
+        &self,
+        space_id: &str,
+        modules: &[SpaceModule],
+        expected_revision: Option<i64>,
+    ) -> StoreResult<i64> {
         let mut tx = self.db.writer.begin().await?;
+        let revision: Option<i64> = sqlx::query_scalar(
+            "update space set modules_revision = modules_revision + 1 \
+             where space_id = $1 and ($2 < 0 or modules_revision = $2) returning modules_revision",
+        )
+        .bind(space_id.to_owned())
+        .bind(expected_revision.unwrap_or(-1))
+        .fetch_optional(&mut *tx)
+        .await?;
+        let Some(revision) = revision else {
+            return Err(match expected_revision {
+                Some(_) => StoreError::Conflict(STALE_SPACE_MODULES.into()),
+                None => StoreError::NotFound,
+            });
+        };
         sqlx::query("delete from space_module where space_id = $1").bind(space_id.to_owned()).execute(&mut *tx).await?;
         for (position, module) in modules.iter().enumerate() {
             sqlx::query("insert into space_module (space_id, module_id, config, position) values ($1, $2, $3, $4)")
@@ -248,6 +283,6 @@ impl SpaceRepo {
                 .await?;
         }
         tx.commit().await?;
-        Ok(())
+        Ok(revision)
     }
 }

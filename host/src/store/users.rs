@@ -15,8 +15,20 @@ pub struct User {
     pub operator: bool,
     /// The current avatar's `picId`, if the user has one.
     pub avatar_pic_id: Option<String>,
+    /// Moves on with every change of the profile's own fields (not the avatar).
+    pub revision: i64,
     pub created_at: OffsetDateTime,
     pub updated_at: OffsetDateTime,
+}
+
+/// What a stale `update_profile` is: the profile moved on after the use case checked it.
+pub const STALE_PROFILE: &str = "app_user.revision";
+
+/// The state of a profile an update was checked against: its revision and its avatar.
+#[derive(Clone, Debug)]
+pub struct ProfileState {
+    pub revision: i64,
+    pub avatar_pic_id: Option<String>,
 }
 
 pub struct NewUser<'a> {
@@ -27,7 +39,7 @@ pub struct NewUser<'a> {
     pub password_hash: &'a str,
 }
 
-const USER_COLUMNS: &str = "user_id, email, handle, full_name, display_name, operator, created_at, updated_at, \
+const USER_COLUMNS: &str = "user_id, email, handle, full_name, display_name, operator, revision, created_at, updated_at, \
      (select a.pic_id from user_avatar a where a.user_id = app_user.user_id) as avatar_pic_id";
 
 fn user_from_row(row: &AnyRow) -> Result<User, sqlx::Error> {
@@ -40,6 +52,7 @@ fn user_from_row(row: &AnyRow) -> Result<User, sqlx::Error> {
         operator: row.try_get::<i64, _>("operator")? != 0,
         // Statements that cannot join (inserts) leave it out.
         avatar_pic_id: row.try_get("avatar_pic_id").ok().flatten(),
+        revision: row.try_get("revision")?,
         created_at: from_millis(row.try_get("created_at")?),
         updated_at: from_millis(row.try_get("updated_at")?),
     })
@@ -73,7 +86,7 @@ impl UserRepo {
         let row = sqlx::query(
             "insert into app_user (user_id, email, handle, full_name, display_name, password_hash, operator, created_at, updated_at) \
              values ($1, $2, $3, $4, $5, $6, 0, $7, $7) \
-             returning user_id, email, handle, full_name, display_name, operator, created_at, updated_at",
+             returning user_id, email, handle, full_name, display_name, operator, revision, created_at, updated_at",
         )
         .bind(user_id)
         .bind(user.email.to_owned())
@@ -101,7 +114,8 @@ impl UserRepo {
     #[tracing::instrument(skip_all)]
     pub async fn user_by_session(&self, token_digest: &str, now: OffsetDateTime) -> StoreResult<Option<User>> {
         let row = sqlx::query(
-            "select u.user_id, u.email, u.handle, u.full_name, u.display_name, u.operator, u.created_at, u.updated_at, \
+            "select u.user_id, u.email, u.handle, u.full_name, u.display_name, u.operator, u.revision, u.created_at, \
+             u.updated_at, \
              a.pic_id as avatar_pic_id from session s join app_user u on u.user_id = s.user_id \
              left join user_avatar a on a.user_id = u.user_id where s.token_digest = $1 and s.expires_at > $2",
         )
@@ -154,27 +168,38 @@ impl UserRepo {
         Ok(row.try_get::<i64, _>("n")? > 0)
     }
 
-    /// Sets the given profile fields and answers the account as it now is.
+    /// Sets the given profile fields and answers the account as it now is. With `expected`, writes
+    /// only while the profile is still in that state (`Conflict(STALE_PROFILE)` otherwise): the check
+    /// and the write are one statement.
     #[tracing::instrument(skip_all, fields(user_id))]
     pub async fn update_profile(
         &self,
         user_id: &str,
         display_name: Option<&str>,
         full_name: Option<&str>,
+        expected: Option<&ProfileState>,
         now: OffsetDateTime,
     ) -> StoreResult<User> {
         let row = sqlx::query(
-            "update app_user set display_name = coalesce($2, display_name), full_name = coalesce($3, full_name), updated_at = $4 \
-             where user_id = $1 \
-             returning user_id, email, handle, full_name, display_name, operator, created_at, updated_at",
+            "update app_user set display_name = coalesce($2, display_name), full_name = coalesce($3, full_name), \
+             revision = revision + 1, updated_at = $4 \
+             where user_id = $1 and ($5 < 0 or (revision = $5 and \
+               coalesce((select a.pic_id from user_avatar a where a.user_id = $1), '') = $6)) \
+             returning user_id, email, handle, full_name, display_name, operator, revision, created_at, updated_at",
         )
         .bind(user_id.to_owned())
         .bind(display_name.map(str::to_owned))
         .bind(full_name.map(str::to_owned))
         .bind(to_millis(now))
+        .bind(expected.map_or(-1, |state| state.revision))
+        .bind(expected.and_then(|state| state.avatar_pic_id.clone()).unwrap_or_default())
         .fetch_optional(&self.db.writer)
-        .await?
-        .ok_or(StoreError::NotFound)?;
+        .await?;
+        let row = match row {
+            Some(row) => row,
+            None if expected.is_some() => return Err(StoreError::Conflict(STALE_PROFILE.into())),
+            None => return Err(StoreError::NotFound),
+        };
         let mut user = user_from_row(&row)?;
         user.avatar_pic_id = super::MediaRepo::new(self.db.clone()).avatar(user_id).await?.map(|avatar| avatar.pic_id);
         Ok(user)
@@ -201,12 +226,15 @@ impl UserRepo {
     #[tracing::instrument(skip_all, fields(user_id))]
     pub async fn reset_password(&self, user_id: &str, password_hash: &str, now: OffsetDateTime) -> StoreResult<()> {
         let mut tx = self.db.writer.begin().await?;
-        let updated = sqlx::query("update app_user set password_hash = $2, updated_at = $3 where user_id = $1")
-            .bind(user_id.to_owned())
-            .bind(password_hash.to_owned())
-            .bind(to_millis(now))
-            .execute(&mut *tx)
-            .await?;
+        // The profile shows `updatedAt`, so its revision moves on too.
+        let updated = sqlx::query(
+            "update app_user set password_hash = $2, revision = revision + 1, updated_at = $3 where user_id = $1",
+        )
+        .bind(user_id.to_owned())
+        .bind(password_hash.to_owned())
+        .bind(to_millis(now))
+        .execute(&mut *tx)
+        .await?;
         if updated.rows_affected() == 0 {
             return Err(StoreError::NotFound);
         }

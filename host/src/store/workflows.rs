@@ -24,6 +24,16 @@ pub struct Grant {
     pub slots: Vec<i64>,
 }
 
+/// Every grant of a configuration, by handle, and the revision of that set.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Grants {
+    pub revision: i64,
+    pub grants: Vec<Grant>,
+}
+
+/// What a stale `replace_workflow_grants` is: the grants moved on after the use case checked them.
+pub const STALE_GRANTS: &str = "workflow_configuration.grants_revision";
+
 const WORKFLOW_COLUMNS: &str =
     "w.workflow_configuration_id, w.owner_id, w.document, w.revision, w.created_at, w.updated_at";
 
@@ -129,30 +139,64 @@ impl WorkflowRepo {
         Ok(rows.iter().map(workflow_from_row).collect::<Result<_, _>>()?)
     }
 
-    /// Every grant of a configuration, by handle.
-    pub async fn workflow_grants(&self, id: &str) -> StoreResult<Vec<Grant>> {
+    /// Every grant of a configuration, by handle, with the revision of the set.
+    pub async fn workflow_grants(&self, id: &str) -> StoreResult<Grants> {
+        let mut conn = self.db.pool.acquire().await?;
+        Self::workflow_grants_in(&mut conn, id).await
+    }
+
+    /// One statement, so the grants and their revision agree.
+    async fn workflow_grants_in(conn: &mut sqlx::AnyConnection, id: &str) -> StoreResult<Grants> {
         let rows = sqlx::query(
-            "select g.user_id, u.handle, g.slot from workflow_grant g join app_user u on u.user_id = g.user_id \
-             where g.workflow_configuration_id = $1 order by u.handle, g.slot",
+            "select w.grants_revision, g.user_id, u.handle, g.slot from workflow_configuration w \
+             left join workflow_grant g on g.workflow_configuration_id = w.workflow_configuration_id \
+             left join app_user u on u.user_id = g.user_id \
+             where w.workflow_configuration_id = $1 order by u.handle, g.slot",
         )
         .bind(id.to_owned())
-        .fetch_all(&self.db.pool)
+        .fetch_all(&mut *conn)
         .await?;
+        let revision = match rows.first() {
+            Some(row) => row.try_get("grants_revision")?,
+            None => return Err(StoreError::NotFound),
+        };
         let mut grants: Vec<Grant> = Vec::new();
         for row in rows {
-            let user_id: String = row.try_get("user_id")?;
+            let Some(user_id) = row.try_get::<Option<String>, _>("user_id")? else { continue };
             let slot: i64 = row.try_get("slot")?;
             match grants.last_mut() {
                 Some(last) if last.user_id == user_id => last.slots.push(slot),
                 _ => grants.push(Grant { user_id, handle: row.try_get("handle")?, slots: vec![slot] }),
             }
         }
-        Ok(grants)
+        Ok(Grants { revision, grants })
     }
 
-    /// Replaces every grant of a configuration with `(user id, slot)` pairs, in one transaction.
-    pub async fn replace_workflow_grants(&self, id: &str, grants: &[(String, i64)]) -> StoreResult<()> {
+    /// Replaces every grant of a configuration with `(user id, slot)` pairs, in one transaction,
+    /// and answers the new set. With `expected_revision`, writes only while the grants are still at
+    /// it (`Conflict(STALE_GRANTS)` otherwise). The revision moves on first, so two replacements take
+    /// turns.
+    pub async fn replace_workflow_grants(
+        &self,
+        id: &str,
+        grants: &[(String, i64)],
+        expected_revision: Option<i64>,
+    ) -> StoreResult<Grants> {
         let mut tx = self.db.writer.begin().await?;
+        let moved = sqlx::query(
+            "update workflow_configuration set grants_revision = grants_revision + 1 \
+             where workflow_configuration_id = $1 and ($2 < 0 or grants_revision = $2)",
+        )
+        .bind(id.to_owned())
+        .bind(expected_revision.unwrap_or(-1))
+        .execute(&mut *tx)
+        .await?;
+        if moved.rows_affected() == 0 {
+            return Err(match expected_revision {
+                Some(_) => StoreError::Conflict(STALE_GRANTS.into()),
+                None => StoreError::NotFound,
+            });
+        }
         sqlx::query("delete from workflow_grant where workflow_configuration_id = $1")
             .bind(id.to_owned())
             .execute(&mut *tx)
@@ -165,8 +209,9 @@ impl WorkflowRepo {
                 .execute(&mut *tx)
                 .await?;
         }
+        let replaced = Self::workflow_grants_in(&mut tx, id).await?;
         tx.commit().await?;
-        Ok(())
+        Ok(replaced)
     }
 
     /// The slots a user holds on a configuration (not counting ownership).

@@ -24,7 +24,7 @@ pub const READS: [&str; 13] = [
 ];
 
 /// Updates that take `If-Match`, as (method, path); they answer the new `ETag`.
-pub const UPDATES: [(&str, &str); 7] = [
+pub const UPDATES: [(&str, &str); 11] = [
     ("put", "/v0/forms/configurations/{configurationId}"),
     ("patch", "/v0/forms/{formId}"),
     ("put", "/v0/workflows/configurations/{configurationId}"),
@@ -32,6 +32,10 @@ pub const UPDATES: [(&str, &str); 7] = [
     ("post", "/v0/workflows/items/{itemId}/transitions"),
     ("patch", "/v0/spaces/{spaceId}/settings/general"),
     ("put", "/v0/spaces/{spaceId}/settings/marketplace"),
+    ("patch", "/v0/users/me"),
+    ("put", "/v0/spaces/{spaceId}/modules"),
+    ("put", "/v0/channels/{channelId}/spaces"),
+    ("put", "/v0/workflows/configurations/{configurationId}/permissions"),
 ];
 
 pub fn complete(document: &mut Value) {

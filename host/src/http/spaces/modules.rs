@@ -2,7 +2,6 @@
 
 use std::borrow::Cow;
 
-use axum::Json;
 use axum::body::Body;
 use axum::extract::{OriginalUri, Path, Request, State};
 use axum::http::{HeaderValue, StatusCode, header};
@@ -13,6 +12,7 @@ use trellis_modules::ModuleResponse;
 use utoipa::ToSchema;
 
 use crate::domain::problems::Problem;
+use crate::http::conditional::{IfMatch, Tagged};
 use crate::http::error::{ApiResult, Error, ErrorBody, ErrorCode, ErrorEnvelope, code_for_status, status_of};
 use crate::http::extract::{ApiJson, AuthUser};
 use crate::services::modules::{Connected, MAX_REQUEST_BODY_BYTES, RouteRequest};
@@ -54,8 +54,9 @@ pub async fn get_modules(
     State(state): State<AppState>,
     AuthUser(user): AuthUser,
     Path(space_id): Path<String>,
-) -> ApiResult<Json<ConnectedModules>> {
-    Ok(Json(state.modules.connected(&user, &space_id).await?.into()))
+) -> ApiResult<Tagged<ConnectedModules>> {
+    let (etag, modules) = state.modules.connected(&user, &space_id).await?;
+    Ok(Tagged(etag, modules.into()))
 }
 
 /// Replaces the connected set; only the owner may. Each `config` is checked against its module's
@@ -71,9 +72,11 @@ pub async fn replace_modules(
     State(state): State<AppState>,
     AuthUser(user): AuthUser,
     Path(space_id): Path<String>,
+    IfMatch(precondition): IfMatch,
     ApiJson(body): ApiJson<Map<String, Value>>,
-) -> ApiResult<Json<ConnectedModules>> {
-    Ok(Json(state.modules.replace(&user, &space_id, &body).await?.into()))
+) -> ApiResult<Tagged<ConnectedModules>> {
+    let (etag, modules) = state.modules.replace(&user, &space_id, &body, &precondition).await?;
+    Ok(Tagged(etag, modules.into()))
 }
 
 /// A module's own route: the method, the path after the module id, the query and the body (at

@@ -165,8 +165,9 @@ pub async fn get_permissions(
     State(state): State<AppState>,
     AuthUser(user): AuthUser,
     Path(configuration_id): Path<String>,
-) -> ApiResult<Json<Permissions>> {
-    Ok(Json(state.workflows.grants(&user, &configuration_id).await?.into()))
+) -> ApiResult<Tagged<Permissions>> {
+    let (etag, grants) = state.workflows.grants(&user, &configuration_id).await?;
+    Ok(Tagged(etag, grants.into()))
 }
 
 /// Replaces every grant; creator only. Slots must be used by a view of the workflow.
@@ -178,7 +179,9 @@ pub async fn replace_permissions(
     State(state): State<AppState>,
     AuthUser(user): AuthUser,
     Path(configuration_id): Path<String>,
+    IfMatch(precondition): IfMatch,
     ApiJson(body): ApiJson<Value>,
-) -> ApiResult<Json<Permissions>> {
-    Ok(Json(state.workflows.replace_grants(&user, &configuration_id, &body).await?.into()))
+) -> ApiResult<Tagged<Permissions>> {
+    let (etag, grants) = state.workflows.replace_grants(&user, &configuration_id, &body, &precondition).await?;
+    Ok(Tagged(etag, grants.into()))
 }

@@ -2,7 +2,11 @@
 
 use time::OffsetDateTime;
 
-use crate::store::{ChannelMember, ConnectedSpace, InviteOutcome, MemberChannel, StoredInvite};
+use crate::domain::precondition::EntityTag;
+use crate::store::{
+    ChannelMember, ConnectedSpace, ConnectedSpacesPage, ConnectedSpacesState, InviteOutcome, MemberChannel,
+    StoredInvite,
+};
 
 /// A channel as one of its members sees it.
 pub struct ChannelMembership {
@@ -29,6 +33,26 @@ impl From<MemberChannel> for ChannelMembership {
             updated_at: channel.updated_at,
             joined_at: member.joined_at,
         }
+    }
+}
+
+/// Spaces connected to a channel (a page of them, or all) and the strong tag of the whole set: what
+/// a `PUT` of the set checks `If-Match` against.
+pub struct ConnectedSpaces {
+    pub etag: EntityTag,
+    pub spaces: Vec<ChannelSpace>,
+}
+
+impl ConnectedSpaces {
+    /// The strong tag of a connected set in `state`.
+    pub fn etag_of(state: ConnectedSpacesState) -> EntityTag {
+        EntityTag::of_revisions(&[state.revision, state.spaces_revisions])
+    }
+}
+
+impl From<ConnectedSpacesPage> for ConnectedSpaces {
+    fn from(page: ConnectedSpacesPage) -> Self {
+        Self { etag: Self::etag_of(page.state), spaces: page.spaces.into_iter().map(ChannelSpace::from).collect() }
     }
 }
 
