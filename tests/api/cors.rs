@@ -77,3 +77,56 @@ async fn an_origin_not_listed_gets_no_access_control_allow_origin() {
     assert!(stranger_get.unwrap().headers().get("access-control-allow-origin").is_none());
     assert!(by_default.headers().get("access-control-allow-origin").is_none(), "CORS is off by default");
 }
+
+/// `OPTIONS /v0/media/uploads` as a tus client sends it: with the license key, maybe an `Origin`,
+/// never `Access-Control-Request-Method`.
+async fn tus_options(app: &TestApp, origin: Option<&str>) -> Response {
+    let mut request = app.client.request(Method::OPTIONS, app.url("/v0/media/uploads"));
+    request = request.header("X-License-Key", &app.license_key).header("Tus-Resumable", "1.0.0");
+    if let Some(origin) = origin {
+        request = request.header("Origin", origin);
+    }
+    request.send().await.expect("request sent")
+}
+
+#[tokio::test]
+async fn an_options_that_is_no_preflight_reaches_its_route_and_answers_what_tus_requires() {
+    // Arrange
+    let app = cors_app().await;
+    // Act
+    let without_origin = tus_options(&app, None).await;
+    let from_listed = tus_options(&app, Some(APP)).await;
+    let from_stranger = tus_options(&app, Some("http://evil.example.test")).await;
+    // Assert
+    for response in [&without_origin, &from_listed, &from_stranger] {
+        assert_eq!(response.status(), StatusCode::NO_CONTENT);
+        assert_eq!(header(response, "tus-version"), "1.0.0");
+        assert!(header(response, "tus-extension").contains("creation"));
+        assert!(!header(response, "tus-max-size").is_empty());
+        assert!(header(response, "access-control-allow-methods").is_empty(), "no preflight answer");
+    }
+    assert!(header(&without_origin, "access-control-allow-origin").is_empty());
+    assert_eq!(header(&from_listed, "access-control-allow-origin"), APP);
+    assert!(header(&from_listed, "access-control-expose-headers").contains("tus-version"));
+    assert!(header(&from_stranger, "access-control-allow-origin").is_empty());
+}
+
+#[tokio::test]
+async fn a_preflight_of_a_resumed_stream_allows_last_event_id() {
+    // Arrange
+    let app = cors_app().await;
+    // Act
+    let response = app
+        .client
+        .request(Method::OPTIONS, app.url("/v0/events"))
+        .header("Origin", APP)
+        .header("Access-Control-Request-Method", "GET")
+        .header("Access-Control-Request-Headers", "authorization, x-license-key, last-event-id")
+        .send()
+        .await
+        .expect("request sent");
+    // Assert
+    assert!(matches!(response.status(), StatusCode::OK | StatusCode::NO_CONTENT), "{}", response.status());
+    assert_eq!(header(&response, "access-control-allow-origin"), APP);
+    assert!(header(&response, "access-control-allow-headers").contains("last-event-id"));
+}
