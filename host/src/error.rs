@@ -138,6 +138,10 @@ pub enum Error {
     /// message names the setting.
     #[error("{message}")]
     AtBound { retry_after_seconds: u64, message: Cow<'static, str> },
+    /// A conflict that ends once others have finished (a module call that kept losing races on a
+    /// shared key): CONFLICT, with when to try again.
+    #[error("{message}")]
+    Contended { retry_after_seconds: u64, message: Cow<'static, str> },
     #[error("the PIN or token is wrong, expired or used up")]
     PinInvalid,
     #[error("this feature is switched off for this deployment")]
@@ -166,7 +170,7 @@ impl Error {
             Self::Forbidden(_) => ErrorCode::Forbidden,
             Self::EntitlementExceeded(_) => ErrorCode::EntitlementLimitExceeded,
             Self::NotFound(_) => ErrorCode::NotFound,
-            Self::Conflict(_) => ErrorCode::Conflict,
+            Self::Conflict(_) | Self::Contended { .. } => ErrorCode::Conflict,
             Self::InvalidTransition(_) => ErrorCode::InvalidTransition,
             Self::LicenseRequired => ErrorCode::LicenseRequired,
             Self::LicenseInvalid(_) => ErrorCode::LicenseInvalid,

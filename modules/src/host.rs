@@ -18,6 +18,7 @@ use crate::invoke::engine;
 use crate::invoke::failure::{FailureCounts, ModuleFailure};
 use crate::invoke::guests::GuestThreads;
 use crate::invoke::metrics::ModuleMetricsReport;
+use crate::invoke::replays::ReplayTurns;
 use crate::load::cache::CodeLoad;
 use crate::load::manifest::{Manifest, ModuleKind};
 use crate::load::{LoadedModule, Loader, wasi_linker};
@@ -55,6 +56,8 @@ pub(crate) struct Inner {
     pub admission: Arc<Admission>,
     /// The threads guest code runs on, apart from the caller's.
     pub guests: GuestThreads,
+    /// Calls that lost a commit race run again one at a time per module and space.
+    pub replays: ReplayTurns,
 }
 
 impl std::fmt::Debug for ModuleHost {
@@ -141,8 +144,18 @@ impl ModuleHost {
         drop(loader);
         let admission = Arc::new(Admission::new(&settings));
         let guests = GuestThreads::new(settings.guest_threads)?;
-        let inner =
-            Arc::new(Inner { engine, settings, memory_limit, modules, refused, by_id, slots, admission, guests });
+        let inner = Arc::new(Inner {
+            engine,
+            settings,
+            memory_limit,
+            modules,
+            refused,
+            by_id,
+            slots,
+            admission,
+            guests,
+            replays: ReplayTurns::new(),
+        });
         log_metrics_periodically(&inner);
         Ok(ModuleHost { inner })
     }

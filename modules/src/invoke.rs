@@ -10,6 +10,7 @@ pub(crate) mod failure;
 pub(crate) mod guests;
 pub(crate) mod metrics;
 pub(crate) mod output;
+pub(crate) mod replays;
 pub(crate) mod state;
 
 use std::future::Future;
@@ -88,13 +89,11 @@ pub(crate) async fn bounded<T>(
     }
 }
 
-/// How many times a call runs while its compare-and-swap writes find their keys changed at commit.
-pub(crate) const MAX_ATTEMPTS: u32 = 5;
 /// How long committing a call's key-value writes may wait for the database.
 const COMMIT_TIMEOUT: Duration = Duration::from_secs(5);
 
 /// Commits the key-value writes of an attempt that answered well (`key_value/txn.rs`). A conflict is
-/// [`ModuleFailure::Conflict`], not recorded: [`until_committed`] runs the call again.
+/// [`ModuleFailure::Conflict`], not recorded: [`replays::until_committed`] runs the call again.
 pub(crate) async fn commit(module: &LoadedModule, store: &mut Store<StoreState>) -> Result<(), ModuleFailure> {
     let state = store.data_mut();
     let writes = state.kv_txn.take_writes();
@@ -110,29 +109,6 @@ pub(crate) async fn commit(module: &LoadedModule, store: &mut Store<StoreState>)
         Ok(Ok(Err(CommitRefused::Quota(why)))) => Err(record(module, ModuleFailure::KvQuota(why))),
         Ok(Err(err)) => Err(record(module, ModuleFailure::Host(format!("committing key-value writes: {err:#}")))),
         Err(_) => Err(record(module, ModuleFailure::Host("committing key-value writes timed out".into()))),
-    }
-}
-
-/// Runs `attempt` until it does not end in a commit conflict, at most [`MAX_ATTEMPTS`] times. Each attempt
-/// is a fresh instance on a fresh store whose writes were discarded, so running it again is safe for
-/// everything but outbound HTTP requests (the guides say so).
-pub(crate) async fn until_committed<T, F>(module_id: &str, mut attempt: impl FnMut() -> F) -> Result<T, ModuleFailure>
-where
-    F: Future<Output = Result<T, ModuleFailure>>,
-{
-    for _ in 1..MAX_ATTEMPTS {
-        match attempt().await {
-            Err(ModuleFailure::Conflict { .. }) => continue,
-            done => return done,
-        }
-    }
-    match attempt().await {
-        Err(ModuleFailure::Conflict { .. }) => {
-            let failure = ModuleFailure::Conflict { attempts: MAX_ATTEMPTS };
-            tracing::warn!(module = module_id, error = %failure, "module call gave up");
-            Err(failure)
-        }
-        done => done,
     }
 }
 

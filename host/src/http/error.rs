@@ -94,6 +94,7 @@ impl IntoResponse for Error {
         let retry_after = match &self {
             Self::RateLimited { retry_after_seconds }
             | Self::AtBound { retry_after_seconds, .. }
+            | Self::Contended { retry_after_seconds, .. }
             | Self::MediaUnavailable { retry_after_seconds }
             | Self::ServiceUnavailable { retry_after_seconds } => Some(*retry_after_seconds),
             _ => None,

@@ -219,10 +219,12 @@ impl Modules {
                 retry_after_seconds: retry_after.as_secs_f64().ceil().max(1.0) as u64,
                 message: Cow::Owned(self.host.describe_request_failure(module_id, &failure)),
             },
-            // Another call kept changing what this one compared-and-swapped: nothing was written.
-            ModuleFailure::Conflict { .. } => {
-                Error::Conflict(Cow::Owned(self.host.describe_request_failure(module_id, &failure)))
-            }
+            // Other calls kept changing what this one compared-and-swapped, even taking turns: nothing
+            // was written, and trying again once they are done will do.
+            ModuleFailure::Conflict { .. } => Error::Contended {
+                retry_after_seconds: 1,
+                message: Cow::Owned(self.host.describe_request_failure(module_id, &failure)),
+            },
             failure => Error::ModuleFailed(Cow::Owned(self.host.describe_request_failure(module_id, &failure))),
         })
     }

@@ -18,8 +18,9 @@ use crate::host::{Inner, ModuleHost};
 use crate::invoke::admission::Ticket;
 use crate::invoke::clock::GuestClock;
 use crate::invoke::failure::{BusyBound, ModuleFailure};
+use crate::invoke::replays::until_committed;
 use crate::invoke::state::StoreState;
-use crate::invoke::{bounded, check_body, commit, new_store, record, settle, until_committed};
+use crate::invoke::{bounded, check_body, commit, new_store, record, settle};
 use crate::load::manifest::ModuleKind;
 use crate::load::{LoadedModule, Prepared};
 use crate::wit::latest::space::exports::trellis::module::space_hooks as sh;
@@ -35,9 +36,12 @@ impl ModuleHost {
         request: ModuleRequest,
         ticket: Ticket,
     ) -> Result<ModuleResponse, ModuleFailure> {
-        let ticket = &ticket;
-        until_committed(module_id, move || self.request_attempt(module_id, invocation.clone(), request.clone(), ticket))
-            .await
+        let (ticket, inner) = (&ticket, &*self.inner);
+        let scope = (module_id, invocation.space_id.as_str());
+        until_committed(&inner.replays, scope, || {
+            self.request_attempt(module_id, invocation.clone(), request.clone(), ticket)
+        })
+        .await
     }
 
     async fn request_attempt(
@@ -119,9 +123,12 @@ impl ModuleHost {
         event: ModuleEvent,
         ticket: Ticket,
     ) -> Result<(), ModuleFailure> {
-        let ticket = &ticket;
-        until_committed(module_id, move || self.event_attempt(module_id, invocation.clone(), event.clone(), ticket))
-            .await
+        let (ticket, inner) = (&ticket, &*self.inner);
+        let scope = (module_id, invocation.space_id.as_str());
+        until_committed(&inner.replays, scope, || {
+            self.event_attempt(module_id, invocation.clone(), event.clone(), ticket)
+        })
+        .await
     }
 
     async fn event_attempt(

@@ -3,6 +3,10 @@
 // a re-vote moves it. A vote is three writes (the caller's vote by compare-and-swap, then two counters) that
 // the host commits together: `POST /vote?stall=1` writes, then spins until its deadline stops it, and the
 // totals stay exact.
+//
+// `POST /ballot` and `GET /ballot/results` keep the same poll as one JSON document (`ballot`, every voter's
+// option) changed with `kv.updateJson`: concurrent votes race on that one key, the host runs a call that lost
+// the race again (the replays of one space take turns), and every vote lands.
 import { Router, badRequest, bodyJson, notFound, ok, spaceModule } from '../../../sdk-js/src/trellis.js';
 
 export const manifest = {
@@ -54,6 +58,23 @@ const routes = new Router()
       }
     }
     return ok({ option, previous: previous ?? null });
+  })
+  .post('/ballot', (req, _params, t) => {
+    const option = bodyJson(req)?.option;
+    if (!t.config.options.includes(option)) {
+      const allowed = t.config.options.join(', ');
+      const problem = { path: '/option', code: 'NOT_AN_OPTION', message: `must be one of: ${allowed}` };
+      return badRequest("option must be one of the poll's options", [problem]);
+    }
+    const user = req.callerUserId;
+    const [old] = t.kv.updateJson('ballot', (ballot) => ({ ...(ballot ?? {}), [user]: option }));
+    return ok({ option, previous: old?.[user] ?? null });
+  })
+  .get('/ballot/results', (_req, _params, t) => {
+    const ballot = t.kv.getJson('ballot') ?? {};
+    const counts = Object.fromEntries(t.config.options.map((o) => [o, 0]));
+    for (const option of Object.values(ballot)) if (option in counts) counts[option] += 1;
+    return ok({ counts, voters: Object.keys(ballot).length });
   })
   .get('/vote', (req, _params, t) => ok({ option: t.kv.getText(`vote/${req.callerUserId}`) ?? null }))
   .get('/results', (_req, _params, t) => {

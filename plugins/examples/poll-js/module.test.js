@@ -22,6 +22,14 @@ test('a re-vote moves the caller\u2019s vote and the counts follow', () => {
   assert.deepEqual(responseJson(call('get', '/vote', undefined, 'ann')), { option: 'no' });
 });
 
+test('ballots on the shared document count each voter once', () => {
+  const { call } = setup();
+  call('post', '/ballot', { option: 'yes' }, 'ann');
+  call('post', '/ballot', { option: 'yes' }, 'bob');
+  assert.deepEqual(responseJson(call('post', '/ballot', { option: 'no' }, 'ann')), { option: 'no', previous: 'yes' });
+  assert.deepEqual(responseJson(call('get', '/ballot/results')), { counts: { yes: 1, no: 1 }, voters: 2 });
+});
+
 test('an option the poll lacks is a 400 naming the options', () => {
   const { call, host } = setup();
   const answer = call('post', '/vote', { option: 'maybe' });

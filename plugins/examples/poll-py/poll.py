@@ -3,6 +3,10 @@
 lists; a re-vote moves it. A vote is three writes (the caller's vote by compare-and-swap, then two
 counters) that the host commits together: `POST /vote?stall=1` writes, then spins until its deadline stops
 it, and the totals stay exact.
+
+`POST /ballot` and `GET /ballot/results` keep the same poll as one JSON document (`ballot`, every voter's
+option) changed with `ctx.kv.update_json`: concurrent votes race on that one key, the host runs a call
+that lost the race again (the replays of one space take turns), and every vote lands.
 """
 
 from __future__ import annotations
@@ -71,6 +75,29 @@ def post_vote(ctx: Context, request: Request) -> Response:
         while True:  # the writes above are dropped when the deadline stops this call
             pass
     return json_response({"option": option, "previous": previous})
+
+
+@router.post("/ballot")
+def post_ballot(ctx: Context, request: Request) -> Response:
+    body = request.json()
+    option = body.get("option") if isinstance(body, dict) else None
+    options = ctx.config["options"]
+    if option not in options:
+        problem = {"path": "/option", "code": "NOT_AN_OPTION", "message": f"must be one of: {', '.join(options)}"}
+        return bad_request("option must be one of the poll's options", [problem])
+    user = request.caller_user_id
+    old, _ = ctx.kv.update_json("ballot", lambda ballot: {**(ballot or {}), user: option})
+    return json_response({"option": option, "previous": (old or {}).get(user)})
+
+
+@router.get("/ballot/results")
+def ballot_results(ctx: Context, _request: Request) -> Response:
+    ballot = ctx.kv.get_json("ballot") or {}
+    counts = {option: 0 for option in ctx.config["options"]}
+    for option in ballot.values():
+        if option in counts:
+            counts[option] += 1
+    return json_response({"counts": counts, "voters": len(ballot)})
 
 
 @router.get("/vote")

@@ -88,6 +88,7 @@ pub async fn replace_modules(
     responses((status = 200, description = "the module's JSON answer (any status it chooses; also POST, PUT, PATCH, DELETE)"),
         (status = 403, body = ErrorEnvelope, description = "FORBIDDEN: the caller reads the space through a channel (module routes may write)"),
         (status = 404, body = ErrorEnvelope, description = "NOT_FOUND: not a member, or the module is not connected to the space"),
+        (status = 409, body = ErrorEnvelope, description = "CONFLICT: the module's own answer, or (with Retry-After) other calls kept changing a key this call compared-and-swapped, also when it ran again in its turn, and nothing it wrote was kept"),
         (status = 413, body = ErrorEnvelope, description = "PAYLOAD_TOO_LARGE"),
         (status = 429, body = ErrorEnvelope, description = "RATE_LIMITED, with Retry-After: the module or the space has as many calls running as it may, or the space has spent its guest time"),
         (status = 502, body = ErrorEnvelope, description = "MODULE_FAILED: the module trapped, ran out of time or memory, or answered something invalid")))]

@@ -4,7 +4,8 @@
 use crate::api::{Decision, Invocation, ListingStats, Registration};
 use crate::host::ModuleHost;
 use crate::invoke::failure::ModuleFailure;
-use crate::invoke::{bounded, commit, record, settle, until_committed};
+use crate::invoke::replays::until_committed;
+use crate::invoke::{bounded, commit, record, settle};
 use crate::load::Prepared;
 use crate::load::manifest::ModuleKind;
 use crate::wit::latest::marketplace::exports::trellis::module::marketplace_hooks as mh;
@@ -28,7 +29,8 @@ impl ModuleHost {
         let mut scores = Vec::with_capacity(listings.len());
         for batch in listings.chunks(TRENDING_BATCH) {
             let attempt = || self.trending_batch(module_id, invocation.clone(), batch);
-            scores.extend(until_committed(module_id, attempt).await?);
+            let inner = &*self.inner;
+            scores.extend(until_committed(&inner.replays, (module_id, ""), attempt).await?);
         }
         Ok(scores)
     }
@@ -105,7 +107,8 @@ impl ModuleHost {
         registration: Registration,
     ) -> Result<Decision, ModuleFailure> {
         let attempt = || self.decision_attempt(module_id, invocation.clone(), registration.clone());
-        until_committed(module_id, attempt).await
+        let inner = &*self.inner;
+        until_committed(&inner.replays, (module_id, ""), attempt).await
     }
 
     async fn decision_attempt(

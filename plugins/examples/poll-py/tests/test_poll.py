@@ -26,6 +26,12 @@ class PollTest(unittest.TestCase):
         self.assertEqual(self.call("GET", "/results").json(), {"counts": {"yes": 1, "no": 1}, "voters": 2})
         self.assertEqual(self.call("GET", "/vote", user="ann").json(), {"option": "no"})
 
+    def test_ballots_on_the_shared_document_count_each_voter_once(self):
+        self.call("POST", "/ballot", {"option": "yes"}, "ann")
+        self.call("POST", "/ballot", {"option": "yes"}, "bob")
+        self.assertEqual(self.call("POST", "/ballot", {"option": "no"}, "ann").json(), {"option": "no", "previous": "yes"})
+        self.assertEqual(self.call("GET", "/ballot/results").json(), {"counts": {"yes": 1, "no": 1}, "voters": 2})
+
     def test_an_option_the_poll_lacks_is_a_400_naming_the_options(self):
         answer = self.call("POST", "/vote", {"option": "maybe"})
         self.assertEqual(answer.status, 400)

@@ -6,6 +6,13 @@
 //! same old vote), then the two counters. The host commits a call's writes together, so a call stopped
 //! between them leaves nothing: `POST /vote?stall=1` writes, then spins until its deadline stops it, and the
 //! totals stay exact. The same module exists in JavaScript (`poll-js`) and Python (`poll-py`).
+//!
+//! `POST /ballot` and `GET /ballot/results` keep the same poll the other way the guides describe: as one JSON
+//! document (`ballot`, every voter's option) changed with `kv::update_json`. Concurrent votes all race on that
+//! one key; the host runs a call that lost the race again, the replays of one space taking turns, so every
+//! vote lands and the counts stay exact.
+
+use std::collections::BTreeMap;
 
 use serde::Deserialize;
 use serde_json::{Map, json};
@@ -68,6 +75,34 @@ impl SpaceModule for Poll {
                     kv::get(vote_key(request.caller_user_id())).map(|b| String::from_utf8_lossy(&b).into_owned());
                 Response::ok(&json!({"option": option}))
             }
+            (Method::Post, ["ballot"]) => match request.json::<Vote>() {
+                Ok(Vote { option: Some(option) }) if config.options.contains(&option) => {
+                    let user = request.caller_user_id().to_owned();
+                    let mut previous = None;
+                    kv::update_json(BALLOT, |ballot: Option<BTreeMap<String, String>>| {
+                        let mut ballot = ballot.unwrap_or_default();
+                        previous = ballot.insert(user.clone(), option.clone());
+                        Some(ballot)
+                    })?;
+                    Response::ok(&json!({"option": option, "previous": previous}))
+                }
+                _ => {
+                    let allowed = config.options.join(", ");
+                    let problem = Detail::new("/option", "NOT_AN_OPTION", format!("must be one of: {allowed}"));
+                    return Ok(Response::bad_request("option must be one of the poll's options", vec![problem]));
+                }
+            },
+            (Method::Get, ["ballot", "results"]) => {
+                let ballot: BTreeMap<String, String> = kv::get_json(BALLOT)?.unwrap_or_default();
+                let mut counts: Map<String, serde_json::Value> =
+                    config.options.iter().map(|option| (option.clone(), json!(0))).collect();
+                for option in ballot.values() {
+                    if let Some(count) = counts.get_mut(option) {
+                        *count = json!(count.as_i64().unwrap_or(0) + 1);
+                    }
+                }
+                Response::ok(&json!({"counts": counts, "voters": ballot.len()}))
+            }
             (Method::Get, ["results"]) => {
                 let mut counts = Map::new();
                 for option in &config.options {
@@ -81,6 +116,9 @@ impl SpaceModule for Poll {
 }
 
 trellis_plugin_sdk::export_space_module!(Poll);
+
+/// The key of the shared document: every voter's option, by user id.
+const BALLOT: &str = "ballot";
 
 fn vote_key(user: &str) -> String {
     format!("vote/{user}")
@@ -150,6 +188,21 @@ mod tests {
         vote_as(&host, "bob", "yes");
         vote_as(&host, "ann", "no");
         let results = call(&host, Request::get("/results"));
+        assert_eq!(results.json_body::<Value>().unwrap(), json!({"counts": {"yes": 1, "no": 1}, "voters": 2}));
+    }
+
+    #[test]
+    fn ballots_on_the_shared_document_count_each_voter_once() {
+        let host = TestHost::new();
+        for (user, option) in [("ann", "yes"), ("bob", "yes"), ("ann", "no")] {
+            let request = Request::post("/ballot").with_json(&json!({"option": option})).with_caller(
+                user,
+                user,
+                CallerRole::Member,
+            );
+            assert_eq!(call(&host, request).status(), 200);
+        }
+        let results = call(&host, Request::get("/ballot/results"));
         assert_eq!(results.json_body::<Value>().unwrap(), json!({"counts": {"yes": 1, "no": 1}, "voters": 2}));
     }
 
