@@ -40,10 +40,14 @@ mod imp {
     use crate::testing::with_host;
 
     pub(super) fn size() -> u64 {
-        with_host(|host| host.asset.len() as u64)
+        with_host(|host| {
+            host.require(crate::Permission::AssetRead, "asset::size");
+            host.asset.len() as u64
+        })
     }
     pub(super) fn read(offset: u64, length: u32) -> Vec<u8> {
         with_host(|host| {
+            host.require(crate::Permission::AssetRead, "asset::read");
             let start = usize::try_from(offset).unwrap_or(usize::MAX).min(host.asset.len());
             let end = start.saturating_add(length.min(MAX_READ) as usize).min(host.asset.len());
             host.asset[start..end].to_vec()

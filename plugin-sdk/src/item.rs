@@ -61,6 +61,9 @@ mod imp {
 #[cfg(not(target_arch = "wasm32"))]
 mod imp {
     pub(super) fn current() -> Option<String> {
-        crate::testing::with_host(|host| host.item.clone())
+        crate::testing::with_host(|host| {
+            host.require(crate::Permission::ItemRead, "item::current");
+            host.item.clone()
+        })
     }
 }

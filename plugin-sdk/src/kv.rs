@@ -192,7 +192,14 @@ mod imp {
 
 #[cfg(not(target_arch = "wasm32"))]
 mod imp {
-    use crate::testing::with_host;
+    use crate::testing::HostState;
+
+    fn with_host<R>(f: impl FnOnce(&mut HostState) -> R) -> R {
+        crate::testing::with_host(|host| {
+            host.require(crate::Permission::KeyValue, "kv");
+            f(host)
+        })
+    }
 
     pub(super) fn get(key: &str) -> Option<Vec<u8>> {
         with_host(|host| host.kv_get(key))

@@ -33,7 +33,7 @@ impl Response {
     pub fn json<T: Serialize + ?Sized>(status: u16, value: &T) -> Self {
         match serde_json::to_string(value) {
             Ok(body) => Self { status, body },
-            Err(error) => Self::error(500, "INTERNAL", &format!("response not serializable: {error}")),
+            Err(error) => Self::error(500, "INTERNAL", format!("response not serializable: {error}")),
         }
     }
 
@@ -59,7 +59,7 @@ impl Response {
     /// let body: serde_json::Value = taken.json_body().unwrap();
     /// assert_eq!(body, serde_json::json!({"error": {"code": "CONFLICT", "message": "you voted already"}}));
     /// ```
-    pub fn error(status: u16, code: &str, message: &str) -> Self {
+    pub fn error(status: u16, code: &str, message: impl AsRef<str>) -> Self {
         Self::error_with_details(status, code, message, Vec::new())
     }
 
@@ -77,8 +77,8 @@ impl Response {
     /// let body: serde_json::Value = closed.json_body().unwrap();
     /// assert_eq!(body["error"]["details"][0]["code"], "POLL_CLOSED");
     /// ```
-    pub fn error_with_details(status: u16, code: &str, message: &str, details: Vec<Detail>) -> Self {
-        let mut error = serde_json::json!({"code": code, "message": message});
+    pub fn error_with_details(status: u16, code: &str, message: impl AsRef<str>, details: Vec<Detail>) -> Self {
+        let mut error = serde_json::json!({"code": code, "message": message.as_ref()});
         if !details.is_empty() {
             error["details"] = serde_json::json!(details);
         }
@@ -95,8 +95,12 @@ impl Response {
     /// assert_eq!(bad.status(), 400);
     /// let body: serde_json::Value = bad.json_body().unwrap();
     /// assert_eq!(body["error"]["message"], "choice must be one of the options");
+    /// // A message made with `format!` is taken as it is.
+    /// let options = ["a", "b"].join(", ");
+    /// let named = Response::bad_request(format!("choice must be one of: {options}"), vec![]);
+    /// assert_eq!(named.json_body::<serde_json::Value>().unwrap()["error"]["message"], "choice must be one of: a, b");
     /// ```
-    pub fn bad_request(message: &str, details: Vec<Detail>) -> Self {
+    pub fn bad_request(message: impl AsRef<str>, details: Vec<Detail>) -> Self {
         Self::error_with_details(400, "VALIDATION_FAILED", message, details)
     }
 
@@ -105,7 +109,7 @@ impl Response {
     /// The top-level message is the first detail's.
     pub fn validation_failed(details: Vec<Detail>) -> Self {
         let message = details.first().map_or("invalid request", |detail| detail.message.as_str()).to_owned();
-        Self::bad_request(&message, details)
+        Self::bad_request(message, details)
     }
 
     /// 404 NOT_FOUND, for an unknown route or a missing resource.

@@ -64,9 +64,23 @@ pub(crate) struct HostState {
     http_stubs: HashMap<String, IncomingResponse>,
     http_requests: Vec<OutgoingRequest>,
     pub(crate) inference: inference::InferenceState,
+    /// The permissions of the manifest the last [`TestHost::context`] was made from; `None` before one.
+    granted: Option<Vec<crate::Permission>>,
 }
 
 impl HostState {
+    /// Refuses a capability the manifest did not ask for, as the host does: it does not load a module
+    /// that imports an interface without its permission. Checked once a context was made from a manifest.
+    pub(crate) fn require(&self, permission: crate::Permission, function: &str) {
+        let Some(granted) = &self.granted else { return };
+        let wanted = std::mem::discriminant(&permission);
+        assert!(
+            granted.iter().any(|p| std::mem::discriminant(p) == wanted),
+            "{function} needs Permission::{permission:?} in the manifest: the host does not load a module that \
+             imports it without asking"
+        );
+    }
+
     pub(crate) fn kv_get(&mut self, key: &str) -> Option<Vec<u8>> {
         self.kv_calls.gets += 1;
         self.kv.get(key).cloned()
@@ -210,6 +224,7 @@ impl TestHost {
         config: &serde_json::Value,
     ) -> crate::Result<crate::Context> {
         manifest.check_config(config)?;
+        with_host(|host| host.granted = Some(manifest.permissions().to_vec()));
         Ok(crate::Context::with_config(space_id, config))
     }
 
@@ -368,6 +383,17 @@ mod tests {
         assert_eq!(http::fetch(http::OutgoingRequest::post("https://a.example/")).unwrap().status, 204);
         assert!(http::fetch(http::OutgoingRequest::get("https://b.example/")).is_err());
         assert_eq!(host.http_requests().iter().map(|r| r.method.as_str()).collect::<Vec<_>>(), ["POST", "GET"]);
+    }
+
+    #[test]
+    #[should_panic(expected = "item::current needs Permission::ItemRead in the manifest")]
+    fn a_capability_the_manifest_did_not_ask_for_is_refused_as_the_host_refuses_it() {
+        let host = TestHost::new();
+        let manifest = crate::Manifest::new("m", "M", "1.0.0").permission(crate::Permission::KeyValue);
+        host.set_item(&serde_json::json!({"formId": "f"}));
+        host.context(&manifest, "space-1", &serde_json::json!({})).unwrap();
+        crate::kv::set("k", "v").unwrap();
+        let _ = crate::item::current();
     }
 
     #[test]

@@ -78,6 +78,8 @@ pub async fn run(args: DevArgs) -> anyhow::Result<()> {
     let addr = listener.local_addr()?;
     let base = format!("http://{addr}");
     let mut printed = false;
+    // Made once, so a signal that comes during a rebuild or a reload is not missed.
+    let mut asked_to_stop = std::pin::pin!(stop_asked());
     loop {
         let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
         let server = tokio::spawn(crate::serve(state.clone(), listener, async move {
@@ -91,7 +93,7 @@ pub async fn run(args: DevArgs) -> anyhow::Result<()> {
             // Said once the new server listens, so a call made on reading it is answered.
             println!("reloaded {} at {base}", manifest.id);
         }
-        let quit = watch_and_rebuild(&project, &served, code_cache.as_deref()).await?;
+        let quit = watch_and_rebuild(&project, &served, code_cache.as_deref(), asked_to_stop.as_mut()).await?;
         if quit {
             let _ = stop.send(());
             server.await.context("the dev server panicked")??;
@@ -155,13 +157,39 @@ fn build(project: &Project) -> anyhow::Result<PathBuf> {
     Ok(wasm)
 }
 
-/// Waits for a change of the sources, then rebuilds; answers true on Ctrl-C. A failed build is reported
-/// and the old module keeps serving.
-async fn watch_and_rebuild(project: &Project, served: &Path, code_cache: Option<&Path>) -> anyhow::Result<bool> {
+/// Ctrl-C or SIGTERM: either stops the dev server the same way, removing its temporary folder. The
+/// handlers are installed when this is called, so a signal that comes before the first poll counts too.
+fn stop_asked() -> impl std::future::Future<Output = ()> {
+    #[cfg(unix)]
+    let signals = {
+        use tokio::signal::unix::{SignalKind, signal};
+        (signal(SignalKind::interrupt()).ok(), signal(SignalKind::terminate()).ok())
+    };
+    async move {
+        #[cfg(unix)]
+        if let (Some(mut interrupt), Some(mut terminate)) = signals {
+            tokio::select! {
+                _ = interrupt.recv() => {}
+                _ = terminate.recv() => {}
+            }
+            return;
+        }
+        let _ = tokio::signal::ctrl_c().await;
+    }
+}
+
+/// Waits for a change of the sources, then rebuilds; answers true on Ctrl-C or SIGTERM. A failed build is
+/// reported and the old module keeps serving.
+async fn watch_and_rebuild(
+    project: &Project,
+    served: &Path,
+    code_cache: Option<&Path>,
+    mut stop: std::pin::Pin<&mut impl std::future::Future<Output = ()>>,
+) -> anyhow::Result<bool> {
     let mut seen = project.fingerprint();
     loop {
         tokio::select! {
-            _ = tokio::signal::ctrl_c() => return Ok(true),
+            () = stop.as_mut() => return Ok(true),
             () = tokio::time::sleep(Duration::from_millis(400)) => {}
         }
         let now = project.fingerprint();

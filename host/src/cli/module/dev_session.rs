@@ -162,13 +162,16 @@ pub async fn setup(
         let space = call(post, "/v0/spaces", Some(&tokens[0]), space).await?;
         let id = space["spaceId"].as_str().context("no spaceId")?.to_owned();
         let modules = json!({"modules": [{"moduleId": manifest.id, "config": module_config.config}]});
+        // A configuration the schema refuses stops here: a dev server whose module is not connected
+        // would answer every call with 404.
         if let Err(err) =
             call(reqwest::Method::PUT, &format!("/v0/spaces/{id}/modules"), Some(&tokens[0]), modules).await
         {
-            eprintln!(
-                "the module is not connected: its schema refuses the configuration from {} ({}); give one with \
-                 --config '{{...}}' or --config FILE.json: {err:#}",
-                module_config.origin, module_config.config
+            anyhow::bail!(
+                "the module's schema refuses the configuration from {} ({}); give one with --config '{{...}}' or \
+                 --config FILE.json: {err:#}",
+                module_config.origin,
+                module_config.config
             );
         }
         let now = time::OffsetDateTime::now_utc();
