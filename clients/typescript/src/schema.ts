@@ -781,7 +781,7 @@ export interface paths {
          * Creates a resumable upload (tus creation): `Tus-Resumable: 1.0.0`, `Upload-Length` (bytes, at
          *     least 1) and `Upload-Metadata` (`filename` and `contentType`, base64). With `Content-Type:
          *     application/offset+octet-stream` the body holds its first bytes (creation-with-upload). The tus
-         *     headers are not listed as parameters: a tus client, not a generated one, sends them.
+         *     headers are written into the document by `openapi/tus.rs`, so a generated client can send them.
          */
         post: operations["create_upload"];
         delete?: never;
@@ -4486,7 +4486,10 @@ export interface operations {
     replace_channel_spaces: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The `ETag` of the state this change was made from: 412 when the resource changed since. A weak tag (`W/`) never matches; `*` matches any state */
+                "If-Match"?: string;
+            };
             path: {
                 channelId: string;
             };
@@ -4501,6 +4504,8 @@ export interface operations {
             /** @description every connected space, in the order given; nextCursor is null */
             200: {
                 headers: {
+                    /** @description The strong entity tag of the state shown */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4535,6 +4540,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["Internal"];
@@ -7209,15 +7215,35 @@ export interface operations {
     create_upload: {
         parameters: {
             query?: never;
-            header?: never;
+            header: {
+                /** @description The tus version the client speaks: 1.0.0 */
+                "Tus-Resumable": "1.0.0";
+                /** @description The upload's whole length in bytes */
+                "Upload-Length": number;
+                /** @description Comma-separated `key base64value` pairs: `filename` and `contentType` */
+                "Upload-Metadata"?: string;
+            };
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        /** @description The first bytes of the upload (creation-with-upload); none is an empty upload to PATCH into */
+        requestBody?: {
+            content: {
+                "application/offset+octet-stream": string;
+            };
+        };
         responses: {
             /** @description Location names the upload; Upload-Offset, Upload-Expires */
             201: {
                 headers: {
+                    /** @description The upload's URL, `/v0/media/uploads/{uploadId}` */
+                    Location?: string;
+                    /** @description 1.0.0 */
+                    "Tus-Resumable"?: string;
+                    /** @description When an unfinished upload is removed (HTTP date) */
+                    "Upload-Expires"?: string;
+                    /** @description Bytes received so far */
+                    "Upload-Offset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7290,6 +7316,14 @@ export interface operations {
             /** @description Tus-Version, Tus-Extension and Tus-Max-Size */
             204: {
                 headers: {
+                    /** @description creation, creation-with-upload, expiration, termination */
+                    "Tus-Extension"?: string;
+                    /** @description The largest upload in bytes (`media.max_file_bytes`) */
+                    "Tus-Max-Size"?: number;
+                    /** @description 1.0.0 */
+                    "Tus-Resumable"?: string;
+                    /** @description The tus versions the server speaks: 1.0.0 */
+                    "Tus-Version"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -7303,7 +7337,10 @@ export interface operations {
     terminate_upload: {
         parameters: {
             query?: never;
-            header?: never;
+            header: {
+                /** @description The tus version the client speaks: 1.0.0 */
+                "Tus-Resumable": "1.0.0";
+            };
             path: {
                 uploadId: string;
             };
@@ -7355,7 +7392,10 @@ export interface operations {
     upload_status: {
         parameters: {
             query?: never;
-            header?: never;
+            header: {
+                /** @description The tus version the client speaks: 1.0.0 */
+                "Tus-Resumable": "1.0.0";
+            };
             path: {
                 uploadId: string;
             };
@@ -7366,6 +7406,16 @@ export interface operations {
             /** @description Upload-Offset, Upload-Length, Upload-Metadata, Upload-Expires */
             200: {
                 headers: {
+                    /** @description 1.0.0 */
+                    "Tus-Resumable"?: string;
+                    /** @description When an unfinished upload is removed (HTTP date) */
+                    "Upload-Expires"?: string;
+                    /** @description The upload's whole length in bytes */
+                    "Upload-Length"?: number;
+                    /** @description As given at creation */
+                    "Upload-Metadata"?: string;
+                    /** @description Bytes received so far */
+                    "Upload-Offset"?: number;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -7401,7 +7451,12 @@ export interface operations {
     append_upload: {
         parameters: {
             query?: never;
-            header?: never;
+            header: {
+                /** @description The tus version the client speaks: 1.0.0 */
+                "Tus-Resumable": "1.0.0";
+                /** @description Where the body's bytes go: the upload's offset now (HEAD tells it after an interruption) */
+                "Upload-Offset": number;
+            };
             path: {
                 uploadId: string;
             };
@@ -7409,13 +7464,19 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/offset+octet-stream": number[];
+                "application/offset+octet-stream": string;
             };
         };
         responses: {
             /** @description The new Upload-Offset and Upload-Expires */
             204: {
                 headers: {
+                    /** @description 1.0.0 */
+                    "Tus-Resumable"?: string;
+                    /** @description When an unfinished upload is removed (HTTP date) */
+                    "Upload-Expires"?: string;
+                    /** @description Bytes received so far */
+                    "Upload-Offset"?: number;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -8554,7 +8615,10 @@ export interface operations {
     replace_space_modules: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The `ETag` of the state this change was made from: 412 when the resource changed since. A weak tag (`W/`) never matches; `*` matches any state */
+                "If-Match"?: string;
+            };
             path: {
                 spaceId: string;
             };
@@ -8568,6 +8632,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description The strong entity tag of the state shown */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8602,6 +8668,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["Internal"];
@@ -8642,6 +8709,15 @@ export interface operations {
             };
             /** @description NOT_FOUND: not a member, or the module is not connected to the space */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description CONFLICT: the module's own answer, or (with Retry-After) other calls kept changing a key this call compared-and-swapped, also when it ran again in its turn, and nothing it wrote was kept */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9144,7 +9220,10 @@ export interface operations {
     update_me: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The `ETag` of the state this change was made from: 412 when the resource changed since. A weak tag (`W/`) never matches; `*` matches any state */
+                "If-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -9156,6 +9235,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description The strong entity tag of the state shown */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9181,6 +9262,7 @@ export interface operations {
                 };
             };
             403: components["responses"]["Forbidden"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["Internal"];
@@ -9518,7 +9600,10 @@ export interface operations {
     replace_workflow_permissions: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The `ETag` of the state this change was made from: 412 when the resource changed since. A weak tag (`W/`) never matches; `*` matches any state */
+                "If-Match"?: string;
+            };
             path: {
                 configurationId: string;
             };
@@ -9532,6 +9617,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description The strong entity tag of the state shown */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9566,6 +9653,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["Internal"];

@@ -10,6 +10,7 @@ mod links;
 mod required;
 mod responses;
 mod strict;
+mod tus;
 
 use axum::Json;
 use utoipa::openapi::security::{ApiKey, ApiKeyValue, HttpAuthScheme, HttpBuilder, SecurityScheme};
@@ -134,6 +135,7 @@ static DOCUMENT: std::sync::LazyLock<serde_json::Value> = std::sync::LazyLock::n
     responses::complete(&mut document);
     required::complete(&mut document);
     conditional::complete(&mut document);
+    tus::complete(&mut document);
     links::complete(&mut document);
     examples::complete(&mut document);
     errors::complete(&mut document);

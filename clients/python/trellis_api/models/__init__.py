@@ -3,6 +3,7 @@
 from .actor import Actor
 from .analysis_step_view import AnalysisStepView
 from .analysis_step_view_state import AnalysisStepViewState
+from .append_upload_tus_resumable import AppendUploadTusResumable
 from .asset_analysis import AssetAnalysis
 from .asset_analysis_state import AssetAnalysisState
 from .asset_created import AssetCreated
@@ -35,6 +36,7 @@ from .connected_module_config import ConnectedModuleConfig
 from .connected_modules import ConnectedModules
 from .connected_space_view import ConnectedSpaceView
 from .correspondent_view import CorrespondentView
+from .create_upload_tus_resumable import CreateUploadTusResumable
 from .download_asset_part import DownloadAssetPart
 from .error_body import ErrorBody
 from .error_code import ErrorCode
@@ -179,6 +181,7 @@ from .start_reset import StartReset
 from .start_signup import StartSignup
 from .start_workflow import StartWorkflow
 from .start_workflow_item_type_type_0 import StartWorkflowItemTypeType0
+from .terminate_upload_tus_resumable import TerminateUploadTusResumable
 from .thread_view import ThreadView
 from .transition_item_item_type import TransitionItemItemType
 from .transition_request import TransitionRequest
@@ -187,6 +190,7 @@ from .unread_count import UnreadCount
 from .update_item_item_type import UpdateItemItemType
 from .update_profile import UpdateProfile
 from .upload_created import UploadCreated
+from .upload_status_tus_resumable import UploadStatusTusResumable
 from .uploaded import Uploaded
 from .use_upload import UseUpload
 from .use_uploads import UseUploads
@@ -249,6 +253,7 @@ __all__ = (
     "Actor",
     "AnalysisStepView",
     "AnalysisStepViewState",
+    "AppendUploadTusResumable",
     "AssetAnalysis",
     "AssetAnalysisState",
     "AssetCreated",
@@ -281,6 +286,7 @@ __all__ = (
     "ConnectedModules",
     "ConnectedSpaceView",
     "CorrespondentView",
+    "CreateUploadTusResumable",
     "DownloadAssetPart",
     "ErrorBody",
     "ErrorCode",
@@ -419,6 +425,7 @@ __all__ = (
     "StartSignup",
     "StartWorkflow",
     "StartWorkflowItemTypeType0",
+    "TerminateUploadTusResumable",
     "ThreadView",
     "TransitionItemItemType",
     "TransitionRequest",
@@ -427,6 +434,7 @@ __all__ = (
     "UpdateItemItemType",
     "UpdateProfile",
     "UploadCreated",
+    "UploadStatusTusResumable",
     "Uploaded",
     "UseUpload",
     "UseUploads",

@@ -111,7 +111,7 @@ pub async fn tus_options(State(state): State<AppState>) -> Response {
 /// Creates a resumable upload (tus creation): `Tus-Resumable: 1.0.0`, `Upload-Length` (bytes, at
 /// least 1) and `Upload-Metadata` (`filename` and `contentType`, base64). With `Content-Type:
 /// application/offset+octet-stream` the body holds its first bytes (creation-with-upload). The tus
-/// headers are not listed as parameters: a tus client, not a generated one, sends them.
+/// headers are written into the document by `openapi/tus.rs`, so a generated client can send them.
 #[utoipa::path(post, path = "/v0/media/uploads", tag = "media",
     security(("session" = [], "license" = [])),
     responses((status = 201, body = UploadCreated, description = "Location names the upload; Upload-Offset, Upload-Expires"),

@@ -9,15 +9,18 @@ from ...client import AuthenticatedClient, Client
 from ...models.error_envelope import ErrorEnvelope
 from ...models.list_envelope_connected_space_view import ListEnvelopeConnectedSpaceView
 from ...models.space_ids import SpaceIds
-from ...types import Response
+from ...types import UNSET, Response, Unset
 
 
 def _get_kwargs(
     channel_id: str,
     *,
     body: SpaceIds,
+    if_match: str | Unset = UNSET,
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
+    if not isinstance(if_match, Unset):
+        headers["If-Match"] = if_match
 
     _kwargs: dict[str, Any] = {
         "method": "put",
@@ -62,6 +65,11 @@ def _parse_response(
 
         return response_404
 
+    if response.status_code == 412:
+        response_412 = ErrorEnvelope.from_dict(response.json())
+
+        return response_412
+
     if response.status_code == 413:
         response_413 = ErrorEnvelope.from_dict(response.json())
 
@@ -104,12 +112,14 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
     body: SpaceIds,
+    if_match: str | Unset = UNSET,
 ) -> Response[ErrorEnvelope | ListEnvelopeConnectedSpaceView]:
     """Replaces the connected spaces; only the owner may, and only with spaces the owner owns:
     connecting a space lets every member of the channel read it. Answers the whole connected set.
 
     Args:
         channel_id (str):
+        if_match (str | Unset):
         body (SpaceIds): The whole connected set.
 
     Raises:
@@ -123,6 +133,7 @@ def sync_detailed(
     kwargs = _get_kwargs(
         channel_id=channel_id,
         body=body,
+        if_match=if_match,
     )
 
     response = client.get_httpx_client().request(
@@ -137,12 +148,14 @@ def sync(
     *,
     client: AuthenticatedClient,
     body: SpaceIds,
+    if_match: str | Unset = UNSET,
 ) -> ErrorEnvelope | ListEnvelopeConnectedSpaceView | None:
     """Replaces the connected spaces; only the owner may, and only with spaces the owner owns:
     connecting a space lets every member of the channel read it. Answers the whole connected set.
 
     Args:
         channel_id (str):
+        if_match (str | Unset):
         body (SpaceIds): The whole connected set.
 
     Raises:
@@ -157,6 +170,7 @@ def sync(
         channel_id=channel_id,
         client=client,
         body=body,
+        if_match=if_match,
     ).parsed
 
 
@@ -165,12 +179,14 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
     body: SpaceIds,
+    if_match: str | Unset = UNSET,
 ) -> Response[ErrorEnvelope | ListEnvelopeConnectedSpaceView]:
     """Replaces the connected spaces; only the owner may, and only with spaces the owner owns:
     connecting a space lets every member of the channel read it. Answers the whole connected set.
 
     Args:
         channel_id (str):
+        if_match (str | Unset):
         body (SpaceIds): The whole connected set.
 
     Raises:
@@ -184,6 +200,7 @@ async def asyncio_detailed(
     kwargs = _get_kwargs(
         channel_id=channel_id,
         body=body,
+        if_match=if_match,
     )
 
     response = await client.get_async_httpx_client().request(**kwargs)
@@ -196,12 +213,14 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
     body: SpaceIds,
+    if_match: str | Unset = UNSET,
 ) -> ErrorEnvelope | ListEnvelopeConnectedSpaceView | None:
     """Replaces the connected spaces; only the owner may, and only with spaces the owner owns:
     connecting a space lets every member of the channel read it. Answers the whole connected set.
 
     Args:
         channel_id (str):
+        if_match (str | Unset):
         body (SpaceIds): The whole connected set.
 
     Raises:
@@ -217,5 +236,6 @@ async def asyncio(
             channel_id=channel_id,
             client=client,
             body=body,
+            if_match=if_match,
         )
     ).parsed

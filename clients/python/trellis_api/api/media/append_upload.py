@@ -6,16 +6,22 @@ import httpx
 
 from ... import errors
 from ...client import AuthenticatedClient, Client
+from ...models.append_upload_tus_resumable import AppendUploadTusResumable
 from ...models.error_envelope import ErrorEnvelope
-from ...types import Response
+from ...types import File, Response
 
 
 def _get_kwargs(
     upload_id: str,
     *,
-    body: list[int],
+    body: File,
+    tus_resumable: AppendUploadTusResumable,
+    upload_offset: int,
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
+    headers["Tus-Resumable"] = str(tus_resumable)
+
+    headers["Upload-Offset"] = str(upload_offset)
 
     _kwargs: dict[str, Any] = {
         "method": "patch",
@@ -114,14 +120,18 @@ def sync_detailed(
     upload_id: str,
     *,
     client: AuthenticatedClient,
-    body: list[int],
+    body: File,
+    tus_resumable: AppendUploadTusResumable,
+    upload_offset: int,
 ) -> Response[Any | ErrorEnvelope]:
     """Appends the body at `Upload-Offset`, which must be where the upload stands (`Tus-Resumable:
     1.0.0` required).
 
     Args:
         upload_id (str):
-        body (list[int]):
+        tus_resumable (AppendUploadTusResumable):
+        upload_offset (int):
+        body (File):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -134,6 +144,8 @@ def sync_detailed(
     kwargs = _get_kwargs(
         upload_id=upload_id,
         body=body,
+        tus_resumable=tus_resumable,
+        upload_offset=upload_offset,
     )
 
     response = client.get_httpx_client().request(
@@ -147,14 +159,18 @@ def sync(
     upload_id: str,
     *,
     client: AuthenticatedClient,
-    body: list[int],
+    body: File,
+    tus_resumable: AppendUploadTusResumable,
+    upload_offset: int,
 ) -> Any | ErrorEnvelope | None:
     """Appends the body at `Upload-Offset`, which must be where the upload stands (`Tus-Resumable:
     1.0.0` required).
 
     Args:
         upload_id (str):
-        body (list[int]):
+        tus_resumable (AppendUploadTusResumable):
+        upload_offset (int):
+        body (File):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -168,6 +184,8 @@ def sync(
         upload_id=upload_id,
         client=client,
         body=body,
+        tus_resumable=tus_resumable,
+        upload_offset=upload_offset,
     ).parsed
 
 
@@ -175,14 +193,18 @@ async def asyncio_detailed(
     upload_id: str,
     *,
     client: AuthenticatedClient,
-    body: list[int],
+    body: File,
+    tus_resumable: AppendUploadTusResumable,
+    upload_offset: int,
 ) -> Response[Any | ErrorEnvelope]:
     """Appends the body at `Upload-Offset`, which must be where the upload stands (`Tus-Resumable:
     1.0.0` required).
 
     Args:
         upload_id (str):
-        body (list[int]):
+        tus_resumable (AppendUploadTusResumable):
+        upload_offset (int):
+        body (File):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -195,6 +217,8 @@ async def asyncio_detailed(
     kwargs = _get_kwargs(
         upload_id=upload_id,
         body=body,
+        tus_resumable=tus_resumable,
+        upload_offset=upload_offset,
     )
 
     response = await client.get_async_httpx_client().request(**kwargs)
@@ -206,14 +230,18 @@ async def asyncio(
     upload_id: str,
     *,
     client: AuthenticatedClient,
-    body: list[int],
+    body: File,
+    tus_resumable: AppendUploadTusResumable,
+    upload_offset: int,
 ) -> Any | ErrorEnvelope | None:
     """Appends the body at `Upload-Offset`, which must be where the upload stands (`Tus-Resumable:
     1.0.0` required).
 
     Args:
         upload_id (str):
-        body (list[int]):
+        tus_resumable (AppendUploadTusResumable):
+        upload_offset (int):
+        body (File):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -228,5 +256,7 @@ async def asyncio(
             upload_id=upload_id,
             client=client,
             body=body,
+            tus_resumable=tus_resumable,
+            upload_offset=upload_offset,
         )
     ).parsed

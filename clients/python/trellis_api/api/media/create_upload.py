@@ -5,18 +5,37 @@ import httpx
 
 from ... import errors
 from ...client import AuthenticatedClient, Client
+from ...models.create_upload_tus_resumable import CreateUploadTusResumable
 from ...models.error_envelope import ErrorEnvelope
 from ...models.upload_created import UploadCreated
-from ...types import Response
+from ...types import UNSET, File, Response, Unset
 
 
-def _get_kwargs() -> dict[str, Any]:
+def _get_kwargs(
+    *,
+    body: File | Unset = UNSET,
+    tus_resumable: CreateUploadTusResumable,
+    upload_length: int,
+    upload_metadata: str | Unset = UNSET,
+) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+    headers["Tus-Resumable"] = str(tus_resumable)
+
+    headers["Upload-Length"] = str(upload_length)
+
+    if not isinstance(upload_metadata, Unset):
+        headers["Upload-Metadata"] = upload_metadata
 
     _kwargs: dict[str, Any] = {
         "method": "post",
         "url": "/v0/media/uploads",
     }
 
+    if not isinstance(body, Unset):
+        _kwargs["content"] = body.payload
+    headers["Content-Type"] = "application/offset+octet-stream"
+
+    _kwargs["headers"] = headers
     return _kwargs
 
 
@@ -88,11 +107,21 @@ def _build_response(
 def sync_detailed(
     *,
     client: AuthenticatedClient,
+    body: File | Unset = UNSET,
+    tus_resumable: CreateUploadTusResumable,
+    upload_length: int,
+    upload_metadata: str | Unset = UNSET,
 ) -> Response[ErrorEnvelope | UploadCreated]:
     """Creates a resumable upload (tus creation): `Tus-Resumable: 1.0.0`, `Upload-Length` (bytes, at
     least 1) and `Upload-Metadata` (`filename` and `contentType`, base64). With `Content-Type:
     application/offset+octet-stream` the body holds its first bytes (creation-with-upload). The tus
-    headers are not listed as parameters: a tus client, not a generated one, sends them.
+    headers are written into the document by `openapi/tus.rs`, so a generated client can send them.
+
+    Args:
+        tus_resumable (CreateUploadTusResumable):
+        upload_length (int):
+        upload_metadata (str | Unset):
+        body (File | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -102,7 +131,12 @@ def sync_detailed(
         Response[ErrorEnvelope | UploadCreated]
     """
 
-    kwargs = _get_kwargs()
+    kwargs = _get_kwargs(
+        body=body,
+        tus_resumable=tus_resumable,
+        upload_length=upload_length,
+        upload_metadata=upload_metadata,
+    )
 
     response = client.get_httpx_client().request(
         **kwargs,
@@ -114,11 +148,21 @@ def sync_detailed(
 def sync(
     *,
     client: AuthenticatedClient,
+    body: File | Unset = UNSET,
+    tus_resumable: CreateUploadTusResumable,
+    upload_length: int,
+    upload_metadata: str | Unset = UNSET,
 ) -> ErrorEnvelope | UploadCreated | None:
     """Creates a resumable upload (tus creation): `Tus-Resumable: 1.0.0`, `Upload-Length` (bytes, at
     least 1) and `Upload-Metadata` (`filename` and `contentType`, base64). With `Content-Type:
     application/offset+octet-stream` the body holds its first bytes (creation-with-upload). The tus
-    headers are not listed as parameters: a tus client, not a generated one, sends them.
+    headers are written into the document by `openapi/tus.rs`, so a generated client can send them.
+
+    Args:
+        tus_resumable (CreateUploadTusResumable):
+        upload_length (int):
+        upload_metadata (str | Unset):
+        body (File | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -130,17 +174,31 @@ def sync(
 
     return sync_detailed(
         client=client,
+        body=body,
+        tus_resumable=tus_resumable,
+        upload_length=upload_length,
+        upload_metadata=upload_metadata,
     ).parsed
 
 
 async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
+    body: File | Unset = UNSET,
+    tus_resumable: CreateUploadTusResumable,
+    upload_length: int,
+    upload_metadata: str | Unset = UNSET,
 ) -> Response[ErrorEnvelope | UploadCreated]:
     """Creates a resumable upload (tus creation): `Tus-Resumable: 1.0.0`, `Upload-Length` (bytes, at
     least 1) and `Upload-Metadata` (`filename` and `contentType`, base64). With `Content-Type:
     application/offset+octet-stream` the body holds its first bytes (creation-with-upload). The tus
-    headers are not listed as parameters: a tus client, not a generated one, sends them.
+    headers are written into the document by `openapi/tus.rs`, so a generated client can send them.
+
+    Args:
+        tus_resumable (CreateUploadTusResumable):
+        upload_length (int):
+        upload_metadata (str | Unset):
+        body (File | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -150,7 +208,12 @@ async def asyncio_detailed(
         Response[ErrorEnvelope | UploadCreated]
     """
 
-    kwargs = _get_kwargs()
+    kwargs = _get_kwargs(
+        body=body,
+        tus_resumable=tus_resumable,
+        upload_length=upload_length,
+        upload_metadata=upload_metadata,
+    )
 
     response = await client.get_async_httpx_client().request(**kwargs)
 
@@ -160,11 +223,21 @@ async def asyncio_detailed(
 async def asyncio(
     *,
     client: AuthenticatedClient,
+    body: File | Unset = UNSET,
+    tus_resumable: CreateUploadTusResumable,
+    upload_length: int,
+    upload_metadata: str | Unset = UNSET,
 ) -> ErrorEnvelope | UploadCreated | None:
     """Creates a resumable upload (tus creation): `Tus-Resumable: 1.0.0`, `Upload-Length` (bytes, at
     least 1) and `Upload-Metadata` (`filename` and `contentType`, base64). With `Content-Type:
     application/offset+octet-stream` the body holds its first bytes (creation-with-upload). The tus
-    headers are not listed as parameters: a tus client, not a generated one, sends them.
+    headers are written into the document by `openapi/tus.rs`, so a generated client can send them.
+
+    Args:
+        tus_resumable (CreateUploadTusResumable):
+        upload_length (int):
+        upload_metadata (str | Unset):
+        body (File | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -177,5 +250,9 @@ async def asyncio(
     return (
         await asyncio_detailed(
             client=client,
+            body=body,
+            tus_resumable=tus_resumable,
+            upload_length=upload_length,
+            upload_metadata=upload_metadata,
         )
     ).parsed

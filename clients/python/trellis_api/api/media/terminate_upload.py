@@ -7,12 +7,17 @@ import httpx
 from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.error_envelope import ErrorEnvelope
+from ...models.terminate_upload_tus_resumable import TerminateUploadTusResumable
 from ...types import Response
 
 
 def _get_kwargs(
     upload_id: str,
+    *,
+    tus_resumable: TerminateUploadTusResumable,
 ) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+    headers["Tus-Resumable"] = str(tus_resumable)
 
     _kwargs: dict[str, Any] = {
         "method": "delete",
@@ -21,6 +26,7 @@ def _get_kwargs(
         ),
     }
 
+    _kwargs["headers"] = headers
     return _kwargs
 
 
@@ -92,11 +98,13 @@ def sync_detailed(
     upload_id: str,
     *,
     client: AuthenticatedClient,
+    tus_resumable: TerminateUploadTusResumable,
 ) -> Response[Any | ErrorEnvelope]:
     """Removes an upload and its bytes (tus termination; `Tus-Resumable: 1.0.0` required).
 
     Args:
         upload_id (str):
+        tus_resumable (TerminateUploadTusResumable):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -108,6 +116,7 @@ def sync_detailed(
 
     kwargs = _get_kwargs(
         upload_id=upload_id,
+        tus_resumable=tus_resumable,
     )
 
     response = client.get_httpx_client().request(
@@ -121,11 +130,13 @@ def sync(
     upload_id: str,
     *,
     client: AuthenticatedClient,
+    tus_resumable: TerminateUploadTusResumable,
 ) -> Any | ErrorEnvelope | None:
     """Removes an upload and its bytes (tus termination; `Tus-Resumable: 1.0.0` required).
 
     Args:
         upload_id (str):
+        tus_resumable (TerminateUploadTusResumable):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -138,6 +149,7 @@ def sync(
     return sync_detailed(
         upload_id=upload_id,
         client=client,
+        tus_resumable=tus_resumable,
     ).parsed
 
 
@@ -145,11 +157,13 @@ async def asyncio_detailed(
     upload_id: str,
     *,
     client: AuthenticatedClient,
+    tus_resumable: TerminateUploadTusResumable,
 ) -> Response[Any | ErrorEnvelope]:
     """Removes an upload and its bytes (tus termination; `Tus-Resumable: 1.0.0` required).
 
     Args:
         upload_id (str):
+        tus_resumable (TerminateUploadTusResumable):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -161,6 +175,7 @@ async def asyncio_detailed(
 
     kwargs = _get_kwargs(
         upload_id=upload_id,
+        tus_resumable=tus_resumable,
     )
 
     response = await client.get_async_httpx_client().request(**kwargs)
@@ -172,11 +187,13 @@ async def asyncio(
     upload_id: str,
     *,
     client: AuthenticatedClient,
+    tus_resumable: TerminateUploadTusResumable,
 ) -> Any | ErrorEnvelope | None:
     """Removes an upload and its bytes (tus termination; `Tus-Resumable: 1.0.0` required).
 
     Args:
         upload_id (str):
+        tus_resumable (TerminateUploadTusResumable):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -190,5 +207,6 @@ async def asyncio(
         await asyncio_detailed(
             upload_id=upload_id,
             client=client,
+            tus_resumable=tus_resumable,
         )
     ).parsed

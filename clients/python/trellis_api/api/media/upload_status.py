@@ -7,12 +7,17 @@ import httpx
 from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.error_envelope import ErrorEnvelope
+from ...models.upload_status_tus_resumable import UploadStatusTusResumable
 from ...types import Response
 
 
 def _get_kwargs(
     upload_id: str,
+    *,
+    tus_resumable: UploadStatusTusResumable,
 ) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+    headers["Tus-Resumable"] = str(tus_resumable)
 
     _kwargs: dict[str, Any] = {
         "method": "head",
@@ -21,6 +26,7 @@ def _get_kwargs(
         ),
     }
 
+    _kwargs["headers"] = headers
     return _kwargs
 
 
@@ -89,12 +95,14 @@ def sync_detailed(
     upload_id: str,
     *,
     client: AuthenticatedClient,
+    tus_resumable: UploadStatusTusResumable,
 ) -> Response[Any | ErrorEnvelope]:
     """Where an upload stands (`Tus-Resumable: 1.0.0` required): `Upload-Offset`, `Upload-Length`,
     `Upload-Metadata`, `Upload-Expires`.
 
     Args:
         upload_id (str):
+        tus_resumable (UploadStatusTusResumable):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -106,6 +114,7 @@ def sync_detailed(
 
     kwargs = _get_kwargs(
         upload_id=upload_id,
+        tus_resumable=tus_resumable,
     )
 
     response = client.get_httpx_client().request(
@@ -119,12 +128,14 @@ def sync(
     upload_id: str,
     *,
     client: AuthenticatedClient,
+    tus_resumable: UploadStatusTusResumable,
 ) -> Any | ErrorEnvelope | None:
     """Where an upload stands (`Tus-Resumable: 1.0.0` required): `Upload-Offset`, `Upload-Length`,
     `Upload-Metadata`, `Upload-Expires`.
 
     Args:
         upload_id (str):
+        tus_resumable (UploadStatusTusResumable):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -137,6 +148,7 @@ def sync(
     return sync_detailed(
         upload_id=upload_id,
         client=client,
+        tus_resumable=tus_resumable,
     ).parsed
 
 
@@ -144,12 +156,14 @@ async def asyncio_detailed(
     upload_id: str,
     *,
     client: AuthenticatedClient,
+    tus_resumable: UploadStatusTusResumable,
 ) -> Response[Any | ErrorEnvelope]:
     """Where an upload stands (`Tus-Resumable: 1.0.0` required): `Upload-Offset`, `Upload-Length`,
     `Upload-Metadata`, `Upload-Expires`.
 
     Args:
         upload_id (str):
+        tus_resumable (UploadStatusTusResumable):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -161,6 +175,7 @@ async def asyncio_detailed(
 
     kwargs = _get_kwargs(
         upload_id=upload_id,
+        tus_resumable=tus_resumable,
     )
 
     response = await client.get_async_httpx_client().request(**kwargs)
@@ -172,12 +187,14 @@ async def asyncio(
     upload_id: str,
     *,
     client: AuthenticatedClient,
+    tus_resumable: UploadStatusTusResumable,
 ) -> Any | ErrorEnvelope | None:
     """Where an upload stands (`Tus-Resumable: 1.0.0` required): `Upload-Offset`, `Upload-Length`,
     `Upload-Metadata`, `Upload-Expires`.
 
     Args:
         upload_id (str):
+        tus_resumable (UploadStatusTusResumable):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -191,5 +208,6 @@ async def asyncio(
         await asyncio_detailed(
             upload_id=upload_id,
             client=client,
+            tus_resumable=tus_resumable,
         )
     ).parsed

@@ -8,15 +8,18 @@ from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.connected_modules import ConnectedModules
 from ...models.error_envelope import ErrorEnvelope
-from ...types import Response
+from ...types import UNSET, Response, Unset
 
 
 def _get_kwargs(
     space_id: str,
     *,
     body: ConnectedModules,
+    if_match: str | Unset = UNSET,
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
+    if not isinstance(if_match, Unset):
+        headers["If-Match"] = if_match
 
     _kwargs: dict[str, Any] = {
         "method": "put",
@@ -61,6 +64,11 @@ def _parse_response(
 
         return response_404
 
+    if response.status_code == 412:
+        response_412 = ErrorEnvelope.from_dict(response.json())
+
+        return response_412
+
     if response.status_code == 413:
         response_413 = ErrorEnvelope.from_dict(response.json())
 
@@ -103,12 +111,14 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
     body: ConnectedModules,
+    if_match: str | Unset = UNSET,
 ) -> Response[ConnectedModules | ErrorEnvelope]:
     """Replaces the connected set; only the owner may. Each `config` is checked against its module's
     schema, and every problem is listed.
 
     Args:
         space_id (str):
+        if_match (str | Unset):
         body (ConnectedModules): `{modules: [{moduleId, config}]}`: what `GET` answers and `PUT`
             takes.
 
@@ -123,6 +133,7 @@ def sync_detailed(
     kwargs = _get_kwargs(
         space_id=space_id,
         body=body,
+        if_match=if_match,
     )
 
     response = client.get_httpx_client().request(
@@ -137,12 +148,14 @@ def sync(
     *,
     client: AuthenticatedClient,
     body: ConnectedModules,
+    if_match: str | Unset = UNSET,
 ) -> ConnectedModules | ErrorEnvelope | None:
     """Replaces the connected set; only the owner may. Each `config` is checked against its module's
     schema, and every problem is listed.
 
     Args:
         space_id (str):
+        if_match (str | Unset):
         body (ConnectedModules): `{modules: [{moduleId, config}]}`: what `GET` answers and `PUT`
             takes.
 
@@ -158,6 +171,7 @@ def sync(
         space_id=space_id,
         client=client,
         body=body,
+        if_match=if_match,
     ).parsed
 
 
@@ -166,12 +180,14 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
     body: ConnectedModules,
+    if_match: str | Unset = UNSET,
 ) -> Response[ConnectedModules | ErrorEnvelope]:
     """Replaces the connected set; only the owner may. Each `config` is checked against its module's
     schema, and every problem is listed.
 
     Args:
         space_id (str):
+        if_match (str | Unset):
         body (ConnectedModules): `{modules: [{moduleId, config}]}`: what `GET` answers and `PUT`
             takes.
 
@@ -186,6 +202,7 @@ async def asyncio_detailed(
     kwargs = _get_kwargs(
         space_id=space_id,
         body=body,
+        if_match=if_match,
     )
 
     response = await client.get_async_httpx_client().request(**kwargs)
@@ -198,12 +215,14 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
     body: ConnectedModules,
+    if_match: str | Unset = UNSET,
 ) -> ConnectedModules | ErrorEnvelope | None:
     """Replaces the connected set; only the owner may. Each `config` is checked against its module's
     schema, and every problem is listed.
 
     Args:
         space_id (str):
+        if_match (str | Unset):
         body (ConnectedModules): `{modules: [{moduleId, config}]}`: what `GET` answers and `PUT`
             takes.
 
@@ -220,5 +239,6 @@ async def asyncio(
             space_id=space_id,
             client=client,
             body=body,
+            if_match=if_match,
         )
     ).parsed

@@ -8,14 +8,17 @@ from ...client import AuthenticatedClient, Client
 from ...models.error_envelope import ErrorEnvelope
 from ...models.profile import Profile
 from ...models.update_profile import UpdateProfile
-from ...types import Response
+from ...types import UNSET, Response, Unset
 
 
 def _get_kwargs(
     *,
     body: UpdateProfile,
+    if_match: str | Unset = UNSET,
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
+    if not isinstance(if_match, Unset):
+        headers["If-Match"] = if_match
 
     _kwargs: dict[str, Any] = {
         "method": "patch",
@@ -52,6 +55,11 @@ def _parse_response(
         response_403 = ErrorEnvelope.from_dict(response.json())
 
         return response_403
+
+    if response.status_code == 412:
+        response_412 = ErrorEnvelope.from_dict(response.json())
+
+        return response_412
 
     if response.status_code == 413:
         response_413 = ErrorEnvelope.from_dict(response.json())
@@ -94,10 +102,12 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
     body: UpdateProfile,
+    if_match: str | Unset = UNSET,
 ) -> Response[ErrorEnvelope | Profile]:
     """Changes `displayName` and `fullName`; any other field is refused with its path.
 
     Args:
+        if_match (str | Unset):
         body (UpdateProfile): Fields `PATCH /v0/users/me` changes; the handle and e-mail are read-
             only. The handler reads
             the body as a map so it can name every unknown or read-only field; this type documents it.
@@ -112,6 +122,7 @@ def sync_detailed(
 
     kwargs = _get_kwargs(
         body=body,
+        if_match=if_match,
     )
 
     response = client.get_httpx_client().request(
@@ -125,10 +136,12 @@ def sync(
     *,
     client: AuthenticatedClient,
     body: UpdateProfile,
+    if_match: str | Unset = UNSET,
 ) -> ErrorEnvelope | Profile | None:
     """Changes `displayName` and `fullName`; any other field is refused with its path.
 
     Args:
+        if_match (str | Unset):
         body (UpdateProfile): Fields `PATCH /v0/users/me` changes; the handle and e-mail are read-
             only. The handler reads
             the body as a map so it can name every unknown or read-only field; this type documents it.
@@ -144,6 +157,7 @@ def sync(
     return sync_detailed(
         client=client,
         body=body,
+        if_match=if_match,
     ).parsed
 
 
@@ -151,10 +165,12 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
     body: UpdateProfile,
+    if_match: str | Unset = UNSET,
 ) -> Response[ErrorEnvelope | Profile]:
     """Changes `displayName` and `fullName`; any other field is refused with its path.
 
     Args:
+        if_match (str | Unset):
         body (UpdateProfile): Fields `PATCH /v0/users/me` changes; the handle and e-mail are read-
             only. The handler reads
             the body as a map so it can name every unknown or read-only field; this type documents it.
@@ -169,6 +185,7 @@ async def asyncio_detailed(
 
     kwargs = _get_kwargs(
         body=body,
+        if_match=if_match,
     )
 
     response = await client.get_async_httpx_client().request(**kwargs)
@@ -180,10 +197,12 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
     body: UpdateProfile,
+    if_match: str | Unset = UNSET,
 ) -> ErrorEnvelope | Profile | None:
     """Changes `displayName` and `fullName`; any other field is refused with its path.
 
     Args:
+        if_match (str | Unset):
         body (UpdateProfile): Fields `PATCH /v0/users/me` changes; the handle and e-mail are read-
             only. The handler reads
             the body as a map so it can name every unknown or read-only field; this type documents it.
@@ -200,5 +219,6 @@ async def asyncio(
         await asyncio_detailed(
             client=client,
             body=body,
+            if_match=if_match,
         )
     ).parsed

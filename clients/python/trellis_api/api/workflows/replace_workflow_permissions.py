@@ -8,15 +8,18 @@ from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.error_envelope import ErrorEnvelope
 from ...models.permissions import Permissions
-from ...types import Response
+from ...types import UNSET, Response, Unset
 
 
 def _get_kwargs(
     configuration_id: str,
     *,
     body: Permissions,
+    if_match: str | Unset = UNSET,
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
+    if not isinstance(if_match, Unset):
+        headers["If-Match"] = if_match
 
     _kwargs: dict[str, Any] = {
         "method": "put",
@@ -61,6 +64,11 @@ def _parse_response(
 
         return response_404
 
+    if response.status_code == 412:
+        response_412 = ErrorEnvelope.from_dict(response.json())
+
+        return response_412
+
     if response.status_code == 413:
         response_413 = ErrorEnvelope.from_dict(response.json())
 
@@ -103,11 +111,13 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
     body: Permissions,
+    if_match: str | Unset = UNSET,
 ) -> Response[ErrorEnvelope | Permissions]:
     """Replaces every grant; creator only. Slots must be used by a view of the workflow.
 
     Args:
         configuration_id (str):
+        if_match (str | Unset):
         body (Permissions): `{grants: [{handle, slots}]}`.
 
     Raises:
@@ -121,6 +131,7 @@ def sync_detailed(
     kwargs = _get_kwargs(
         configuration_id=configuration_id,
         body=body,
+        if_match=if_match,
     )
 
     response = client.get_httpx_client().request(
@@ -135,11 +146,13 @@ def sync(
     *,
     client: AuthenticatedClient,
     body: Permissions,
+    if_match: str | Unset = UNSET,
 ) -> ErrorEnvelope | Permissions | None:
     """Replaces every grant; creator only. Slots must be used by a view of the workflow.
 
     Args:
         configuration_id (str):
+        if_match (str | Unset):
         body (Permissions): `{grants: [{handle, slots}]}`.
 
     Raises:
@@ -154,6 +167,7 @@ def sync(
         configuration_id=configuration_id,
         client=client,
         body=body,
+        if_match=if_match,
     ).parsed
 
 
@@ -162,11 +176,13 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
     body: Permissions,
+    if_match: str | Unset = UNSET,
 ) -> Response[ErrorEnvelope | Permissions]:
     """Replaces every grant; creator only. Slots must be used by a view of the workflow.
 
     Args:
         configuration_id (str):
+        if_match (str | Unset):
         body (Permissions): `{grants: [{handle, slots}]}`.
 
     Raises:
@@ -180,6 +196,7 @@ async def asyncio_detailed(
     kwargs = _get_kwargs(
         configuration_id=configuration_id,
         body=body,
+        if_match=if_match,
     )
 
     response = await client.get_async_httpx_client().request(**kwargs)
@@ -192,11 +209,13 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
     body: Permissions,
+    if_match: str | Unset = UNSET,
 ) -> ErrorEnvelope | Permissions | None:
     """Replaces every grant; creator only. Slots must be used by a view of the workflow.
 
     Args:
         configuration_id (str):
+        if_match (str | Unset):
         body (Permissions): `{grants: [{handle, slots}]}`.
 
     Raises:
@@ -212,5 +231,6 @@ async def asyncio(
             configuration_id=configuration_id,
             client=client,
             body=body,
+            if_match=if_match,
         )
     ).parsed

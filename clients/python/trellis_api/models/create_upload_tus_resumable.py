@@ -1,0 +1,8 @@
+from enum import StrEnum
+
+
+class CreateUploadTusResumable(StrEnum):
+    VALUE_0 = "1.0.0"
+
+    def __str__(self) -> str:
+        return str(self.value)
