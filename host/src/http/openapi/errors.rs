@@ -1,7 +1,8 @@
 //! One example per error code on every error answer, each that code with its own number: a
 //! client reading `/docs` (or a generator's fixtures) sees what a 409 of this route really says,
 //! not one invented envelope for every status. An answer whose description names codes shows
-//! those; otherwise every code of its status.
+//! those; otherwise every code of its status. An operation that needs the license key may also
+//! answer its 401 with LICENSE_REQUIRED and its 403 with LICENSE_INVALID, so those show too.
 
 use axum::http::StatusCode;
 use serde_json::{Map, Value, json};
@@ -14,25 +15,38 @@ pub fn complete(document: &mut Value) {
     if let Some(shared) = document.pointer_mut("/components/responses").and_then(Value::as_object_mut) {
         for response in shared.values_mut() {
             // A shared answer serves several statuses of one kind; its codes are those it names.
-            exemplify(response, None);
+            exemplify(response, None, false);
         }
     }
+    // An operation without `security` of its own has the document's.
+    let licensed_by_default = asks_license(document.get("security"));
     let Some(paths) = document.get_mut("paths").and_then(Value::as_object_mut) else { return };
     for item in paths.values_mut().filter_map(Value::as_object_mut) {
         for operation in item.values_mut().filter_map(Value::as_object_mut) {
+            let licensed = match operation.get("security") {
+                Some(own) => asks_license(Some(own)),
+                None => licensed_by_default,
+            };
             let Some(responses) = operation.get_mut("responses").and_then(Value::as_object_mut) else { continue };
             for (status, response) in responses.iter_mut() {
                 let status = status.parse::<u16>().ok().and_then(|s| StatusCode::from_u16(s).ok());
                 if status.is_some_and(|s| s.as_u16() >= 400) {
-                    exemplify(response, status);
+                    exemplify(response, status, licensed);
                 }
             }
         }
     }
 }
 
-/// Adds `examples` to an error answer carrying the envelope, unless it has its own.
-fn exemplify(response: &mut Value, status: Option<StatusCode>) {
+/// Whether any of the security alternatives asks for the license key.
+fn asks_license(security: Option<&Value>) -> bool {
+    let alternatives = security.and_then(Value::as_array);
+    alternatives.is_some_and(|all| all.iter().any(|alternative| alternative.get("license").is_some()))
+}
+
+/// Adds `examples` to an error answer carrying the envelope, unless it has its own. `licensed`: the
+/// license key's own refusals of the answer's status are possible too.
+fn exemplify(response: &mut Value, status: Option<StatusCode>, licensed: bool) {
     let description = response.get("description").and_then(Value::as_str).unwrap_or_default().to_owned();
     let Some(media) = response.pointer_mut("/content/application~1json").and_then(Value::as_object_mut) else {
         return;
@@ -48,6 +62,12 @@ fn exemplify(response: &mut Value, status: Option<StatusCode>) {
         .filter(|code| mentions(&description, &wire_name(*code)))
         .collect();
     let codes = match (named.is_empty(), status) {
+        (false, Some(status)) if licensed => {
+            let license = [ErrorCode::LicenseRequired, ErrorCode::LicenseInvalid];
+            let extra: Vec<ErrorCode> =
+                license.into_iter().filter(|code| status_of(*code) == status && !named.contains(code)).collect();
+            named.into_iter().chain(extra).collect()
+        }
         (false, _) => named,
         (true, Some(status)) => ErrorCode::ALL.into_iter().filter(|code| status_of(*code) == status).collect(),
         (true, None) => return,
@@ -117,7 +137,8 @@ mod tests {
             "components": { "responses": {
                 "Unauthenticated": { "description": "LICENSE_REQUIRED: no key; or UNAUTHENTICATED: no session", "content": envelope }
             } },
-            "paths": { "/v0/x": { "post": { "responses": {
+            "paths": { "/v0/x": { "post": { "security": [{ "session": [], "license": [] }], "responses": {
+                "401": { "description": "UNAUTHENTICATED", "content": envelope },
                 "409": { "description": "CONFLICT: the name is taken", "content": envelope },
                 "404": { "description": "gone", "content": envelope },
                 "400": { "description": "own", "content": { "application/json": {
@@ -141,6 +162,11 @@ mod tests {
             ["LICENSE_REQUIRED", "UNAUTHENTICATED"]
         );
         assert_eq!(keys(&format!("/paths/~1v0~1x/post/responses/409{media}")), ["CONFLICT"]);
+        assert_eq!(
+            keys(&format!("/paths/~1v0~1x/post/responses/401{media}")),
+            ["LICENSE_REQUIRED", "UNAUTHENTICATED"],
+            "a licensed route may also miss its key"
+        );
         assert_eq!(keys(&format!("/paths/~1v0~1x/post/responses/404{media}")), ["FEATURE_DISABLED", "NOT_FOUND"]);
         assert!(keys(&format!("/paths/~1v0~1x/post/responses/400{media}")).is_empty());
         assert!(keys(&format!("/paths/~1v0~1x/post/responses/201{media}")).is_empty());
