@@ -74,15 +74,7 @@ async fn re_votes_at_once(poll: Poll, stall_half: bool) {
         }
     })
     .await;
-    let owner = app.sign_up("owner").await;
-    let space_id = id(&created_space(&app, &owner, "poll").await);
-    connect(&app, &owner, &space_id, json!([{"moduleId": poll.id, "config": {"options": OPTIONS}}])).await;
-    let mut voters = vec![owner];
-    for n in 1..VOTERS {
-        let voter = app.sign_up(&format!("voter{n}")).await;
-        add_member(&app, &space_id, &voter).await;
-        voters.push(voter);
-    }
+    let (space_id, voters) = poll_space(&app, poll).await;
     let vote = |voter: &TestUser, option: &str, stall: bool| {
         let query = if stall { "?stall=1" } else { "" };
         app.authed(Method::POST, &format!("/v0/spaces/{space_id}/modules/{}/vote{query}", poll.id), &voter.token)
@@ -155,15 +147,7 @@ async fn ballots_at_once(poll: Poll) {
         config.modules.runtime.max_queue_wait_ms = 60_000;
     })
     .await;
-    let owner = app.sign_up("owner").await;
-    let space_id = id(&created_space(&app, &owner, "poll").await);
-    connect(&app, &owner, &space_id, json!([{"moduleId": poll.id, "config": {"options": OPTIONS}}])).await;
-    let mut voters = vec![owner];
-    for n in 1..VOTERS {
-        let voter = app.sign_up(&format!("voter{n}")).await;
-        add_member(&app, &space_id, &voter).await;
-        voters.push(voter);
-    }
+    let (space_id, voters) = poll_space(&app, poll).await;
     let ballot = |voter: &TestUser, option: &str| {
         app.authed(Method::POST, &format!("/v0/spaces/{space_id}/modules/{}/ballot", poll.id), &voter.token)
             .json(&json!({"option": option}))
@@ -194,6 +178,20 @@ async fn ballots_at_once(poll: Poll) {
     let half = VOTERS as i64 / 2;
     let expected = json!({"counts": {OPTIONS[0]: 0, OPTIONS[1]: half, OPTIONS[2]: half}, "voters": VOTERS});
     assert_eq!(body(results).await, expected);
+}
+
+/// A space with the poll connected and its voters: the owner first, then members.
+async fn poll_space(app: &TestApp, poll: Poll) -> (String, Vec<TestUser>) {
+    let owner = app.sign_up("owner").await;
+    let space_id = id(&created_space(app, &owner, "poll").await);
+    connect(app, &owner, &space_id, json!([{"moduleId": poll.id, "config": {"options": OPTIONS}}])).await;
+    let mut voters = vec![owner];
+    for n in 1..VOTERS {
+        let voter = app.sign_up(&format!("voter{n}")).await;
+        add_member(app, &space_id, &voter).await;
+        voters.push(voter);
+    }
+    (space_id, voters)
 }
 
 async fn my_vote(app: &TestApp, voter: &TestUser, space_id: &str, poll: Poll) -> Value {

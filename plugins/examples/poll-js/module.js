@@ -43,14 +43,22 @@ export function vote(kv, user, option) {
   return previous;
 }
 
+/** The body's `option` when it is one of the poll's, else undefined. */
+function chosenOption(req, t) {
+  const option = bodyJson(req)?.option;
+  return t.config.options.includes(option) ? option : undefined;
+}
+
+function notAnOption(t) {
+  const allowed = t.config.options.join(', ');
+  const problem = { path: '/option', code: 'NOT_AN_OPTION', message: `must be one of: ${allowed}` };
+  return badRequest("option must be one of the poll's options", [problem]);
+}
+
 const routes = new Router()
   .post('/vote', (req, _params, t) => {
-    const option = bodyJson(req)?.option;
-    if (!t.config.options.includes(option)) {
-      const allowed = t.config.options.join(', ');
-      const problem = { path: '/option', code: 'NOT_AN_OPTION', message: `must be one of: ${allowed}` };
-      return badRequest("option must be one of the poll's options", [problem]);
-    }
+    const option = chosenOption(req, t);
+    if (option === undefined) return notAnOption(t);
     const previous = vote(t.kv, req.callerUserId, option);
     if (new URLSearchParams(req.query).has('stall')) {
       for (;;) {
@@ -60,12 +68,8 @@ const routes = new Router()
     return ok({ option, previous: previous ?? null });
   })
   .post('/ballot', (req, _params, t) => {
-    const option = bodyJson(req)?.option;
-    if (!t.config.options.includes(option)) {
-      const allowed = t.config.options.join(', ');
-      const problem = { path: '/option', code: 'NOT_AN_OPTION', message: `must be one of: ${allowed}` };
-      return badRequest("option must be one of the poll's options", [problem]);
-    }
+    const option = chosenOption(req, t);
+    if (option === undefined) return notAnOption(t);
     const user = req.callerUserId;
     const [old] = t.kv.updateJson('ballot', (ballot) => ({ ...(ballot ?? {}), [user]: option }));
     return ok({ option, previous: old?.[user] ?? null });

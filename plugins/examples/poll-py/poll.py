@@ -62,14 +62,24 @@ class Poll(SpaceModule):
         pass
 
 
-@router.post("/vote")
-def post_vote(ctx: Context, request: Request) -> Response:
+def chosen_option(ctx: Context, request: Request) -> Optional[str]:
+    """The body's `option` when it is one of the poll's, else None."""
     body = request.json()
     option = body.get("option") if isinstance(body, dict) else None
-    options = ctx.config["options"]
-    if option not in options:
-        problem = {"path": "/option", "code": "NOT_AN_OPTION", "message": f"must be one of: {', '.join(options)}"}
-        return bad_request("option must be one of the poll's options", [problem])
+    return option if option in ctx.config["options"] else None
+
+
+def not_an_option(ctx: Context) -> Response:
+    options = ", ".join(ctx.config["options"])
+    problem = {"path": "/option", "code": "NOT_AN_OPTION", "message": f"must be one of: {options}"}
+    return bad_request("option must be one of the poll's options", [problem])
+
+
+@router.post("/vote")
+def post_vote(ctx: Context, request: Request) -> Response:
+    option = chosen_option(ctx, request)
+    if option is None:
+        return not_an_option(ctx)
     previous = vote(ctx, request.caller_user_id, option)
     if "stall" in parse_qs(request.query, keep_blank_values=True):
         while True:  # the writes above are dropped when the deadline stops this call
@@ -79,12 +89,9 @@ def post_vote(ctx: Context, request: Request) -> Response:
 
 @router.post("/ballot")
 def post_ballot(ctx: Context, request: Request) -> Response:
-    body = request.json()
-    option = body.get("option") if isinstance(body, dict) else None
-    options = ctx.config["options"]
-    if option not in options:
-        problem = {"path": "/option", "code": "NOT_AN_OPTION", "message": f"must be one of: {', '.join(options)}"}
-        return bad_request("option must be one of the poll's options", [problem])
+    option = chosen_option(ctx, request)
+    if option is None:
+        return not_an_option(ctx)
     user = request.caller_user_id
     old, _ = ctx.kv.update_json("ballot", lambda ballot: {**(ballot or {}), user: option})
     return json_response({"option": option, "previous": (old or {}).get(user)})

@@ -56,14 +56,7 @@ impl SpaceModule for Poll {
         let config: Config = ctx.config()?;
         Ok(match (request.method(), request.segments().as_slice()) {
             (Method::Post, ["vote"]) => {
-                let option = match request.json::<Vote>() {
-                    Ok(Vote { option: Some(option) }) if config.options.contains(&option) => option,
-                    _ => {
-                        let allowed = config.options.join(", ");
-                        let problem = Detail::new("/option", "NOT_AN_OPTION", format!("must be one of: {allowed}"));
-                        return Ok(Response::bad_request("option must be one of the poll's options", vec![problem]));
-                    }
-                };
+                let Some(option) = chosen_option(&config, request) else { return Ok(not_an_option(&config)) };
                 let previous = vote(request.caller_user_id(), &option)?;
                 if request.query_param("stall").is_some() {
                     spin();
@@ -75,23 +68,17 @@ impl SpaceModule for Poll {
                     kv::get(vote_key(request.caller_user_id())).map(|b| String::from_utf8_lossy(&b).into_owned());
                 Response::ok(&json!({"option": option}))
             }
-            (Method::Post, ["ballot"]) => match request.json::<Vote>() {
-                Ok(Vote { option: Some(option) }) if config.options.contains(&option) => {
-                    let user = request.caller_user_id().to_owned();
-                    let mut previous = None;
-                    kv::update_json(BALLOT, |ballot: Option<BTreeMap<String, String>>| {
-                        let mut ballot = ballot.unwrap_or_default();
-                        previous = ballot.insert(user.clone(), option.clone());
-                        Some(ballot)
-                    })?;
-                    Response::ok(&json!({"option": option, "previous": previous}))
-                }
-                _ => {
-                    let allowed = config.options.join(", ");
-                    let problem = Detail::new("/option", "NOT_AN_OPTION", format!("must be one of: {allowed}"));
-                    return Ok(Response::bad_request("option must be one of the poll's options", vec![problem]));
-                }
-            },
+            (Method::Post, ["ballot"]) => {
+                let Some(option) = chosen_option(&config, request) else { return Ok(not_an_option(&config)) };
+                let user = request.caller_user_id().to_owned();
+                let mut previous = None;
+                kv::update_json(BALLOT, |ballot: Option<BTreeMap<String, String>>| {
+                    let mut ballot = ballot.unwrap_or_default();
+                    previous = ballot.insert(user.clone(), option.clone());
+                    Some(ballot)
+                })?;
+                Response::ok(&json!({"option": option, "previous": previous}))
+            }
             (Method::Get, ["ballot", "results"]) => {
                 let ballot: BTreeMap<String, String> = kv::get_json(BALLOT)?.unwrap_or_default();
                 let mut counts: Map<String, serde_json::Value> =
@@ -116,6 +103,20 @@ impl SpaceModule for Poll {
 }
 
 trellis_plugin_sdk::export_space_module!(Poll);
+
+/// The body's `option` when it is one of the poll's.
+fn chosen_option(config: &Config, request: &Request) -> Option<String> {
+    match request.json::<Vote>() {
+        Ok(Vote { option: Some(option) }) if config.options.contains(&option) => Some(option),
+        _ => None,
+    }
+}
+
+fn not_an_option(config: &Config) -> Response {
+    let allowed = config.options.join(", ");
+    let problem = Detail::new("/option", "NOT_AN_OPTION", format!("must be one of: {allowed}"));
+    Response::bad_request("option must be one of the poll's options", vec![problem])
+}
 
 /// The key of the shared document: every voter's option, by user id.
 const BALLOT: &str = "ballot";
