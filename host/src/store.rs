@@ -91,6 +91,14 @@ pub enum StoreError {
     Other(#[from] anyhow::Error),
 }
 
+impl StoreError {
+    /// What a write conditioned on a revision means when it matched no row: with a revision checked
+    /// (`checked`), the row moved on since (`Conflict(stale)`); without, there is no such row.
+    pub(crate) fn stale_or_missing(checked: bool, stale: &str) -> Self {
+        if checked { Self::Conflict(stale.to_owned()) } else { Self::NotFound }
+    }
+}
+
 impl From<sqlx::Error> for StoreError {
     fn from(error: sqlx::Error) -> Self {
         match error {

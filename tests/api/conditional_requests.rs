@@ -11,7 +11,8 @@ use crate::support::marketplace::settings_path;
 use crate::support::spaces::{created_space, id};
 use crate::support::workflow::{created_workflow, sample_workflow, wf};
 
-fn etag(response: &Response) -> String {
+/// The response's strong `ETag`.
+pub(crate) fn etag(response: &Response) -> String {
     let tag = response.headers().get("etag").expect("an ETag").to_str().unwrap().to_owned();
     assert!(tag.starts_with('"') && tag.ends_with('"'), "a strong tag: {tag}");
     tag
@@ -21,7 +22,15 @@ async fn conditional(app: &TestApp, method: Method, path: &str, token: &str, hea
     app.authed(method, path, token).header(header.0, header.1).send().await.expect("request sent")
 }
 
-async fn update(app: &TestApp, method: Method, path: &str, token: &str, if_match: &str, body: &Value) -> Response {
+/// An update sent with `If-Match`.
+pub(crate) async fn update(
+    app: &TestApp,
+    method: Method,
+    path: &str,
+    token: &str,
+    if_match: &str,
+    body: &Value,
+) -> Response {
     app.authed(method, path, token).header("If-Match", if_match).json(body).send().await.expect("request sent")
 }
 
@@ -125,6 +134,13 @@ async fn of_concurrent_form_patches_sending_the_same_if_match_one_applies_and_th
             tokio::spawn(async move { request.send().await.expect("request sent") })
         })
         .collect();
+    let applied = applied_or_412(tasks).await;
+    // Assert
+    assert_eq!(applied, 1);
+}
+
+/// How many of concurrent updates applied; each of the others must be 412 PRECONDITION_FAILED.
+pub(crate) async fn applied_or_412(tasks: Vec<tokio::task::JoinHandle<Response>>) -> usize {
     let mut applied = 0;
     for task in tasks {
         let response = task.await.unwrap();
@@ -134,8 +150,7 @@ async fn of_concurrent_form_patches_sending_the_same_if_match_one_applies_and_th
             assert_error(response, StatusCode::PRECONDITION_FAILED, "PRECONDITION_FAILED").await;
         }
     }
-    // Assert
-    assert_eq!(applied, 1);
+    applied
 }
 
 #[tokio::test]

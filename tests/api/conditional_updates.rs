@@ -3,24 +3,15 @@
 //! sent with a stale or weak one is 412 and stores nothing, and of concurrent updates sending the same
 //! current tag one applies.
 
-use reqwest::{Method, Response, StatusCode};
+use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
 use trellis_tests::{TestApp, TestUser, assert_error, body, spawn_app};
 
+use crate::conditional_requests::{applied_or_412, etag, update};
 use crate::support::channels::created_channel;
 use crate::support::forms::{created_config, sample_config};
 use crate::support::spaces::{created_space, id};
 use crate::support::workflow::{created_workflow, sample_workflow, wf};
-
-fn etag(response: &Response) -> String {
-    let tag = response.headers().get("etag").expect("an ETag").to_str().unwrap().to_owned();
-    assert!(tag.starts_with('"') && tag.ends_with('"'), "a strong tag: {tag}");
-    tag
-}
-
-async fn update(app: &TestApp, method: Method, path: &str, token: &str, if_match: &str, body: &Value) -> Response {
-    app.authed(method, path, token).header("If-Match", if_match).json(body).send().await.expect("request sent")
-}
 
 /// One update route: where it reads, how it is sent, and two bodies that each change it.
 struct Target {
@@ -114,15 +105,7 @@ async fn of_concurrent_updates_sending_the_same_current_if_match_one_applies_and
                 tokio::spawn(async move { request.send().await.expect("request sent") })
             })
             .collect();
-        let mut applied = 0;
-        for task in tasks {
-            let response = task.await.unwrap();
-            if response.status() == StatusCode::OK {
-                applied += 1;
-            } else {
-                assert_error(response, StatusCode::PRECONDITION_FAILED, "PRECONDITION_FAILED").await;
-            }
-        }
+        let applied = applied_or_412(tasks).await;
         // Assert
         assert_eq!(applied, 1, "{}", target.path);
     }

@@ -156,6 +156,18 @@ fn configuration_documents() -> Vec<(String, serde_json::Value)> {
 }
 
 /// Whether the component `name` is (part of) a configuration document's JSON Schema.
+/// The operation `method path` of the document, for a pass that completes a route it names; a route
+/// that is not documented is a bug of the pass's list (`what` names the pass in the panic).
+pub(super) fn operation_mut<'a>(
+    document: &'a mut serde_json::Value,
+    method: &str,
+    path: &str,
+    what: &str,
+) -> &'a mut serde_json::Value {
+    let pointer = format!("/paths/{}/{method}", path.replace('~', "~0").replace('/', "~1"));
+    document.pointer_mut(&pointer).unwrap_or_else(|| panic!("a {what} route is undocumented: {method} {path}"))
+}
+
 pub(super) fn is_configuration_document(name: &str) -> bool {
     static NAMES: std::sync::LazyLock<std::collections::BTreeSet<String>> =
         std::sync::LazyLock::new(|| configuration_documents().into_iter().map(|(name, _)| name).collect());

@@ -358,10 +358,7 @@ impl ChannelRepo {
                     .execute(&mut *conn)
                     .await?;
                     if moved.rows_affected() == 0 {
-                        return Err(match expected {
-                            Some(_) => StoreError::Conflict(STALE_CHANNEL_SPACES.into()),
-                            None => StoreError::NotFound,
-                        });
+                        return Err(StoreError::stale_or_missing(expected.is_some(), STALE_CHANNEL_SPACES));
                     }
                     sqlx::query("delete from channel_space where channel_id = $1")
                         .bind(channel_id.clone())

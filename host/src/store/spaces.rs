@@ -267,10 +267,7 @@ impl SpaceRepo {
         .fetch_optional(&mut *tx)
         .await?;
         let Some(revision) = revision else {
-            return Err(match expected_revision {
-                Some(_) => StoreError::Conflict(STALE_SPACE_MODULES.into()),
-                None => StoreError::NotFound,
-            });
+            return Err(StoreError::stale_or_missing(expected_revision.is_some(), STALE_SPACE_MODULES));
         };
         sqlx::query("delete from space_module where space_id = $1").bind(space_id.to_owned()).execute(&mut *tx).await?;
         for (position, module) in modules.iter().enumerate() {

@@ -195,11 +195,7 @@ impl UserRepo {
         .bind(expected.and_then(|state| state.avatar_pic_id.clone()).unwrap_or_default())
         .fetch_optional(&self.db.writer)
         .await?;
-        let row = match row {
-            Some(row) => row,
-            None if expected.is_some() => return Err(StoreError::Conflict(STALE_PROFILE.into())),
-            None => return Err(StoreError::NotFound),
-        };
+        let row = row.ok_or_else(|| StoreError::stale_or_missing(expected.is_some(), STALE_PROFILE))?;
         let mut user = user_from_row(&row)?;
         user.avatar_pic_id = super::MediaRepo::new(self.db.clone()).avatar(user_id).await?.map(|avatar| avatar.pic_id);
         Ok(user)

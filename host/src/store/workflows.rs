@@ -192,10 +192,7 @@ impl WorkflowRepo {
         .execute(&mut *tx)
         .await?;
         if moved.rows_affected() == 0 {
-            return Err(match expected_revision {
-                Some(_) => StoreError::Conflict(STALE_GRANTS.into()),
-                None => StoreError::NotFound,
-            });
+            return Err(StoreError::stale_or_missing(expected_revision.is_some(), STALE_GRANTS));
         }
         sqlx::query("delete from workflow_grant where workflow_configuration_id = $1")
             .bind(id.to_owned())

@@ -64,8 +64,7 @@ pub fn complete(document: &mut Value) {
 }
 
 fn operation<'a>(document: &'a mut Value, method: &str, path: &str) -> &'a mut Value {
-    let pointer = format!("/paths/{}/{method}", path.replace('~', "~0").replace('/', "~1"));
-    document.pointer_mut(&pointer).unwrap_or_else(|| panic!("a conditional route is undocumented: {method} {path}"))
+    super::operation_mut(document, method, path, "conditional")
 }
 
 fn parameter(operation: &mut Value, name: &str, description: &str) {

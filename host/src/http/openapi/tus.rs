@@ -103,8 +103,7 @@ pub fn complete(document: &mut Value) {
 }
 
 fn operation<'a>(document: &'a mut Value, method: &str, path: &str) -> &'a mut Value {
-    let pointer = format!("/paths/{}/{method}", path.replace('~', "~0").replace('/', "~1"));
-    document.pointer_mut(&pointer).unwrap_or_else(|| panic!("a tus route is undocumented: {method} {path}"))
+    super::operation_mut(document, method, path, "tus")
 }
 
 fn header_param(name: &str, required: bool, schema: Value, description: &str) -> Value {
