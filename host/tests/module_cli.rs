@@ -315,9 +315,11 @@ async fn module_dev_serves_a_scaffolded_module_and_reloads_it_when_its_source_ch
     let dir = tempfile::tempdir().unwrap();
     let workspace = Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("host/ sits in the workspace");
     let sdk = workspace.join("plugin-sdk").to_string_lossy().into_owned();
-    let created = trellis(dir.path(), &["module", "new", "greeter", "--dir", "greeter", "--sdk-path", &sdk]);
+    // Its own crate name: the other scaffold test builds (and then removes) `greeter.wasm` in the same
+    // shared target directory, which raced this test's copy of its rebuilt component.
+    let created = trellis(dir.path(), &["module", "new", "greeter-dev", "--dir", "greeter-dev", "--sdk-path", &sdk]);
     assert!(created.status.success(), "{}", String::from_utf8_lossy(&created.stderr));
-    let crate_dir = dir.path().join("greeter");
+    let crate_dir = dir.path().join("greeter-dev");
     std::fs::copy(workspace.join("plugins/Cargo.lock"), crate_dir.join("Cargo.lock")).unwrap();
     let target_dir = Path::new(trellis_plugins_build::TARGET_DIR);
     let build_dir = Path::new(trellis_plugins_build::BUILD_DIR);
@@ -332,7 +334,7 @@ async fn module_dev_serves_a_scaffolded_module_and_reloads_it_when_its_source_ch
     let (base, key, token, member, space) =
         (dev.var("BASE"), dev.var("KEY"), dev.var("TOKEN"), dev.var("TOKEN_2"), dev.var("SPACE"));
     let config = wait_for_line(lines, |line| line.starts_with("# the configuration it runs with:"));
-    let url = format!("{base}/v0/spaces/{space}/modules/greeter/count");
+    let url = format!("{base}/v0/spaces/{space}/modules/greeter-dev/count");
     // No kept-alive connections: each call below is a new connection, which a reload must not refuse.
     let client = reqwest::Client::builder().pool_max_idle_per_host(0).build().unwrap();
     let get = |token: &str| client.get(&url).header("X-License-Key", &key).bearer_auth(token).send();
@@ -356,7 +358,7 @@ async fn module_dev_serves_a_scaffolded_module_and_reloads_it_when_its_source_ch
             refused
         })
     };
-    let reloaded = wait_for_line(lines, |line| line.starts_with("reloaded greeter")).is_some();
+    let reloaded = wait_for_line(lines, |line| line.starts_with("reloaded greeter-dev")).is_some();
     done.store(true, std::sync::atomic::Ordering::Relaxed);
     refused += calling.await.unwrap();
     let after = get(&token).await.unwrap().text().await.unwrap();
