@@ -208,7 +208,12 @@ async fn watch_and_rebuild(
         match checked.await? {
             Ok((wasm, report, built)) => match report {
                 report if report.fits => {
-                    std::fs::copy(&wasm, served).context("copying the component")?;
+                    // Like a failed build, a component that cannot be copied (removed by another build
+                    // meanwhile, say) leaves the old module serving until the next change.
+                    if let Err(err) = std::fs::copy(&wasm, served) {
+                        println!("not reloaded: copying {}: {err}", wasm.display());
+                        continue;
+                    }
                     println!(
                         "built in {:.1} s, compiled in {:.1} s",
                         built.as_secs_f64(),
