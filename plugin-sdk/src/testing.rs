@@ -23,6 +23,7 @@ use serde::de::DeserializeOwned;
 
 use crate::http::{IncomingResponse, OutgoingRequest};
 use crate::log::Level;
+use crate::{Context, Event, Request, Response, SpaceModule};
 
 mod inference;
 
@@ -318,6 +319,20 @@ impl TestHost {
     }
 }
 
+impl TestHost {
+    /// Calls module `M`'s route handler as the host does, through [`call`](Self::call): a call that fails
+    /// keeps none of its key-value writes.
+    /// `let answer = host.handle_request::<Module>(&ctx, &Request::get("/count"))?;`
+    pub fn handle_request<M: SpaceModule>(&self, ctx: &Context, request: &Request) -> crate::Result<Response> {
+        self.call(|| M::handle_request(ctx, request))
+    }
+
+    /// Delivers `event` to module `M` as the host does, through [`call`](Self::call).
+    pub fn on_event<M: SpaceModule>(&self, ctx: &Context, event: &Event) -> crate::Result<()> {
+        self.call(|| M::on_event(ctx, event))
+    }
+}
+
 impl Drop for TestHost {
     fn drop(&mut self) {
         // `try_with`: the thread-local may already be gone when a host is dropped during thread exit.
@@ -351,6 +366,38 @@ mod tests {
         assert_eq!(host.kv("kept").as_deref(), Some(&b"before"[..]));
         host.call(|| kv::set("new", b"y")).unwrap();
         assert_eq!(host.kv("new").as_deref(), Some(&b"y"[..]));
+    }
+
+    /// Writes, then fails: what a module does when a later step of its call goes wrong.
+    struct HalfWrites;
+
+    impl SpaceModule for HalfWrites {
+        fn manifest() -> crate::Manifest {
+            crate::Manifest::new("half", "Half", "1.0.0").permission(crate::Permission::KeyValue)
+        }
+
+        fn on_event(_ctx: &Context, _event: &Event) -> crate::Result<()> {
+            kv::set("heard", b"1")?;
+            Err(crate::Error::new("then it fails"))
+        }
+
+        fn handle_request(_ctx: &Context, _request: &Request) -> crate::Result<Response> {
+            kv::set("asked", b"1")?;
+            panic!("then it traps")
+        }
+    }
+
+    #[test]
+    fn a_module_called_through_the_host_keeps_no_writes_of_a_failed_call() {
+        let host = TestHost::new();
+        let ctx = host.context(&HalfWrites::manifest(), "space-1", &serde_json::json!({})).unwrap();
+        let event = Event::new(crate::EventKind::FormInstanceCreated, "i1");
+        assert!(host.on_event::<HalfWrites>(&ctx, &event).is_err());
+        let trapped = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            host.handle_request::<HalfWrites>(&ctx, &Request::get("/"))
+        }));
+        assert!(trapped.is_err());
+        assert_eq!(host.kv_keys(), Vec::<String>::new());
     }
 
     #[test]

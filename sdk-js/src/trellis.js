@@ -257,13 +257,15 @@ export function bodyJson(req) {
  * A space module. `spec`: `manifest` (the WIT manifest record), `onEvent(ctx, event, t)`, `routes`
  * (a Router). `t` carries `kv`, `log`, `item()`, `config` and the `host`. Answers `bind(host)`, which gives
  * the two exports (`moduleInfo`, `spaceHooks`) the component needs (or a test calls). Bound to a
- * `FakeHost`, the module's manifest goes to it, which then refuses what the real host would.
+ * `FakeHost`, the module's manifest goes to it, which then refuses what the real host would, and each hook
+ * runs through its `call`, as one call of the host: one that fails keeps none of its key-value writes.
  */
 export function spaceModule(spec) {
   return {
     spec,
     bind(host) {
       host.useManifest?.(spec.manifest);
+      const asOneCall = typeof host.call === 'function' ? (f) => host.call(f) : (f) => f();
       const tools = (ctx) => ({
         host,
         ctx,
@@ -276,17 +278,19 @@ export function spaceModule(spec) {
         moduleInfo: { manifest: () => spec.manifest },
         spaceHooks: {
           onEvent(ctx, event) {
-            guard(() => spec.onEvent?.(ctx, event, tools(ctx)));
+            asOneCall(() => guard(() => spec.onEvent?.(ctx, event, tools(ctx))));
           },
           handleRequest(ctx, req) {
-            return guard(() => {
-              try {
-                return spec.routes ? spec.routes.handle(req, tools(ctx)) : notFound();
-              } catch (err) {
-                if (err instanceof HttpError) return err.response();
-                throw err;
-              }
-            });
+            return asOneCall(() =>
+              guard(() => {
+                try {
+                  return spec.routes ? spec.routes.handle(req, tools(ctx)) : notFound();
+                } catch (err) {
+                  if (err instanceof HttpError) return err.response();
+                  throw err;
+                }
+              }),
+            );
           },
         },
       };

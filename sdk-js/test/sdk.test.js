@@ -40,6 +40,32 @@ test('a failed call leaves the store as it was, as the real host drops its write
   assert.equal(host.text('new'), 'y');
 });
 
+test('a module bound to the fake host runs each hook as one call: a failed one keeps none of its writes', () => {
+  // Arrange
+  const host = new FakeHost();
+  const m = spaceModule({
+    manifest: { id: 'half', permissions: [{ tag: 'key-value' }, { tag: 'item-read' }, { tag: 'logging' }] },
+    onEvent(_ctx, _event, t) {
+      t.kv.set('heard', '1');
+      throw new ModuleError('then it fails');
+    },
+    routes: new Router().post('/ask', (_req, _params, t) => {
+      t.kv.set('asked', '1');
+      throw new TypeError('then it breaks');
+    }),
+  }).bind(host);
+  const ctx = host.context();
+
+  // Act
+  const event = () => m.spaceHooks.onEvent(ctx, { kind: 'comment-created', itemId: 'c1' });
+  const route = () => m.spaceHooks.handleRequest(ctx, request('post', '/ask'));
+
+  // Assert
+  assert.throws(event, (err) => err === 'then it fails');
+  assert.throws(route, (err) => typeof err === 'string' && err.includes('TypeError'));
+  assert.deepEqual([host.text('heard'), host.text('asked')], [undefined, undefined]);
+});
+
 test('compare-and-swap succeeds only on the expected value', () => {
   const kv = new Kv(new FakeHost());
   assert.equal(kv.compareAndSwap('k', undefined, 'a'), true);

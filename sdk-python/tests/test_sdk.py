@@ -32,6 +32,34 @@ class KeyValueTest(unittest.TestCase):
         self.assertEqual(host.call(lambda: kv.set("new", b"y") or 7), 7)
         self.assertEqual(host.kv["new"], b"y")
 
+    def test_a_module_s_hooks_called_with_a_fake_host_s_context_keep_no_writes_of_a_failed_call(self):
+        # Arrange
+        router = Router()
+
+        @router.post("/ask")
+        def ask(ctx, request):
+            ctx.kv.set("asked", b"1")
+            raise TypeError("then it breaks")
+
+        class HalfWrites(SpaceModule):
+            manifest = manifest_with(["key-value"])
+
+            def on_event(self, ctx, event):
+                ctx.kv.set("heard", b"1")
+                raise ModuleError("then it fails")
+
+        HalfWrites.router = router
+        module, ctx = HalfWrites(), self.host.context()
+
+        # Act
+        with self.assertRaises(ModuleError):
+            module.on_event(ctx, Event("comment-created", "c1"))
+        with self.assertRaises(TypeError):
+            module.handle_request(ctx, Request("POST", "/ask"))
+
+        # Assert
+        self.assertEqual(self.host.kv, {})
+
     def test_increment_keeps_decimal_text_and_starts_at_zero(self):
         self.assertEqual(self.kv.increment("n", 5), 5)
         self.assertEqual(self.kv.increment("n", -7), -2)

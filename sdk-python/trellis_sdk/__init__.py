@@ -361,14 +361,37 @@ class Router:
         return not_found()
 
 
+def _as_one_call(hook: Callable[..., Any]) -> Callable[..., Any]:
+    """`hook`, run through its context's host's `call` when that host has one (the test kit's FakeHost):
+    there, as on the real host, a call that fails keeps none of its key-value writes."""
+
+    def run(self: Any, ctx: Context, *args: Any) -> Any:
+        call = getattr(ctx.host, "call", None)
+        return call(hook, self, ctx, *args) if callable(call) else hook(self, ctx, *args)
+
+    run.__name__, run.__qualname__, run.__doc__ = hook.__name__, hook.__qualname__, hook.__doc__
+    run.__wrapped__ = hook  # type: ignore[attr-defined]
+    return run
+
+
 class SpaceModule:
-    """Subclass it: set `manifest` and `router`, override `on_event` when the module listens to events."""
+    """Subclass it: set `manifest` and `router`, override `on_event` when the module listens to events.
+    Called in a test with a `FakeHost`'s context, each hook is one call of that host, as in a deployment."""
 
     manifest: Manifest
     router: Router = Router()
 
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        for name in ("on_event", "handle_request"):
+            hook = cls.__dict__.get(name)
+            if callable(hook) and not hasattr(hook, "__wrapped__"):
+                setattr(cls, name, _as_one_call(hook))
+
+    @_as_one_call
     def on_event(self, ctx: Context, event: Event) -> None:
         pass
 
+    @_as_one_call
     def handle_request(self, ctx: Context, request: Request) -> Response:
         return self.router.dispatch(ctx, request)
