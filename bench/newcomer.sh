@@ -44,7 +44,7 @@ python)
     rm tests/test_module.py module.py && cp "$examples/poll-py/tests/test_poll.py" tests/
   fi
   step "venv + pip install" sh -c 'python3 -m venv .venv && .venv/bin/pip install -q --require-hashes -r requirements.txt'
-  step "unittest" python3 -m unittest
+  step "unittest" .venv/bin/python -m unittest
   step "build.sh" ./build.sh
   edit=app.py ;;
 rust)

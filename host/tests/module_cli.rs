@@ -274,10 +274,11 @@ async fn a_scaffolded_javascript_module_passes_its_tests_builds_and_fits_the_hos
     assert!(problems.contains("item-read") && problems.contains("tag: 'item-read'"), "{report}");
 }
 
-/// Runs what `trellis module new --lang python` writes: the template's own tests (`python3 -m unittest`), its
-/// build (`./build.sh`, componentize-py) and the check of the component. Needs python3 and the componentize-py
-/// that `scripts/setup` installs into ~/.cache/trellis/componentize-py (`#[ignore]`d, as above); the build
-/// finds it on `PATH`, as in the virtualenv the scaffold's next steps make.
+/// Runs what `trellis module new --lang python` writes: the template's own tests, its build (`./build.sh`,
+/// componentize-py) and the check of the component, in a virtualenv made from the template's
+/// `requirements.txt` as the next steps say: `scripts/setup` makes it at ~/.cache/trellis/componentize-py
+/// (`#[ignore]`d, as above). Its python runs the tests (so they pass with what the file installs, jsonschema
+/// among it), and the build finds componentize-py on `PATH`.
 #[test]
 #[ignore]
 fn a_scaffolded_python_module_passes_its_tests_builds_and_fits_the_host() {
@@ -289,13 +290,14 @@ fn a_scaffolded_python_module_passes_its_tests_builds_and_fits_the_host() {
     let home = std::env::var_os("HOME").expect("HOME is set");
     let tools = Path::new(&home).join(".cache/trellis/componentize-py/bin");
     assert!(tools.join("componentize-py").exists(), "run scripts/setup: it installs {}", tools.display());
+    let python = tools.join("python3");
     let path = std::env::join_paths(
         std::iter::once(tools).chain(std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default())),
     )
     .unwrap();
 
     // Act
-    let tests = Command::new("python3").args(["-m", "unittest"]).current_dir(&module_dir).output().expect("python3");
+    let tests = Command::new(&python).args(["-m", "unittest"]).current_dir(&module_dir).output().expect("python3");
     let build = Command::new("./build.sh").current_dir(&module_dir).env("PATH", &path).output().expect("build.sh");
 
     // Assert

@@ -51,7 +51,7 @@ pub fn next_steps(name: &str, dir: &Path) -> String {
     format!(
         "created module {name} in {dir}\n\nnext steps:\n  cd {dir}\n  \
          python3 -m venv .venv && .venv/bin/pip install --require-hashes -r requirements.txt   # once\n  \
-         python3 -m unittest               # unit tests against the SDK's fake host\n  \
+         .venv/bin/python -m unittest      # unit tests against the SDK's fake host\n  \
          . .venv/bin/activate && ./build.sh   # the component: {wasm}.wasm\n  \
          trellis module check .            # the component module.toml names\n  \
          trellis module dev                # serve it, rebuild and reload on change (module.toml)\n\n\
