@@ -328,6 +328,9 @@ async fn the_list_filters_by_configuration_id_and_states() {
     let drafts = list_ids(&app, &ann.token, &list("states=DRAFT".into()), "formId").await;
     let submitted = list_ids(&app, &ann.token, &list("states=SUBMITTED".into()), "formId").await;
     let both = list_ids(&app, &ann.token, &list("states=SUBMITTED,DRAFT".into()), "formId").await;
+    // As generated clients send a list: the key repeated.
+    let both_repeated =
+        list_ids(&app, &ann.token, &list("states=SUBMITTED&limit=50&states=DRAFT".into()), "formId").await;
     let sample_submitted_only =
         list_ids(&app, &ann.token, &list(format!("configurationId={}&states=SUBMITTED", sample::CONFIG_ID)), "formId")
             .await;
@@ -338,6 +341,7 @@ async fn the_list_filters_by_configuration_id_and_states() {
     assert_eq!(drafts, std::slice::from_ref(&sample_draft));
     assert_eq!(submitted, [rules_submitted.clone(), sample_submitted.clone()]);
     assert_eq!(both, [rules_submitted, sample_draft, sample_submitted.clone()]);
+    assert_eq!(both_repeated, both);
     assert_eq!(sample_submitted_only, [sample_submitted]);
     assert!(unknown.is_empty());
 }

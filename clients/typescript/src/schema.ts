@@ -1571,6 +1571,14 @@ export interface components {
             contentType: string;
             picId: string;
         };
+        /** @description The whole connected set. */
+        ChannelSpaceSet: {
+            /**
+             * @description At most 100 distinct ids of spaces the caller owns, in the order the list shows them;
+             *     `[]` disconnects every space.
+             */
+            spaceIds: string[];
+        };
         /** @description A channel as one of its members sees it. */
         ChannelView: {
             channelId: string;
@@ -2600,14 +2608,6 @@ export interface components {
         SignupStarted: {
             signupToken: string;
         };
-        /** @description The whole connected set. */
-        SpaceIds: {
-            /**
-             * @description At most 100 distinct ids of spaces the caller owns, in the order the list shows them;
-             *     `[]` disconnects every space.
-             */
-            spaceIds: string[];
-        };
         /** @description A space as one of its members sees it. */
         SpaceView: {
             /** Format: date-time */
@@ -3060,7 +3060,7 @@ export interface operations {
                 limit?: number;
                 cursor?: string;
                 /** @description Comma-separated states, e.g. `SUBMITTED`; all states when left out. */
-                states?: string;
+                states?: ("DRAFT" | "SUBMITTED" | "APPROVED" | "REJECTED")[];
             };
             header?: never;
             path?: never;
@@ -4497,7 +4497,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["SpaceIds"];
+                "application/json": components["schemas"]["ChannelSpaceSet"];
             };
         };
         responses: {
@@ -4570,13 +4570,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Server-Sent Events (`id:`, `event:` and one line of JSON as `data:`); the schema is that of one event's `data:` */
+            /** @description Server-Sent Events as text (`id:`, `event:` and one line of JSON as `data:`): `LiveEventData` describes one event, the `Live*` schemas each event's `data:` */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/event-stream": components["schemas"]["LiveEventData"];
+                    "text/event-stream": string;
                 };
             };
             400: components["responses"]["ValidationFailed"];
@@ -4654,7 +4654,7 @@ export interface operations {
                 /** @description A UUID; blank is the same as left out. */
                 spaceId?: string;
                 /** @description Comma-separated: DRAFT, SUBMITTED. */
-                states?: string;
+                states?: ("DRAFT" | "SUBMITTED")[];
                 limit?: number;
                 cursor?: string;
             };
@@ -4785,7 +4785,7 @@ export interface operations {
                 /** @description Keep configurations holding a translation bundle for this language (at most 35 characters). */
                 language?: string;
                 /** @description Comma-separated: ACTIVE, ARCHIVED. */
-                states?: string;
+                states?: ("ACTIVE" | "ARCHIVED")[];
                 limit?: number;
                 cursor?: string;
             };
@@ -6429,11 +6429,11 @@ export interface operations {
                  * @description `jsonl` (the default): one instance per line as `GET /v0/forms/{formId}` answers it; `csv`: a header
                  *     row, then one row per instance with a column per field of the one configuration named.
                  */
-                format?: string;
+                format?: "jsonl" | "csv";
                 /** @description A UUID; required for `csv`. */
                 configurationId?: string;
                 /** @description Comma-separated: DRAFT, SUBMITTED. */
-                states?: string;
+                states?: ("DRAFT" | "SUBMITTED")[];
                 /** @description RFC 3339: only instances changed at or after this time. */
                 updatedSince?: string;
             };
@@ -8097,7 +8097,7 @@ export interface operations {
                 limit?: number;
                 cursor?: string;
                 /** @description Comma-separated states, e.g. `APPROVED,ENABLED`. */
-                states?: string;
+                states?: ("AWAITING_UPLOAD" | "AWAITING_APPROVAL" | "APPROVED" | "REJECTED" | "ENABLED" | "DISABLED")[];
             };
             header?: never;
             path: {
@@ -9727,7 +9727,7 @@ export interface operations {
                  *     view; `csv`: a header row, then one row per item of the one configuration named, a column per detail
                  *     field the view shows.
                  */
-                format?: string;
+                format?: "jsonl" | "csv";
                 /** @description Only items of this form configuration; required for `csv`. */
                 configurationId?: string;
                 /** @description Language of labels; the default language fills gaps. */

@@ -17,10 +17,11 @@ pub enum ExportFormat {
 }
 
 impl ExportFormat {
-    /// `jsonl` (also when left out or blank) or `csv`.
+    /// `jsonl` (also when left out) or `csv`, exactly: the document states the two words as an enum, which
+    /// typed clients send as they are.
     pub fn parse(raw: Option<&str>) -> Option<Self> {
-        match raw.map(str::trim).unwrap_or_default() {
-            "" | "jsonl" => Some(Self::JsonLines),
+        match raw.unwrap_or("jsonl") {
+            "jsonl" => Some(Self::JsonLines),
             "csv" => Some(Self::Csv),
             _ => None,
         }
@@ -84,7 +85,9 @@ mod tests {
     #[test]
     fn formats_parse_with_jsonl_the_default() {
         assert_eq!(ExportFormat::parse(None), Some(ExportFormat::JsonLines));
-        assert_eq!(ExportFormat::parse(Some(" ")), Some(ExportFormat::JsonLines));
+        assert_eq!(ExportFormat::parse(Some("jsonl")), Some(ExportFormat::JsonLines));
+        assert_eq!(ExportFormat::parse(Some(" ")), None);
+        assert_eq!(ExportFormat::parse(Some(" csv")), None);
         assert_eq!(ExportFormat::parse(Some("csv")), Some(ExportFormat::Csv));
         assert_eq!(ExportFormat::parse(Some("xlsx")), None);
     }

@@ -99,7 +99,7 @@ impl From<ChannelSpace> for ConnectedSpaceView {
 #[derive(Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 #[allow(dead_code)]
-pub struct SpaceIds {
+pub struct ChannelSpaceSet {
     /// At most 100 distinct ids of spaces the caller owns, in the order the list shows them;
     /// `[]` disconnects every space.
     space_ids: Vec<String>,
@@ -193,7 +193,7 @@ pub async fn get_channel(
 /// Replaces the connected spaces; only the owner may, and only with spaces the owner owns:
 /// connecting a space lets every member of the channel read it. Answers the whole connected set.
 #[utoipa::path(put, path = "/v0/channels/{channelId}/spaces", operation_id = "replace_channel_spaces", tag = "channels", params(("channelId" = String, Path)),
-    request_body = SpaceIds, security(("session" = [], "license" = [])),
+    request_body = ChannelSpaceSet, security(("session" = [], "license" = [])),
     responses((status = 200, body = ListEnvelope<ConnectedSpaceView>, description = "every connected space, in the order given; nextCursor is null"),
         (status = 400, body = ErrorEnvelope, description = "VALIDATION_FAILED, nothing written: UNKNOWN_SPACE (no such space, or one the caller cannot see), NOT_SPACE_OWNER, DUPLICATE_SPACE, INVALID_TYPE at /spaceIds/{i}; TOO_MANY (over 100), REQUIRED at /spaceIds"),
         (status = 403, body = ErrorEnvelope, description = "FORBIDDEN: a member who is not the owner"),

@@ -68,8 +68,8 @@ pub struct EventTicket {
 #[utoipa::path(get, path = "/v0/events", operation_id = "open_event_stream", tag = "events", params(EventsQuery,
         ("Last-Event-ID" = Option<String>, Header, description = "The `id` of the last event received: the stream resumes after it")),
     security(("session" = [], "license" = []), ()),
-    responses((status = 200, content_type = "text/event-stream", body = LiveEventData,
-            description = "Server-Sent Events (`id:`, `event:` and one line of JSON as `data:`); the schema is that of one event's `data:`"),
+    responses((status = 200, content_type = "text/event-stream", body = String,
+            description = "Server-Sent Events as text (`id:`, `event:` and one line of JSON as `data:`): `LiveEventData` describes one event, the `Live*` schemas each event's `data:`"),
         (status = 401, body = ErrorEnvelope, description = "UNAUTHENTICATED: no session, or a ticket that is unknown, used or expired; LICENSE_REQUIRED, LICENSE_INVALID"),
         (status = 429, body = ErrorEnvelope, description = "RATE_LIMITED: the user holds 5 streams already, reconnects with `Last-Event-ID` too often, or this address presented too many refused tickets (`Retry-After`)"),
         (status = 503, body = ErrorEnvelope, description = "SERVICE_UNAVAILABLE: the server holds as many streams as it may (`Retry-After`)")))]

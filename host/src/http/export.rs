@@ -35,7 +35,7 @@ use crate::state::AppState;
 pub struct FormExportQuery {
     /// `jsonl` (the default): one instance per line as `GET /v0/forms/{formId}` answers it; `csv`: a header
     /// row, then one row per instance with a column per field of the one configuration named.
-    #[param(pattern = "^\\s*(jsonl|csv)?\\s*$")]
+    #[param(pattern = "^(jsonl|csv)$")]
     format: Option<String>,
     /// A UUID; required for `csv`.
     #[param(pattern = "^\\s*(?:[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})?\\s*$")]
@@ -94,7 +94,7 @@ pub struct ItemExportQuery {
     /// `jsonl` (the default): one item per line as `GET /v0/workflows/items/{itemId}` answers it through the
     /// view; `csv`: a header row, then one row per item of the one configuration named, a column per detail
     /// field the view shows.
-    #[param(pattern = "^\\s*(jsonl|csv)?\\s*$")]
+    #[param(pattern = "^(jsonl|csv)$")]
     format: Option<String>,
     /// Only items of this form configuration; required for `csv`.
     #[param(pattern = "^\\s*(?:[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})?\\s*$")]

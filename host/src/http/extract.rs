@@ -230,8 +230,35 @@ where
     }
 }
 
-/// Query parameters; each must be given at most once, and parsing problems name `query.<name>`.
+/// Query parameters; each must be given at most once, but for the lists (below), and parsing problems name
+/// `query.<name>`.
 pub struct ApiQuery<T>(pub T);
+
+/// The query parameters that are lists. The contract writes a list comma-separated (`states=DRAFT,SUBMITTED`),
+/// while generated clients send one as its key repeated (`states=DRAFT&states=SUBMITTED`): both are read.
+const LIST_PARAMETERS: &[&str] = &["states"];
+
+/// The query with each list's repeated values joined by commas, as one parameter.
+fn with_lists_joined(query: &str) -> Result<Cow<'_, str>, Error> {
+    let repeated = |name: &str| query.split('&').filter(|pair| pair.split('=').next() == Some(name)).count() > 1;
+    if !LIST_PARAMETERS.iter().any(|name| repeated(name)) {
+        return Ok(Cow::Borrowed(query));
+    }
+    let invalid = |e: &dyn std::fmt::Display| Error::invalid("query", "INVALID_QUERY", e.to_string());
+    let pairs: Vec<(String, String)> = serde_urlencoded::from_str(query).map_err(|e| invalid(&e))?;
+    let mut joined: Vec<(String, String)> = Vec::with_capacity(pairs.len());
+    for (key, value) in pairs {
+        let list = LIST_PARAMETERS.contains(&key.as_str());
+        match joined.iter_mut().find(|(seen, _)| list && *seen == key) {
+            Some((_, values)) => {
+                values.push(',');
+                values.push_str(&value);
+            }
+            None => joined.push((key, value)),
+        }
+    }
+    serde_urlencoded::to_string(joined).map(Cow::Owned).map_err(|e| invalid(&e))
+}
 
 impl<S, T> FromRequestParts<S> for ApiQuery<T>
 where
@@ -241,9 +268,25 @@ where
     type Rejection = Error;
 
     async fn from_request_parts(parts: &mut Parts, _state: &S) -> Result<Self, Self::Rejection> {
-        let query = parts.uri.query().unwrap_or_default();
-        serde_urlencoded::from_str(query)
+        let query = with_lists_joined(parts.uri.query().unwrap_or_default())?;
+        serde_urlencoded::from_str(&query)
             .map(ApiQuery)
             .map_err(|e| Error::invalid("query", "INVALID_QUERY", e.to_string()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_list_sent_as_a_repeated_key_reads_as_one_comma_separated_parameter() {
+        let joined = with_lists_joined("states=DRAFT&limit=2&states=SUBMITTED").unwrap();
+        assert_eq!(joined, "states=DRAFT%2CSUBMITTED&limit=2");
+        let read: Vec<(String, String)> = serde_urlencoded::from_str(&joined).unwrap();
+        assert_eq!(read[0], ("states".to_owned(), "DRAFT,SUBMITTED".to_owned()));
+        // Without a repeated list the query is read as it came; other repeated keys stay an error there.
+        assert!(matches!(with_lists_joined("states=DRAFT,SUBMITTED").unwrap(), Cow::Borrowed(_)));
+        assert!(matches!(with_lists_joined("limit=1&limit=2").unwrap(), Cow::Borrowed(_)));
     }
 }

@@ -22,6 +22,10 @@ async fn each_bad_form_export_parameter_is_a_problem_at_its_query_path() {
     let unknown = new_id();
     let cases: Vec<(Query, Query)> = vec![
         (vec![("format", "xlsx")], vec![("query.format", "INVALID_VALUE")]),
+        // The document states the format as an enum: exactly one of its words, as typed clients send it.
+        (vec![("format", "")], vec![("query.format", "INVALID_VALUE")]),
+        (vec![("format", " jsonl")], vec![("query.format", "INVALID_VALUE")]),
+        (vec![("format", "CSV")], vec![("query.format", "INVALID_VALUE")]),
         (vec![("format", "csv")], vec![("query.configurationId", "REQUIRED")]),
         (vec![("format", "csv"), ("configurationId", " ")], vec![("query.configurationId", "REQUIRED")]),
         (
@@ -34,6 +38,8 @@ async fn each_bad_form_export_parameter_is_a_problem_at_its_query_path() {
         (vec![("updatedSince", "2025-01-01")], vec![("query.updatedSince", "INVALID_TIMESTAMP")]),
         (vec![("updatedSince", "")], vec![("query.updatedSince", "INVALID_TIMESTAMP")]),
         (vec![("states", "DRAFT,ARCHIVED")], vec![("query.states", "INVALID_VALUE")]),
+        // A list sent as its key repeated is read as the comma-separated one.
+        (vec![("states", "DRAFT"), ("states", "ARCHIVED")], vec![("query.states", "INVALID_VALUE")]),
         (
             vec![("format", "xlsx"), ("configurationId", "nope"), ("states", "LOST"), ("updatedSince", "soon")],
             vec![

@@ -20,6 +20,7 @@ from .available_transition import AvailableTransition
 from .avatar_ref import AvatarRef
 from .avatar_upload import AvatarUpload
 from .avatar_uploaded import AvatarUploaded
+from .channel_space_set import ChannelSpaceSet
 from .channel_view import ChannelView
 from .channel_view_role import ChannelViewRole
 from .comment_view import CommentView
@@ -42,6 +43,9 @@ from .error_body import ErrorBody
 from .error_code import ErrorCode
 from .error_envelope import ErrorEnvelope
 from .event_ticket import EventTicket
+from .export_forms_format import ExportFormsFormat
+from .export_forms_states_item import ExportFormsStatesItem
+from .export_items_format import ExportItemsFormat
 from .finding_view import FindingView
 from .form_configuration import FormConfiguration
 from .form_configuration_bundle import FormConfigurationBundle
@@ -96,6 +100,7 @@ from .item_detail import ItemDetail
 from .item_detail_fields_item import ItemDetailFieldsItem
 from .item_detail_payload import ItemDetailPayload
 from .item_state import ItemState
+from .list_assets_states_item import ListAssetsStatesItem
 from .list_envelope_asset_part import ListEnvelopeAssetPart
 from .list_envelope_asset_view import ListEnvelopeAssetView
 from .list_envelope_channel_view import ListEnvelopeChannelView
@@ -119,6 +124,9 @@ from .list_envelope_user_summary import ListEnvelopeUserSummary
 from .list_envelope_view_item import ListEnvelopeViewItem
 from .list_envelope_workflow_history_entry import ListEnvelopeWorkflowHistoryEntry
 from .list_envelope_workflow_view import ListEnvelopeWorkflowView
+from .list_form_configurations_states_item import ListFormConfigurationsStatesItem
+from .list_forms_states_item import ListFormsStatesItem
+from .list_listings_for_review_states_item import ListListingsForReviewStatesItem
 from .listing_decision import ListingDecision
 from .listing_decision_approved import ListingDecisionApproved
 from .listing_view import ListingView
@@ -174,7 +182,6 @@ from .roles import Roles
 from .session_info import SessionInfo
 from .session_opened import SessionOpened
 from .signup_started import SignupStarted
-from .space_ids import SpaceIds
 from .space_view import SpaceView
 from .space_view_role import SpaceViewRole
 from .start_reset import StartReset
@@ -270,6 +277,7 @@ __all__ = (
     "AvatarRef",
     "AvatarUpload",
     "AvatarUploaded",
+    "ChannelSpaceSet",
     "ChannelView",
     "ChannelViewRole",
     "CommentView",
@@ -292,6 +300,9 @@ __all__ = (
     "ErrorCode",
     "ErrorEnvelope",
     "EventTicket",
+    "ExportFormsFormat",
+    "ExportFormsStatesItem",
+    "ExportItemsFormat",
     "FindingView",
     "FormConfiguration",
     "FormConfigurationBundle",
@@ -342,6 +353,7 @@ __all__ = (
     "ItemDetailFieldsItem",
     "ItemDetailPayload",
     "ItemState",
+    "ListAssetsStatesItem",
     "ListEnvelopeAssetPart",
     "ListEnvelopeAssetView",
     "ListEnvelopeChannelView",
@@ -365,6 +377,9 @@ __all__ = (
     "ListEnvelopeViewItem",
     "ListEnvelopeWorkflowHistoryEntry",
     "ListEnvelopeWorkflowView",
+    "ListFormConfigurationsStatesItem",
+    "ListFormsStatesItem",
+    "ListListingsForReviewStatesItem",
     "ListingDecision",
     "ListingDecisionApproved",
     "ListingView",
@@ -418,7 +433,6 @@ __all__ = (
     "SessionInfo",
     "SessionOpened",
     "SignupStarted",
-    "SpaceIds",
     "SpaceView",
     "SpaceViewRole",
     "StartReset",

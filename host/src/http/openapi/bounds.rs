@@ -78,7 +78,7 @@ pub(super) fn table() -> Vec<Bound> {
     table.text(&["NewSpace", "GeneralSettings"], "summary", &spaces::SUMMARY);
     table.text(&["NewChannel"], "name", &channels::NAME);
     table.text(&["NewChannel"], "description", &channels::DESCRIPTION);
-    table.add(&["SpaceIds"], "spaceIds", "maxItems", json!(channels::MAX_SPACES));
+    table.add(&["ChannelSpaceSet"], "spaceIds", "maxItems", json!(channels::MAX_SPACES));
     table.add(&["InviteRequest"], "users", "minItems", json!(NOT_EMPTY));
     table.add(&["InviteRequest"], "users", "maxItems", json!(channels::MAX_INVITES_PER_REQUEST));
     table.add(&["InviteResponse"], "inviteId", "minLength", json!(NOT_EMPTY));

@@ -9,6 +9,9 @@ from ...models.error_envelope import ErrorEnvelope
 from ...models.list_envelope_reviewed_listing_view import (
     ListEnvelopeReviewedListingView,
 )
+from ...models.list_listings_for_review_states_item import (
+    ListListingsForReviewStatesItem,
+)
 from ...types import UNSET, Response, Unset
 
 
@@ -16,7 +19,7 @@ def _get_kwargs(
     *,
     limit: int | Unset = UNSET,
     cursor: str | Unset = UNSET,
-    states: str | Unset = UNSET,
+    states: list[ListListingsForReviewStatesItem] | Unset = UNSET,
 ) -> dict[str, Any]:
 
     params: dict[str, Any] = {}
@@ -25,7 +28,14 @@ def _get_kwargs(
 
     params["cursor"] = cursor
 
-    params["states"] = states
+    json_states: list[str] | Unset = UNSET
+    if not isinstance(states, Unset):
+        json_states = []
+        for states_item_data in states:
+            states_item = states_item_data.value
+            json_states.append(states_item)
+
+    params["states"] = json_states
 
     params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
 
@@ -93,14 +103,14 @@ def sync_detailed(
     client: AuthenticatedClient,
     limit: int | Unset = UNSET,
     cursor: str | Unset = UNSET,
-    states: str | Unset = UNSET,
+    states: list[ListListingsForReviewStatesItem] | Unset = UNSET,
 ) -> Response[ErrorEnvelope | ListEnvelopeReviewedListingView]:
     """Listing preparations, newest change first; `states=SUBMITTED` is the queue awaiting a decision.
 
     Args:
         limit (int | Unset):
         cursor (str | Unset):
-        states (str | Unset):
+        states (list[ListListingsForReviewStatesItem] | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -128,14 +138,14 @@ def sync(
     client: AuthenticatedClient,
     limit: int | Unset = UNSET,
     cursor: str | Unset = UNSET,
-    states: str | Unset = UNSET,
+    states: list[ListListingsForReviewStatesItem] | Unset = UNSET,
 ) -> ErrorEnvelope | ListEnvelopeReviewedListingView | None:
     """Listing preparations, newest change first; `states=SUBMITTED` is the queue awaiting a decision.
 
     Args:
         limit (int | Unset):
         cursor (str | Unset):
-        states (str | Unset):
+        states (list[ListListingsForReviewStatesItem] | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -158,14 +168,14 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
     limit: int | Unset = UNSET,
     cursor: str | Unset = UNSET,
-    states: str | Unset = UNSET,
+    states: list[ListListingsForReviewStatesItem] | Unset = UNSET,
 ) -> Response[ErrorEnvelope | ListEnvelopeReviewedListingView]:
     """Listing preparations, newest change first; `states=SUBMITTED` is the queue awaiting a decision.
 
     Args:
         limit (int | Unset):
         cursor (str | Unset):
-        states (str | Unset):
+        states (list[ListListingsForReviewStatesItem] | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -191,14 +201,14 @@ async def asyncio(
     client: AuthenticatedClient,
     limit: int | Unset = UNSET,
     cursor: str | Unset = UNSET,
-    states: str | Unset = UNSET,
+    states: list[ListListingsForReviewStatesItem] | Unset = UNSET,
 ) -> ErrorEnvelope | ListEnvelopeReviewedListingView | None:
     """Listing preparations, newest change first; `states=SUBMITTED` is the queue awaiting a decision.
 
     Args:
         limit (int | Unset):
         cursor (str | Unset):
-        states (str | Unset):
+        states (list[ListListingsForReviewStatesItem] | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

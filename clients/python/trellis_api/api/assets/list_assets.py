@@ -7,6 +7,7 @@ import httpx
 from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.error_envelope import ErrorEnvelope
+from ...models.list_assets_states_item import ListAssetsStatesItem
 from ...models.list_envelope_asset_view import ListEnvelopeAssetView
 from ...types import UNSET, Response, Unset
 
@@ -16,7 +17,7 @@ def _get_kwargs(
     *,
     limit: int | Unset = UNSET,
     cursor: str | Unset = UNSET,
-    states: str | Unset = UNSET,
+    states: list[ListAssetsStatesItem] | Unset = UNSET,
 ) -> dict[str, Any]:
 
     params: dict[str, Any] = {}
@@ -25,7 +26,14 @@ def _get_kwargs(
 
     params["cursor"] = cursor
 
-    params["states"] = states
+    json_states: list[str] | Unset = UNSET
+    if not isinstance(states, Unset):
+        json_states = []
+        for states_item_data in states:
+            states_item = states_item_data.value
+            json_states.append(states_item)
+
+    params["states"] = json_states
 
     params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
 
@@ -101,7 +109,7 @@ def sync_detailed(
     client: AuthenticatedClient,
     limit: int | Unset = UNSET,
     cursor: str | Unset = UNSET,
-    states: str | Unset = UNSET,
+    states: list[ListAssetsStatesItem] | Unset = UNSET,
 ) -> Response[ErrorEnvelope | ListEnvelopeAssetView]:
     """The space's assets the caller may see, newest first: the owner every asset, members the
     APPROVED and ENABLED ones and their own proposals.
@@ -110,7 +118,7 @@ def sync_detailed(
         space_id (str):
         limit (int | Unset):
         cursor (str | Unset):
-        states (str | Unset):
+        states (list[ListAssetsStatesItem] | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -140,7 +148,7 @@ def sync(
     client: AuthenticatedClient,
     limit: int | Unset = UNSET,
     cursor: str | Unset = UNSET,
-    states: str | Unset = UNSET,
+    states: list[ListAssetsStatesItem] | Unset = UNSET,
 ) -> ErrorEnvelope | ListEnvelopeAssetView | None:
     """The space's assets the caller may see, newest first: the owner every asset, members the
     APPROVED and ENABLED ones and their own proposals.
@@ -149,7 +157,7 @@ def sync(
         space_id (str):
         limit (int | Unset):
         cursor (str | Unset):
-        states (str | Unset):
+        states (list[ListAssetsStatesItem] | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -174,7 +182,7 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
     limit: int | Unset = UNSET,
     cursor: str | Unset = UNSET,
-    states: str | Unset = UNSET,
+    states: list[ListAssetsStatesItem] | Unset = UNSET,
 ) -> Response[ErrorEnvelope | ListEnvelopeAssetView]:
     """The space's assets the caller may see, newest first: the owner every asset, members the
     APPROVED and ENABLED ones and their own proposals.
@@ -183,7 +191,7 @@ async def asyncio_detailed(
         space_id (str):
         limit (int | Unset):
         cursor (str | Unset):
-        states (str | Unset):
+        states (list[ListAssetsStatesItem] | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -211,7 +219,7 @@ async def asyncio(
     client: AuthenticatedClient,
     limit: int | Unset = UNSET,
     cursor: str | Unset = UNSET,
-    states: str | Unset = UNSET,
+    states: list[ListAssetsStatesItem] | Unset = UNSET,
 ) -> ErrorEnvelope | ListEnvelopeAssetView | None:
     """The space's assets the caller may see, newest first: the owner every asset, members the
     APPROVED and ENABLED ones and their own proposals.
@@ -220,7 +228,7 @@ async def asyncio(
         space_id (str):
         limit (int | Unset):
         cursor (str | Unset):
-        states (str | Unset):
+        states (list[ListAssetsStatesItem] | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

@@ -6,16 +6,16 @@ import httpx
 
 from ... import errors
 from ...client import AuthenticatedClient, Client
+from ...models.channel_space_set import ChannelSpaceSet
 from ...models.error_envelope import ErrorEnvelope
 from ...models.list_envelope_connected_space_view import ListEnvelopeConnectedSpaceView
-from ...models.space_ids import SpaceIds
 from ...types import UNSET, Response, Unset
 
 
 def _get_kwargs(
     channel_id: str,
     *,
-    body: SpaceIds,
+    body: ChannelSpaceSet,
     if_match: str | Unset = UNSET,
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
@@ -111,7 +111,7 @@ def sync_detailed(
     channel_id: str,
     *,
     client: AuthenticatedClient,
-    body: SpaceIds,
+    body: ChannelSpaceSet,
     if_match: str | Unset = UNSET,
 ) -> Response[ErrorEnvelope | ListEnvelopeConnectedSpaceView]:
     """Replaces the connected spaces; only the owner may, and only with spaces the owner owns:
@@ -120,7 +120,7 @@ def sync_detailed(
     Args:
         channel_id (str):
         if_match (str | Unset):
-        body (SpaceIds): The whole connected set.
+        body (ChannelSpaceSet): The whole connected set.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -147,7 +147,7 @@ def sync(
     channel_id: str,
     *,
     client: AuthenticatedClient,
-    body: SpaceIds,
+    body: ChannelSpaceSet,
     if_match: str | Unset = UNSET,
 ) -> ErrorEnvelope | ListEnvelopeConnectedSpaceView | None:
     """Replaces the connected spaces; only the owner may, and only with spaces the owner owns:
@@ -156,7 +156,7 @@ def sync(
     Args:
         channel_id (str):
         if_match (str | Unset):
-        body (SpaceIds): The whole connected set.
+        body (ChannelSpaceSet): The whole connected set.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -178,7 +178,7 @@ async def asyncio_detailed(
     channel_id: str,
     *,
     client: AuthenticatedClient,
-    body: SpaceIds,
+    body: ChannelSpaceSet,
     if_match: str | Unset = UNSET,
 ) -> Response[ErrorEnvelope | ListEnvelopeConnectedSpaceView]:
     """Replaces the connected spaces; only the owner may, and only with spaces the owner owns:
@@ -187,7 +187,7 @@ async def asyncio_detailed(
     Args:
         channel_id (str):
         if_match (str | Unset):
-        body (SpaceIds): The whole connected set.
+        body (ChannelSpaceSet): The whole connected set.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -212,7 +212,7 @@ async def asyncio(
     channel_id: str,
     *,
     client: AuthenticatedClient,
-    body: SpaceIds,
+    body: ChannelSpaceSet,
     if_match: str | Unset = UNSET,
 ) -> ErrorEnvelope | ListEnvelopeConnectedSpaceView | None:
     """Replaces the connected spaces; only the owner may, and only with spaces the owner owns:
@@ -221,7 +221,7 @@ async def asyncio(
     Args:
         channel_id (str):
         if_match (str | Unset):
-        body (SpaceIds): The whole connected set.
+        body (ChannelSpaceSet): The whole connected set.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

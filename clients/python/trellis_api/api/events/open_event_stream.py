@@ -6,7 +6,6 @@ import httpx
 from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.error_envelope import ErrorEnvelope
-from ...models.live_event_data import LiveEventData
 from ...types import UNSET, Response, Unset
 
 
@@ -40,10 +39,9 @@ def _get_kwargs(
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> ErrorEnvelope | LiveEventData | None:
+) -> ErrorEnvelope | str | None:
     if response.status_code == 200:
-        response_200 = LiveEventData.from_dict(response.text)
-
+        response_200 = response.text
         return response_200
 
     if response.status_code == 400:
@@ -84,7 +82,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[ErrorEnvelope | LiveEventData]:
+) -> Response[ErrorEnvelope | str]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -99,7 +97,7 @@ def sync_detailed(
     ticket: str | Unset = UNSET,
     last_event_id_query: str | Unset = UNSET,
     last_event_id_header: None | str | Unset = UNSET,
-) -> Response[ErrorEnvelope | LiveEventData]:
+) -> Response[ErrorEnvelope | str]:
     """The signed-in user's live updates, as `text/event-stream`. Each event has `id:` (increasing;
     send the last one back as `Last-Event-ID` to resume), `event:` (`message.created`,
     `unread.changed`, `comment.created`, `asset.changed`, `invite.created`,
@@ -120,7 +118,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[ErrorEnvelope | LiveEventData]
+        Response[ErrorEnvelope | str]
     """
 
     kwargs = _get_kwargs(
@@ -142,7 +140,7 @@ def sync(
     ticket: str | Unset = UNSET,
     last_event_id_query: str | Unset = UNSET,
     last_event_id_header: None | str | Unset = UNSET,
-) -> ErrorEnvelope | LiveEventData | None:
+) -> ErrorEnvelope | str | None:
     """The signed-in user's live updates, as `text/event-stream`. Each event has `id:` (increasing;
     send the last one back as `Last-Event-ID` to resume), `event:` (`message.created`,
     `unread.changed`, `comment.created`, `asset.changed`, `invite.created`,
@@ -163,7 +161,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        ErrorEnvelope | LiveEventData
+        ErrorEnvelope | str
     """
 
     return sync_detailed(
@@ -180,7 +178,7 @@ async def asyncio_detailed(
     ticket: str | Unset = UNSET,
     last_event_id_query: str | Unset = UNSET,
     last_event_id_header: None | str | Unset = UNSET,
-) -> Response[ErrorEnvelope | LiveEventData]:
+) -> Response[ErrorEnvelope | str]:
     """The signed-in user's live updates, as `text/event-stream`. Each event has `id:` (increasing;
     send the last one back as `Last-Event-ID` to resume), `event:` (`message.created`,
     `unread.changed`, `comment.created`, `asset.changed`, `invite.created`,
@@ -201,7 +199,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[ErrorEnvelope | LiveEventData]
+        Response[ErrorEnvelope | str]
     """
 
     kwargs = _get_kwargs(
@@ -221,7 +219,7 @@ async def asyncio(
     ticket: str | Unset = UNSET,
     last_event_id_query: str | Unset = UNSET,
     last_event_id_header: None | str | Unset = UNSET,
-) -> ErrorEnvelope | LiveEventData | None:
+) -> ErrorEnvelope | str | None:
     """The signed-in user's live updates, as `text/event-stream`. Each event has `id:` (increasing;
     send the last one back as `Last-Event-ID` to resume), `event:` (`message.created`,
     `unread.changed`, `comment.created`, `asset.changed`, `invite.created`,
@@ -242,7 +240,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        ErrorEnvelope | LiveEventData
+        ErrorEnvelope | str
     """
 
     return (

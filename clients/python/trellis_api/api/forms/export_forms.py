@@ -7,24 +7,37 @@ import httpx
 from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.error_envelope import ErrorEnvelope
+from ...models.export_forms_format import ExportFormsFormat
+from ...models.export_forms_states_item import ExportFormsStatesItem
 from ...types import UNSET, Response, Unset
 
 
 def _get_kwargs(
     *,
-    format_: str | Unset = UNSET,
+    format_: ExportFormsFormat | Unset = UNSET,
     configuration_id: str | Unset = UNSET,
-    states: str | Unset = UNSET,
+    states: list[ExportFormsStatesItem] | Unset = UNSET,
     updated_since: datetime.datetime | Unset = UNSET,
 ) -> dict[str, Any]:
 
     params: dict[str, Any] = {}
 
-    params["format"] = format_
+    json_format_: str | Unset = UNSET
+    if not isinstance(format_, Unset):
+        json_format_ = format_.value
+
+    params["format"] = json_format_
 
     params["configurationId"] = configuration_id
 
-    params["states"] = states
+    json_states: list[str] | Unset = UNSET
+    if not isinstance(states, Unset):
+        json_states = []
+        for states_item_data in states:
+            states_item = states_item_data.value
+            json_states.append(states_item)
+
+    params["states"] = json_states
 
     json_updated_since: str | Unset = UNSET
     if not isinstance(updated_since, Unset):
@@ -99,9 +112,9 @@ def _build_response(
 def sync_detailed(
     *,
     client: AuthenticatedClient,
-    format_: str | Unset = UNSET,
+    format_: ExportFormsFormat | Unset = UNSET,
     configuration_id: str | Unset = UNSET,
-    states: str | Unset = UNSET,
+    states: list[ExportFormsStatesItem] | Unset = UNSET,
     updated_since: datetime.datetime | Unset = UNSET,
 ) -> Response[ErrorEnvelope | str]:
     """Every form instance the caller may read (their own, those of workflows they created, and those the
@@ -109,9 +122,9 @@ def sync_detailed(
     they hold show, reduced to what those show), streamed as JSON lines or CSV.
 
     Args:
-        format_ (str | Unset):
+        format_ (ExportFormsFormat | Unset):
         configuration_id (str | Unset):
-        states (str | Unset):
+        states (list[ExportFormsStatesItem] | Unset):
         updated_since (datetime.datetime | Unset):
 
     Raises:
@@ -139,9 +152,9 @@ def sync_detailed(
 def sync(
     *,
     client: AuthenticatedClient,
-    format_: str | Unset = UNSET,
+    format_: ExportFormsFormat | Unset = UNSET,
     configuration_id: str | Unset = UNSET,
-    states: str | Unset = UNSET,
+    states: list[ExportFormsStatesItem] | Unset = UNSET,
     updated_since: datetime.datetime | Unset = UNSET,
 ) -> ErrorEnvelope | str | None:
     """Every form instance the caller may read (their own, those of workflows they created, and those the
@@ -149,9 +162,9 @@ def sync(
     they hold show, reduced to what those show), streamed as JSON lines or CSV.
 
     Args:
-        format_ (str | Unset):
+        format_ (ExportFormsFormat | Unset):
         configuration_id (str | Unset):
-        states (str | Unset):
+        states (list[ExportFormsStatesItem] | Unset):
         updated_since (datetime.datetime | Unset):
 
     Raises:
@@ -174,9 +187,9 @@ def sync(
 async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
-    format_: str | Unset = UNSET,
+    format_: ExportFormsFormat | Unset = UNSET,
     configuration_id: str | Unset = UNSET,
-    states: str | Unset = UNSET,
+    states: list[ExportFormsStatesItem] | Unset = UNSET,
     updated_since: datetime.datetime | Unset = UNSET,
 ) -> Response[ErrorEnvelope | str]:
     """Every form instance the caller may read (their own, those of workflows they created, and those the
@@ -184,9 +197,9 @@ async def asyncio_detailed(
     they hold show, reduced to what those show), streamed as JSON lines or CSV.
 
     Args:
-        format_ (str | Unset):
+        format_ (ExportFormsFormat | Unset):
         configuration_id (str | Unset):
-        states (str | Unset):
+        states (list[ExportFormsStatesItem] | Unset):
         updated_since (datetime.datetime | Unset):
 
     Raises:
@@ -212,9 +225,9 @@ async def asyncio_detailed(
 async def asyncio(
     *,
     client: AuthenticatedClient,
-    format_: str | Unset = UNSET,
+    format_: ExportFormsFormat | Unset = UNSET,
     configuration_id: str | Unset = UNSET,
-    states: str | Unset = UNSET,
+    states: list[ExportFormsStatesItem] | Unset = UNSET,
     updated_since: datetime.datetime | Unset = UNSET,
 ) -> ErrorEnvelope | str | None:
     """Every form instance the caller may read (their own, those of workflows they created, and those the
@@ -222,9 +235,9 @@ async def asyncio(
     they hold show, reduced to what those show), streamed as JSON lines or CSV.
 
     Args:
-        format_ (str | Unset):
+        format_ (ExportFormsFormat | Unset):
         configuration_id (str | Unset):
-        states (str | Unset):
+        states (list[ExportFormsStatesItem] | Unset):
         updated_since (datetime.datetime | Unset):
 
     Raises:

@@ -7,13 +7,16 @@ from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.error_envelope import ErrorEnvelope
 from ...models.list_envelope_configuration_view import ListEnvelopeConfigurationView
+from ...models.list_form_configurations_states_item import (
+    ListFormConfigurationsStatesItem,
+)
 from ...types import UNSET, Response, Unset
 
 
 def _get_kwargs(
     *,
     language: str | Unset = UNSET,
-    states: str | Unset = UNSET,
+    states: list[ListFormConfigurationsStatesItem] | Unset = UNSET,
     limit: int | Unset = UNSET,
     cursor: str | Unset = UNSET,
 ) -> dict[str, Any]:
@@ -22,7 +25,14 @@ def _get_kwargs(
 
     params["language"] = language
 
-    params["states"] = states
+    json_states: list[str] | Unset = UNSET
+    if not isinstance(states, Unset):
+        json_states = []
+        for states_item_data in states:
+            states_item = states_item_data.value
+            json_states.append(states_item)
+
+    params["states"] = json_states
 
     params["limit"] = limit
 
@@ -93,7 +103,7 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
     language: str | Unset = UNSET,
-    states: str | Unset = UNSET,
+    states: list[ListFormConfigurationsStatesItem] | Unset = UNSET,
     limit: int | Unset = UNSET,
     cursor: str | Unset = UNSET,
 ) -> Response[ErrorEnvelope | ListEnvelopeConfigurationView]:
@@ -101,7 +111,7 @@ def sync_detailed(
 
     Args:
         language (str | Unset):
-        states (str | Unset):
+        states (list[ListFormConfigurationsStatesItem] | Unset):
         limit (int | Unset):
         cursor (str | Unset):
 
@@ -131,7 +141,7 @@ def sync(
     *,
     client: AuthenticatedClient,
     language: str | Unset = UNSET,
-    states: str | Unset = UNSET,
+    states: list[ListFormConfigurationsStatesItem] | Unset = UNSET,
     limit: int | Unset = UNSET,
     cursor: str | Unset = UNSET,
 ) -> ErrorEnvelope | ListEnvelopeConfigurationView | None:
@@ -139,7 +149,7 @@ def sync(
 
     Args:
         language (str | Unset):
-        states (str | Unset):
+        states (list[ListFormConfigurationsStatesItem] | Unset):
         limit (int | Unset):
         cursor (str | Unset):
 
@@ -164,7 +174,7 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
     language: str | Unset = UNSET,
-    states: str | Unset = UNSET,
+    states: list[ListFormConfigurationsStatesItem] | Unset = UNSET,
     limit: int | Unset = UNSET,
     cursor: str | Unset = UNSET,
 ) -> Response[ErrorEnvelope | ListEnvelopeConfigurationView]:
@@ -172,7 +182,7 @@ async def asyncio_detailed(
 
     Args:
         language (str | Unset):
-        states (str | Unset):
+        states (list[ListFormConfigurationsStatesItem] | Unset):
         limit (int | Unset):
         cursor (str | Unset):
 
@@ -200,7 +210,7 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
     language: str | Unset = UNSET,
-    states: str | Unset = UNSET,
+    states: list[ListFormConfigurationsStatesItem] | Unset = UNSET,
     limit: int | Unset = UNSET,
     cursor: str | Unset = UNSET,
 ) -> ErrorEnvelope | ListEnvelopeConfigurationView | None:
@@ -208,7 +218,7 @@ async def asyncio(
 
     Args:
         language (str | Unset):
-        states (str | Unset):
+        states (list[ListFormConfigurationsStatesItem] | Unset):
         limit (int | Unset):
         cursor (str | Unset):
 

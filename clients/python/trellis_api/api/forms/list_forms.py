@@ -7,6 +7,7 @@ from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.error_envelope import ErrorEnvelope
 from ...models.list_envelope_instance_summary import ListEnvelopeInstanceSummary
+from ...models.list_forms_states_item import ListFormsStatesItem
 from ...types import UNSET, Response, Unset
 
 
@@ -14,7 +15,7 @@ def _get_kwargs(
     *,
     configuration_id: str | Unset = UNSET,
     space_id: str | Unset = UNSET,
-    states: str | Unset = UNSET,
+    states: list[ListFormsStatesItem] | Unset = UNSET,
     limit: int | Unset = UNSET,
     cursor: str | Unset = UNSET,
 ) -> dict[str, Any]:
@@ -25,7 +26,14 @@ def _get_kwargs(
 
     params["spaceId"] = space_id
 
-    params["states"] = states
+    json_states: list[str] | Unset = UNSET
+    if not isinstance(states, Unset):
+        json_states = []
+        for states_item_data in states:
+            states_item = states_item_data.value
+            json_states.append(states_item)
+
+    params["states"] = json_states
 
     params["limit"] = limit
 
@@ -97,7 +105,7 @@ def sync_detailed(
     client: AuthenticatedClient,
     configuration_id: str | Unset = UNSET,
     space_id: str | Unset = UNSET,
-    states: str | Unset = UNSET,
+    states: list[ListFormsStatesItem] | Unset = UNSET,
     limit: int | Unset = UNSET,
     cursor: str | Unset = UNSET,
 ) -> Response[ErrorEnvelope | ListEnvelopeInstanceSummary]:
@@ -106,7 +114,7 @@ def sync_detailed(
     Args:
         configuration_id (str | Unset):
         space_id (str | Unset):
-        states (str | Unset):
+        states (list[ListFormsStatesItem] | Unset):
         limit (int | Unset):
         cursor (str | Unset):
 
@@ -138,7 +146,7 @@ def sync(
     client: AuthenticatedClient,
     configuration_id: str | Unset = UNSET,
     space_id: str | Unset = UNSET,
-    states: str | Unset = UNSET,
+    states: list[ListFormsStatesItem] | Unset = UNSET,
     limit: int | Unset = UNSET,
     cursor: str | Unset = UNSET,
 ) -> ErrorEnvelope | ListEnvelopeInstanceSummary | None:
@@ -147,7 +155,7 @@ def sync(
     Args:
         configuration_id (str | Unset):
         space_id (str | Unset):
-        states (str | Unset):
+        states (list[ListFormsStatesItem] | Unset):
         limit (int | Unset):
         cursor (str | Unset):
 
@@ -174,7 +182,7 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
     configuration_id: str | Unset = UNSET,
     space_id: str | Unset = UNSET,
-    states: str | Unset = UNSET,
+    states: list[ListFormsStatesItem] | Unset = UNSET,
     limit: int | Unset = UNSET,
     cursor: str | Unset = UNSET,
 ) -> Response[ErrorEnvelope | ListEnvelopeInstanceSummary]:
@@ -183,7 +191,7 @@ async def asyncio_detailed(
     Args:
         configuration_id (str | Unset):
         space_id (str | Unset):
-        states (str | Unset):
+        states (list[ListFormsStatesItem] | Unset):
         limit (int | Unset):
         cursor (str | Unset):
 
@@ -213,7 +221,7 @@ async def asyncio(
     client: AuthenticatedClient,
     configuration_id: str | Unset = UNSET,
     space_id: str | Unset = UNSET,
-    states: str | Unset = UNSET,
+    states: list[ListFormsStatesItem] | Unset = UNSET,
     limit: int | Unset = UNSET,
     cursor: str | Unset = UNSET,
 ) -> ErrorEnvelope | ListEnvelopeInstanceSummary | None:
@@ -222,7 +230,7 @@ async def asyncio(
     Args:
         configuration_id (str | Unset):
         space_id (str | Unset):
-        states (str | Unset):
+        states (list[ListFormsStatesItem] | Unset):
         limit (int | Unset):
         cursor (str | Unset):
 

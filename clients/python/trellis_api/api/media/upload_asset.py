@@ -10,7 +10,7 @@ from ...models.asset_upload import AssetUpload
 from ...models.asset_uploaded import AssetUploaded
 from ...models.error_envelope import ErrorEnvelope
 from ...models.use_upload import UseUpload
-from ...types import UNSET, Response
+from ...types import UNSET, Response, Unset
 
 
 def _get_kwargs(

@@ -6,6 +6,7 @@ import httpx
 from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.error_envelope import ErrorEnvelope
+from ...models.export_items_format import ExportItemsFormat
 from ...types import UNSET, Response, Unset
 
 
@@ -13,7 +14,7 @@ def _get_kwargs(
     *,
     workflow_configuration_id: str,
     workflow_view_id: str,
-    format_: str | Unset = UNSET,
+    format_: ExportItemsFormat | Unset = UNSET,
     configuration_id: str | Unset = UNSET,
     language: str | Unset = UNSET,
 ) -> dict[str, Any]:
@@ -24,7 +25,11 @@ def _get_kwargs(
 
     params["workflowViewId"] = workflow_view_id
 
-    params["format"] = format_
+    json_format_: str | Unset = UNSET
+    if not isinstance(format_, Unset):
+        json_format_ = format_.value
+
+    params["format"] = json_format_
 
     params["configurationId"] = configuration_id
 
@@ -105,7 +110,7 @@ def sync_detailed(
     client: AuthenticatedClient,
     workflow_configuration_id: str,
     workflow_view_id: str,
-    format_: str | Unset = UNSET,
+    format_: ExportItemsFormat | Unset = UNSET,
     configuration_id: str | Unset = UNSET,
     language: str | Unset = UNSET,
 ) -> Response[ErrorEnvelope | str]:
@@ -114,7 +119,7 @@ def sync_detailed(
     Args:
         workflow_configuration_id (str):
         workflow_view_id (str):
-        format_ (str | Unset):
+        format_ (ExportItemsFormat | Unset):
         configuration_id (str | Unset):
         language (str | Unset):
 
@@ -146,7 +151,7 @@ def sync(
     client: AuthenticatedClient,
     workflow_configuration_id: str,
     workflow_view_id: str,
-    format_: str | Unset = UNSET,
+    format_: ExportItemsFormat | Unset = UNSET,
     configuration_id: str | Unset = UNSET,
     language: str | Unset = UNSET,
 ) -> ErrorEnvelope | str | None:
@@ -155,7 +160,7 @@ def sync(
     Args:
         workflow_configuration_id (str):
         workflow_view_id (str):
-        format_ (str | Unset):
+        format_ (ExportItemsFormat | Unset):
         configuration_id (str | Unset):
         language (str | Unset):
 
@@ -182,7 +187,7 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
     workflow_configuration_id: str,
     workflow_view_id: str,
-    format_: str | Unset = UNSET,
+    format_: ExportItemsFormat | Unset = UNSET,
     configuration_id: str | Unset = UNSET,
     language: str | Unset = UNSET,
 ) -> Response[ErrorEnvelope | str]:
@@ -191,7 +196,7 @@ async def asyncio_detailed(
     Args:
         workflow_configuration_id (str):
         workflow_view_id (str):
-        format_ (str | Unset):
+        format_ (ExportItemsFormat | Unset):
         configuration_id (str | Unset):
         language (str | Unset):
 
@@ -221,7 +226,7 @@ async def asyncio(
     client: AuthenticatedClient,
     workflow_configuration_id: str,
     workflow_view_id: str,
-    format_: str | Unset = UNSET,
+    format_: ExportItemsFormat | Unset = UNSET,
     configuration_id: str | Unset = UNSET,
     language: str | Unset = UNSET,
 ) -> ErrorEnvelope | str | None:
@@ -230,7 +235,7 @@ async def asyncio(
     Args:
         workflow_configuration_id (str):
         workflow_view_id (str):
-        format_ (str | Unset):
+        format_ (ExportItemsFormat | Unset):
         configuration_id (str | Unset):
         language (str | Unset):
 

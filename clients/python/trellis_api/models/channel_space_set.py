@@ -5,11 +5,11 @@ from typing import Any, Self, TypeVar, cast
 
 from attrs import define as _attrs_define
 
-T = TypeVar("T", bound="SpaceIds")
+T = TypeVar("T", bound="ChannelSpaceSet")
 
 
 @_attrs_define
-class SpaceIds:
+class ChannelSpaceSet:
     """The whole connected set.
 
     Attributes:
@@ -37,8 +37,8 @@ class SpaceIds:
         d = dict(src_dict)
         space_ids = cast(list[str], d.pop("spaceIds"))
 
-        space_ids = cls(
+        channel_space_set = cls(
             space_ids=space_ids,
         )
 
-        return space_ids
+        return channel_space_set
