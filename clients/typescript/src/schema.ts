@@ -1617,7 +1617,9 @@ export interface components {
         /** @description A stored configuration as clients see it. */
         ConfigurationView: {
             /** @description The document, as validated (with its `id`). See the `FormConfigurationDocument` schema. */
-            config: Record<string, never>;
+            config: {
+                [key: string]: components["schemas"]["JsonValue"];
+            };
             /** Format: date-time */
             createdAt: string;
             id: string;
@@ -1908,8 +1910,11 @@ export interface components {
         };
         /** @description One entry of an instance's audit trail. */
         HistoryEntry: {
-            /** @description CREATED, UPDATED or SUBMITTED. */
-            action: string;
+            /**
+             * @description CREATED, UPDATED or SUBMITTED.
+             * @enum {string}
+             */
+            action: "CREATED" | "UPDATED" | "SUBMITTED";
             actor: components["schemas"]["Actor"];
             /** Format: date-time */
             at: string;
@@ -1943,11 +1948,17 @@ export interface components {
             configurationId: string;
             /** Format: date-time */
             createdAt: string;
-            fields: Record<string, never>;
+            fields: {
+                [key: string]: components["schemas"]["JsonValue"];
+            };
             formId: string;
-            integrations: Record<string, never>;
+            integrations: {
+                [key: string]: components["schemas"]["JsonValue"];
+            };
             language: string;
-            metadata: Record<string, never>;
+            metadata: {
+                [key: string]: components["schemas"]["JsonValue"];
+            };
             /** Format: int64 */
             revision: number;
             /**
@@ -2008,10 +2019,14 @@ export interface components {
         /** @description An item through a view: detail fields, the payload the view shows, and the moves available. */
         ItemDetail: {
             /** @description `{fieldId, key, type, label, value, editable, required}`, overrides applied. */
-            fields: Record<string, never>[];
+            fields: {
+                [key: string]: components["schemas"]["JsonValue"];
+            }[];
             itemId: string;
             itemType: string;
-            payload: Record<string, never>;
+            payload: {
+                [key: string]: components["schemas"]["JsonValue"];
+            };
             transitions: components["schemas"]["AvailableTransition"][];
             workbasketId: string;
             workflowConfigurationId: string;
@@ -2174,8 +2189,11 @@ export interface components {
              * @description Members, the owner included.
              */
             members: number;
-            /** @description `OPEN` (registrations approved at once), `APPROVAL` (the owner decides) or `CLOSED`. */
-            membership: string;
+            /**
+             * @description `OPEN` (registrations approved at once), `APPROVAL` (the owner decides) or `CLOSED`.
+             * @enum {string}
+             */
+            membership: "OPEN" | "APPROVAL" | "CLOSED";
             spaceId: string;
             summary: string;
             title: string;
@@ -2225,8 +2243,11 @@ export interface components {
          *     too, on a move).
          */
         LiveItemChanged: {
-            /** @description `STARTED`, `MOVED` or `UPDATED`. */
-            change: string;
+            /**
+             * @description `STARTED`, `MOVED` or `UPDATED`.
+             * @enum {string}
+             */
+            change: "STARTED" | "MOVED" | "UPDATED";
             itemId: string;
             workbasketId: string;
             workflowConfigurationId: string;
@@ -2290,15 +2311,20 @@ export interface components {
              *     approved last (a changed text waits for approval while the approved one stays listed).
              */
             listed: boolean;
-            /** @description `OPEN`, `APPROVAL` (default) or `CLOSED`. */
-            membership: string;
+            /**
+             * @description `OPEN`, `APPROVAL` (default) or `CLOSED`.
+             * @enum {string}
+             */
+            membership: "OPEN" | "APPROVAL" | "CLOSED";
             /** @description The operator's reason of the last decision. */
             reason: string | null;
             /**
              * @description The owner's registration rules, for the deployment's rule module (its configuration schema
              *     is in `GET /v0/modules`); `{}` when none.
              */
-            rules: Record<string, never>;
+            rules: {
+                [key: string]: components["schemas"]["JsonValue"];
+            };
             spaceId: string;
             /**
              * @description `DRAFT`, `SUBMITTED`, `APPROVED` or `REJECTED`: where the preparation is.
@@ -2385,7 +2411,9 @@ export interface components {
         /** @description One enabled module. */
         ModuleView: {
             /** @description JSON Schema (2020-12) of the configuration a space gives the module. */
-            configSchema: Record<string, never>;
+            configSchema: {
+                [key: string]: components["schemas"]["JsonValue"];
+            };
             description: string;
             id: string;
             /** @description `space`, `marketplace-rule` or `analysis-step`. */
@@ -2726,7 +2754,9 @@ export interface components {
         };
         /** @description The answer of `validate`: the id the document would be stored under and the document with it. */
         ValidationResult: {
-            config: Record<string, never>;
+            config: {
+                [key: string]: components["schemas"]["JsonValue"];
+            };
             id: string;
             valid: boolean;
         };
@@ -2746,7 +2776,9 @@ export interface components {
             configurationId: string;
             /** Format: date-time */
             createdAt: string;
-            fields: Record<string, never>;
+            fields: {
+                [key: string]: components["schemas"]["JsonValue"];
+            };
             itemId: string;
             itemType: string;
             /** Format: date-time */
@@ -2880,8 +2912,11 @@ export interface components {
         };
         /** @description One entry of an item's workflow audit trail. */
         WorkflowHistoryEntry: {
-            /** @description STARTED, MOVED or PATCHED. */
-            action: string;
+            /**
+             * @description STARTED, MOVED or PATCHED.
+             * @enum {string}
+             */
+            action: "STARTED" | "MOVED" | "PATCHED";
             actor: components["schemas"]["Actor"];
             /** Format: date-time */
             at: string;
@@ -2892,14 +2927,18 @@ export interface components {
             transitionId: string | null;
         };
         WorkflowValidation: {
-            config: Record<string, never>;
+            config: {
+                [key: string]: components["schemas"]["JsonValue"];
+            };
             id: string;
             valid: boolean;
         };
         /** @description A stored workflow configuration. */
         WorkflowView: {
             /** @description The document as validated (with its `id`); see the `WorkflowConfigurationDocument` schema. */
-            config: Record<string, never>;
+            config: {
+                [key: string]: components["schemas"]["JsonValue"];
+            };
             /** Format: date-time */
             createdAt: string;
             id: string;
@@ -4576,7 +4615,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/event-stream": string;
+                    "text/event-stream": string | components["schemas"]["LiveEventData"];
                 };
             };
             400: components["responses"]["ValidationFailed"];

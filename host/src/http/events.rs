@@ -68,7 +68,7 @@ pub struct EventTicket {
 #[utoipa::path(get, path = "/v0/events", operation_id = "open_event_stream", tag = "events", params(EventsQuery,
         ("Last-Event-ID" = Option<String>, Header, description = "The `id` of the last event received: the stream resumes after it")),
     security(("session" = [], "license" = []), ()),
-    responses((status = 200, content_type = "text/event-stream", body = String,
+    responses((status = 200, content_type = "text/event-stream", body = inline(EventStream),
             description = "Server-Sent Events as text (`id:`, `event:` and one line of JSON as `data:`): `LiveEventData` describes one event, the `Live*` schemas each event's `data:`"),
         (status = 401, body = ErrorEnvelope, description = "UNAUTHENTICATED: no session, or a ticket that is unknown, used or expired; LICENSE_REQUIRED, LICENSE_INVALID"),
         (status = 429, body = ErrorEnvelope, description = "RATE_LIMITED: the user holds 5 streams already, reconnects with `Last-Event-ID` too often, or this address presented too many refused tickets (`Retry-After`)"),
@@ -232,6 +232,16 @@ fn frame(event: &Outgoing) -> Event {
 // The `data:` of each event kind, for the OpenAPI document (clients generate their types from
 // these); the events themselves are written by `domain::live`.
 
+/// The stream: its text, and each of its events a `LiveEventData` (generators read the text; a contract
+/// tester checks each event).
+#[derive(Serialize, ToSchema)]
+#[serde(untagged)]
+#[allow(dead_code)]
+enum EventStream {
+    Text(String),
+    Event(LiveEventData),
+}
+
 /// One event of the stream as its lines carry it: `id`, `event` (one of the names below) and
 /// `data`, one line of JSON whose schema is the event's (`message.created`: `LiveMessageCreated`,
 /// and so on; `reset`: `{}`).
@@ -320,5 +330,6 @@ pub struct LiveItemChanged {
     item_id: String,
     workbasket_id: String,
     /// `STARTED`, `MOVED` or `UPDATED`.
+    #[schema(pattern = "^(STARTED|MOVED|UPDATED)$")]
     change: String,
 }

@@ -36,6 +36,7 @@ pub struct ListingView {
     summary: String,
     categories: Vec<String>,
     /// `OPEN` (registrations approved at once), `APPROVAL` (the owner decides) or `CLOSED`.
+    #[schema(pattern = "^(OPEN|APPROVAL|CLOSED)$")]
     membership: String,
     /// Members, the owner included.
     members: i64,

@@ -80,6 +80,7 @@ from .general_settings import GeneralSettings
 from .get_item_item_type import GetItemItemType
 from .grant_view import GrantView
 from .history_entry import HistoryEntry
+from .history_entry_action import HistoryEntryAction
 from .history_entry_state import HistoryEntryState
 from .instance_summary import InstanceSummary
 from .instance_summary_state import InstanceSummaryState
@@ -130,11 +131,13 @@ from .list_listings_for_review_states_item import ListListingsForReviewStatesIte
 from .listing_decision import ListingDecision
 from .listing_decision_approved import ListingDecisionApproved
 from .listing_view import ListingView
+from .listing_view_membership import ListingViewMembership
 from .live_asset_changed import LiveAssetChanged
 from .live_comment_created import LiveCommentCreated
 from .live_event_data import LiveEventData
 from .live_invite_created import LiveInviteCreated
 from .live_item_changed import LiveItemChanged
+from .live_item_changed_change import LiveItemChangedChange
 from .live_message_created import LiveMessageCreated
 from .live_registration_changed import LiveRegistrationChanged
 from .live_unread_changed import LiveUnreadChanged
@@ -145,6 +148,7 @@ from .marketplace_settings_change_rules_type_0 import (
     MarketplaceSettingsChangeRulesType0,
 )
 from .marketplace_settings_view import MarketplaceSettingsView
+from .marketplace_settings_view_membership import MarketplaceSettingsViewMembership
 from .marketplace_settings_view_rules import MarketplaceSettingsViewRules
 from .marketplace_settings_view_state import MarketplaceSettingsViewState
 from .member_view import MemberView
@@ -250,6 +254,7 @@ from .workflow_configuration_view_form_metadata import (
 from .workflow_configuration_view_forms import WorkflowConfigurationViewForms
 from .workflow_configuration_workbasket import WorkflowConfigurationWorkbasket
 from .workflow_history_entry import WorkflowHistoryEntry
+from .workflow_history_entry_action import WorkflowHistoryEntryAction
 from .workflow_validation import WorkflowValidation
 from .workflow_validation_config import WorkflowValidationConfig
 from .workflow_view import WorkflowView
@@ -333,6 +338,7 @@ __all__ = (
     "GetItemItemType",
     "GrantView",
     "HistoryEntry",
+    "HistoryEntryAction",
     "HistoryEntryState",
     "InstanceSummary",
     "InstanceSummaryState",
@@ -383,11 +389,13 @@ __all__ = (
     "ListingDecision",
     "ListingDecisionApproved",
     "ListingView",
+    "ListingViewMembership",
     "LiveAssetChanged",
     "LiveCommentCreated",
     "LiveEventData",
     "LiveInviteCreated",
     "LiveItemChanged",
+    "LiveItemChangedChange",
     "LiveMessageCreated",
     "LiveRegistrationChanged",
     "LiveUnreadChanged",
@@ -396,6 +404,7 @@ __all__ = (
     "MarketplaceSettingsChangeMembership",
     "MarketplaceSettingsChangeRulesType0",
     "MarketplaceSettingsView",
+    "MarketplaceSettingsViewMembership",
     "MarketplaceSettingsViewRules",
     "MarketplaceSettingsViewState",
     "MemberView",
@@ -485,6 +494,7 @@ __all__ = (
     "WorkflowConfigurationViewForms",
     "WorkflowConfigurationWorkbasket",
     "WorkflowHistoryEntry",
+    "WorkflowHistoryEntryAction",
     "WorkflowValidation",
     "WorkflowValidationConfig",
     "WorkflowView",

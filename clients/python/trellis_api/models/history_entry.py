@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any, Self, TypeVar, cast
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
+from ..models.history_entry_action import HistoryEntryAction
 from ..models.history_entry_state import HistoryEntryState
 
 if TYPE_CHECKING:
@@ -21,7 +22,7 @@ class HistoryEntry:
     """One entry of an instance's audit trail.
 
     Attributes:
-        action (str): CREATED, UPDATED or SUBMITTED.
+        action (HistoryEntryAction): CREATED, UPDATED or SUBMITTED.
         actor (Actor):
         at (datetime.datetime):
         changed_fields (list[str]): Field ids whose answers changed.
@@ -29,7 +30,7 @@ class HistoryEntry:
         state (HistoryEntryState): The instance's state after the change.
     """
 
-    action: str
+    action: HistoryEntryAction
     actor: Actor
     at: datetime.datetime
     changed_fields: list[str]
@@ -38,7 +39,7 @@ class HistoryEntry:
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
-        action = self.action
+        action = self.action.value
 
         actor = self.actor.to_dict()
 
@@ -70,7 +71,7 @@ class HistoryEntry:
         from ..models.actor import Actor
 
         d = dict(src_dict)
-        action = d.pop("action")
+        action = HistoryEntryAction(d.pop("action"))
 
         actor = Actor.from_dict(d.pop("actor"))
 

@@ -7,6 +7,8 @@ from typing import Any, Self, TypeVar, cast
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
+from ..models.listing_view_membership import ListingViewMembership
+
 T = TypeVar("T", bound="ListingView")
 
 
@@ -20,7 +22,8 @@ class ListingView:
             categories (list[str]):
             listed_at (datetime.datetime): When the listing was first approved.
             members (int): Members, the owner included.
-            membership (str): `OPEN` (registrations approved at once), `APPROVAL` (the owner decides) or `CLOSED`.
+            membership (ListingViewMembership): `OPEN` (registrations approved at once), `APPROVAL` (the owner decides) or
+                `CLOSED`.
             space_id (str):
             summary (str):
             title (str):
@@ -30,7 +33,7 @@ class ListingView:
     categories: list[str]
     listed_at: datetime.datetime
     members: int
-    membership: str
+    membership: ListingViewMembership
     space_id: str
     summary: str
     title: str
@@ -45,7 +48,7 @@ class ListingView:
 
         members = self.members
 
-        membership = self.membership
+        membership = self.membership.value
 
         space_id = self.space_id
 
@@ -81,7 +84,7 @@ class ListingView:
 
         members = d.pop("members")
 
-        membership = d.pop("membership")
+        membership = ListingViewMembership(d.pop("membership"))
 
         space_id = d.pop("spaceId")
 

@@ -6,6 +6,8 @@ from typing import Any, Self, TypeVar
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
+from ..models.live_item_changed_change import LiveItemChangedChange
+
 T = TypeVar("T", bound="LiveItemChanged")
 
 
@@ -15,20 +17,20 @@ class LiveItemChanged:
     too, on a move).
 
         Attributes:
-            change (str): `STARTED`, `MOVED` or `UPDATED`.
+            change (LiveItemChangedChange): `STARTED`, `MOVED` or `UPDATED`.
             item_id (str):
             workbasket_id (str):
             workflow_configuration_id (str):
     """
 
-    change: str
+    change: LiveItemChangedChange
     item_id: str
     workbasket_id: str
     workflow_configuration_id: str
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
-        change = self.change
+        change = self.change.value
 
         item_id = self.item_id
 
@@ -52,7 +54,7 @@ class LiveItemChanged:
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
         d = dict(src_dict)
-        change = d.pop("change")
+        change = LiveItemChangedChange(d.pop("change"))
 
         item_id = d.pop("itemId")
 

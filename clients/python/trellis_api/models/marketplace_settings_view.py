@@ -7,6 +7,9 @@ from typing import TYPE_CHECKING, Any, Self, TypeVar, cast
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
+from ..models.marketplace_settings_view_membership import (
+    MarketplaceSettingsViewMembership,
+)
 from ..models.marketplace_settings_view_state import MarketplaceSettingsViewState
 
 if TYPE_CHECKING:
@@ -24,7 +27,7 @@ class MarketplaceSettingsView:
         categories (list[str]): Up to 10 distinct categories of up to 40 characters.
         listed (bool): Whether the marketplace shows the space: true from the first approval on, with the text
             approved last (a changed text waits for approval while the approved one stays listed).
-        membership (str): `OPEN`, `APPROVAL` (default) or `CLOSED`.
+        membership (MarketplaceSettingsViewMembership): `OPEN`, `APPROVAL` (default) or `CLOSED`.
         reason (None | str): The operator's reason of the last decision.
         rules (MarketplaceSettingsViewRules): The owner's registration rules, for the deployment's rule module (its
             configuration schema
@@ -38,7 +41,7 @@ class MarketplaceSettingsView:
 
     categories: list[str]
     listed: bool
-    membership: str
+    membership: MarketplaceSettingsViewMembership
     reason: None | str
     rules: MarketplaceSettingsViewRules
     space_id: str
@@ -53,7 +56,7 @@ class MarketplaceSettingsView:
 
         listed = self.listed
 
-        membership = self.membership
+        membership = self.membership.value
 
         reason: None | str
         reason = self.reason
@@ -104,7 +107,7 @@ class MarketplaceSettingsView:
 
         listed = d.pop("listed")
 
-        membership = d.pop("membership")
+        membership = MarketplaceSettingsViewMembership(d.pop("membership"))
 
         def _parse_reason(data: object) -> None | str:
             if data is None:

@@ -7,6 +7,8 @@ from typing import TYPE_CHECKING, Any, Self, TypeVar, cast
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
+from ..models.workflow_history_entry_action import WorkflowHistoryEntryAction
+
 if TYPE_CHECKING:
     from ..models.actor import Actor
 
@@ -19,7 +21,7 @@ class WorkflowHistoryEntry:
     """One entry of an item's workflow audit trail.
 
     Attributes:
-        action (str): STARTED, MOVED or PATCHED.
+        action (WorkflowHistoryEntryAction): STARTED, MOVED or PATCHED.
         actor (Actor):
         at (datetime.datetime):
         changed_fields (list[str]):
@@ -29,7 +31,7 @@ class WorkflowHistoryEntry:
         transition_id (None | str):
     """
 
-    action: str
+    action: WorkflowHistoryEntryAction
     actor: Actor
     at: datetime.datetime
     changed_fields: list[str]
@@ -40,7 +42,7 @@ class WorkflowHistoryEntry:
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
-        action = self.action
+        action = self.action.value
 
         actor = self.actor.to_dict()
 
@@ -81,7 +83,7 @@ class WorkflowHistoryEntry:
         from ..models.actor import Actor
 
         d = dict(src_dict)
-        action = d.pop("action")
+        action = WorkflowHistoryEntryAction(d.pop("action"))
 
         actor = Actor.from_dict(d.pop("actor"))
 

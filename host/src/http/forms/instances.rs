@@ -255,6 +255,7 @@ pub(crate) fn id_filter(raw: Option<&str>, path: &str, problems: &mut Problems) 
 pub struct HistoryEntry {
     event_id: String,
     /// CREATED, UPDATED or SUBMITTED.
+    #[schema(pattern = "^(CREATED|UPDATED|SUBMITTED)$")]
     action: String,
     actor: Actor,
     /// Field ids whose answers changed.

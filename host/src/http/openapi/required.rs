@@ -3,13 +3,15 @@
 //! property of an answer's schema is `required`. Generators then type `nextCursor` as
 //! `string | null`, not as "maybe absent". Schemas that requests use too keep their own list: a
 //! request may leave out what has a default. For the same reason an answer's member has no
-//! `default` (utoipa copies one from a type's `Default`, e.g. `""` for a state).
+//! `default` (utoipa copies one from a type's `Default`, e.g. `""` for a state). A free-form object in
+//! an answer (form answers, a payload) says it maps text to any JSON: generators read a bare
+//! `type: object` as an object without members (openapi-typescript: `Record<string, never>`).
 
 use std::collections::BTreeSet;
 
 use serde_json::{Value, json};
 
-use super::strict::{closure, referenced};
+use super::strict::{JSON_VALUE, closure, is_type, referenced};
 
 /// Answer schemas with members that are left out when empty (a live event without an `id:` line).
 const SKIPS_EMPTY: [&str; 2] = ["ErrorBody", "LiveEventData"];
@@ -66,11 +68,15 @@ fn operations(document: &Value) -> impl Iterator<Item = &Value> {
         .flat_map(|item| item.values())
 }
 
-/// Makes every property of `schema` and of the objects it holds inline required.
+/// Makes every property of `schema` and of the objects it holds inline required, and their free-form
+/// objects maps of any JSON.
 fn require_all(schema: &mut Value) {
     let Some(map) = schema.as_object_mut() else { return };
     if map.contains_key("$ref") {
         return;
+    }
+    if is_type(map, "object") && !map.contains_key("properties") && !map.contains_key("additionalProperties") {
+        map.insert("additionalProperties".into(), json!({ "$ref": format!("#/components/schemas/{JSON_VALUE}") }));
     }
     if let Some(properties) = map.get("properties").and_then(Value::as_object) {
         let names: Vec<Value> = properties.keys().cloned().map(Value::String).collect();
@@ -108,7 +114,7 @@ mod tests {
                     "items": { "type": "array", "items": { "$ref": "#/components/schemas/Thing" } },
                     "nextCursor": { "type": ["string", "null"] } } },
                 "Thing": { "type": "object", "properties": { "avatar": { "type": ["object", "null"], "default": null,
-                    "properties": { "url": { "type": "string" } } } } },
+                    "properties": { "url": { "type": "string" } } }, "fields": { "type": "object" } } },
                 "Shared": { "type": "object", "properties": { "note": { "type": "string" } } },
                 "ErrorBody": { "type": "object", "required": ["code"], "properties": { "code": {}, "details": {} } }
             } },
@@ -131,7 +137,13 @@ mod tests {
         }
         let schemas = &document["components"]["schemas"];
         assert_eq!(required(&schemas["Page"]), ["items", "nextCursor"]);
-        assert_eq!(required(&schemas["Thing"]), ["avatar"]);
+        assert_eq!(required(&schemas["Thing"]), ["avatar", "fields"]);
+        // A free-form object maps text to any JSON.
+        assert_eq!(
+            schemas["Thing"]["properties"]["fields"]["additionalProperties"],
+            json!({ "$ref": "#/components/schemas/JsonValue" })
+        );
+        assert!(schemas["Thing"]["properties"]["avatar"].get("additionalProperties").is_none());
         assert_eq!(required(&schemas["Thing"]["properties"]["avatar"]), ["url"]);
         assert!(schemas["Thing"]["properties"]["avatar"].get("default").is_none());
         assert!(schemas["Shared"].get("required").is_none());

@@ -16,7 +16,7 @@ pub const NO_NUL: &str = "^[^\\u0000]*$";
 
 /// The schema of free-form JSON in a request (module configuration, form answers): any JSON
 /// whose strings and keys hold no NUL, at any depth.
-const JSON_VALUE: &str = "JsonValue";
+pub(super) const JSON_VALUE: &str = "JsonValue";
 
 /// Free JSON, said in words rather than as a recursive `anyOf`: client generators cannot type a recursive
 /// union (openapi-python-client drops the operations that use one), and the server names a NUL
@@ -96,7 +96,7 @@ pub(super) fn referenced(value: &Value, names: &mut BTreeSet<String>) {
     }
 }
 
-fn is_type(schema: &Map<String, Value>, name: &str) -> bool {
+pub(super) fn is_type(schema: &Map<String, Value>, name: &str) -> bool {
     match schema.get("type") {
         Some(Value::String(t)) => t == name,
         Some(Value::Array(types)) => types.iter().any(|t| t == name),

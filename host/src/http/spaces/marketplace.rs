@@ -30,6 +30,7 @@ pub struct MarketplaceSettingsView {
     /// Up to 10 distinct categories of up to 40 characters.
     categories: Vec<String>,
     /// `OPEN`, `APPROVAL` (default) or `CLOSED`.
+    #[schema(pattern = "^(OPEN|APPROVAL|CLOSED)$")]
     membership: String,
     /// The owner's registration rules, for the deployment's rule module (its configuration schema
     /// is in `GET /v0/modules`); `{}` when none.

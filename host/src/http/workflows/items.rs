@@ -288,6 +288,7 @@ pub async fn list_view_items(
 pub struct WorkflowHistoryEntry {
     event_id: String,
     /// STARTED, MOVED or PATCHED.
+    #[schema(pattern = "^(STARTED|MOVED|PATCHED)$")]
     action: String,
     actor: crate::http::forms::instances::Actor,
     from_workbasket_id: Option<String>,

@@ -1,11 +1,12 @@
 from http import HTTPStatus
-from typing import Any
+from typing import Any, cast
 
 import httpx
 
 from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.error_envelope import ErrorEnvelope
+from ...models.live_event_data import LiveEventData
 from ...types import UNSET, Response, Unset
 
 
@@ -39,9 +40,22 @@ def _get_kwargs(
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> ErrorEnvelope | str | None:
+) -> ErrorEnvelope | LiveEventData | str | None:
     if response.status_code == 200:
-        response_200 = response.text
+
+        def _parse_response_200(data: object) -> LiveEventData | str:
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                response_200_type_1 = LiveEventData.from_dict(data)
+
+                return response_200_type_1
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(LiveEventData | str, data)
+
+        response_200 = _parse_response_200(response.text)
+
         return response_200
 
     if response.status_code == 400:
@@ -82,7 +96,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[ErrorEnvelope | str]:
+) -> Response[ErrorEnvelope | LiveEventData | str]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -97,7 +111,7 @@ def sync_detailed(
     ticket: str | Unset = UNSET,
     last_event_id_query: str | Unset = UNSET,
     last_event_id_header: None | str | Unset = UNSET,
-) -> Response[ErrorEnvelope | str]:
+) -> Response[ErrorEnvelope | LiveEventData | str]:
     """The signed-in user's live updates, as `text/event-stream`. Each event has `id:` (increasing;
     send the last one back as `Last-Event-ID` to resume), `event:` (`message.created`,
     `unread.changed`, `comment.created`, `asset.changed`, `invite.created`,
@@ -118,7 +132,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[ErrorEnvelope | str]
+        Response[ErrorEnvelope | LiveEventData | str]
     """
 
     kwargs = _get_kwargs(
@@ -140,7 +154,7 @@ def sync(
     ticket: str | Unset = UNSET,
     last_event_id_query: str | Unset = UNSET,
     last_event_id_header: None | str | Unset = UNSET,
-) -> ErrorEnvelope | str | None:
+) -> ErrorEnvelope | LiveEventData | str | None:
     """The signed-in user's live updates, as `text/event-stream`. Each event has `id:` (increasing;
     send the last one back as `Last-Event-ID` to resume), `event:` (`message.created`,
     `unread.changed`, `comment.created`, `asset.changed`, `invite.created`,
@@ -161,7 +175,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        ErrorEnvelope | str
+        ErrorEnvelope | LiveEventData | str
     """
 
     return sync_detailed(
@@ -178,7 +192,7 @@ async def asyncio_detailed(
     ticket: str | Unset = UNSET,
     last_event_id_query: str | Unset = UNSET,
     last_event_id_header: None | str | Unset = UNSET,
-) -> Response[ErrorEnvelope | str]:
+) -> Response[ErrorEnvelope | LiveEventData | str]:
     """The signed-in user's live updates, as `text/event-stream`. Each event has `id:` (increasing;
     send the last one back as `Last-Event-ID` to resume), `event:` (`message.created`,
     `unread.changed`, `comment.created`, `asset.changed`, `invite.created`,
@@ -199,7 +213,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[ErrorEnvelope | str]
+        Response[ErrorEnvelope | LiveEventData | str]
     """
 
     kwargs = _get_kwargs(
@@ -219,7 +233,7 @@ async def asyncio(
     ticket: str | Unset = UNSET,
     last_event_id_query: str | Unset = UNSET,
     last_event_id_header: None | str | Unset = UNSET,
-) -> ErrorEnvelope | str | None:
+) -> ErrorEnvelope | LiveEventData | str | None:
     """The signed-in user's live updates, as `text/event-stream`. Each event has `id:` (increasing;
     send the last one back as `Last-Event-ID` to resume), `event:` (`message.created`,
     `unread.changed`, `comment.created`, `asset.changed`, `invite.created`,
@@ -240,7 +254,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        ErrorEnvelope | str
+        ErrorEnvelope | LiveEventData | str
     """
 
     return (
