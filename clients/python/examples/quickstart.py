@@ -48,7 +48,7 @@ def pin_from_outbox(email: str) -> str:
             text = mail.read_text("utf-8", "replace").replace("\r", "")
             if email.lower() not in text.lower():
                 continue
-            pins = re.findall(r"^ +([0-9]{6})$", text, re.MULTILINE)
+            pins: list[str] = re.findall(r"^ +([0-9]{6})$", text, re.MULTILINE)
             pin = pins[-1] if pins else pin
         if pin:
             return pin
@@ -144,7 +144,7 @@ def main() -> None:
             "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII="
         )
         uploaded = trellis.upload_attachments(claim, [AttachmentFile(png, "receipt.png", "image/png", field_id=receipt)])
-        print("attachments", len(uploaded["attachments"]))
+        print("attachments", len(uploaded.attachments))
         trellis.call(get_form, form_id=claim)
 
         # 5. A workflow (submitted, then approved) that allows this form; start it on the claim and move it.
