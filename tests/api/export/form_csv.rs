@@ -139,8 +139,7 @@ async fn a_csv_export_with_no_instances_is_the_header_row_alone() {
     let export =
         exported(export_forms(&app, &ann.token, &[("format", "csv"), ("configurationId", config_id)]).await).await;
     let drafts = exported(
-        export_forms(&app, &ann.token, &[("format", " csv "), ("configurationId", config_id), ("states", "DRAFT")])
-            .await,
+        export_forms(&app, &ann.token, &[("format", "csv"), ("configurationId", config_id), ("states", "DRAFT")]).await,
     )
     .await;
     // Assert
