@@ -1,12 +1,15 @@
 """A tour of every family of routes through the installed `trellis-client` package: auth, users,
 forms, workflows, spaces, modules, assets, resumable uploads (tus), channels, messages, marketplace,
-live events and both exports. Two users sign up (the PIN read from the outbox folder of a server
-without SMTP); each part prints one line, and the first failure ends the tour with its part named
-and a non-zero exit.
+the operator's routes, live events and both exports. Two users sign up (the PIN read from the outbox
+folder of a server without SMTP); each part prints one line, and the first failure ends the tour with
+its part named and a non-zero exit.
 
-    TRELLIS_BASE=http://127.0.0.1:8080 TRELLIS_DATA=data python tour.py
+    TRELLIS_BASE=http://127.0.0.1:8080 TRELLIS_DATA=data \
+        TRELLIS_GRANT_OPERATOR="trellis admin grant-operator --config trellis.toml" python tour.py
 
-TRELLIS_DATA is the server's data directory: its `license.key` and `outbox/`. Every name gets a random
+TRELLIS_DATA is the server's data directory: its `license.key` and `outbox/`. TRELLIS_GRANT_OPERATOR is
+the server's command that makes a handle a platform operator, short of the handle: with it, Bob is made
+one and reviews Ann's listing (the operator part is skipped without it). Every name gets a random
 suffix, so the tour can run again against the same server. The documents it sends and its checks are in
 tour_support.py, beside it.
 """
@@ -20,6 +23,7 @@ import time
 from collections.abc import Iterator
 from uuid import UUID
 
+from trellis_api.api.admin import decide_listing, list_listings_for_review, list_module_metrics, list_refused_modules
 from trellis_api.api.assets import create_asset, get_asset
 from trellis_api.api.auth import get_session
 from trellis_api.api.channels import (
@@ -40,7 +44,12 @@ from trellis_api.api.forms import (
     get_form_history,
     update_form,
 )
-from trellis_api.api.marketplace import get_marketplace_settings, list_trending_listings, replace_marketplace_settings
+from trellis_api.api.marketplace import (
+    get_listing,
+    get_marketplace_settings,
+    list_trending_listings,
+    replace_marketplace_settings,
+)
 from trellis_api.api.media import download_attachment
 from trellis_api.api.messages import count_unread_messages, get_message, list_messages, list_threads, send_message
 from trellis_api.api.modules import get_space_modules, replace_space_modules
@@ -75,6 +84,10 @@ from trellis_api.models import (
     InviteResponse,
     InviteResponseResponse,
     ItemDetail,
+    ListingDecision,
+    ListingDecisionApproved,
+    ListingView,
+    ListListingsForReviewStatesItem,
     LiveMessageCreated,
     MarketplaceSettingsChange,
     MarketplaceSettingsChangeMembership,
@@ -102,6 +115,7 @@ from tour_support import (
     APPROVED,
     BASE,
     DATA,
+    GRANT_OPERATOR,
     PASSWORD,
     RECEIPT,
     SUBMITTED,
@@ -109,6 +123,7 @@ from tour_support import (
     deadline,
     expect,
     form_configuration,
+    grant_operator,
     picture,
     refusal,
     sign_up,
@@ -128,7 +143,8 @@ def tour_part(name: str) -> Iterator[list[str]]:
     print(f"ok  {name:<12} {time.monotonic() - started:5.2f}s  {'; '.join(notes)}", flush=True)
 
 
-def tour(ann: Trellis, bob: Trellis) -> None:
+def tour(ann: Trellis, bob: Trellis, visitor: Trellis) -> None:
+    """Ann and Bob sign up; the visitor never does (the public marketplace reads)."""
     with tour_part("auth") as notes:
         ann_handle = sign_up(ann, "ann", "Ann")
         bob_handle = sign_up(bob, "bob", "Bob")
@@ -296,11 +312,41 @@ def tour(ann: Trellis, bob: Trellis) -> None:
             summary="A space the tour made",
             categories=["travel"],
             membership=MarketplaceSettingsChangeMembership.OPEN,
+            submit=True,
         )
         market = ann.call(replace_marketplace_settings, space_id, body=listing, if_match=current_market.etag)
         expect(market.membership == "OPEN" and market.title == "Tour space", f"settings {market.to_dict()}")
+        expect(market.state == "SUBMITTED" and not market.listed, f"submitted: {market.state}, listed {market.listed}")
+        unlisted = refusal(lambda: visitor.call(get_listing, space_id))
+        expect(unlisted.status == 404, f"the public read of a listing not approved answered {unlisted}")
         trending = list(ann.paginate(list_trending_listings))
-        notes.append(f"settings {market.state} {market.membership}, {len(trending)} trending listings")
+        notes.append(f"settings {market.state} {market.membership} (not public yet), {len(trending)} trending listings")
+
+    with tour_part("operator") as notes:
+        if GRANT_OPERATOR is None:
+            notes.append("skipped: TRELLIS_GRANT_OPERATOR (the command making a handle an operator) is not set")
+        else:
+            denied = refusal(lambda: bob.call(list_module_metrics))
+            expect(denied.status == 403 and denied.code == "FORBIDDEN", f"before the grant: {denied}")
+            grant_operator(GRANT_OPERATOR, bob_handle)  # read from the database: bob's session has it at once
+            metrics = {m.module_id: m for m in bob.call(list_module_metrics).items}
+            expect("tags" in metrics and metrics["tags"].calls >= 2, f"module metrics {list(metrics)}")
+            refused_modules = bob.call(list_refused_modules).items
+            submitted = [ListListingsForReviewStatesItem.SUBMITTED]
+            queue = list(bob.paginate(list_listings_for_review, states=submitted))
+            expect(all(q.state == "SUBMITTED" for q in queue), f"the queue holds {[q.state for q in queue]}")
+            expect(space_id in [q.space_id for q in queue], f"ann's listing is not among the {len(queue)} queued")
+            approve = ListingDecision(approved=ListingDecisionApproved.YES)
+            decided = bob.call(decide_listing, space_id, body=approve)
+            expect(decided.state == "APPROVED" and decided.listed, f"decided {decided.to_dict()}")
+            public: ListingView = visitor.call(get_listing, space_id)
+            expect(public.title == "Tour space", f"the public listing {public.to_dict()}")
+            owned = ann.call(get_marketplace_settings, space_id)
+            expect(owned.state == "APPROVED" and owned.listed, f"ann's settings after approval {owned.to_dict()}")
+            told = [t.unread for t in ann.paginate(list_threads) if t.participant.handle == "system"]
+            expect(told == [1], f"ann's threads with system (unread): {told}")
+            notes.append(f"{bob_handle} refused (403), made an operator; {len(metrics)} modules' metrics")
+            notes.append(f"{len(refused_modules)} refused; ann's listing queued ({len(queue)}), approved, public, ann told")
 
     with tour_part("export") as notes:
         with ann.export_forms(states=["DRAFT", "SUBMITTED"]) as rows:
@@ -333,8 +379,12 @@ def main() -> None:
     started = time.monotonic()
     try:
         license_key = (DATA / "license.key").read_text().strip()
-        with Trellis(BASE, license_key) as ann, Trellis(BASE, license_key) as bob:
-            tour(ann, bob)
+        with (
+            Trellis(BASE, license_key) as ann,
+            Trellis(BASE, license_key) as bob,
+            Trellis(BASE, license_key) as visitor,
+        ):
+            tour(ann, bob, visitor)
     except TrellisError as error:
         print(f"tour failed in {part}: {error} (request {error.request_id or '?'})", file=sys.stderr)
         for detail in error.details:
@@ -343,7 +393,8 @@ def main() -> None:
     except Exception as error:
         print(f"tour failed in {part}: {type(error).__name__}: {error}", file=sys.stderr)
         sys.exit(1)
-    print(f"tour (Python): every family of routes answered as expected ({time.monotonic() - started:.1f}s)")
+    skipped = "" if GRANT_OPERATOR else " (but the operator's: skipped)"
+    print(f"tour (Python): every family of routes{skipped} answered as expected ({time.monotonic() - started:.1f}s)")
 
 
 if __name__ == "__main__":

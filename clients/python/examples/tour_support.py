@@ -1,6 +1,6 @@
 """What the tour (tour.py) works with: its settings, the configuration documents and pictures it sends,
-the PIN read from the outbox, sign-up, and the checks (`expect`, `refusal`, `deadline`) whose failure
-ends it."""
+the PIN read from the outbox, sign-up, the operator's grant, and the checks (`expect`, `refusal`,
+`deadline`) whose failure ends it."""
 
 from __future__ import annotations
 
@@ -8,8 +8,10 @@ import contextlib
 import os
 import re
 import secrets
+import shlex
 import signal
 import struct
+import subprocess
 import time
 import zlib
 from collections.abc import Callable, Iterator
@@ -21,6 +23,9 @@ from trellis_client import Trellis, TrellisError
 
 BASE = os.environ.get("TRELLIS_BASE", "http://127.0.0.1:8080")
 DATA = Path(os.environ.get("TRELLIS_DATA", "data"))
+# The server's command that makes a handle a platform operator, short of the handle (for instance
+# `trellis admin grant-operator --config /srv/trellis/trellis.toml`); without it the operator part is skipped.
+GRANT_OPERATOR = os.environ.get("TRELLIS_GRANT_OPERATOR") or None
 PASSWORD = "correct horse 42"
 SUFFIX = secrets.token_hex(4)
 
@@ -186,6 +191,15 @@ def sign_up(trellis: Trellis, prefix: str, name: str) -> str:
     session = trellis.sign_up(details, PASSWORD, pin_from_outbox)
     expect(session.user.handle == handle, f"signed up as {session.user.handle}, not {handle}")
     return handle
+
+
+def grant_operator(command: str, handle: str) -> None:
+    """Runs the command with the handle. The tour's own variables are left out of its environment: they
+    are no settings of the server, whose CLI refuses a TRELLIS_* variable that names none."""
+    own = ("TRELLIS_BASE", "TRELLIS_DATA", "TRELLIS_GRANT_OPERATOR")
+    env = {name: value for name, value in os.environ.items() if name not in own}
+    done = subprocess.run(shlex.split(command) + [handle], env=env, capture_output=True, text=True)
+    expect(done.returncode == 0, f"{command} {handle}: status {done.returncode}: {done.stderr.strip()}")
 
 
 def refusal(attempt: Callable[[], object]) -> TrellisError:
