@@ -2589,7 +2589,11 @@ export interface components {
             categories: string[];
             /** @description Whether the marketplace shows the space (with the text approved last). */
             listed: boolean;
-            membership: string;
+            /**
+             * @description `OPEN`, `APPROVAL` or `CLOSED`.
+             * @enum {string}
+             */
+            membership: "OPEN" | "APPROVAL" | "CLOSED";
             ownerHandle: string;
             /** @description The reason of the last decision. */
             reason: string | null;

@@ -35,6 +35,8 @@ pub struct ReviewedListingView {
     title: String,
     summary: String,
     categories: Vec<String>,
+    /// `OPEN`, `APPROVAL` or `CLOSED`.
+    #[schema(pattern = "^(OPEN|APPROVAL|CLOSED)$")]
     membership: String,
     /// `DRAFT`, `SUBMITTED`, `APPROVED` or `REJECTED`.
     #[schema(pattern = "^(DRAFT|SUBMITTED|APPROVED|REJECTED)$")]

@@ -179,6 +179,7 @@ from .registration_view_state import RegistrationViewState
 from .resend_reset_pin import ResendResetPin
 from .reset_token import ResetToken
 from .reviewed_listing_view import ReviewedListingView
+from .reviewed_listing_view_membership import ReviewedListingViewMembership
 from .reviewed_listing_view_state import ReviewedListingViewState
 from .role_change import RoleChange
 from .role_change_role import RoleChangeRole
@@ -435,6 +436,7 @@ __all__ = (
     "ResendResetPin",
     "ResetToken",
     "ReviewedListingView",
+    "ReviewedListingViewMembership",
     "ReviewedListingViewState",
     "RoleChange",
     "RoleChangeRole",

@@ -7,6 +7,7 @@ from typing import Any, Self, TypeVar, cast
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
+from ..models.reviewed_listing_view_membership import ReviewedListingViewMembership
 from ..models.reviewed_listing_view_state import ReviewedListingViewState
 
 T = TypeVar("T", bound="ReviewedListingView")
@@ -19,7 +20,7 @@ class ReviewedListingView:
     Attributes:
         categories (list[str]):
         listed (bool): Whether the marketplace shows the space (with the text approved last).
-        membership (str):
+        membership (ReviewedListingViewMembership): `OPEN`, `APPROVAL` or `CLOSED`.
         owner_handle (str):
         reason (None | str): The reason of the last decision.
         space_id (str):
@@ -33,7 +34,7 @@ class ReviewedListingView:
 
     categories: list[str]
     listed: bool
-    membership: str
+    membership: ReviewedListingViewMembership
     owner_handle: str
     reason: None | str
     space_id: str
@@ -50,7 +51,7 @@ class ReviewedListingView:
 
         listed = self.listed
 
-        membership = self.membership
+        membership = self.membership.value
 
         owner_handle = self.owner_handle
 
@@ -103,7 +104,7 @@ class ReviewedListingView:
 
         listed = d.pop("listed")
 
-        membership = d.pop("membership")
+        membership = ReviewedListingViewMembership(d.pop("membership"))
 
         owner_handle = d.pop("ownerHandle")
 
