@@ -143,6 +143,83 @@ fn module_new_scaffolds_a_crate_and_refuses_to_overwrite() {
     assert!(!bad.status.success() && !dir.path().join("elsewhere").exists());
 }
 
+/// A project whose build is the `word_count.wasm` already built, for `module dev` without a compiler.
+fn prebuilt_project() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::copy(plugin("word_count.wasm"), dir.path().join("word_count.wasm")).unwrap();
+    let project = "[build]\ncommand = \"true\"\nwasm = \"word_count.wasm\"\n";
+    std::fs::write(dir.path().join("module.toml"), project).unwrap();
+    dir
+}
+
+/// `trellis module dev --users N --run CMD` in a module's folder, on a free port.
+fn trellis_dev_run(dir: &Path, users: u32, run: &str) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_trellis"));
+    for (name, _) in std::env::vars_os().filter(|(name, _)| name.to_string_lossy().starts_with("TRELLIS_")) {
+        command.env_remove(name);
+    }
+    let users = users.to_string();
+    command.args(["module", "dev", "--listen", "127.0.0.1:0", "--users", &users, "--run", run]).current_dir(dir);
+    command
+}
+
+/// `module dev --run CMD`: CMD runs in the project folder with the printed assignments and the module's id in
+/// its environment; then the server stops, its folder is removed, and dev exits with CMD's status.
+#[test]
+fn module_dev_run_runs_a_command_against_the_server_and_exits_with_its_status() {
+    // Arrange
+    let project = prebuilt_project();
+    let tmp = tempfile::tempdir().unwrap();
+    let line = r#"echo "ran in $(pwd) for $MODULE, ${SPACE:+a space,} ${TOKEN_2:+two users,} at $BASE"; exit 3"#;
+    let mut command = trellis_dev_run(project.path(), 2, line);
+    command.env("TMPDIR", tmp.path());
+
+    // Act
+    let output = command.output().expect("running trellis module dev");
+
+    // Assert
+    let report = printed(&output);
+    assert_eq!(output.status.code(), Some(3), "{report}");
+    let dir = project.path().canonicalize().unwrap();
+    let ran = format!("ran in {} for word-count, a space, two users, at http://127.0.0.1:", dir.display());
+    assert!(report.contains(&ran), "{report}");
+    assert_eq!(std::fs::read_dir(tmp.path()).unwrap().count(), 0, "the dev server's folder is removed");
+}
+
+/// `module dev --run CMD` asked to stop (SIGTERM, as Ctrl-C): it stops CMD and what CMD started, then itself.
+#[test]
+fn module_dev_stops_the_command_it_runs_when_asked_to_stop() {
+    // Arrange
+    let project = prebuilt_project();
+    let line = "sleep 120 & echo $! > sleep.pid; echo started; wait";
+    let mut command = trellis_dev_run(project.path(), 1, line);
+    let mut child = command.stdout(std::process::Stdio::piped()).spawn().expect("running trellis module dev");
+    let lines = printed_lines(child.stdout.take().unwrap());
+    let mut child = KillOnDrop(child);
+    assert!(wait_for_line(&lines, |line| line == "started").is_some(), "the command ran");
+    let sleep = std::fs::read_to_string(project.path().join("sleep.pid")).unwrap();
+
+    // Act
+    let dev = rustix::process::Pid::from_raw(i32::try_from(child.0.id()).unwrap()).unwrap();
+    rustix::process::kill_process(dev, rustix::process::Signal::TERM).unwrap();
+    let started = std::time::Instant::now();
+    let status = child.0.wait().unwrap();
+
+    // Assert
+    assert!(started.elapsed() < std::time::Duration::from_secs(60), "dev waited for the command");
+    assert_eq!(status.code(), Some(128 + 15), "the command's status: stopped by SIGTERM");
+    // Gone, or a zombie until it is reaped: not sleeping any more.
+    let running = || {
+        let stat = std::fs::read_to_string(format!("/proc/{}/stat", sleep.trim())).unwrap_or_default();
+        stat.rsplit(") ").next().is_some_and(|rest| !rest.is_empty() && !rest.starts_with('Z'))
+    };
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    while running() && std::time::Instant::now() < deadline {
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    assert!(!running(), "what the command started is stopped too");
+}
+
 /// Runs what `trellis module new` writes: the template's own unit tests (`cargo test-native`), then its one
 /// build command, and checks the component against the host. Needs the wasm32-wasip2 target, so it is
 /// `#[ignore]`d in plain `cargo test`; `scripts/test` runs it with `--ignored`.

@@ -4,6 +4,7 @@
 
 pub mod check;
 pub mod dev;
+pub mod dev_run;
 pub mod dev_session;
 pub mod new;
 pub mod new_js;
@@ -44,7 +45,8 @@ pub enum ModuleCommand {
     /// module.toml names, or cargo's.
     Check { file: PathBuf },
     /// Build a module, serve it from a throw-away deployment with a signed-up user and a space it is connected
-    /// to, print how to call it, and rebuild and reload it whenever its sources change.
+    /// to, print how to call it, and rebuild and reload it whenever its sources change (or, with `--run`, run a
+    /// command against it and exit with its status).
     Dev {
         /// The module's crate or project directory.
         #[arg(default_value = ".")]
@@ -64,6 +66,11 @@ pub enum ModuleCommand {
         /// schema's defaults); a .toml file is the dev server's deployment configuration instead.
         #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=200))]
         users: u32,
+        /// Once the module is served and its users and space are set up, run this shell command in PATH
+        /// with BASE, KEY, MODULE, SPACE, TOKEN, TOKEN_2 ... in its environment, instead of watching the
+        /// sources; then stop, and exit with the command's status (e.g. a scenario test).
+        #[arg(long, value_name = "CMD")]
+        run: Option<String>,
     },
 }
 
@@ -99,8 +106,8 @@ pub async fn run(command: ModuleCommand, common: &Common) -> anyhow::Result<()> 
             }
             Ok(())
         }
-        ModuleCommand::Dev { path, build, wasm, listen, users } => {
-            dev::run(dev::DevArgs { path, build, wasm, listen, config: common.config.clone(), users }).await
+        ModuleCommand::Dev { path, build, wasm, listen, users, run } => {
+            dev::run(dev::DevArgs { path, build, wasm, listen, config: common.config.clone(), users, run }).await
         }
         ModuleCommand::Inspect { file } => {
             let manifest = trellis_modules::inspect_cached(&file, author_cache_dir().as_deref())?;

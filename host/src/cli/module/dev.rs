@@ -2,7 +2,8 @@
 //! deployment (SQLite and media in a temp dir, the module granted what it asks for), signs up a user
 //! with a space that has it connected, prints how to call it, then rebuilds and reloads it whenever its
 //! source changes. The reload starts the embedded server again on the same port and data directory, so the
-//! URL, the token and the space stay valid.
+//! URL, the token and the space stay valid. With `--run CMD` it runs CMD against the server instead of
+//! watching, then stops and exits with CMD's status.
 
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
@@ -11,6 +12,7 @@ use std::time::{Duration, Instant};
 use anyhow::Context;
 use trellis_modules::EnabledModule;
 
+use crate::cli::module::dev_run;
 use crate::cli::module::dev_session::{self, ModuleConfig};
 use crate::cli::module::project::Project;
 use crate::config::{Config, Overrides};
@@ -30,6 +32,8 @@ pub struct DevArgs {
     pub config: Option<PathBuf>,
     /// Users to sign up, all members of the space.
     pub users: u32,
+    /// A command to run once everything is set up, in place of watching (`--run`).
+    pub run: Option<String>,
 }
 
 pub async fn run(args: DevArgs) -> anyhow::Result<()> {
@@ -88,6 +92,17 @@ pub async fn run(args: DevArgs) -> anyhow::Result<()> {
         if !printed {
             let session = dev_session::setup(&base, &data_dir, &state, &manifest, &module_config, args.users).await?;
             println!("{}", session.describe(&base, &data_dir, &manifest));
+            if let Some(line) = &args.run {
+                println!("running: {line}");
+                let env = session.env(&base, &manifest.id);
+                let status = dev_run::run_once(line, &project.dir, env, asked_to_stop.as_mut()).await;
+                let _ = stop.send(());
+                server.await.context("the dev server panicked")??;
+                drop(scratch);
+                // CMD's status is dev's: a scenario run by `--run` fails the way CMD does.
+                std::process::exit(status?);
+            }
+            println!("\nwatching the sources: a change rebuilds and reloads the module; Ctrl-C ends");
             printed = true;
         } else {
             // Said once the new server listens, so a call made on reading it is answered.

@@ -104,10 +104,24 @@ impl Session {
                     ));
                 }
             }
-            None => text.push_str(&format!("\n\ncurl {auth} $BASE/v0/modules\n")),
+            None => text.push_str(&format!("\n\ncurl {auth} $BASE/v0/modules")),
         }
-        text.push_str("\nwatching the sources: a change rebuilds and reloads the module; Ctrl-C ends");
-        text
+        text.trim_end().to_owned()
+    }
+
+    /// The printed assignments as a command's environment (`--run`), with `MODULE`, the module's id.
+    pub fn env(&self, base: &str, module_id: &str) -> Vec<(String, String)> {
+        let mut env = vec![
+            ("BASE".to_owned(), base.to_owned()),
+            ("KEY".to_owned(), self.license_key.clone()),
+            ("MODULE".to_owned(), module_id.to_owned()),
+        ];
+        for (n, token) in self.tokens.iter().enumerate() {
+            let name = if n == 0 { "TOKEN".to_owned() } else { format!("TOKEN_{}", n + 1) };
+            env.push((name, token.clone()));
+        }
+        env.extend(self.space_id.iter().map(|space| ("SPACE".to_owned(), space.clone())));
+        env
     }
 }
 
@@ -212,5 +226,18 @@ mod tests {
         let schema = r#"{"type":"object","properties":{"options":{"type":"array","default":["yes","no"]},"title":{"type":"string"}}}"#;
         assert_eq!(schema_defaults(schema), json!({"options": ["yes", "no"]}));
         assert_eq!(schema_defaults("not json"), json!({}));
+    }
+
+    #[test]
+    fn the_command_of_run_gets_the_printed_assignments_and_the_module_id() {
+        let session = Session {
+            license_key: "key".into(),
+            tokens: vec!["t1".into(), "t2".into()],
+            space_id: Some("s1".into()),
+            config: json!({}),
+        };
+        let env = session.env("http://127.0.0.1:1", "poll");
+        let names: Vec<_> = env.iter().map(|(name, value)| format!("{name}={value}")).collect();
+        assert_eq!(names, ["BASE=http://127.0.0.1:1", "KEY=key", "MODULE=poll", "TOKEN=t1", "TOKEN_2=t2", "SPACE=s1"]);
     }
 }
