@@ -91,10 +91,12 @@ fn module_new_prints_how_to_test_build_and_serve_in_each_language() {
     // Assert
     let steps = String::from_utf8_lossy(&rust.stderr);
     assert!(rust.status.success() && steps.contains("cargo test-native") && steps.contains("module dev"), "{steps}");
+    assert!(steps.contains("--run 'cargo test-native --test scenario'"), "the scenario: {steps}");
     let manifest = std::fs::read_to_string(dir.path().join("poll/Cargo.toml")).unwrap();
     assert!(manifest.contains("git = \"") && manifest.contains("tag = \"sdk-v"), "{manifest}");
     let steps = String::from_utf8_lossy(&js.stderr);
     assert!(js.status.success() && steps.contains("npm test") && steps.contains("module dev"), "{steps}");
+    assert!(steps.contains("npm run scenario"), "the scenario: {steps}");
     assert!(dir.path().join("poll-js/package-lock.json").exists());
     let project = std::fs::read_to_string(dir.path().join("poll-js/module.toml")).unwrap();
     assert!(
@@ -103,6 +105,7 @@ fn module_new_prints_how_to_test_build_and_serve_in_each_language() {
     );
     let steps = String::from_utf8_lossy(&python.stderr);
     assert!(python.status.success() && steps.contains("unittest") && steps.contains("module dev"), "{steps}");
+    assert!(steps.contains("--run '.venv/bin/python tests/scenario.py'"), "the scenario: {steps}");
     assert!(dir.path().join("poll-py/build.sh").exists());
     let project = std::fs::read_to_string(dir.path().join("poll-py/module.toml")).unwrap();
     assert!(project.contains("wasm = \"poll_py.wasm\""), "{project}");
@@ -221,7 +224,8 @@ fn module_dev_stops_the_command_it_runs_when_asked_to_stop() {
 }
 
 /// Runs what `trellis module new` writes: the template's own unit tests (`cargo test-native`), then its one
-/// build command, and checks the component against the host. Needs the wasm32-wasip2 target, so it is
+/// build command, checks the component against the host, and runs its poll scenario (`tests/scenario.rs`)
+/// through `trellis module dev --run` against the real host. Needs the wasm32-wasip2 target, so it is
 /// `#[ignore]`d in plain `cargo test`; `scripts/test` runs it with `--ignored`.
 ///
 /// Offline and quick: the scaffold gets `plugins/Cargo.lock` (the same dependency versions, all already
@@ -249,6 +253,8 @@ fn a_scaffolded_module_passes_its_tests_builds_with_one_command_and_fits_the_hos
             .env("CARGO_BUILD_BUILD_DIR", trellis_plugins_build::BUILD_DIR)
             .env_remove("RUSTFLAGS")
             .env_remove("CARGO_ENCODED_RUSTFLAGS")
+            // The scenario skips without a server to call.
+            .env_remove("BASE")
             .output()
             .expect("running cargo")
     };
@@ -259,13 +265,36 @@ fn a_scaffolded_module_passes_its_tests_builds_with_one_command_and_fits_the_hos
 
     // Assert
     assert!(tests.status.success(), "{}", String::from_utf8_lossy(&tests.stderr));
-    assert!(String::from_utf8_lossy(&tests.stdout).contains("test result: ok. 2 passed"), "the template's tests ran");
+    assert!(String::from_utf8_lossy(&tests.stdout).contains("test result: ok. 3 passed"), "the template's tests ran");
     assert!(build.status.success(), "{}", String::from_utf8_lossy(&build.stderr));
     let component = target_dir.join("wasm32-wasip2/release/greeter.wasm");
     let check = trellis(dir.path(), &["module", "check", &component.to_string_lossy()]);
-    std::fs::remove_file(&component).ok();
     assert!(check.status.success(), "{}", String::from_utf8_lossy(&check.stdout));
     assert_eq!(json_stdout(&check)["manifest"]["id"], "greeter");
+
+    // The poll scenario, as the next steps say (`--nocapture` shows that it ran rather than skipped).
+    let mut scenario = trellis_dev_run(&crate_dir, 20, "cargo test-native --test scenario -- --nocapture");
+    scenario.env("CARGO_TARGET_DIR", target_dir).env("CARGO_BUILD_BUILD_DIR", trellis_plugins_build::BUILD_DIR);
+    assert_scenario_passes(scenario);
+    std::fs::remove_file(&component).ok();
+}
+
+/// Runs a module's poll scenario to its end (through `trellis module dev --run`) and asserts that it passed:
+/// every vote answered 200 in the end and the totals were exact. Prints how long it took.
+fn assert_scenario_passes(mut command: Command) {
+    for (name, _) in std::env::vars_os().filter(|(name, _)| name.to_string_lossy().starts_with("TRELLIS_")) {
+        command.env_remove(name);
+    }
+    let started = std::time::Instant::now();
+    let output = command
+        .env("CARGO_NET_OFFLINE", "true")
+        .env_remove("RUSTFLAGS")
+        .env_remove("CARGO_ENCODED_RUSTFLAGS")
+        .output()
+        .expect("running the scenario");
+    eprintln!("the scenario through module dev --run: {:.1} s", started.elapsed().as_secs_f64());
+    let report = printed(&output);
+    assert!(output.status.success() && report.contains("scenario passed: "), "{report}");
 }
 
 /// `trellis module check` on a component the test built; its manifest's id is `id`.
@@ -282,7 +311,8 @@ fn printed(output: &Output) -> String {
 }
 
 /// Runs what `trellis module new --lang js` writes: the template's own tests (`npm test`), its build
-/// (`npm run build`, componentize-js) and the check of the component. Needs node, npm and the
+/// (`npm run build`, componentize-js), the check of the component and its poll scenario (`npm run scenario`,
+/// `trellis module dev --run 'node scenario.js'` against the real host). Needs node, npm and the
 /// componentize-js that `scripts/setup` installs (`#[ignore]`d; `scripts/test` runs it with `--ignored`).
 ///
 /// Offline and quick: the scaffold's lock file is sdk-js's own (checked here), so instead of its `npm ci`
@@ -315,9 +345,20 @@ async fn a_scaffolded_javascript_module_passes_its_tests_builds_and_fits_the_hos
     // Assert
     let report = printed(&tests);
     assert!(tests.status.success(), "{report}");
-    assert!(report.contains("# pass 3") && report.contains("# fail 0"), "the template's tests ran: {report}");
+    assert!(report.contains("# pass 4") && report.contains("# fail 0"), "the template's tests ran: {report}");
     assert!(build.status.success(), "{}", printed(&build));
     assert_fits(dir.path(), &module_dir.join("greeter-js.wasm"), "greeter-js");
+
+    // The poll scenario, as the next steps say: the script calls the `trellis` on PATH; npm passes the
+    // arguments after `--` on to it (a free port).
+    let bin = Path::new(env!("CARGO_BIN_EXE_trellis")).parent().unwrap().to_owned();
+    let path = std::env::join_paths(
+        std::iter::once(bin).chain(std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default())),
+    )
+    .unwrap();
+    let mut scenario = Command::new("npm");
+    scenario.args(["run", "scenario", "--", "--listen", "127.0.0.1:0"]).current_dir(&module_dir).env("PATH", path);
+    assert_scenario_passes(scenario);
 
     // `module dev` with no flags: the project's module.toml says how to build it and what to watch; an edit
     // of a watched file reloads it (the compile reuses every function the edit did not change).
@@ -352,7 +393,8 @@ async fn a_scaffolded_javascript_module_passes_its_tests_builds_and_fits_the_hos
 }
 
 /// Runs what `trellis module new --lang python` writes: the template's own tests, its build (`./build.sh`,
-/// componentize-py) and the check of the component, in a virtualenv made from the template's
+/// componentize-py), the check of the component and its poll scenario (`tests/scenario.py` through
+/// `trellis module dev --run` against the real host), in a virtualenv made from the template's
 /// `requirements.txt` as the next steps say: `scripts/setup` makes it at ~/.cache/trellis/componentize-py
 /// (`#[ignore]`d, as above). Its python runs the tests (so they pass with what the file installs, jsonschema
 /// among it), and the build finds componentize-py on `PATH`.
@@ -368,6 +410,7 @@ fn a_scaffolded_python_module_passes_its_tests_builds_and_fits_the_host() {
     let tools = Path::new(&home).join(".cache/trellis/componentize-py/bin");
     assert!(tools.join("componentize-py").exists(), "run scripts/setup: it installs {}", tools.display());
     let python = tools.join("python3");
+    let venv = tools.parent().unwrap().to_owned();
     let path = std::env::join_paths(
         std::iter::once(tools).chain(std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default())),
     )
@@ -380,9 +423,14 @@ fn a_scaffolded_python_module_passes_its_tests_builds_and_fits_the_host() {
     // Assert
     let report = printed(&tests);
     assert!(tests.status.success(), "{report}");
-    assert!(report.contains("Ran 2 tests") && report.contains("\nOK"), "the template's tests ran: {report}");
+    assert!(report.contains("Ran 3 tests") && report.contains("\nOK"), "the template's tests ran: {report}");
     assert!(build.status.success(), "{}", printed(&build));
     assert_fits(dir.path(), &module_dir.join("greeter_py.wasm"), "greeter-py");
+
+    // The poll scenario, with the command the next steps print: that virtualenv stands in for the module's
+    // `.venv` (the scenario needs only the standard library; build.sh takes componentize-py from it).
+    std::os::unix::fs::symlink(&venv, module_dir.join(".venv")).unwrap();
+    assert_scenario_passes(trellis_dev_run(&module_dir, 20, ".venv/bin/python tests/scenario.py"));
 }
 
 /// `trellis module dev` on a scaffolded module: serves it with a user and a space, answers its route, and

@@ -2,17 +2,29 @@
 // current item, the configuration), so `npm test` runs it on an in-memory host.
 import { Router, badRequest, bodyJson, ok, spaceModule } from './sdk/trellis.js';
 
+// The poll's options when the configuration names none (the schema's default).
+const OPTIONS = ['red', 'green', 'blue'];
+
 export const manifest = {
   id: '{{name}}',
   name: '{{name}}',
   version: '0.1.0',
   kind: 'space',
-  description: 'Counts the events of a space and keeps notes',
+  description: 'Counts the events of a space, keeps notes and a poll',
   configSchema: JSON.stringify({
     $schema: 'https://json-schema.org/draft/2020-12/schema',
     type: 'object',
     additionalProperties: false,
-    properties: { greeting: { type: 'string' } },
+    properties: {
+      greeting: { type: 'string' },
+      options: {
+        type: 'array',
+        items: { type: 'string', minLength: 1 },
+        minItems: 2,
+        uniqueItems: true,
+        default: OPTIONS,
+      },
+    },
   }),
   permissions: [{ tag: 'key-value' }, { tag: 'item-read' }, { tag: 'logging' }],
 };
@@ -41,6 +53,24 @@ const routes = new Router()
   .get('/notes/:key', (_req, params, t) => {
     const text = t.kv.getJson(`note/${params.key}`);
     return text === undefined ? ok(null) : ok({ key: params.key, text });
+  })
+  .post('/ballot', (req, _params, t) => {
+    const options = t.config.options ?? OPTIONS;
+    const option = bodyJson(req)?.option;
+    if (!options.includes(option)) {
+      const problem = { path: '/option', code: 'NOT_AN_OPTION', message: `must be one of: ${options.join(', ')}` };
+      return badRequest("option must be one of the poll's options", [problem]);
+    }
+    // One document (each voter's option) changed with updateJson: votes at once race on it, and the host runs
+    // a call that lost the race again, so every vote lands. A re-vote replaces the caller's earlier one.
+    t.kv.updateJson('ballot', (ballot) => ({ ...(ballot ?? {}), [req.callerUserId]: option }));
+    return ok({ option });
+  })
+  .get('/ballot/results', (_req, _params, t) => {
+    const counts = Object.fromEntries((t.config.options ?? OPTIONS).map((option) => [option, 0]));
+    const ballot = t.kv.getJson('ballot') ?? {};
+    for (const option of Object.values(ballot)) if (option in counts) counts[option] += 1;
+    return ok({ counts, voters: Object.keys(ballot).length });
   });
 
 export default spaceModule({ manifest, onEvent, routes });

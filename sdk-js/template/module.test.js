@@ -10,7 +10,8 @@ function setup(config = {}) {
   const host = new FakeHost();
   const m = mod.bind(host);
   const ctx = host.context(config); // checked against the manifest's configSchema, as when a space connects it
-  const call = (method, path, body) => m.spaceHooks.handleRequest(ctx, request(method, path, body));
+  const call = (method, path, body, user = 'u1') =>
+    m.spaceHooks.handleRequest(ctx, { ...request(method, path, body), callerUserId: user });
   return { host, m, ctx, call };
 }
 
@@ -57,4 +58,17 @@ test('stores and reads notes; a note without a text is a 400; unknown routes 404
     details: [{ path: '/text', code: 'REQUIRED', message: 'must be a string' }],
   });
   assert.equal(call('get', '/nothing').status, 404);
+});
+
+test('a re-vote replaces the caller\u2019s vote; an option the poll lacks is a 400', () => {
+  // Arrange: the schema's default options.
+  const { call } = setup();
+  const vote = (user, option) => call('post', '/ballot', { option }, user).status;
+
+  // Act
+  const statuses = [vote('ann', 'red'), vote('bob', 'red'), vote('ann', 'green'), vote('bob', 'purple')];
+
+  // Assert
+  assert.deepEqual(statuses, [200, 200, 200, 400]);
+  assert.deepEqual(responseJson(call('get', '/ballot/results')), { counts: { red: 1, green: 1, blue: 0 }, voters: 2 });
 });

@@ -1,3 +1,4 @@
+import json
 import unittest
 
 from module import Module
@@ -52,6 +53,25 @@ class ModuleTest(unittest.TestCase):
             },
         )
         self.assertEqual(unknown.status, 404)
+
+    def test_a_re_vote_replaces_the_callers_vote_and_an_option_the_poll_lacks_is_400(self):
+        # Arrange: the schema's default options.
+        host = FakeHost(Module.manifest)
+        module = Module()
+
+        def vote(user, option):
+            body = json.dumps({"option": option}).encode()
+            return module.handle_request(host.context(), Request("POST", "/ballot", body=body, caller_user_id=user))
+
+        # Act
+        statuses = [vote("ann", "red").status, vote("bob", "red").status, vote("ann", "green").status]
+        refused = vote("bob", "purple")
+        results = module.handle_request(host.context(), Request("GET", "/ballot/results"))
+
+        # Assert
+        self.assertEqual(statuses, [200, 200, 200])
+        self.assertEqual(client_error(refused)["details"][0]["code"], "NOT_AN_OPTION")
+        self.assertEqual(results.json(), {"counts": {"red": 1, "green": 1, "blue": 0}, "voters": 2})
 
 
 if __name__ == "__main__":

@@ -6,10 +6,11 @@ use std::path::Path;
 use anyhow::Context;
 
 /// The template files, as `(path in the new crate, text)`.
-const TEMPLATE: [(&str, &str); 5] = [
+const TEMPLATE: [(&str, &str); 6] = [
     ("Cargo.toml", include_str!("../../../../plugin-sdk/template/Cargo.toml.tmpl")),
     ("README.md", include_str!("../../../../plugin-sdk/template/README.md")),
     ("src/lib.rs", include_str!("../../../../plugin-sdk/template/src/lib.rs")),
+    ("tests/scenario.rs", include_str!("../../../../plugin-sdk/template/tests/scenario.rs")),
     ("module.toml", include_str!("../../../../plugin-sdk/template/module.toml")),
     (".cargo/config.toml", include_str!("../../../../plugin-sdk/template/.cargo/config.toml")),
 ];
@@ -102,7 +103,8 @@ pub fn next_steps(name: &str, dir: &Path) -> String {
          cargo test-native                 # unit tests, natively, against the SDK's test host\n  \
          cargo build --release             # the component: target/wasm32-wasip2/release/{wasm}.wasm\n  \
          trellis module check target/wasm32-wasip2/release/{wasm}.wasm\n  \
-         trellis module dev                # serve it with a throw-away user and space, reload on change\n\n\
+         trellis module dev                # serve it with a throw-away user and space, reload on change\n  \
+         trellis module dev --users 20 --run 'cargo test-native --test scenario'   # the poll scenario\n\n\
          the guide: plugin-sdk/README.md",
         dir = dir.display()
     )
@@ -135,7 +137,7 @@ mod tests {
         assert!(manifest.contains("trellis-plugin-sdk = { path = \""), "{manifest}");
         let lib = std::fs::read_to_string(target.join("src/lib.rs")).unwrap();
         assert!(lib.contains("Manifest::new(\"greeter\"") && !lib.contains("{{"), "{lib}");
-        assert!(target.join(".cargo/config.toml").exists());
+        assert!(target.join(".cargo/config.toml").exists() && target.join("tests/scenario.rs").exists());
     }
 
     #[test]

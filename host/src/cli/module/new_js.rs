@@ -5,10 +5,11 @@
 use std::path::Path;
 
 /// `(path in the new directory, text)`; `{{name}}` is replaced by the module's name.
-const FILES: [(&str, &str); 13] = [
+const FILES: [(&str, &str); 14] = [
     ("package.json", include_str!("../../../../sdk-js/template/package.json")),
     ("module.js", include_str!("../../../../sdk-js/template/module.js")),
     ("module.test.js", include_str!("../../../../sdk-js/template/module.test.js")),
+    ("scenario.js", include_str!("../../../../sdk-js/template/scenario.js")),
     ("app.js", include_str!("../../../../sdk-js/template/app.js")),
     ("module.toml", include_str!("../../../../sdk-js/template/module.toml")),
     (".gitignore", include_str!("../../../../sdk-js/template/gitignore")),
@@ -41,7 +42,8 @@ pub fn next_steps(name: &str, dir: &Path) -> String {
          npm test                          # unit tests under node --test, against the SDK's fake host\n  \
          npm run build                     # the component: {name}.wasm\n  \
          trellis module check .            # the component module.toml names\n  \
-         trellis module dev                # serve it, rebuild and reload on change (module.toml)\n\n\
+         trellis module dev                # serve it, rebuild and reload on change (module.toml)\n  \
+         npm run scenario                  # the poll scenario on the host (module dev --users 20 --run)\n\n\
          the guide: README.md",
         dir = dir.display()
     )

@@ -12,6 +12,7 @@ const FILES: &[(&str, &str)] = &[
     ("module.toml", include_str!("../../../../sdk-python/template/module.toml")),
     ("tests/__init__.py", include_str!("../../../../sdk-python/template/tests/__init__.py")),
     ("tests/test_module.py", include_str!("../../../../sdk-python/template/tests/test_module.py")),
+    ("tests/scenario.py", include_str!("../../../../sdk-python/template/tests/scenario.py")),
     ("build.sh", include_str!("../../../../sdk-python/template/build.sh")),
     ("README.md", include_str!("../../../../sdk-python/template/README.md")),
     (".gitignore", include_str!("../../../../sdk-python/template/gitignore")),
@@ -54,7 +55,8 @@ pub fn next_steps(name: &str, dir: &Path) -> String {
          .venv/bin/python -m unittest      # unit tests against the SDK's fake host\n  \
          . .venv/bin/activate && ./build.sh   # the component: {wasm}.wasm\n  \
          trellis module check .            # the component module.toml names\n  \
-         trellis module dev                # serve it, rebuild and reload on change (module.toml)\n\n\
+         trellis module dev                # serve it, rebuild and reload on change (module.toml)\n  \
+         trellis module dev --users 20 --run '.venv/bin/python tests/scenario.py'   # the poll scenario\n\n\
          the guide: README.md",
         dir = dir.display()
     )
