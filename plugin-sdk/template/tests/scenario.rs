@@ -3,6 +3,7 @@
 //! scenario'` serves the module and runs it with BASE, KEY, SPACE, MODULE and TOKEN ... TOKEN_20 set;
 //! without BASE it skips.
 
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use serde_json::{Value, json};
@@ -39,7 +40,7 @@ fn every_vote_lands_and_the_totals_are_exact() {
     let results = poll.results();
     let half = MEMBERS / 2;
     assert_eq!(results, json!({"counts": {OPTIONS[0]: 0, OPTIONS[1]: half, OPTIONS[2]: half}, "voters": MEMBERS}));
-    println!("scenario passed: {results}");
+    println!("scenario passed: {results} ({} 429s retried)", poll.retried.load(Ordering::Relaxed));
 }
 
 /// The module's poll in the space `module dev` set up, and its members' tokens.
@@ -48,6 +49,8 @@ struct Poll {
     key: String,
     tokens: Vec<String>,
     agent: ureq::Agent,
+    /// The 429s retried.
+    retried: AtomicUsize,
 }
 
 impl Poll {
@@ -58,7 +61,7 @@ impl Poll {
         let tokens = std::iter::once(var("TOKEN")).chain((2..=MEMBERS).map(|n| var(&format!("TOKEN_{n}")))).collect();
         // A 4xx is an answer to read here, not an error.
         let agent = ureq::Agent::config_builder().http_status_as_error(false).build().into();
-        Some(Self { url, key: var("KEY"), tokens, agent })
+        Some(Self { url, key: var("KEY"), tokens, agent, retried: AtomicUsize::new(0) })
     }
 
     /// `POST /ballot` as `member`; a 429 is retried after its Retry-After, as a client does. Answers the final
@@ -76,6 +79,7 @@ impl Poll {
             if answer.status() != 429 {
                 return answer.status().as_u16();
             }
+            self.retried.fetch_add(1, Ordering::Relaxed);
             let wait = answer.headers().get("retry-after").and_then(|value| value.to_str().ok()?.parse().ok());
             std::thread::sleep(Duration::from_secs(wait.unwrap_or(1)));
         }
