@@ -73,38 +73,37 @@ pub struct Session {
 impl Session {
     pub fn describe(&self, base: &str, data_dir: &Path, manifest: &Manifest) -> String {
         let auth = "-H \"X-License-Key: $KEY\" -H \"Authorization: Bearer $TOKEN\"";
+        // The same assignments `--run` gives its command, but MODULE (the curl lines name the module).
+        let assignments: Vec<String> = self
+            .env(base, &manifest.id)
+            .into_iter()
+            .filter(|(name, _)| name != "MODULE")
+            .map(|(name, value)| format!("{name}={value}"))
+            .collect();
         let mut text = format!(
-            "trellis module dev: {} {} ({}) at {base}\n  data folder: {}\n\n# paste into a shell:\nexport BASE={base} \
-             KEY={}",
+            "trellis module dev: {} {} ({}) at {base}\n  data folder: {}\n\n# paste into a shell:\nexport {}",
             manifest.id,
             manifest.version,
             manifest.kind,
             data_dir.display(),
-            self.license_key
+            assignments.join(" ")
         );
-        for (n, token) in self.tokens.iter().enumerate() {
-            match n {
-                0 => text.push_str(&format!(" TOKEN={token}")),
-                n => text.push_str(&format!(" TOKEN_{}={token}", n + 1)),
-            }
-        }
-        match &self.space_id {
-            Some(space) => {
-                let config = self.config.to_string().replace('\'', "'\\''");
+        if self.space_id.is_some() {
+            let config = self.config.to_string().replace('\'', "'\\''");
+            text.push_str(&format!(
+                "\n\ncurl {auth} $BASE/v0/spaces/$SPACE/modules/{id}/\n\
+                 # the configuration it runs with: {config}\ncurl {auth} -X PUT -H 'Content-Type: application/json' \
+                 -d '{{\"modules\":[{{\"moduleId\":\"{id}\",\"config\":{config}}}]}}' $BASE/v0/spaces/$SPACE/modules\n",
+                id = manifest.id
+            ));
+            if self.tokens.len() > 1 {
                 text.push_str(&format!(
-                    " SPACE={space}\n\ncurl {auth} $BASE/v0/spaces/$SPACE/modules/{id}/\n\
-                     # the configuration it runs with: {config}\ncurl {auth} -X PUT -H 'Content-Type: application/json' \
-                     -d '{{\"modules\":[{{\"moduleId\":\"{id}\",\"config\":{config}}}]}}' $BASE/v0/spaces/$SPACE/modules\n",
-                    id = manifest.id
+                    "# users 2..{n} are members of the space: use $TOKEN_2 ... $TOKEN_{n} in place of $TOKEN\n",
+                    n = self.tokens.len()
                 ));
-                if self.tokens.len() > 1 {
-                    text.push_str(&format!(
-                        "# users 2..{n} are members of the space: use $TOKEN_2 ... $TOKEN_{n} in place of $TOKEN\n",
-                        n = self.tokens.len()
-                    ));
-                }
             }
-            None => text.push_str(&format!("\n\ncurl {auth} $BASE/v0/modules")),
+        } else {
+            text.push_str(&format!("\n\ncurl {auth} $BASE/v0/modules"));
         }
         text.trim_end().to_owned()
     }
