@@ -12,6 +12,7 @@ pub mod comments;
 pub mod export;
 pub mod form_configurations;
 pub mod form_instances;
+pub mod instance_access;
 pub mod licenses;
 pub mod live;
 pub mod marketplace;

@@ -3,6 +3,7 @@
 
 mod analysis;
 mod asset_queue;
+mod asset_quotas;
 mod assets;
 mod auth;
 mod avatars;
@@ -18,8 +19,10 @@ mod data_dir;
 mod entitlements;
 mod existence;
 mod export;
+mod form_configuration_lists;
 mod form_configuration_rules;
 mod form_configurations;
+mod form_field_rules;
 mod form_instance_updates;
 mod form_instances;
 mod guests;
@@ -55,3 +58,4 @@ mod users;
 mod wire;
 mod workflow_configurations;
 mod workflow_items;
+mod workflow_starts;

@@ -7,8 +7,7 @@ use serde_json::{Value, json};
 use trellis_tests::{TestApp, assert_error, body, spawn_app};
 
 use crate::support::forms::{
-    config_with, created_config, created_form, expected, field, get_ok, new_id, patched_form, refused, sample,
-    sample_payload,
+    config_with, created_config, created_form, expected, field, get_ok, new_id, refused, sample, sample_payload,
 };
 use crate::support::workflow::{
     created_workflow, get_item, grant, item_path, moved, patch_item, read_item, sample_setup, sample_workflow, sorted,
@@ -400,25 +399,6 @@ async fn a_view_holder_cannot_take_an_item_over_with_a_workflow_of_their_own() {
 }
 
 #[tokio::test]
-async fn the_creator_of_the_workflow_an_item_sits_in_may_switch_it_to_another() {
-    // Arrange: bob's item sits in ann's workflow.
-    let app = spawn_app().await;
-    let ann = sample_setup(&app, "ann").await;
-    let bob = app.sign_up("bob").await;
-    let bobs_item = submitted_form(&app, &bob.token).await;
-    started(&app, &bob.token, &bobs_item).await;
-    let mut second = sample_workflow();
-    second.as_object_mut().unwrap().remove("id");
-    let second_id = created_workflow(&app, &ann.token, second).await["id"].as_str().unwrap().to_owned();
-    let switch = json!({"workflowConfigurationId": second_id, "itemId": bobs_item, "confirmSwitch": true});
-    // Act
-    let switched = start(&app, &ann.token, &switch).await;
-    // Assert
-    assert_eq!(switched.status(), StatusCode::CREATED);
-    assert_eq!(body(switched).await["workflowConfigurationId"], second_id.as_str());
-}
-
-#[tokio::test]
 async fn an_item_in_a_workflow_switches_only_with_confirm_switch() {
     // Arrange
     let app = spawn_app().await;
@@ -484,31 +464,6 @@ async fn an_item_is_reached_through_a_held_view_showing_its_workbasket_or_by_the
     assert_eq!(refused(wrong_workbasket).await, expected(&[("query.workbasketId", "NOT_IN_VIEW")]));
     assert_eq!(refused(no_workflow).await, expected(&[("query.workflowConfigurationId", "REQUIRED")]));
     assert_eq!(read_item(&app, &ann.token, &item, None).await.1["workbasketId"], wf::INTAKE);
-}
-
-#[tokio::test]
-async fn a_form_created_or_submitted_with_a_workflow_id_starts_that_workflow() {
-    // Arrange
-    let app = spawn_app().await;
-    let ann = sample_setup(&app, "ann").await;
-    let mut wrapper = sample_payload();
-    wrapper["payload"]["integrations"] = json!({"workflowConfigurationId": wf::ID});
-    let mut draft = wrapper.clone();
-    draft["payload"]["state"] = json!("DRAFT");
-    // Act
-    let created = created_form(&app, &ann.token, &wrapper).await["formId"].as_str().unwrap().to_owned();
-    let drafted = created_form(&app, &ann.token, &draft).await["formId"].as_str().unwrap().to_owned();
-    let before = get_item(&app, &ann.token, &drafted, None).await;
-    patched_form(&app, &ann.token, &drafted, &json!({"payload": {"state": "SUBMITTED"}})).await;
-    // Assert
-    assert_eq!(read_item(&app, &ann.token, &created, None).await.1["workbasketId"], wf::INTAKE);
-    assert_error(before, StatusCode::NOT_FOUND, "NOT_FOUND").await;
-    assert_eq!(read_item(&app, &ann.token, &drafted, None).await.1["workbasketId"], wf::INTAKE);
-    let mut listed = view_items(&app, &ann.token, wf::INTAKE_VIEW).await;
-    listed.sort();
-    let mut both = vec![created, drafted];
-    both.sort();
-    assert_eq!(listed, both);
 }
 
 #[tokio::test]

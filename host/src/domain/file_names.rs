@@ -34,6 +34,15 @@ fn disguising(c: char) -> bool {
         || matches!(c, '\u{200B}'..='\u{200D}' | '\u{2060}'..='\u{2064}' | '\u{FEFF}' | '\u{180E}')
 }
 
+/// The name to keep: the last path segment (some browsers send a whole path), at most 255
+/// characters. A name with characters that disguise it was refused before.
+pub fn clean(raw: &str) -> String {
+    let last = raw.rsplit(['/', '\\']).next().unwrap_or("");
+    let cleaned: String = last.chars().filter(|c| !c.is_control()).take(255).collect();
+    let cleaned = cleaned.trim();
+    if cleaned.is_empty() || cleaned == "." || cleaned == ".." { "file".into() } else { cleaned.to_owned() }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -59,5 +68,15 @@ mod tests {
             assert_eq!(pattern.is_match(&name), !disguises(&name), "U+{:04X}", c as u32);
         }
         assert!(!pattern.is_match("a/b") && !pattern.is_match(" a") && !pattern.is_match("a\\b"));
+    }
+
+    #[test]
+    fn kept_names_lose_paths_and_control_characters() {
+        assert_eq!(clean("../../etc/passwd"), "passwd");
+        assert_eq!(clean("C:\\Users\\me\\scan.pdf"), "scan.pdf");
+        assert_eq!(clean("a\r\nb.txt"), "ab.txt");
+        assert_eq!(clean(".."), "file");
+        assert_eq!(clean(""), "file");
+        assert_eq!(clean(&"x".repeat(300)).len(), 255);
     }
 }

@@ -31,7 +31,7 @@ pub use date_format::DateFormat;
 pub use model::{AcceptEntry, DropdownOption, Field, FieldType, FileRule, Flags, FormConfig, Page, TextRefs};
 pub use payload::{
     CheckedPayload, InstanceState, Mode, changed_fields, check_payload, merge_patch, next_state,
-    payload_configuration_id,
+    payload_configuration_id, stored_object,
 };
 pub use regex_rules::AnswerPattern;
 pub use schema::config_schema;

@@ -13,6 +13,7 @@
 //! forms, only the public model at the root of [`crate::domain::forms`] is used, to cross-check
 //! views and items against their form configurations.
 
+mod grants;
 mod items;
 pub mod limits;
 mod model;
@@ -25,6 +26,7 @@ mod views;
 #[cfg(test)]
 mod tests;
 
+pub use grants::{MAX_GRANTS, read_grants};
 pub use items::{
     DetailField, ItemPatch, check_item_patch, detail_fields, editable_in_view, list_fields, visible_in_view,
     visible_metadata,

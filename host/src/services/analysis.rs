@@ -86,7 +86,7 @@ impl Analysis {
     async fn finish(&self, asset: &StoredAsset, state: &'static str, record: &AnalysisRecord) -> Result<()> {
         let json = serde_json::to_string(record).map_err(Error::internal)?;
         // The space's modules hear of the result as a change of the asset (Tags takes its tags).
-        let mut item = crate::services::assets::event_item(asset);
+        let mut item = crate::services::space_events::items::asset(asset);
         item["analysis"] = json!({"state": state, "tags": record.tags, "description": record.description});
         let outbox = Arc::new(
             self.events.outbox(&asset.space_id, SpaceEventKind::AssetStateChanged, &asset.asset_id, item).await,

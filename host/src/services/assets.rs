@@ -8,7 +8,6 @@ use std::borrow::Cow;
 use std::sync::Arc;
 use std::time::Duration;
 
-use serde_json::json;
 use time::OffsetDateTime;
 
 use crate::domain::assets::{self, AssetState, MAX_WAITING_PER_PROPOSER, NewAsset, StateChange};
@@ -23,7 +22,7 @@ use crate::media::{Object, SniffOutcome, judge_type};
 use crate::quotas;
 use crate::services::licenses::Caller;
 use crate::services::reanalysis;
-use crate::services::space_events::SpaceEvents;
+use crate::services::space_events::{SpaceEvents, items};
 use crate::services::spaces::Spaces;
 use crate::services::uploads::{PartSource, receive_file_part, wrong_type};
 use crate::store::{AssetFilter, NewAssetRow, Outbox, SessionUser, Store, StoredAsset, WaitingBound};
@@ -344,27 +343,13 @@ impl Assets {
     /// The event that tells the space's modules that an asset changed state, written with the change.
     /// Readers of the asset hear of the change live.
     async fn outbox(&self, asset: &StoredAsset) -> Arc<Outbox> {
-        let item = event_item(asset);
+        let item = items::asset(asset);
         let outbox =
             self.events.outbox(&asset.space_id, SpaceEventKind::AssetStateChanged, &asset.asset_id, item).await;
         let live =
             LiveEvent::asset_changed(&asset.space_id, &asset.asset_id, &asset.state, asset.analysis_state.as_deref());
         Arc::new(outbox.live(live))
     }
-}
-
-/// What an `asset-state-changed` event's item read shows modules of an asset.
-pub fn event_item(asset: &StoredAsset) -> serde_json::Value {
-    json!({
-        "assetId": asset.asset_id,
-        "spaceId": asset.space_id,
-        "title": asset.title,
-        "filename": asset.filename,
-        "contentType": asset.content_type,
-        "bytes": asset.bytes,
-        "state": asset.state,
-        "proposedBy": asset.proposed_by,
-    })
 }
 
 /// Why an asset's analysis cannot be queued again now (as read before the refusal).

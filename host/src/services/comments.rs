@@ -4,7 +4,6 @@
 
 use std::sync::Arc;
 
-use serde_json::Value;
 use time::OffsetDateTime;
 
 use crate::domain::comments::{CommentText, Scope};
@@ -13,7 +12,7 @@ use crate::domain::live::LiveEvent;
 use crate::domain::problems::Parsed;
 use crate::error::Result;
 use crate::rate_limits::RateLimits;
-use crate::services::space_events::SpaceEvents;
+use crate::services::space_events::{SpaceEvents, items};
 use crate::services::spaces::Spaces;
 use crate::store::{NewComment, Outbox, SessionUser, Store, StoredComment, from_millis, to_millis};
 
@@ -113,7 +112,7 @@ impl Comments {
         // Readers of the scope hear of it live.
         let (outbox, live) = match scope {
             Scope::Space(space_id) => {
-                let item = event_item(space_id, &comment);
+                let item = items::comment(space_id, &comment);
                 let outbox =
                     self.events.outbox(space_id, SpaceEventKind::CommentCreated, &comment.comment_id, item).await;
                 (outbox, LiveEvent::space_comment(space_id, &comment.comment_id))
@@ -131,16 +130,4 @@ impl Comments {
         let rows = self.store.comments.comments(scope.kind(), scope.id(), after, limit).await?;
         Ok(rows.into_iter().map(Comment::from).collect())
     }
-}
-
-/// What a `comment-created` event's item read shows modules of a comment on a space.
-pub fn event_item(space_id: &str, comment: &StoredComment) -> Value {
-    serde_json::json!({
-        "commentId": comment.comment_id,
-        "spaceId": space_id,
-        "body": comment.body,
-        "authorId": comment.author_id,
-        "authorHandle": comment.author_handle,
-        "createdAt": crate::domain::timestamp::format(comment.created_at),
-    })
 }

@@ -22,6 +22,7 @@ use crate::domain::problems::Problems;
 use crate::error::{Error, Result};
 use crate::services::form_configurations::Configuration;
 use crate::services::form_instances::FormInstances;
+use crate::services::instance_access::InstanceAccess;
 use crate::services::workflow_configurations::WorkflowConfigurations;
 use crate::store::{SessionUser, Store};
 
@@ -50,6 +51,7 @@ pub struct Exports {
     store: Store,
     instances: Arc<FormInstances>,
     workflows: Arc<WorkflowConfigurations>,
+    access: Arc<InstanceAccess>,
     page_rows: i64,
     gate: Arc<ExportGate>,
 }
@@ -59,6 +61,7 @@ impl Exports {
         store: Store,
         instances: Arc<FormInstances>,
         workflows: Arc<WorkflowConfigurations>,
+        access: Arc<InstanceAccess>,
         config: &ExportConfig,
     ) -> Self {
         let gate = Arc::new(ExportGate {
@@ -66,7 +69,7 @@ impl Exports {
             max_per_user: config.max_running_per_user.max(1),
             running: Mutex::new(Running::default()),
         });
-        Self { store, instances, workflows, page_rows: config.page_rows(), gate }
+        Self { store, instances, workflows, access, page_rows: config.page_rows(), gate }
     }
 
     /// Starts an export of every instance `user` may read (see [`FormExport`]).
@@ -75,7 +78,7 @@ impl Exports {
         FormExport::start(
             self.store.clone(),
             self.instances.clone(),
-            &self.workflows,
+            &self.access,
             user,
             request,
             self.page_rows,

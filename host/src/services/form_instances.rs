@@ -10,10 +10,9 @@ use crate::domain::forms::{self, CheckedPayload, InstanceState, Mode};
 use crate::domain::jobs::SpaceEventKind;
 use crate::domain::live::LiveEvent;
 use crate::domain::precondition::{EntityTag, Precondition};
-use crate::domain::problems::Problems;
 use crate::error::{Error, OnConflict, OnStale, Result, check_precondition};
 use crate::services::form_configurations::{Configuration, FormConfigurations};
-use crate::services::space_events::SpaceEvents;
+use crate::services::space_events::{SpaceEvents, items};
 use crate::services::spaces::Spaces;
 use crate::services::workflow_configurations::WorkflowConfigurations;
 use crate::store::{InstanceContent, NewEvent, NewWorkflowEvent, Outbox, SessionUser, Store, StoredAttachment};
@@ -22,9 +21,10 @@ use crate::store::{InstanceContent, NewEvent, NewWorkflowEvent, Outbox, SessionU
 use crate::store::{InstanceFilter, StoredInstance};
 
 mod record;
+mod references;
 
 /// What the instance use cases answer with; handlers map these to the wire.
-pub use record::{FormRecord, HistoryEntry, InstanceQuery, InstanceSummary};
+pub use record::{Attachment, FormRecord, HistoryEntry, InstanceQuery, InstanceSummary};
 
 pub struct FormInstances {
     store: Store,
@@ -63,49 +63,14 @@ impl Instance {
     }
 
     pub fn answers(&self) -> Map<String, Value> {
-        parse_map(Some(&self.stored.answers))
+        forms::stored_object(Some(&self.stored.answers))
     }
     pub fn metadata(&self) -> Map<String, Value> {
-        parse_map(self.stored.metadata.as_deref())
+        forms::stored_object(self.stored.metadata.as_deref())
     }
     pub fn integrations(&self) -> Map<String, Value> {
-        parse_map(self.stored.integrations.as_deref())
+        forms::stored_object(self.stored.integrations.as_deref())
     }
-}
-
-/// What a module is told of an instance in an event: `{formId, configurationId, state, payload: {language,
-/// fields, metadata, integrations}}`.
-pub fn event_item(stored: &StoredInstance) -> Value {
-    item_of(
-        &stored.form_id,
-        &stored.configuration_id,
-        &InstanceContent {
-            state: &stored.state,
-            language: &stored.language,
-            answers: &stored.answers,
-            metadata: stored.metadata.as_deref(),
-            integrations: stored.integrations.as_deref(),
-            space_id: stored.space_id.as_deref(),
-        },
-    )
-}
-
-fn item_of(form_id: &str, configuration_id: &str, content: &InstanceContent<'_>) -> Value {
-    serde_json::json!({
-        "formId": form_id,
-        "configurationId": configuration_id,
-        "state": content.state,
-        "payload": {
-            "language": content.language,
-            "fields": parse_map(Some(content.answers)),
-            "metadata": parse_map(content.metadata),
-            "integrations": parse_map(content.integrations),
-        },
-    })
-}
-
-fn parse_map(text: Option<&str>) -> Map<String, Value> {
-    text.and_then(|t| serde_json::from_str(t).ok()).unwrap_or_default()
 }
 
 /// The changed field ids as the audit trail stores them, or `None` when the configuration keeps
@@ -137,9 +102,10 @@ impl FormInstances {
         Self { store, configurations, workflows, spaces, events }
     }
 
-    /// Creates an instance from `{payload}`; the configuration must be readable and ACTIVE.
+    /// Creates an instance from `{payload}`; the configuration must be readable and ACTIVE. A SUBMITTED
+    /// instance that names a workflow starts it in the same transaction (conventions 11).
     #[tracing::instrument(skip_all, fields(user_id = %user.user_id))]
-    pub async fn create(&self, user: &SessionUser, body: &Value) -> Result<Instance> {
+    pub async fn create(&self, user: &SessionUser, body: &Value) -> Result<FormRecord> {
         let configuration_id = forms::payload_configuration_id(body)?;
         let configuration = match self.configurations.load(&configuration_id.to_string()).await? {
             Some(c) if c.may_read(user) => c,
@@ -177,9 +143,10 @@ impl FormInstances {
             space_id: space_id.as_deref(),
         };
         let configuration_id = &configuration.stored.configuration_id;
+        let start = self.requested_start(user, &configuration, &checked, None).await?;
         let outbox =
             Arc::new(self.outbox(SpaceEventKind::FormInstanceCreated, &form_id, configuration_id, &content).await);
-        let stored = self
+        let (stored, _) = self
             .store
             .instances
             .insert_instance(
@@ -189,11 +156,13 @@ impl FormInstances {
                 &content,
                 event.as_ref(),
                 &outbox,
+                start,
                 OffsetDateTime::now_utc(),
             )
             .await?;
         self.events.committed(&outbox);
-        Ok(Instance { stored, configuration, attachments: None })
+        // A new instance has no files yet.
+        Ok(Instance { stored, configuration, attachments: Some(Vec::new()) }.into())
     }
 
     /// The instance if the user may read it (its creator), else NOT_FOUND.
@@ -205,7 +174,8 @@ impl FormInstances {
     }
 
     /// Applies a sparse `{payload}` over the stored instance; with a precondition, an instance
-    /// changed since is 412.
+    /// changed since is 412. An instance SUBMITTED with a workflow named and not yet in one starts it in
+    /// the same transaction (conventions 11).
     #[tracing::instrument(skip_all, fields(user_id = %user.user_id, form_id))]
     pub async fn update(
         &self,
@@ -213,7 +183,7 @@ impl FormInstances {
         form_id: &str,
         body: &Value,
         precondition: &Precondition,
-    ) -> Result<Instance> {
+    ) -> Result<FormRecord> {
         let current = self.readable(user, form_id).await?;
         check_precondition(precondition, &current.etag())?;
         let config = &current.configuration.parsed;
@@ -226,6 +196,8 @@ impl FormInstances {
         }
         let patch = forms::check_payload(config, body, Mode::Patch { current: state })?;
         self.check_references(user, &patch).await?;
+        // Submitting, or naming a workflow, is what starts one; other changes of a submitted form start nothing.
+        let may_start = state != InstanceState::Submitted || patch.workflow_configuration_id().is_some();
         let stored_payload = current.checked_payload();
         let merged = forms::merge_patch(config, &stored_payload, patch)?;
         let changed =
@@ -249,9 +221,14 @@ impl FormInstances {
         };
         let form_id = &current.stored.form_id;
         let configuration_id = &current.stored.configuration_id;
+        let start = if may_start {
+            self.requested_start(user, &current.configuration, &merged, Some(form_id)).await?
+        } else {
+            None
+        };
         let outbox =
             Arc::new(self.outbox(SpaceEventKind::FormInstanceUpdated, form_id, configuration_id, &content).await);
-        let stored = self
+        let (stored, _) = self
             .store
             .instances
             .update_instance(
@@ -261,13 +238,15 @@ impl FormInstances {
                 event.as_ref(),
                 None,
                 &outbox,
+                start.as_ref(),
                 OffsetDateTime::now_utc(),
             )
             .await
             .on_conflict("the form changed meanwhile; read it and try again")
             .on_stale(precondition)?;
         self.events.committed(&outbox);
-        Ok(Instance { stored, configuration: current.configuration, attachments: None })
+        // Answered with its files, as a read answers it.
+        self.record(Instance { stored, configuration: current.configuration, attachments: current.attachments }).await
     }
 
     /// Writes answers already checked against a workflow view (their editability and the form's
@@ -314,7 +293,7 @@ impl FormInstances {
             outbox = outbox.live(live);
         }
         let outbox = Arc::new(outbox);
-        let updated = self
+        let (updated, _) = self
             .store
             .instances
             .update_instance(
@@ -324,6 +303,7 @@ impl FormInstances {
                 event.as_ref(),
                 workflow_event.as_ref().map(|(id, e)| (*id, e)),
                 &outbox,
+                None,
                 OffsetDateTime::now_utc(),
             )
             .await
@@ -342,7 +322,7 @@ impl FormInstances {
         content: &InstanceContent<'_>,
     ) -> Outbox {
         let Some(space_id) = content.space_id else { return Outbox::new() };
-        self.events.outbox(space_id, kind, form_id, item_of(form_id, configuration_id, content)).await
+        self.events.outbox(space_id, kind, form_id, items::instance_content(form_id, configuration_id, content)).await
     }
 
     /// Pairs a stored instance with its (cached) configuration.
@@ -414,40 +394,5 @@ impl FormInstances {
         let instance = self.readable(user, form_id).await?;
         let events = self.store.instances.instance_events(&instance.stored.form_id, after, limit).await?;
         Ok(events.into_iter().map(HistoryEntry::from).collect())
-    }
-
-    /// A space must have the user as a member (any other space, one read through a channel too,
-    /// is unknown to them); a workflow
-    /// must exist and allow this form configuration.
-    async fn check_references(&self, user: &SessionUser, checked: &CheckedPayload) -> Result<()> {
-        let mut problems = Problems::new();
-        if let Some(space_id) = checked.space_id()
-            && self.spaces.role_of(&space_id.to_string(), &user.user_id).await?.is_none_or(|role| !role.may_write())
-        {
-            problems.push(
-                "/payload/integrations/spaceId",
-                "UNKNOWN_SPACE",
-                "no space with this id has you as a member",
-            );
-        }
-        if let Some(workflow_id) = checked.workflow_configuration_id() {
-            let path = "/payload/integrations/workflowConfigurationId";
-            let workflow = self.workflows.load(&workflow_id.to_string(), false).await?;
-            let visible = match &workflow {
-                Some(workflow) => self.workflows.is_visible_to(user, workflow).await?,
-                None => false,
-            };
-            match workflow {
-                Some(workflow) if workflow.parsed.allows_form(&checked.configuration_id) => {}
-                // Whether a workflow the user cannot see exists, or what it takes, is not theirs to learn.
-                Some(_) if visible => problems.push(
-                    path,
-                    "FORM_NOT_ALLOWED",
-                    "the workflow's allowlist does not hold this form configuration",
-                ),
-                _ => problems.push(path, "UNKNOWN_WORKFLOW", "no workflow configuration has this id"),
-            }
-        }
-        Ok(problems.finish(())?)
     }
 }

@@ -168,7 +168,7 @@ impl ResumableUploads {
             length: i64::try_from(length).unwrap_or(i64::MAX),
             received: 0,
             metadata: raw_metadata.to_owned(),
-            filename: crate::services::attachments::clean_filename(metadata.filename.as_deref().unwrap_or("file")),
+            filename: crate::domain::file_names::clean(metadata.filename.as_deref().unwrap_or("file")),
             content_type: metadata.content_type,
             storage_key: key.as_str().to_owned(),
             backend_state: state.clone(),

@@ -25,9 +25,10 @@ use trellis_modules::{EventKind, Invocation, ModuleEvent, ModuleHost, ModuleKind
 
 use crate::domain::jobs::{SpaceEvent, SpaceEventKind};
 use crate::error::Result;
-use crate::services::form_instances;
 use crate::services::spaces::Spaces;
 use crate::store::{Delivery, Outbox, Store};
+
+pub mod items;
 
 /// Turns changes into events and delivers them.
 pub struct SpaceEvents {
@@ -85,7 +86,7 @@ impl SpaceEvents {
         if matches!(event.kind, SpaceEventKind::FormInstanceCreated | SpaceEventKind::FormInstanceUpdated) {
             let current = self.store.instances.instance(&event.item_id).await?;
             if let Some(current) = current.filter(|current| current.space_id.as_deref() == Some(&event.space_id)) {
-                event.item = form_instances::event_item(&current);
+                event.item = items::instance(&current);
             }
         }
         let space_id = event.space_id.as_str();

@@ -1,7 +1,7 @@
 //! Workflow configurations and their permission grants (conventions section 10).
 
 use std::borrow::Cow;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 use std::time::Duration;
 
 use serde_json::Value;
@@ -9,7 +9,6 @@ use time::OffsetDateTime;
 use uuid::Uuid;
 
 use crate::cache::RevisionCache;
-use crate::domain::account;
 use crate::domain::forms::FormConfig;
 use crate::domain::precondition::{EntityTag, Precondition};
 use crate::domain::problems::Problems;
@@ -18,7 +17,7 @@ use crate::error::{Error, OnConflict, OnStale, Result, check_precondition};
 use crate::services::form_configurations::CACHED_DOCUMENT_BYTES;
 use crate::services::form_configurations::{Configuration, FormConfigurations};
 use crate::stale::{self, Stale};
-use crate::store::{Grant, Grants, SessionUser, Store, StoredWorkflow};
+use crate::store::{Grant, Grants, NewItemStart, NewWorkflowEvent, SessionUser, Store, StoredWorkflow};
 
 /// Who holds which permission slots of a workflow, as the permissions use cases answer it.
 pub struct SlotHolder {
@@ -32,9 +31,6 @@ impl From<Grant> for SlotHolder {
         Self { user_id: g.user_id, handle: g.handle, slots: g.slots }
     }
 }
-
-/// Most users one grant list may name.
-const MAX_GRANTS: usize = 500;
 
 /// A stored workflow with its parsed document.
 #[derive(Clone)]
@@ -53,7 +49,30 @@ impl Workflow {
     pub fn etag(&self) -> EntityTag {
         EntityTag::of_revisions(&[self.stored.revision])
     }
+
+    /// `user` putting a form item into this workflow's entry workbasket, with the audit entry when
+    /// the workflow keeps a trail.
+    pub fn start_by(&self, user: &SessionUser) -> NewItemStart {
+        let entry = self.parsed.entry_workbasket_id().to_string();
+        NewItemStart {
+            item_type: ITEM_TYPE_FORM,
+            workflow_configuration_id: self.stored.workflow_configuration_id.clone(),
+            event: self.parsed.enable_logging().then(|| NewWorkflowEvent {
+                actor_id: user.user_id.clone(),
+                action: "STARTED",
+                from_workbasket_id: None,
+                to_workbasket_id: Some(entry.clone()),
+                transition_id: None,
+                changed_fields: "[]".into(),
+            }),
+            entry_workbasket_id: entry,
+            started_by: user.user_id.clone(),
+        }
+    }
 }
+
+/// The one kind of workflow item: a form instance.
+pub const ITEM_TYPE_FORM: &str = "FORM";
 
 pub struct WorkflowConfigurations {
     store: Store,
@@ -215,56 +234,7 @@ impl WorkflowConfigurations {
             return Err(Error::Forbidden(Cow::Borrowed("only the creator may grant slots")));
         }
         let mut problems = Problems::new();
-        let entries = match body.get("grants") {
-            Some(Value::Array(entries)) if entries.len() <= MAX_GRANTS => entries.as_slice(),
-            Some(Value::Array(_)) => {
-                problems.push("/grants", "TOO_LARGE", format!("names at most {MAX_GRANTS} users"));
-                &[]
-            }
-            Some(_) => {
-                problems.push("/grants", "INVALID_TYPE", "must be an array");
-                &[]
-            }
-            None => {
-                problems.push("/grants", "REQUIRED", "is required");
-                &[]
-            }
-        };
-        let known_slots = workflow.parsed.slots();
-        let mut wanted: BTreeMap<String, Vec<i64>> = BTreeMap::new();
-        for (i, entry) in entries.iter().enumerate() {
-            let handle = account::check_handle(
-                &mut problems,
-                &format!("/grants/{i}/handle"),
-                entry.get("handle").and_then(Value::as_str),
-            );
-            let slots_path = format!("/grants/{i}/slots");
-            let mut slots = Vec::new();
-            match entry.get("slots") {
-                Some(Value::Array(list)) => {
-                    for (j, slot) in list.iter().enumerate() {
-                        match slot.as_u64().and_then(|s| u32::try_from(s).ok()) {
-                            Some(s) if known_slots.contains(&s) => slots.push(i64::from(s)),
-                            Some(_) => problems.push(
-                                format!("{slots_path}/{j}"),
-                                "UNKNOWN_SLOT",
-                                "no view of this workflow uses this slot",
-                            ),
-                            None => {
-                                problems.push(format!("{slots_path}/{j}"), "INVALID_TYPE", "must be a whole number")
-                            }
-                        }
-                    }
-                }
-                _ => problems.push(slots_path, "REQUIRED", "must be an array of slot numbers"),
-            }
-            if let Some(handle) = handle {
-                let entry = wanted.entry(handle).or_default();
-                entry.extend(slots);
-                entry.sort_unstable();
-                entry.dedup();
-            }
-        }
+        let (entries, wanted) = workflows::read_grants(body, &workflow.parsed.slots(), &mut problems);
         let handles: Vec<String> = wanted.keys().cloned().collect();
         let ids: HashMap<String, String> =
             self.store.workflows.user_ids_by_handle(&handles).await?.into_iter().collect();

@@ -11,10 +11,11 @@ use uuid::Uuid;
 use crate::domain::forms::{self, InstanceState, Mode};
 use crate::domain::precondition::{EntityTag, Precondition};
 use crate::domain::problems::Problems;
-use crate::domain::workflows::{self, ItemPatch, Shown, View};
+use crate::domain::workflows::{self, ItemPatch, View};
 use crate::error::{Error, OnConflict, OnStale, Result, check_precondition};
 use crate::services::form_configurations::Configuration;
-use crate::services::form_instances::{FormInstances, FormRecord, Instance};
+use crate::services::form_instances::{FormInstances, Instance};
+pub use crate::services::workflow_configurations::ITEM_TYPE_FORM;
 use crate::services::workflow_configurations::{Workflow, WorkflowConfigurations};
 use crate::store::{NewWorkflowEvent, SessionUser, Store, StoredItem};
 
@@ -22,8 +23,6 @@ mod views;
 
 /// What the item use cases answer with; handlers map these to the wire.
 pub use views::{AvailableTransition, ItemDetail, ItemPlace, ViewItem, WorkflowHistoryEntry, detail_through};
-
-pub const ITEM_TYPE_FORM: &str = "FORM";
 
 pub struct WorkflowItems {
     store: Store,
@@ -36,13 +35,6 @@ pub struct WorkflowItems {
 pub struct Access<'a> {
     pub workflow_configuration_id: Option<&'a str>,
     pub view_id: Option<&'a str>,
-}
-
-/// An instance read outside the item routes, and what of it the reader sees.
-pub struct ReadableForm {
-    pub instance: Instance,
-    /// `None`: all of it; else only these fields, files and metadata.
-    pub shown: Option<Shown>,
 }
 
 /// An item as a caller may see it.
@@ -155,124 +147,11 @@ impl WorkflowItems {
             problems.push("/itemId", "NOT_SUBMITTED", "only SUBMITTED forms can enter a workflow");
         }
         problems.finish(())?;
-        let entry = workflow.parsed.entry_workbasket_id().to_string();
-        let event = workflow.parsed.enable_logging().then(|| NewWorkflowEvent {
-            actor_id: user.user_id.clone(),
-            action: "STARTED",
-            from_workbasket_id: None,
-            to_workbasket_id: Some(entry.clone()),
-            transition_id: None,
-            changed_fields: "[]".into(),
-        });
         self.store
             .workflow_items
-            .start_item(
-                &instance.stored.form_id,
-                ITEM_TYPE_FORM,
-                &workflow.stored.workflow_configuration_id,
-                &entry,
-                &user.user_id,
-                confirm_switch,
-                event,
-                OffsetDateTime::now_utc(),
-            )
+            .start_item(&instance.stored.form_id, workflow.start_by(user), confirm_switch, OffsetDateTime::now_utc())
             .await
             .on_conflict("the item already sits in a workflow; send confirmSwitch: true to move it")
-    }
-
-    /// Starts the workflow a SUBMITTED instance names in `integrations.workflowConfigurationId`,
-    /// unless the instance already sits in a workflow (moving it needs `confirmSwitch`). `is_new` skips
-    /// the look for its item, which an instance this request created cannot have yet.
-    async fn start_requested(
-        &self,
-        user: &SessionUser,
-        instance: &Instance,
-        is_new: bool,
-    ) -> Result<Option<StoredItem>> {
-        let payload = instance.checked_payload();
-        let Some(workflow_id) = payload.workflow_configuration_id() else { return Ok(None) };
-        if payload.state != InstanceState::Submitted
-            || (!is_new && self.store.workflow_items.workflow_item(&instance.stored.form_id).await?.is_some())
-        {
-            return Ok(None);
-        }
-        let Some(workflow) = self.workflows.load(&workflow_id.to_string(), false).await? else { return Ok(None) };
-        self.start_loaded(user, &workflow, instance, false).await.map(Some)
-    }
-
-    /// Fills in a form (see [`FormInstances::create`]) and starts the workflow it asks for.
-    pub async fn create_form(&self, user: &SessionUser, body: &Value) -> Result<FormRecord> {
-        let created = self.instances.create(user, body).await?;
-        self.start_requested(user, &created, true).await?;
-        Ok(created.into())
-    }
-
-    /// Changes a form (see [`FormInstances::update`]), starts the workflow it asks for, and
-    /// answers it with its attachments.
-    pub async fn update_form(
-        &self,
-        user: &SessionUser,
-        form_id: &str,
-        body: &Value,
-        precondition: &Precondition,
-    ) -> Result<FormRecord> {
-        let updated = self.instances.update(user, form_id, body, precondition).await?;
-        self.start_requested(user, &updated, false).await?;
-        self.instances.record(updated).await
-    }
-
-    /// A form as the caller may read it ([`Self::readable_form`]), with its attachments; a view
-    /// holder sees only what their views show (conventions 13).
-    pub async fn read_form(&self, user: &SessionUser, form_id: &str) -> Result<FormRecord> {
-        let readable = self.readable_form(user, form_id).await?;
-        let mut record = self.instances.record(readable.instance).await?;
-        if let Some(shown) = &readable.shown {
-            record.reduce_to(shown);
-        }
-        Ok(record)
-    }
-
-    /// The instance if the user may read it: its creator and the creator of the workflow it sits
-    /// in see all of it; a holder of a view showing it sees what their views show (conventions 13).
-    pub async fn readable_form(&self, user: &SessionUser, form_id: &str) -> Result<ReadableForm> {
-        match self.instances.readable(user, form_id).await {
-            Err(Error::NotFound(_)) => {
-                let instance = self.instances.load(form_id).await?.ok_or_else(|| Error::not_found("form"))?;
-                match self.shown_to_holder(user, &instance).await? {
-                    Some(shown) => Ok(ReadableForm { instance, shown }),
-                    None => Err(Error::not_found("form")),
-                }
-            }
-            other => other.map(|instance| ReadableForm { instance, shown: None }),
-        }
-    }
-
-    /// What a user who did not create the instance sees of it: `None` when nothing (it does not
-    /// exist for them), `Some(None)` all of it (they created its workflow), else what the views
-    /// they hold over its workbasket show.
-    async fn shown_to_holder(&self, user: &SessionUser, instance: &Instance) -> Result<Option<Option<Shown>>> {
-        let Some(item) = self.store.workflow_items.workflow_item(&instance.stored.form_id).await? else {
-            return Ok(None);
-        };
-        let Some(workflow) = self.workflows.load(&item.workflow_configuration_id, false).await? else {
-            return Ok(None);
-        };
-        if workflow.is_owner(user) {
-            return Ok(Some(None));
-        }
-        let Ok(workbasket) = Uuid::try_parse(&item.workbasket_id) else { return Ok(None) };
-        let slots =
-            self.store.workflows.workflow_slots(&workflow.stored.workflow_configuration_id, &user.user_id).await?;
-        let held: Vec<&View> = workflow
-            .parsed
-            .views()
-            .iter()
-            .filter(|v| v.shows_workbasket(&workbasket) && slots.contains(&i64::from(v.permission_slot)))
-            .collect();
-        if held.is_empty() {
-            return Ok(None);
-        }
-        Ok(Some(Some(Shown::by_views(held, &instance.configuration.parsed))))
     }
 
     /// The item, if the caller may reach it this way: through a view it holds the slot of and

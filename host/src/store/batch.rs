@@ -183,7 +183,10 @@ mod tests {
                 let form_id = uuid::Uuid::new_v4().to_string();
                 let outbox = std::sync::Arc::default();
                 let now = OffsetDateTime::now_utc();
-                store.instances.insert_instance(&form_id, &configuration, &owner, &content, None, &outbox, now).await
+                store
+                    .instances
+                    .insert_instance(&form_id, &configuration, &owner, &content, None, &outbox, None, now)
+                    .await
             }));
         }
         let results: Vec<_> = futures::future::join_all(tasks).await.into_iter().map(Result::unwrap).collect();

@@ -7,7 +7,7 @@ use super::forms::states_list;
 use super::keyset::{BindKeyset, Keyset};
 use super::media::{JOINED, StoredAttachment, attachment_named};
 use super::outbox::Outbox;
-use super::workflow_items::{NewWorkflowEvent, insert_workflow_event};
+use super::workflow_items::{NewItemStart, NewWorkflowEvent, OnStarted, StoredItem, insert_workflow_event, start_in};
 use super::{Db, StoreError, StoreResult, from_millis, to_millis};
 
 /// A stored form instance; answers, metadata and integrations are JSON text.
@@ -98,8 +98,9 @@ impl InstanceRepo {
         Self { db }
     }
 
-    /// Inserts an instance, and its first audit entry when `event` is given, in one transaction
-    /// (on SQLite, one shared with other waiting writes; see `batch`).
+    /// Inserts an instance, and its first audit entry when `event` is given, and starts the workflow
+    /// it requests (`start`), in one transaction (on SQLite, one shared with other waiting writes;
+    /// see `batch`).
     #[tracing::instrument(skip_all)]
     // The row, its audit entry and what it causes are one write: one argument each.
     #[allow(clippy::too_many_arguments)]
@@ -111,8 +112,9 @@ impl InstanceRepo {
         content: &InstanceContent<'_>,
         event: Option<&NewEvent<'_>>,
         outbox: &std::sync::Arc<Outbox>,
+        start: Option<NewItemStart>,
         now: OffsetDateTime,
-    ) -> StoreResult<StoredInstance> {
+    ) -> StoreResult<(StoredInstance, Option<StoredItem>)> {
         let insert = std::sync::Arc::new(OwnedInsert {
             form_id: form_id.to_owned(),
             configuration_id: configuration_id.to_owned(),
@@ -125,17 +127,18 @@ impl InstanceRepo {
             space_id: content.space_id.map(str::to_owned),
             event: event.map(|e| (e.actor_id.to_owned(), e.action.to_owned(), e.changed_fields.to_owned())),
             outbox: outbox.clone(),
+            start,
             now,
         });
-        let stored = self
+        let written = self
             .db
             .write(move |conn| {
                 let insert = insert.clone();
                 Box::pin(async move { insert.run(conn).await })
             })
             .await?;
-        self.db.committed(outbox).await;
-        Ok(stored)
+        self.db.committed_with(outbox, written.1.is_some()).await;
+        Ok(written)
     }
 
     #[tracing::instrument(skip_all, fields(form_id))]
@@ -180,7 +183,8 @@ impl InstanceRepo {
 
     /// Writes new content when the revision still matches (else `Conflict`), with its audit
     /// entry and, for a change made through a workflow item, the workflow's audit entry
-    /// (`(workflow configuration id, event)`), in one transaction.
+    /// (`(workflow configuration id, event)`), and starts the workflow it requests (`start`, unless
+    /// the item already sits in one), in one transaction.
     #[tracing::instrument(skip_all, fields(form_id))]
     // The row, its audit entries and what it causes are one write: one argument each.
     #[allow(clippy::too_many_arguments)]
@@ -192,8 +196,9 @@ impl InstanceRepo {
         event: Option<&NewEvent<'_>>,
         workflow_event: Option<(&str, &NewWorkflowEvent)>,
         outbox: &Outbox,
+        start: Option<&NewItemStart>,
         now: OffsetDateTime,
-    ) -> StoreResult<StoredInstance> {
+    ) -> StoreResult<(StoredInstance, Option<StoredItem>)> {
         let mut tx = self.db.writer.begin().await?;
         let row = sqlx::query(sqlx::AssertSqlSafe(format!(
             "update form_instance set state = $3, language = $4, answers = $5, metadata = $6, integrations = $7, space_id = $8, \
@@ -218,9 +223,13 @@ impl InstanceRepo {
             insert_workflow_event(&mut tx, form_id, workflow_configuration_id, event, now).await?;
         }
         outbox.write_in(&mut tx, now).await?;
+        let started = match start {
+            Some(start) => start_in(&mut tx, form_id, start, OnStarted::Keep, now).await?,
+            None => None,
+        };
         tx.commit().await?;
-        self.db.committed(outbox).await;
-        Ok(instance_from_row(&row)?)
+        self.db.committed_with(outbox, started.is_some()).await;
+        Ok((instance_from_row(&row)?, started))
     }
 
     /// The owner's instances, newest first, after the `(created_at, id)` key of the previous page.
@@ -296,11 +305,13 @@ struct OwnedInsert {
     event: Option<(String, String, String)>,
     /// What the insert causes, written with it.
     outbox: std::sync::Arc<Outbox>,
+    /// The workflow the instance requests.
+    start: Option<NewItemStart>,
     now: OffsetDateTime,
 }
 
 impl OwnedInsert {
-    async fn run(&self, conn: &mut AnyConnection) -> StoreResult<StoredInstance> {
+    async fn run(&self, conn: &mut AnyConnection) -> StoreResult<(StoredInstance, Option<StoredItem>)> {
         let row = sqlx::query(sqlx::AssertSqlSafe(format!(
             "insert into form_instance ({INSTANCE_COLUMNS}) values ($1, $2, $3, $4, $5, $6, $7, $8, $9, 1, $10, $10) \
              returning {INSTANCE_COLUMNS}"
@@ -322,7 +333,12 @@ impl OwnedInsert {
             insert_event(conn, &self.form_id, &event, &self.state, self.now).await?;
         }
         self.outbox.write_in(conn, self.now).await?;
-        Ok(instance_from_row(&row)?)
+        let started = match &self.start {
+            // A new instance has no item yet: Keep never keeps anything here.
+            Some(start) => start_in(conn, &self.form_id, start, OnStarted::Keep, self.now).await?,
+            None => None,
+        };
+        Ok((instance_from_row(&row)?, started))
     }
 }
 

@@ -118,15 +118,68 @@ fn item_from_row(row: &AnyRow) -> Result<StoredItem, sqlx::Error> {
     })
 }
 
-struct Start {
-    item_id: String,
-    item_type: String,
-    workflow_configuration_id: String,
-    entry_workbasket_id: String,
-    started_by: String,
-    allow_switch: bool,
-    event: Option<NewWorkflowEvent>,
+/// An item's entry into a workflow, written in the transaction of the change that starts it.
+#[derive(Clone, Debug)]
+pub struct NewItemStart {
+    pub item_type: &'static str,
+    pub workflow_configuration_id: String,
+    pub entry_workbasket_id: String,
+    pub started_by: String,
+    /// The audit entry, when the workflow keeps a trail.
+    pub event: Option<NewWorkflowEvent>,
+}
+
+/// What a start does to an item that already sits in a workflow.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OnStarted {
+    /// Refuses with `Conflict`.
+    Refuse,
+    /// Moves it onto the new workflow's entry (`confirmSwitch`).
+    Switch,
+    /// Leaves it where it is and starts nothing: a form submitted again does not restart its item.
+    Keep,
+}
+
+/// Puts `item_id` in the entry workbasket of `start`'s workflow, with its audit entry and `item.changed`,
+/// in the caller's transaction. `None` when [`OnStarted::Keep`] left an item where it was.
+pub(super) async fn start_in(
+    conn: &mut AnyConnection,
+    item_id: &str,
+    start: &NewItemStart,
+    on_started: OnStarted,
     now: OffsetDateTime,
+) -> StoreResult<Option<StoredItem>> {
+    let on_conflict = match on_started {
+        OnStarted::Refuse | OnStarted::Keep => "do nothing",
+        OnStarted::Switch => {
+            "do update set item_type = excluded.item_type, \
+               workflow_configuration_id = excluded.workflow_configuration_id, workbasket_id = excluded.workbasket_id, \
+               revision = workflow_item.revision + 1, started_by = excluded.started_by, updated_at = excluded.updated_at"
+        }
+    };
+    let row = sqlx::query(sqlx::AssertSqlSafe(format!(
+        "insert into workflow_item ({ITEM_COLUMNS}) values ($1, $2, $3, $4, 1, $5, $6, $6) \
+         on conflict (item_id) {on_conflict} returning {ITEM_COLUMNS}"
+    )))
+    .bind(item_id.to_owned())
+    .bind(start.item_type.to_owned())
+    .bind(start.workflow_configuration_id.clone())
+    .bind(start.entry_workbasket_id.clone())
+    .bind(start.started_by.clone())
+    .bind(to_millis(now))
+    .fetch_optional(&mut *conn)
+    .await?;
+    let item = match (row, on_started) {
+        (Some(row), _) => item_from_row(&row)?,
+        (None, OnStarted::Keep) => return Ok(None),
+        (None, _) => return Err(StoreError::Conflict("workflow_item.item_id".into())),
+    };
+    if let Some(event) = &start.event {
+        insert_workflow_event(conn, item_id, &start.workflow_configuration_id, event, now).await?;
+    }
+    let creator = instance_creator(conn, &item.item_id).await?;
+    super::live::insert_in(conn, &[item.changed(&creator, None, "STARTED")], now).await?;
+    Ok(Some(item))
 }
 
 struct Move {
@@ -177,59 +230,27 @@ impl WorkflowItemRepo {
 
     /// Puts an item in the entry workbasket. An item already in a workflow is `Conflict` unless
     /// `allow_switch`, which moves it onto this one.
-    #[allow(clippy::too_many_arguments)]
     #[tracing::instrument(skip_all)]
     pub async fn start_item(
         &self,
         item_id: &str,
-        item_type: &str,
-        workflow_configuration_id: &str,
-        entry_workbasket_id: &str,
-        started_by: &str,
+        start: NewItemStart,
         allow_switch: bool,
-        event: Option<NewWorkflowEvent>,
         now: OffsetDateTime,
     ) -> StoreResult<StoredItem> {
-        let start = Arc::new(Start {
-            item_id: item_id.to_owned(),
-            item_type: item_type.to_owned(),
-            workflow_configuration_id: workflow_configuration_id.to_owned(),
-            entry_workbasket_id: entry_workbasket_id.to_owned(),
-            started_by: started_by.to_owned(),
-            allow_switch,
-            event,
-            now,
-        });
-        let item = self.db.write(move |conn| {
-            let start = start.clone();
-            Box::pin(async move {
-                let row = sqlx::query(sqlx::AssertSqlSafe(format!(
-                    "insert into workflow_item ({ITEM_COLUMNS}) values ($1, $2, $3, $4, 1, $5, $6, $6) \
-                     on conflict (item_id) do update set item_type = excluded.item_type, \
-                       workflow_configuration_id = excluded.workflow_configuration_id, workbasket_id = excluded.workbasket_id, \
-                       revision = workflow_item.revision + 1, started_by = excluded.started_by, updated_at = excluded.updated_at \
-                     where $7 = 1 returning {ITEM_COLUMNS}"
-                )))
-                .bind(start.item_id.clone())
-                .bind(start.item_type.clone())
-                .bind(start.workflow_configuration_id.clone())
-                .bind(start.entry_workbasket_id.clone())
-                .bind(start.started_by.clone())
-                .bind(to_millis(start.now))
-                .bind(i64::from(start.allow_switch))
-                .fetch_optional(&mut *conn)
-                .await?
-                .ok_or_else(|| StoreError::Conflict("workflow_item.item_id".into()))?;
-                if let Some(event) = &start.event {
-                    insert_workflow_event(conn, &start.item_id, &start.workflow_configuration_id, event, start.now).await?;
-                }
-                let item = item_from_row(&row)?;
-                let creator = instance_creator(conn, &item.item_id).await?;
-                super::live::insert_in(conn, &[item.changed(&creator, None, "STARTED")], start.now).await?;
-                Ok(item)
+        let on_started = if allow_switch { OnStarted::Switch } else { OnStarted::Refuse };
+        let start = Arc::new((item_id.to_owned(), start));
+        let item = self
+            .db
+            .write(move |conn| {
+                let start = start.clone();
+                Box::pin(async move {
+                    let (item_id, start) = &*start;
+                    let started = start_in(conn, item_id, start, on_started, now).await?;
+                    started.ok_or_else(|| StoreError::Conflict("workflow_item.item_id".into()))
+                })
             })
-        })
-        .await;
+            .await;
         self.db.live_committed().await;
         item
     }

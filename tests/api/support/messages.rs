@@ -73,14 +73,15 @@ pub fn texts(page: &Value, field: &str) -> Vec<String> {
 /// Every item of a list, following `nextCursor` with `limit` per page.
 pub async fn all_pages(app: &TestApp, token: &str, path: &str, limit: usize) -> Vec<Value> {
     let mut items = Vec::new();
-    let mut next = format!("{path}?limit={limit}");
+    let joint = if path.contains('?') { '&' } else { '?' };
+    let mut next = format!("{path}{joint}limit={limit}");
     loop {
         let page = read(app, token, &next).await;
         let batch = page["items"].as_array().unwrap();
         assert!(batch.len() <= limit, "{page}");
         items.extend(batch.iter().cloned());
         match page["nextCursor"].as_str() {
-            Some(cursor) => next = format!("{path}?limit={limit}&cursor={cursor}"),
+            Some(cursor) => next = format!("{path}{joint}limit={limit}&cursor={cursor}"),
             None => return items,
         }
     }

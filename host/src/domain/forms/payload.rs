@@ -379,3 +379,9 @@ fn check_location(value: &Value, path: &str, report: &mut Report) -> Option<Valu
     }
     (report.len() == before).then(|| value.clone())
 }
+
+/// A stored JSON object (answers, metadata, integrations) as a map; missing or unreadable text reads as
+/// empty.
+pub fn stored_object(text: Option<&str>) -> Map<String, Value> {
+    text.and_then(|t| serde_json::from_str(t).ok()).unwrap_or_default()
+}

@@ -1,5 +1,7 @@
 //! Form instance routes.
 
+use std::sync::Arc;
+
 use axum::Json;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
@@ -15,8 +17,9 @@ use crate::http::error::{ApiResult, ErrorEnvelope};
 use crate::http::extract::{ApiJson, AuthUser};
 use crate::http::list::{ListEnvelope, ListQuery, Paged, cursor_millis};
 use crate::http::media::AttachmentDescriptor;
+use crate::services::form_instances::FormInstances;
 use crate::services::form_instances::{self as instances, FormRecord, InstanceQuery};
-use crate::state::AppState;
+use crate::services::instance_access::InstanceAccess;
 
 /// A form instance. `fields` holds the answers by field id; file fields hold their attachment
 /// descriptors.
@@ -154,11 +157,11 @@ pub struct FormIntegrations {
     responses((status = 201, body = InstanceView), (status = 400, body = ErrorEnvelope, description = "VALIDATION_FAILED with every problem"),
         (status = 409, body = ErrorEnvelope, description = "CONFLICT: the configuration is archived")))]
 pub async fn create_form(
-    State(state): State<AppState>,
+    State(form_instances): State<Arc<FormInstances>>,
     AuthUser(user): AuthUser,
     ApiJson(body): ApiJson<Value>,
 ) -> ApiResult<(StatusCode, Json<InstanceView>)> {
-    Ok((StatusCode::CREATED, Json(state.workflow_items.create_form(&user, &body).await?.into())))
+    Ok((StatusCode::CREATED, Json(form_instances.create(&user, &body).await?.into())))
 }
 
 /// An instance the caller created, or sees through a workflow (its creator; view holders see what their views show).
@@ -166,11 +169,11 @@ pub async fn create_form(
     security(("session" = [], "license" = [])),
     responses((status = 200, body = InstanceView), (status = 404, body = ErrorEnvelope, description = "NOT_FOUND")))]
 pub async fn get_form(
-    State(state): State<AppState>,
+    State(instance_access): State<Arc<InstanceAccess>>,
     AuthUser(user): AuthUser,
     Path(form_id): Path<String>,
 ) -> ApiResult<Tagged<InstanceView>> {
-    let record = state.workflow_items.read_form(&user, &form_id).await?;
+    let record = instance_access.read_form(&user, &form_id).await?;
     Ok(Tagged(record.etag.clone(), record.into()))
 }
 
@@ -180,13 +183,13 @@ pub async fn get_form(
     responses((status = 200, body = InstanceView), (status = 400, body = ErrorEnvelope, description = "VALIDATION_FAILED"),
         (status = 404, body = ErrorEnvelope, description = "NOT_FOUND"), (status = 409, body = ErrorEnvelope, description = "CONFLICT: concurrent update")))]
 pub async fn update_form(
-    State(state): State<AppState>,
+    State(form_instances): State<Arc<FormInstances>>,
     AuthUser(user): AuthUser,
     Path(form_id): Path<String>,
     IfMatch(precondition): IfMatch,
     ApiJson(body): ApiJson<Value>,
 ) -> ApiResult<Tagged<InstanceView>> {
-    let record = state.workflow_items.update_form(&user, &form_id, &body, &precondition).await?;
+    let record = form_instances.update(&user, &form_id, &body, &precondition).await?;
     Ok(Tagged(record.etag.clone(), record.into()))
 }
 
@@ -218,7 +221,7 @@ impl Paged for FormQuery {
 #[utoipa::path(get, path = "/v0/forms", tag = "forms", params(FormQuery), security(("session" = [], "license" = [])),
     responses((status = 200, body = ListEnvelope<InstanceSummary>), (status = 400, body = ErrorEnvelope, description = "VALIDATION_FAILED")))]
 pub async fn list_forms(
-    State(state): State<AppState>,
+    State(form_instances): State<Arc<FormInstances>>,
     AuthUser(user): AuthUser,
     list: ListQuery<(i64, String), FormQuery>,
 ) -> ApiResult<Json<ListEnvelope<InstanceSummary>>> {
@@ -229,7 +232,7 @@ pub async fn list_forms(
     problems.finish(())?;
     let narrowed =
         InstanceQuery { configuration_id: configuration_id.as_deref(), space_id: space_id.as_deref(), states: &states };
-    let rows = state.form_instances.list(&user, &narrowed, after, page.fetch_limit()).await?;
+    let rows = form_instances.list(&user, &narrowed, after, page.fetch_limit()).await?;
     Ok(Json(ListEnvelope::from_rows(
         rows,
         &page,
@@ -313,12 +316,12 @@ impl Paged for HistoryQuery {
     security(("session" = [], "license" = [])),
     responses((status = 200, body = ListEnvelope<HistoryEntry>), (status = 404, body = ErrorEnvelope, description = "NOT_FOUND")))]
 pub async fn form_history(
-    State(state): State<AppState>,
+    State(form_instances): State<Arc<FormInstances>>,
     AuthUser(user): AuthUser,
     Path(form_id): Path<String>,
     list: ListQuery<(i64, String), HistoryQuery>,
 ) -> ApiResult<Json<ListEnvelope<HistoryEntry>>> {
     let (page, after) = list.finish()?;
-    let events = state.form_instances.history(&user, &form_id, after, page.fetch_limit()).await?;
+    let events = form_instances.history(&user, &form_id, after, page.fetch_limit()).await?;
     Ok(Json(ListEnvelope::from_rows(events, &page, |e| (cursor_millis(e.at), e.event_id.clone()), HistoryEntry::from)))
 }

@@ -10,11 +10,11 @@ use uuid::Uuid;
 use super::{Configurations, ExportPermit, FormExportRequest, check_configuration, key_of};
 use crate::domain::export::ExportFormat;
 use crate::domain::forms::Field;
-use crate::domain::workflows::{Shown, View};
+use crate::domain::workflows::Shown;
 use crate::error::{Error, Result};
 use crate::services::form_configurations::Configuration;
 use crate::services::form_instances::{FormInstances, FormRecord, Instance};
-use crate::services::workflow_configurations::{Workflow, WorkflowConfigurations};
+use crate::services::instance_access::{InstanceAccess, WorkflowReach};
 use crate::store::{ExportFilter, ItemScope, SessionUser, Store, StoredAttachment, StoredInstance};
 
 /// A running export of instances; [`FormExport::next_page`] hands out the next records.
@@ -41,13 +41,9 @@ enum Phase {
     Done,
 }
 
-/// How the user reaches the instances of one workflow.
+/// How the user reaches the instances of one workflow, and what its views showed so far.
 struct Reach {
-    workflow: Workflow,
-    /// `None`: all of them (its creator); else the views they hold.
-    held: Option<Vec<View>>,
-    /// The workbaskets the held views show (`None`: every one).
-    workbaskets: Option<Vec<String>>,
+    reach: WorkflowReach,
     /// What the held views show, by `(workbasket, configuration)`.
     shown: HashMap<(String, String), Shown>,
 }
@@ -56,7 +52,7 @@ impl FormExport {
     pub(super) async fn start(
         store: Store,
         instances: Arc<FormInstances>,
-        workflows: &WorkflowConfigurations,
+        access: &InstanceAccess,
         user: &SessionUser,
         request: FormExportRequest,
         page_rows: i64,
@@ -69,7 +65,8 @@ impl FormExport {
             })?),
             _ => None,
         };
-        let reaches = reaches(&store, workflows, user).await?;
+        let reaches = access.workflow_reaches(user).await?;
+        let reaches = reaches.into_iter().map(|reach| Reach { reach, shown: HashMap::new() }).collect();
         let configurations = Configurations::new(instances.clone());
         Ok(Self {
             store,
@@ -120,7 +117,7 @@ impl FormExport {
                 rows.into_iter().map(|row| (row, None)).collect::<Vec<_>>()
             }
             Phase::Workflow(index) => {
-                let reach = &self.workflows[index];
+                let reach = &self.workflows[index].reach;
                 let scope = ItemScope {
                     workflow_configuration_id: &reach.workflow.stored.workflow_configuration_id,
                     workbasket_ids: reach.workbaskets.as_deref(),
@@ -152,7 +149,7 @@ impl FormExport {
     async fn shown(&mut self, index: usize, workbasket_id: &str, configuration_id: &str) -> Result<Option<Shown>> {
         let Some(form) = self.configurations.get(configuration_id).await? else { return Ok(Some(Shown::default())) };
         let reach = &mut self.workflows[index];
-        let Some(held) = &reach.held else { return Ok(None) };
+        let Some(held) = &reach.reach.held else { return Ok(None) };
         let key = (workbasket_id.to_owned(), configuration_id.to_owned());
         if let Some(shown) = reach.shown.get(&key) {
             return Ok(Some(shown.clone()));
@@ -184,49 +181,5 @@ impl FormExport {
             records.push(record);
         }
         Ok(records)
-    }
-}
-
-/// The workflows whose instances the user reads besides their own: those they created (all of
-/// their instances) and those where they hold a view (the workbaskets it shows).
-async fn reaches(store: &Store, workflows: &WorkflowConfigurations, user: &SessionUser) -> Result<Vec<Reach>> {
-    let mut reaches = Vec::new();
-    let mut after = None;
-    loop {
-        let page = store.workflows.list_workflows(&user.user_id, after.take(), 500).await?;
-        let full = page.len() == 500;
-        if let Some(last) = page.last() {
-            after = Some(key_of(last.created_at, &last.workflow_configuration_id));
-        }
-        for stored in page {
-            let Some(workflow) = workflows.load(&stored.workflow_configuration_id, false).await? else { continue };
-            if workflow.is_owner(user) {
-                reaches.push(Reach { workflow, held: None, workbaskets: None, shown: HashMap::new() });
-                continue;
-            }
-            let slots = store.workflows.workflow_slots(&stored.workflow_configuration_id, &user.user_id).await?;
-            let held: Vec<View> = workflow
-                .parsed
-                .views()
-                .iter()
-                .filter(|v| slots.contains(&i64::from(v.permission_slot)))
-                .cloned()
-                .collect();
-            let mut workbaskets: Vec<String> =
-                held.iter().flat_map(|v| v.workbasket_ids.iter().map(Uuid::to_string)).collect();
-            workbaskets.sort();
-            workbaskets.dedup();
-            if !workbaskets.is_empty() {
-                reaches.push(Reach {
-                    workflow,
-                    held: Some(held),
-                    workbaskets: Some(workbaskets),
-                    shown: HashMap::new(),
-                });
-            }
-        }
-        if !full {
-            return Ok(reaches);
-        }
     }
 }

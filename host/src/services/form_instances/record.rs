@@ -8,8 +8,36 @@ use super::Instance;
 use crate::domain::forms::FieldType;
 use crate::domain::precondition::EntityTag;
 use crate::domain::workflows::Shown;
-use crate::services::attachments::Attachment;
-use crate::store::{InstanceEvent, StoredInstance};
+use crate::store::{InstanceEvent, StoredAttachment, StoredInstance};
+
+/// One stored file of a form's file field, as the attachment use cases answer it.
+#[derive(Clone, Debug)]
+pub struct Attachment {
+    pub field_id: String,
+    /// Opaque; names the part in the download and delete routes.
+    pub part_key: String,
+    pub content_type: String,
+    pub bytes: i64,
+    pub filename: String,
+    /// Where the bytes are; only the attachment use cases read it.
+    pub(in crate::services) storage_key: String,
+    /// The content's address (`None` until bytes stored before content addressing are read).
+    pub sha256: Option<String>,
+}
+
+impl From<StoredAttachment> for Attachment {
+    fn from(a: StoredAttachment) -> Self {
+        Self {
+            field_id: a.field_id,
+            part_key: a.part_key,
+            content_type: a.content_type,
+            bytes: a.bytes,
+            filename: a.filename,
+            storage_key: a.storage_key,
+            sha256: a.sha256,
+        }
+    }
+}
 
 /// An instance as answered: `fields` holds the answers by field id, every file field as an empty
 /// list its `attachments` fill.
