@@ -98,23 +98,7 @@ async fn latency(
         Some(Ok(Event::Open)) => {}
         other => anyhow::bail!("the recipient's stream did not open: {other:?}"),
     }
-    let listener = {
-        let pending = pending.clone();
-        tokio::spawn(async move {
-            while let Some(Ok(event)) = source.next().await {
-                let Event::Message(message) = event else { continue };
-                if message.event != "message.created" {
-                    continue;
-                }
-                let heard = Instant::now();
-                let data: serde_json::Value = serde_json::from_str(&message.data).unwrap_or_default();
-                let id = data["messageId"].as_str().unwrap_or_default().to_owned();
-                let mut pending = pending.lock().unwrap();
-                pending.heard.insert(id.clone(), heard);
-                pending.settle(&id);
-            }
-        })
-    };
+    let listener = tokio::spawn(listen(source, pending.clone()));
     let body = serde_json::json!({"to": handle, "subject": "live", "body": "a message to time"});
     let mut tick = tokio::time::interval(Duration::from_micros(1_000_000 / rate.max(1)));
     let started = Instant::now();
@@ -148,7 +132,28 @@ async fn latency(
     }
     tokio::time::sleep(Duration::from_secs(2)).await;
     listener.abort();
-    let pending = pending.lock().unwrap();
+    report(&pending.lock().unwrap(), count, sending, failed);
+    Ok(())
+}
+
+/// Records when each `message.created` event is read off the recipient's stream.
+async fn listen(mut source: EventSource, pending: Arc<Mutex<Pending>>) {
+    while let Some(Ok(event)) = source.next().await {
+        let Event::Message(message) = event else { continue };
+        if message.event != "message.created" {
+            continue;
+        }
+        let heard = Instant::now();
+        let data: serde_json::Value = serde_json::from_str(&message.data).unwrap_or_default();
+        let id = data["messageId"].as_str().unwrap_or_default().to_owned();
+        let mut pending = pending.lock().unwrap();
+        pending.heard.insert(id.clone(), heard);
+        pending.settle(&id);
+    }
+}
+
+/// Prints the sending rate and the latency percentiles.
+fn report(pending: &Pending, count: usize, sending: Duration, failed: usize) {
     let mut latencies = pending.latencies.clone();
     latencies.sort();
     let at = |q: f64| latencies.get(((latencies.len() as f64 * q) as usize).min(latencies.len().saturating_sub(1)));
@@ -167,5 +172,4 @@ async fn latency(
         ms(at(0.99)),
         ms(latencies.last())
     );
-    Ok(())
 }

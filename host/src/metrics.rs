@@ -241,6 +241,14 @@ fn snapshot_families(snapshot: &Snapshot) -> Vec<MetricFamily> {
     readiness.mut_metric().push(counter(&[], snapshot.readiness_checks as f64));
     families.push(readiness);
 
+    families.extend(module_families(&snapshot.modules));
+    // The encoder skips nothing: a family without samples would print a bare HELP/TYPE pair.
+    families.retain(|f| !f.get_metric().is_empty());
+    families
+}
+
+/// Each module's calls by outcome, how long they took and its memory high water.
+fn module_families(modules: &[trellis_modules::ModuleMetricsReport]) -> [MetricFamily; 3] {
     let mut calls = family(
         "trellis_module_calls_total",
         "Module invocations by module and outcome (ok, deadline, memory_cap, trap, module_error, invalid_answer, \
@@ -254,7 +262,7 @@ fn snapshot_families(snapshot: &Snapshot) -> Vec<MetricFamily> {
         "The most linear memory one instance of the module reached",
         MetricType::GAUGE,
     );
-    for report in &snapshot.modules {
+    for report in modules {
         let module = report.module_id.as_str();
         let f = &report.failures;
         let ok = report.calls.saturating_sub(f.total());
@@ -290,10 +298,7 @@ fn snapshot_families(snapshot: &Snapshot) -> Vec<MetricFamily> {
         durations.mut_metric().push(metric);
         memory.mut_metric().push(gauge(&[("module", module)], report.memory_high_water_bytes as f64));
     }
-    families.extend([calls, durations, memory]);
-    // The encoder skips nothing: a family without samples would print a bare HELP/TYPE pair.
-    families.retain(|f| !f.get_metric().is_empty());
-    families
+    [calls, durations, memory]
 }
 
 fn family(name: &str, help: &str, kind: MetricType) -> MetricFamily {

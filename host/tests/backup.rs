@@ -7,7 +7,7 @@
 use crate::support::command;
 use crate::support::server;
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -197,28 +197,8 @@ async fn a_backup_taken_while_a_writer_writes_restores_every_acknowledged_write_
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
 
-    // A backup is taken again (into a new directory) in the rare case that it ran between two
-    // acknowledgements: the test is about writes made while it ran.
     let data = data_dir(dir.path());
-    let mut taken = None;
-    for attempt in 0..5 {
-        let before_backup = acknowledged.lock().unwrap().clone();
-        let backup_dir = dir.path().join(format!("backup-{attempt}"));
-        let backup = tokio::task::spawn_blocking({
-            let (dir, to, data) = (dir.path().to_owned(), backup_dir.clone(), data.clone());
-            move || trellis(&dir, &["backup", "--to", to.to_str().unwrap(), "--data-dir", data.to_str().unwrap()], &[])
-        })
-        .await
-        .unwrap();
-        assert!(backup.status.success(), "backup failed: {}", stderr(&backup));
-        let during_backup = acknowledged.lock().unwrap()[before_backup.len()..].to_vec();
-        let done = !during_backup.is_empty();
-        taken = Some((before_backup, during_backup, backup_dir));
-        if done {
-            break;
-        }
-    }
-    let (before_backup, during_backup, backup_dir) = taken.expect("five attempts");
+    let (before_backup, during_backup, backup_dir) = backup_while_writing(dir.path(), &data, &acknowledged).await;
     let written_during = during_backup.len();
     stop.store(true, std::sync::atomic::Ordering::Relaxed);
     writer.await.unwrap();
@@ -251,14 +231,7 @@ async fn a_backup_taken_while_a_writer_writes_restores_every_acknowledged_write_
     let base = server.base.clone();
     let key_after = std::fs::read_to_string(target.join("license.key")).unwrap().trim().to_owned();
     assert_eq!(key_after, key, "the license key comes back with the backup");
-    let login = client
-        .post(format!("{base}/v0/auth/login"))
-        .header("X-License-Key", &key)
-        .json(&json!({"login": "ann", "password": "correct horse 42"}))
-        .send()
-        .await
-        .unwrap();
-    let session = json_ok(login, StatusCode::OK).await["sessionToken"].as_str().unwrap().to_owned();
+    let session = log_in(&client, &base, &key).await;
     let reading = Restored { client: &client, base: &base, key: &key, session: &session };
     for write in &before_backup {
         assert_eq!(reading.read_back(write).await, Found::Whole, "{} came back whole", write.form_id);
@@ -403,4 +376,45 @@ fn postgres_and_s3_deployments_are_told_which_tools_to_use() {
     let on_s3 = trellis(dir.path(), &["backup", "--to", to.to_str().unwrap()], &[("TRELLIS_MEDIA__BACKEND", "s3")]);
     refused(&on_s3, &["bucket versioning", "docs/operations.md"]);
     assert!(!to.exists(), "nothing is written");
+}
+
+/// Takes a backup while the writer writes; again (into a new directory) in the rare case that it ran
+/// between two acknowledgements, as the test is about writes made while it ran. Answers the writes
+/// acknowledged before it, those acknowledged while it ran, and its directory.
+async fn backup_while_writing(
+    dir: &Path,
+    data: &Path,
+    acknowledged: &Mutex<Vec<Write>>,
+) -> (Vec<Write>, Vec<Write>, PathBuf) {
+    let mut taken = None;
+    for attempt in 0..5 {
+        let before_backup = acknowledged.lock().unwrap().clone();
+        let backup_dir = dir.join(format!("backup-{attempt}"));
+        let backup = tokio::task::spawn_blocking({
+            let (dir, to, data) = (dir.to_owned(), backup_dir.clone(), data.to_owned());
+            move || trellis(&dir, &["backup", "--to", to.to_str().unwrap(), "--data-dir", data.to_str().unwrap()], &[])
+        })
+        .await
+        .unwrap();
+        assert!(backup.status.success(), "backup failed: {}", stderr(&backup));
+        let during_backup = acknowledged.lock().unwrap()[before_backup.len()..].to_vec();
+        let done = !during_backup.is_empty();
+        taken = Some((before_backup, during_backup, backup_dir));
+        if done {
+            break;
+        }
+    }
+    taken.expect("five attempts")
+}
+
+/// `ann`'s session on the restored server.
+async fn log_in(client: &Client, base: &str, key: &str) -> String {
+    let login = client
+        .post(format!("{base}/v0/auth/login"))
+        .header("X-License-Key", key)
+        .json(&json!({"login": "ann", "password": "correct horse 42"}))
+        .send()
+        .await
+        .unwrap();
+    json_ok(login, StatusCode::OK).await["sessionToken"].as_str().unwrap().to_owned()
 }

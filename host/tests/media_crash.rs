@@ -7,11 +7,12 @@
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 #[path = "media_crash/addressing.rs"]
 mod addressing;
+#[path = "media_crash/load.rs"]
+mod load;
 use crate::support::server;
 #[path = "media_crash/tus.rs"]
 mod tus;
@@ -20,6 +21,7 @@ use bytes::Bytes;
 use reqwest::{Client, StatusCode};
 use serde_json::{Value, json};
 
+use load::{Holdings, Load};
 use server::{Server, data_dir, json_ok, sign_up};
 
 const BOUNDARY: &str = "trellis-crash-test-boundary";
@@ -286,60 +288,11 @@ async fn killed_mid_upload_the_restarted_server_keeps_whole_files_and_no_strays(
     for n in 0..3 {
         answered.extend(uploader.upload(vec![(n, 100_000 + n as usize)], 64 * 1024, Duration::ZERO).await.unwrap());
     }
-    // Act: 8 slow uploads of a small file and then a 20 MiB one, and a stream of small uploads
-    // (so that some are between storing their bytes and committing their row), then SIGKILL.
-    let mut large = Vec::new();
-    for i in 0..8u32 {
-        let uploader = uploader.clone();
-        let files = vec![(100 + 2 * i, 4096 + i as usize), (101 + 2 * i, 20 * MIB + i as usize)];
-        large.push(tokio::spawn(async move { uploader.upload(files, 64 * 1024, Duration::from_millis(8)).await }));
-    }
-    let mut assets_answered = Vec::new();
-    assets_answered.push(uploader.asset(9, 80_000, 64 * 1024, Duration::ZERO).await.unwrap());
-    let mut large_assets = Vec::new();
-    for i in 0..3u32 {
-        let uploader = uploader.clone();
-        let (n, len) = (500 + i, 8 * MIB + i as usize);
-        large_assets
-            .push(tokio::spawn(async move { uploader.asset(n, len, 64 * 1024, Duration::from_millis(8)).await }));
-    }
-    let stop = Arc::new(AtomicBool::new(false));
-    let mut small_assets = Vec::new();
-    for lane in 0..2u32 {
-        let (uploader, stop) = (uploader.clone(), stop.clone());
-        small_assets.push(tokio::spawn(async move {
-            let mut done = Vec::new();
-            let mut n = 5000 + lane * 1000;
-            while !stop.load(Ordering::Relaxed) {
-                match uploader.asset(n, 40_000 + n as usize, 16 * 1024, Duration::ZERO).await {
-                    Some(answer) => done.push(answer),
-                    None => break,
-                }
-                n += 1;
-                // Each asset takes one of the plan's 1000 a day; a short pause keeps well inside it.
-                tokio::time::sleep(Duration::from_millis(25)).await;
-            }
-            done
-        }));
-    }
-    let mut small = Vec::new();
-    for lane in 0..3u32 {
-        let (uploader, stop) = (uploader.clone(), stop.clone());
-        small.push(tokio::spawn(async move {
-            let mut done = Vec::new();
-            let mut n = 1000 + lane * 1000;
-            while !stop.load(Ordering::Relaxed) {
-                let files = vec![(n, 30_000 + n as usize), (n + 1, 200_000 + n as usize)];
-                match uploader.upload(files, 16 * 1024, Duration::ZERO).await {
-                    Some(descriptors) => done.extend(descriptors),
-                    None => break,
-                }
-                n += 2;
-            }
-            done
-        }));
-    }
-    // Kill once most uploads are under way (each large one takes at least 2.5 s to send).
+    let mut assets_answered = vec![uploader.asset(9, 80_000, 64 * 1024, Duration::ZERO).await.unwrap()];
+    // Act: slow large uploads and streams of small ones (so that some are between storing their bytes
+    // and committing their row), then SIGKILL once most are under way (each large one takes at least
+    // 2.5 s to send).
+    let load = Load::start(&uploader);
     let tmp_dir = data_dir(dir.path()).join("media").join("tmp");
     let deadline = Instant::now() + Duration::from_secs(60);
     while files_under(&tmp_dir).len() < 6 && Instant::now() < deadline {
@@ -348,21 +301,9 @@ async fn killed_mid_upload_the_restarted_server_keeps_whole_files_and_no_strays(
     tokio::time::sleep(Duration::from_millis(500)).await;
     let partial = files_under(&tmp_dir).len();
     server.kill();
-    stop.store(true, Ordering::Relaxed);
-    for task in large {
-        if let Some(descriptors) = task.await.unwrap() {
-            answered.extend(descriptors);
-        }
-    }
-    for task in small {
-        answered.extend(task.await.unwrap());
-    }
-    for task in large_assets {
-        assets_answered.extend(task.await.unwrap());
-    }
-    for task in small_assets {
-        assets_answered.extend(task.await.unwrap());
-    }
+    let (attachments, assets) = load.answered().await;
+    answered.extend(attachments);
+    assets_answered.extend(assets);
     let mut restarted = Server::start(dir.path(), "second.log", &[("TRELLIS_MEDIA__SWEEP_GRACE_SECONDS", "0")]);
     restarted.ready(&client).await;
     // Assert
@@ -371,99 +312,30 @@ async fn killed_mid_upload_the_restarted_server_keeps_whole_files_and_no_strays(
         let log = std::fs::read_to_string(dir.path().join("first.log")).unwrap_or_default();
         panic!("the kill should interrupt uploads in progress; the server's log:\n{log}");
     }
+    let held = Holdings {
+        client: &client,
+        base: &restarted.base,
+        key: &key,
+        session: &session,
+        form_id: &form_id,
+        space_id: &space_id,
+    };
     let objects_dir = data_dir(dir.path()).join("media").join("objects");
-    let read = || async {
-        let response = client
-            .get(format!("{}/v0/forms/{form_id}", restarted.base))
-            .header("X-License-Key", &key)
-            .bearer_auth(&session)
-            .send()
-            .await
-            .unwrap();
-        let form = json_ok(response, StatusCode::OK).await;
-        form["fields"].as_object().unwrap().values().filter_map(Value::as_array).flatten().cloned().collect::<Vec<_>>()
-    };
-    // Every asset of the space (the owner sees all), those with bytes among them.
-    let assets = || async {
-        let mut found: Vec<Value> = Vec::new();
-        let mut cursor = String::new();
-        loop {
-            let response = client
-                .get(format!("{}/v0/spaces/{space_id}/assets?limit=200{cursor}", restarted.base))
-                .header("X-License-Key", &key)
-                .bearer_auth(&session)
-                .send()
-                .await
-                .unwrap();
-            let page = json_ok(response, StatusCode::OK).await;
-            found.extend(page["items"].as_array().unwrap().iter().cloned());
-            match page["nextCursor"].as_str() {
-                Some(next) => cursor = format!("&cursor={next}"),
-                None => return found,
-            }
-        }
-    };
     // The sweep runs in the background right after the start; the wait allows for a loaded
     // machine and ends as soon as the store agrees with the descriptors and assets.
     let deadline = Instant::now() + Duration::from_secs(60);
     let with_bytes = |assets: &[Value]| assets.iter().filter(|a| !a["bytes"].is_null()).count();
-    let mut descriptors = read().await;
-    let mut stored_assets = assets().await;
+    let (mut descriptors, mut stored_assets) = (held.descriptors().await, held.assets().await);
     while Instant::now() < deadline
         && (files_under(&objects_dir).len() != descriptors.len() + with_bytes(&stored_assets)
             || !files_under(&tmp_dir).is_empty())
     {
         tokio::time::sleep(Duration::from_millis(200)).await;
-        descriptors = read().await;
-        stored_assets = assets().await;
+        (descriptors, stored_assets) = (held.descriptors().await, held.assets().await);
     }
-    let part_keys: Vec<&str> = descriptors.iter().map(|d| d["partKey"].as_str().unwrap()).collect();
-    for done in &answered {
-        assert!(part_keys.contains(&done["partKey"].as_str().unwrap()), "an answered upload was lost: {done}");
-    }
-    for descriptor in &descriptors {
-        let part_key = descriptor["partKey"].as_str().unwrap();
-        let response = client
-            .get(format!("{}/v0/media/forms/{form_id}/attachments/{part_key}", restarted.base))
-            .header("X-License-Key", &key)
-            .bearer_auth(&session)
-            .send()
-            .await
-            .unwrap();
-        assert_eq!(response.status(), StatusCode::OK, "{descriptor}");
-        let bytes = response.bytes().await.expect("the whole body");
-        let (n, len) = parse_name(descriptor["filename"].as_str().unwrap());
-        assert_eq!(descriptor["bytes"], len, "{descriptor}");
-        assert_eq!(bytes.len(), len, "{descriptor}");
-        assert!(is_content(n, &bytes), "the bytes of {descriptor} differ");
-    }
+    assert_attachments_whole(&held, &descriptors, &answered).await;
     eprintln!("{} asset uploads answered before the kill", assets_answered.len());
-    for done in &assets_answered {
-        let stored = stored_assets.iter().find(|a| a["assetId"] == done["assetId"]);
-        assert!(stored.is_some_and(|a| a["bytes"] == done["bytes"]), "an answered asset upload was lost: {done}");
-    }
-    for asset in stored_assets.iter().filter(|a| !a["bytes"].is_null()) {
-        assert_eq!(asset["state"], "AWAITING_APPROVAL", "{asset}");
-        let response = client
-            .get(format!(
-                "{}/v0/media/spaces/{space_id}/assets/{}?part=base",
-                restarted.base,
-                asset["assetId"].as_str().unwrap()
-            ))
-            .header("X-License-Key", &key)
-            .bearer_auth(&session)
-            .send()
-            .await
-            .unwrap();
-        assert_eq!(response.status(), StatusCode::OK, "{asset}");
-        let bytes = response.bytes().await.expect("the whole body");
-        let (n, len) = parse_name(asset["filename"].as_str().unwrap());
-        assert_eq!((asset["bytes"].as_u64(), bytes.len()), (Some(len as u64), len), "{asset}");
-        assert!(is_content(n, &bytes), "the bytes of {asset} differ");
-    }
-    for asset in stored_assets.iter().filter(|a| a["bytes"].is_null()) {
-        assert_eq!(asset["state"], "AWAITING_UPLOAD", "an asset without bytes awaits its upload: {asset}");
-    }
+    assert_assets_whole(&held, &stored_assets, &assets_answered).await;
     let objects = files_under(&objects_dir);
     assert_eq!(
         objects.len(),
@@ -473,4 +345,38 @@ async fn killed_mid_upload_the_restarted_server_keeps_whole_files_and_no_strays(
     );
     assert_eq!(files_under(&tmp_dir), Vec::<PathBuf>::new(), "temporary files remain after the sweep");
     drop(restarted);
+}
+
+/// Every upload answered before the kill has its descriptor, and every descriptor its whole bytes.
+async fn assert_attachments_whole(held: &Holdings<'_>, descriptors: &[Value], answered: &[Value]) {
+    let part_keys: Vec<&str> = descriptors.iter().map(|d| d["partKey"].as_str().unwrap()).collect();
+    for done in answered {
+        assert!(part_keys.contains(&done["partKey"].as_str().unwrap()), "an answered upload was lost: {done}");
+    }
+    for descriptor in descriptors {
+        let bytes = held.attachment_bytes(descriptor["partKey"].as_str().unwrap()).await;
+        let (n, len) = parse_name(descriptor["filename"].as_str().unwrap());
+        assert_eq!(descriptor["bytes"], len, "{descriptor}");
+        assert_eq!(bytes.len(), len, "{descriptor}");
+        assert!(is_content(n, &bytes), "the bytes of {descriptor} differ");
+    }
+}
+
+/// Every asset upload answered before the kill kept its bytes whole; an asset without bytes still
+/// awaits its upload.
+async fn assert_assets_whole(held: &Holdings<'_>, stored_assets: &[Value], answered: &[Value]) {
+    for done in answered {
+        let stored = stored_assets.iter().find(|a| a["assetId"] == done["assetId"]);
+        assert!(stored.is_some_and(|a| a["bytes"] == done["bytes"]), "an answered asset upload was lost: {done}");
+    }
+    for asset in stored_assets.iter().filter(|a| !a["bytes"].is_null()) {
+        assert_eq!(asset["state"], "AWAITING_APPROVAL", "{asset}");
+        let bytes = held.asset_bytes(asset["assetId"].as_str().unwrap()).await;
+        let (n, len) = parse_name(asset["filename"].as_str().unwrap());
+        assert_eq!((asset["bytes"].as_u64(), bytes.len()), (Some(len as u64), len), "{asset}");
+        assert!(is_content(n, &bytes), "the bytes of {asset} differ");
+    }
+    for asset in stored_assets.iter().filter(|a| a["bytes"].is_null()) {
+        assert_eq!(asset["state"], "AWAITING_UPLOAD", "an asset without bytes awaits its upload: {asset}");
+    }
 }

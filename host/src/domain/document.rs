@@ -1,7 +1,8 @@
 //! The kernel that form and workflow documents share, so both follow the same rules and report
 //! problems the same way: problem gathering under a cap ([`report`]), size bounds checked before
 //! any rule ([`limits`]), ids, version, translations and `$.` references ([`context`],
-//! [`translations`]), JSON Schema error mapping ([`schema_errors`]), the `{payload}` envelope and
+//! [`translations`]), the shared parts of the documents' JSON Schemas ([`schema`]) and their error
+//! mapping ([`schema_errors`]), the `{payload}` envelope and
 //! the plumbing of answers ([`payload`], [`answers`]), and the detail codes of all of these.
 //!
 //! Nothing here knows a form field or a workflow network; those rules live in `forms` and
@@ -13,6 +14,7 @@ pub(crate) mod ids;
 pub mod limits;
 pub(crate) mod payload;
 pub(crate) mod report;
+pub(crate) mod schema;
 pub(crate) mod schema_errors;
 pub(crate) mod translations;
 

@@ -4,54 +4,27 @@
 use std::sync::Arc;
 
 use bytes::Bytes;
-use futures::StreamExt;
 use time::OffsetDateTime;
 use uuid::Uuid;
 
 use crate::config::media::MediaConfig;
 use crate::domain::entitlement::Entitlement;
-use crate::domain::file_names;
 use crate::domain::forms::{Field, FieldType, FormConfig};
 use crate::domain::problems::Problems;
 use crate::domain::workflows::{Shown, View, editable_in_view, visible_in_view};
 use crate::error::{Error, ErrorCode, Result};
-use crate::media::objects::{MediaObjects, StageError};
-use crate::media::{ByteStream, Object, SniffOutcome, judge_type, read_head};
+use crate::media::objects::MediaObjects;
+use crate::media::{Object, SniffOutcome, judge_type};
 use crate::quotas;
+pub use crate::services::form_instances::Attachment;
 use crate::services::form_instances::{FormInstances, Instance};
+use crate::services::instance_access::InstanceAccess;
 use crate::services::licenses::Caller;
-use crate::services::uploads::{Part, PartSource, UNKNOWN_UPLOAD, UNKNOWN_UPLOAD_MESSAGE, too_large};
+use crate::services::uploads::{PartSource, UNKNOWN_UPLOAD, UNKNOWN_UPLOAD_MESSAGE};
 use crate::services::workflow_items::{Access, WorkflowItems};
 use crate::store::{AttachRefusal, SessionUser, Store, StoredAttachment};
 
-/// One stored file of a form's file field, as the attachment use cases answer it.
-#[derive(Clone, Debug)]
-pub struct Attachment {
-    pub field_id: String,
-    /// Opaque; names the part in the download and delete routes.
-    pub part_key: String,
-    pub content_type: String,
-    pub bytes: i64,
-    pub filename: String,
-    /// Where the bytes are; only [`Attachments::bytes`] reads it.
-    storage_key: String,
-    /// The content's address (`None` until bytes stored before content addressing are read).
-    pub sha256: Option<String>,
-}
-
-impl From<StoredAttachment> for Attachment {
-    fn from(a: StoredAttachment) -> Self {
-        Self {
-            field_id: a.field_id,
-            part_key: a.part_key,
-            content_type: a.content_type,
-            bytes: a.bytes,
-            filename: a.filename,
-            storage_key: a.storage_key,
-            sha256: a.sha256,
-        }
-    }
-}
+mod receive;
 
 /// Parts beyond a `fieldIds` and a `files` part per file that a request may carry (to be reported).
 const MAX_STRAY_PARTS: usize = 8;
@@ -63,6 +36,7 @@ pub struct Attachments {
     objects: MediaObjects,
     instances: Arc<FormInstances>,
     workflow_items: Arc<WorkflowItems>,
+    access: Arc<InstanceAccess>,
     default_max_file_bytes: u64,
     max_files_per_request: usize,
     max_request_bytes: u64,
@@ -101,6 +75,7 @@ impl Attachments {
         objects: MediaObjects,
         instances: Arc<FormInstances>,
         workflow_items: Arc<WorkflowItems>,
+        access: Arc<InstanceAccess>,
         config: &MediaConfig,
     ) -> Self {
         Self {
@@ -108,11 +83,18 @@ impl Attachments {
             objects,
             instances,
             workflow_items,
+            access,
             default_max_file_bytes: config.default_max_file_bytes,
             max_files_per_request: config.max_files_per_request,
             max_request_bytes: config.max_request_bytes,
             max_file_bytes: config.max_file_bytes,
         }
+    }
+
+    /// The most bytes one upload request may carry (`media.max_request_bytes`); a form's own cap is
+    /// narrower once its parts are read.
+    pub fn max_request_bytes(&self) -> u64 {
+        self.max_request_bytes
     }
 
     /// Stores every file of the request against its field, or nothing.
@@ -142,91 +124,8 @@ impl Attachments {
         let config = target.instance.configuration.parsed.clone();
         source.limit_to(self.request_cap(&config))?;
         let staged = self.objects.staging();
-        let mut field_ids: Vec<String> = Vec::new();
-        let mut files: Vec<Slot> = Vec::new();
-        let mut problems = Problems::new();
-        // Each file comes with its field id; a few stray parts are reported, not more.
-        let max_parts = 2 * self.max_files_per_request + MAX_STRAY_PARTS;
-        let mut parts = 0;
-        while let Some(part) = source.next_part().await? {
-            parts += 1;
-            if parts > max_parts {
-                return Err(Error::invalid(
-                    "",
-                    "TOO_MANY_PARTS",
-                    format!("one request has at most {max_parts} parts: a fieldIds and a files part per file"),
-                ));
-            }
-            let is_file =
-                matches!(&part, Part::Upload(_)) || matches!(&part, Part::File { name, .. } if name == "files");
-            if is_file && files.len() >= self.max_files_per_request {
-                return Err(Error::invalid(
-                    "/files",
-                    "TOO_MANY_FILES",
-                    format!("one request takes at most {} files", self.max_files_per_request),
-                ));
-            }
-            match part {
-                Part::Text { name, value } if name == "fieldIds" => field_ids.push(value),
-                Part::Upload(upload) => {
-                    let index = files.len();
-                    let Some(upload) = upload else {
-                        problems.push(format!("/files/{index}"), UNKNOWN_UPLOAD, UNKNOWN_UPLOAD_MESSAGE);
-                        files.push(Slot::Unknown);
-                        continue;
-                    };
-                    files.push(Slot::File(Received {
-                        storage_key: upload.storage_key,
-                        bytes: upload.bytes,
-                        sha256: upload.sha256,
-                        filename: upload.filename,
-                        declared: upload.content_type,
-                        head: upload.head,
-                    }));
-                }
-                Part::Text { name, .. } | Part::File { name, .. } if name != "files" => {
-                    problems.push(format!("/{name}"), "UNKNOWN_PART", "only fieldIds and files parts are accepted")
-                }
-                Part::Text { .. } => {
-                    problems.push("/files", "NOT_A_FILE", "files parts must carry a file (a filename)")
-                }
-                Part::File { filename, content_type, body, .. } => {
-                    let index = files.len();
-                    if file_names::disguises(&filename) {
-                        problems.push(format!("/files/{index}"), file_names::CODE, file_names::MESSAGE);
-                    }
-                    // The paired field id usually came first; if not, the largest cap of the form applies
-                    // while streaming and the field's own cap is checked below.
-                    let field = field_ids.get(index).and_then(|id| file_field(&config, id));
-                    let limit = match field {
-                        Some(field) => self.max_bytes(field),
-                        None => self.largest_max_bytes(&config),
-                    };
-                    let (head, rest) = read_head(body).await.map_err(|_| source.stream_failure())?;
-                    if head.is_empty() {
-                        files.push(Slot::Empty);
-                        continue;
-                    }
-                    let first = head.clone();
-                    let body: ByteStream = Box::pin(futures::stream::once(async move { Ok(first) }).chain(rest));
-                    let written = match self.objects.stage(&staged, "forms", body, limit).await {
-                        Ok(written) => written,
-                        Err(StageError::TooLarge(limit)) => return Err(too_large(format!("/files/{index}"), limit)),
-                        Err(StageError::Body(_)) => return Err(source.stream_failure()),
-                        Err(StageError::Failed(error)) => return Err(error),
-                    };
-                    files.push(Slot::File(Received {
-                        storage_key: written.key.as_str().to_owned(),
-                        bytes: written.bytes,
-                        sha256: written.sha256,
-                        filename: clean_filename(&filename),
-                        declared: content_type,
-                        head,
-                    }));
-                }
-            }
-        }
-        let records = self.judge(&target, &config, &field_ids, &files, problems)?;
+        let received = self.receive(&config, &staged, source).await?;
+        let records = self.judge(&target, &config, &received.field_ids, &received.files, received.problems)?;
         let count = records.len() as u64;
         let bytes = records.iter().map(|r| r.bytes.max(0) as u64).sum::<u64>();
         quotas::take_all(
@@ -245,7 +144,7 @@ impl Attachments {
                 self.objects.discard_freed_later(freed);
                 return Ok(stored.into_iter().map(Attachment::from).collect());
             }
-            Ok(Err(refusal)) => refusal_error(refusal, &field_ids, &files),
+            Ok(Err(refusal)) => refusal_error(refusal, &received.field_ids, &received.files),
             Err(error) => error.into(),
         };
         quotas::refund(&self.store, caller, Entitlement::FormUploads, count).await?;
@@ -262,35 +161,7 @@ impl Attachments {
         files: &[Slot],
         mut problems: Problems,
     ) -> Result<Vec<StoredAttachment>> {
-        if files.is_empty() {
-            problems.push("/files", "REQUIRED", "at least one file is required");
-        }
-        if field_ids.len() != files.len() {
-            problems.push(
-                "/fieldIds",
-                "COUNT_MISMATCH",
-                format!("has {} entries but files has {}; they pair by position", field_ids.len(), files.len()),
-            );
-        }
-        for (index, id) in field_ids.iter().enumerate() {
-            let path = format!("/fieldIds/{index}");
-            let field = Uuid::try_parse(id).ok().filter(|_| id.len() == 36).and_then(|id| config.field(&id));
-            match field {
-                None => problems.push(path, "UNKNOWN_FIELD", "is not a field id of this form's configuration"),
-                Some(field) if field.kind != FieldType::File => {
-                    problems.push(path, "NOT_A_FILE_FIELD", "is not a file field")
-                }
-                Some(field) if target.view.as_ref().is_some_and(|v| !editable_in_view(v, config, field)) => {
-                    problems.push(path, "NOT_EDITABLE", "is not an editable field of this view")
-                }
-                Some(_) => {}
-            }
-        }
-        for (index, file) in files.iter().enumerate() {
-            if matches!(file, Slot::Empty) {
-                problems.push(format!("/files/{index}"), "EMPTY_FILE", "is empty");
-            }
-        }
+        check_pairing(target, config, field_ids, files, &mut problems);
         if !problems.is_empty() {
             return Err(problems.into());
         }
@@ -360,7 +231,7 @@ impl Attachments {
                 Ok(Target { instance: self.instances.readable(user, form_id).await?, view: None, shown: None })
             }
             (None, None) => {
-                let readable = self.workflow_items.readable_form(user, form_id).await?;
+                let readable = self.access.readable_form(user, form_id).await?;
                 Ok(Target { instance: readable.instance, view: None, shown: readable.shown })
             }
             (Some(_), None) => Err(Error::invalid(
@@ -522,26 +393,36 @@ fn refusal_error(refusal: AttachRefusal, field_ids: &[String], files: &[Slot]) -
     }
 }
 
-/// The name to keep: the last path segment (some browsers send a whole path), at most 255
-/// characters. A name with characters that disguise it was refused before.
-pub fn clean_filename(raw: &str) -> String {
-    let last = raw.rsplit(['/', '\\']).next().unwrap_or("");
-    let cleaned: String = last.chars().filter(|c| !c.is_control()).take(255).collect();
-    let cleaned = cleaned.trim();
-    if cleaned.is_empty() || cleaned == "." || cleaned == ".." { "file".into() } else { cleaned.to_owned() }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn filenames_lose_paths_and_control_characters() {
-        assert_eq!(clean_filename("../../etc/passwd"), "passwd");
-        assert_eq!(clean_filename("C:\\Users\\me\\scan.pdf"), "scan.pdf");
-        assert_eq!(clean_filename("a\r\nb.txt"), "ab.txt");
-        assert_eq!(clean_filename(".."), "file");
-        assert_eq!(clean_filename(""), "file");
-        assert_eq!(clean_filename(&"x".repeat(300)).len(), 255);
+/// Each file pairs with a file field (editable in the view, when one is used) by position, and none is
+/// empty.
+fn check_pairing(target: &Target, config: &FormConfig, field_ids: &[String], files: &[Slot], problems: &mut Problems) {
+    if files.is_empty() {
+        problems.push("/files", "REQUIRED", "at least one file is required");
+    }
+    if field_ids.len() != files.len() {
+        problems.push(
+            "/fieldIds",
+            "COUNT_MISMATCH",
+            format!("has {} entries but files has {}; they pair by position", field_ids.len(), files.len()),
+        );
+    }
+    for (index, id) in field_ids.iter().enumerate() {
+        let path = format!("/fieldIds/{index}");
+        let field = Uuid::try_parse(id).ok().filter(|_| id.len() == 36).and_then(|id| config.field(&id));
+        match field {
+            None => problems.push(path, "UNKNOWN_FIELD", "is not a field id of this form's configuration"),
+            Some(field) if field.kind != FieldType::File => {
+                problems.push(path, "NOT_A_FILE_FIELD", "is not a file field")
+            }
+            Some(field) if target.view.as_ref().is_some_and(|v| !editable_in_view(v, config, field)) => {
+                problems.push(path, "NOT_EDITABLE", "is not an editable field of this view")
+            }
+            Some(_) => {}
+        }
+    }
+    for (index, file) in files.iter().enumerate() {
+        if matches!(file, Slot::Empty) {
+            problems.push(format!("/files/{index}"), "EMPTY_FILE", "is empty");
+        }
     }
 }

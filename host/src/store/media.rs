@@ -1,4 +1,5 @@
-//! Rows that describe stored media: form attachments, avatars, and objects awaiting the sweeper.
+//! Rows that describe stored media: form attachments, avatars (`avatars.rs`), and objects awaiting the
+//! sweeper.
 //!
 //! Bytes are written before their row. Every object is first recorded in `media_pending` with the
 //! time it was announced; the row that finally points at it removes that record in the same
@@ -11,8 +12,11 @@ use sqlx::Row;
 use sqlx::any::AnyRow;
 use time::OffsetDateTime;
 
-use super::locks::lock_row;
 use super::{Db, Engine, StoreResult, blobs, from_millis, to_millis};
+
+mod avatars;
+
+pub use avatars::StoredAvatar;
 
 /// New bytes always arrive hashed: a row without its SHA-256 here is a bug of the caller.
 fn unaddressed(storage_key: &str) -> sqlx::Error {
@@ -33,18 +37,6 @@ pub struct StoredAttachment {
     /// addressing until the start-up step has read them.
     pub sha256: Option<String>,
     pub created_at: OffsetDateTime,
-}
-
-/// A user's current avatar.
-#[derive(Clone, Debug)]
-pub struct StoredAvatar {
-    pub user_id: String,
-    pub pic_id: String,
-    pub content_type: String,
-    pub bytes: i64,
-    pub storage_key: String,
-    /// As for [`StoredAttachment::sha256`].
-    pub sha256: Option<String>,
 }
 
 /// Why attachments were not recorded.
@@ -117,17 +109,6 @@ pub(super) fn attachment_named(
         storage_key: row.try_get(names.storage_key)?,
         sha256: row.try_get(names.sha256)?,
         created_at: from_millis(row.try_get(names.created_at)?),
-    })
-}
-
-fn avatar_from_row(row: &AnyRow) -> Result<StoredAvatar, sqlx::Error> {
-    Ok(StoredAvatar {
-        user_id: row.try_get("user_id")?,
-        pic_id: row.try_get("pic_id")?,
-        content_type: row.try_get("content_type")?,
-        bytes: row.try_get("bytes")?,
-        storage_key: row.try_get("storage_key")?,
-        sha256: row.try_get("sha256")?,
     })
 }
 
@@ -267,25 +248,7 @@ impl MediaRepo {
                     if sqlx::query(lock).bind(form_id.clone()).fetch_optional(&mut *conn).await?.is_none() {
                         return Ok(Err(AttachRefusal::NoInstance));
                     }
-                    let rows = sqlx::query(
-                        "select field_id, count(*) as n from form_attachment where form_id = $1 group by field_id",
-                    )
-                    .bind(form_id.clone())
-                    .fetch_all(&mut *conn)
-                    .await?;
-                    let mut over = Vec::new();
-                    for (field_id, cap) in caps {
-                        let stored = rows
-                            .iter()
-                            .find(|row| row.try_get::<String, _>("field_id").is_ok_and(|f| &f == field_id))
-                            .map(|row| row.try_get::<i64, _>("n"))
-                            .transpose()?
-                            .unwrap_or(0);
-                        let added = attachments.iter().filter(|a| &a.field_id == field_id).count() as i64;
-                        if added > 0 && stored + added > *cap {
-                            over.push((field_id.clone(), stored + added));
-                        }
-                    }
+                    let over = over_caps(conn, form_id, attachments, caps).await?;
                     if !over.is_empty() {
                         return Ok(Err(AttachRefusal::TooManyFiles(over)));
                     }
@@ -312,22 +275,7 @@ impl MediaRepo {
                     for a in attachments {
                         let mut a = a.clone();
                         a.storage_key = holders.remove(&a.part_key).unwrap_or(a.storage_key);
-                        sqlx::query(
-                            "insert into form_attachment (part_key, form_id, field_id, content_type, bytes, filename,
-                         storage_key, sha256, uploaded_by, created_at) values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
-                        )
-                        .bind(a.part_key.clone())
-                        .bind(a.form_id.clone())
-                        .bind(a.field_id.clone())
-                        .bind(a.content_type.clone())
-                        .bind(a.bytes)
-                        .bind(a.filename.clone())
-                        .bind(a.storage_key.clone())
-                        .bind(a.sha256.clone())
-                        .bind(uploaded_by.clone())
-                        .bind(to_millis(a.created_at))
-                        .execute(&mut *conn)
-                        .await?;
+                        insert_attachment(conn, &a, uploaded_by).await?;
                         recorded.push(a);
                     }
                     bump_revision(conn, form_id).await?;
@@ -387,100 +335,55 @@ impl MediaRepo {
             })
             .await
     }
+}
 
-    pub async fn avatar(&self, user_id: &str) -> StoreResult<Option<StoredAvatar>> {
-        let row = sqlx::query(
-            "select user_id, pic_id, content_type, bytes, storage_key, sha256 from user_avatar where user_id = $1",
-        )
-        .bind(user_id.to_owned())
-        .fetch_optional(&self.db.pool)
+/// The fields that would hold more files than their cap with `attachments` added: each with that count.
+async fn over_caps(
+    conn: &mut sqlx::AnyConnection,
+    form_id: &str,
+    attachments: &[StoredAttachment],
+    caps: &[(String, i64)],
+) -> Result<Vec<(String, i64)>, sqlx::Error> {
+    let rows = sqlx::query("select field_id, count(*) as n from form_attachment where form_id = $1 group by field_id")
+        .bind(form_id.to_owned())
+        .fetch_all(&mut *conn)
         .await?;
-        Ok(row.as_ref().map(avatar_from_row).transpose()?)
+    let mut over = Vec::new();
+    for (field_id, cap) in caps {
+        let stored = rows
+            .iter()
+            .find(|row| row.try_get::<String, _>("field_id").is_ok_and(|f| &f == field_id))
+            .map(|row| row.try_get::<i64, _>("n"))
+            .transpose()?
+            .unwrap_or(0);
+        let added = attachments.iter().filter(|a| &a.field_id == field_id).count() as i64;
+        if added > 0 && stored + added > *cap {
+            over.push((field_id.clone(), stored + added));
+        }
     }
+    Ok(over)
+}
 
-    /// Makes `avatar` the user's avatar and releases the replaced one's bytes. Answers the avatar
-    /// as recorded (it may name an object that held its bytes already) and the objects nothing
-    /// names any more.
-    pub async fn replace_avatar(
-        &self,
-        avatar: StoredAvatar,
-        now: OffsetDateTime,
-    ) -> StoreResult<(StoredAvatar, Vec<String>)> {
-        let avatar = Arc::new(avatar);
-        let engine = self.db.engine();
-        self.db
-            .write(move |conn| {
-                let avatar = avatar.clone();
-                Box::pin(async move {
-                    // One avatar write per user at a time: the avatar read below is then the one this
-                    // write replaces, so each old object is released once (PostgreSQL; SQLite runs one
-                    // write at a time). The user's row, not the avatar's, which may not exist yet.
-                    lock_row(conn, engine, "select user_id from app_user where user_id = $1 for update", &avatar.user_id)
-                        .await?;
-                    let old = sqlx::query(
-                        "select user_id, pic_id, content_type, bytes, storage_key, sha256 from user_avatar where user_id = $1",
-                    )
-                    .bind(avatar.user_id.clone())
-                    .fetch_optional(&mut *conn)
-                    .await?
-                    .as_ref()
-                    .map(avatar_from_row)
-                    .transpose()?;
-                    let mut avatar = (*avatar).clone();
-                    let sha256 = avatar.sha256.clone().ok_or_else(|| unaddressed(&avatar.storage_key))?;
-                    let adopted = blobs::adopt(conn, &avatar.storage_key, &sha256, avatar.bytes).await?;
-                    let mut freed: Vec<String> = adopted.freed.into_iter().collect();
-                    avatar.storage_key = adopted.storage_key;
-                    sqlx::query(
-                        "insert into user_avatar (user_id, pic_id, content_type, bytes, storage_key, sha256, created_at)
-                     values ($1, $2, $3, $4, $5, $6, $7)
-                     on conflict (user_id) do update set pic_id = excluded.pic_id, content_type = excluded.content_type,
-                       bytes = excluded.bytes, storage_key = excluded.storage_key, sha256 = excluded.sha256,
-                       created_at = excluded.created_at",
-                    )
-                    .bind(avatar.user_id.clone())
-                    .bind(avatar.pic_id.clone())
-                    .bind(avatar.content_type.clone())
-                    .bind(avatar.bytes)
-                    .bind(avatar.storage_key.clone())
-                    .bind(sha256)
-                    .bind(to_millis(now))
-                    .execute(&mut *conn)
-                    .await?;
-                    if let Some(old) = &old {
-                        freed.extend(blobs::release(conn, &old.storage_key).await?);
-                    }
-                    Ok((avatar, freed))
-                })
-            })
-            .await
-    }
-
-    /// Removes the user's avatar row and releases its bytes. Answers the removed avatar and its
-    /// object when nothing names that any more.
-    pub async fn delete_avatar(&self, user_id: &str) -> StoreResult<Option<(StoredAvatar, Option<String>)>> {
-        let user_id = Arc::new(user_id.to_owned());
-        let engine = self.db.engine();
-        self.db
-            .write(move |conn| {
-                let user_id = user_id.clone();
-                Box::pin(async move {
-                    // In turn with the user's other avatar writes (see `replace_avatar`).
-                    lock_row(conn, engine, "select user_id from app_user where user_id = $1 for update", &user_id)
-                        .await?;
-                    let row = sqlx::query(
-                        "delete from user_avatar where user_id = $1
-                     returning user_id, pic_id, content_type, bytes, storage_key, sha256",
-                    )
-                    .bind((*user_id).clone())
-                    .fetch_optional(&mut *conn)
-                    .await?;
-                    let Some(row) = row else { return Ok(None) };
-                    let old = avatar_from_row(&row)?;
-                    let freed = blobs::release(conn, &old.storage_key).await?;
-                    Ok(Some((old, freed)))
-                })
-            })
-            .await
-    }
+async fn insert_attachment(
+    conn: &mut sqlx::AnyConnection,
+    a: &StoredAttachment,
+    uploaded_by: &str,
+) -> Result<(), sqlx::Error> {
+    sqlx::query(
+        "insert into form_attachment (part_key, form_id, field_id, content_type, bytes, filename, \
+           storage_key, sha256, uploaded_by, created_at) values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
+    )
+    .bind(a.part_key.clone())
+    .bind(a.form_id.clone())
+    .bind(a.field_id.clone())
+    .bind(a.content_type.clone())
+    .bind(a.bytes)
+    .bind(a.filename.clone())
+    .bind(a.storage_key.clone())
+    .bind(a.sha256.clone())
+    .bind(uploaded_by.to_owned())
+    .bind(to_millis(a.created_at))
+    .execute(&mut *conn)
+    .await?;
+    Ok(())
 }

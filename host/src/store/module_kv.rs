@@ -37,6 +37,18 @@ impl Default for KvQuota {
     }
 }
 
+impl KvQuota {
+    /// Whether growing a usage of `(keys, bytes)` by the deltas passes the quota (shrinking never does).
+    fn exceeded_by(&self, keys: i64, bytes: i64, key_delta: i64, byte_delta: i64) -> bool {
+        (key_delta > 0 && keys + key_delta > self.max_keys) || (byte_delta > 0 && bytes + byte_delta > self.max_bytes)
+    }
+
+    /// What a refused write is told.
+    fn refusal(&self) -> String {
+        format!("a module stores at most {} keys and {} bytes in a space", self.max_keys, self.max_bytes)
+    }
+}
+
 impl ModuleKv {
     pub fn new(db: Db) -> Self {
         Self { db, quota: KvQuota::default() }
@@ -140,76 +152,21 @@ impl ModuleKv {
                 let entry = entry.clone();
                 Box::pin(async move {
                     let (scope, key, op, quota) = &*entry;
-                    let usage = sqlx::query(
-                        "insert into module_kv_usage (space_id, module_id, keys, bytes) values ($1, $2, 0, 0) \
-                         on conflict (space_id, module_id) do update set keys = module_kv_usage.keys \
-                         returning keys, bytes",
-                    )
-                    .bind(scope.space_id.clone())
-                    .bind(scope.module_id.clone())
-                    .fetch_one(&mut *conn)
-                    .await?;
-                    let (keys, bytes): (i64, i64) = (usage.try_get("keys")?, usage.try_get("bytes")?);
-                    let old: Option<Vec<u8>> =
-                        sqlx::query("select value from module_kv where space_id = $1 and module_id = $2 and key = $3")
-                            .bind(scope.space_id.clone())
-                            .bind(scope.module_id.clone())
-                            .bind(key.clone())
-                            .fetch_optional(&mut *conn)
-                            .await?
-                            .map(|row| row.try_get("value"))
-                            .transpose()?;
+                    let (keys, bytes) = take_usage(conn, scope).await?;
+                    let old = read_value(conn, scope, key).await?;
                     let (new, done) = match op.apply(old.as_deref()) {
                         Ok(Some(decided)) => decided,
                         Ok(None) => return Ok(Ok(KvDone::Unchanged)),
                         Err(why) => return Ok(Err(why)),
                     };
-                    let size = |value: &Option<Vec<u8>>| value.as_ref().map_or(0, |v| (key.len() + v.len()) as i64);
-                    let key_delta = i64::from(new.is_some()) - i64::from(old.is_some());
-                    let byte_delta = size(&new) - size(&old);
-                    if (key_delta > 0 && keys + key_delta > quota.max_keys)
-                        || (byte_delta > 0 && bytes + byte_delta > quota.max_bytes)
-                    {
-                        return Ok(Err(format!(
-                            "quota exceeded: a module stores at most {} keys and {} bytes in a space",
-                            quota.max_keys, quota.max_bytes
-                        )));
+                    let (key_delta, byte_delta) = usage_change(key, old.as_deref(), new.as_deref());
+                    if quota.exceeded_by(keys, bytes, key_delta, byte_delta) {
+                        return Ok(Err(format!("quota exceeded: {}", quota.refusal())));
                     }
-                    match &new {
-                        Some(value) => {
-                            sqlx::query(
-                                "insert into module_kv (space_id, module_id, key, value) values ($1, $2, $3, $4) \
-                                 on conflict (space_id, module_id, key) do update set value = excluded.value",
-                            )
-                            .bind(scope.space_id.clone())
-                            .bind(scope.module_id.clone())
-                            .bind(key.clone())
-                            .bind(value.clone())
-                            .execute(&mut *conn)
-                            .await?;
-                        }
-                        None if old.is_some() => {
-                            sqlx::query("delete from module_kv where space_id = $1 and module_id = $2 and key = $3")
-                                .bind(scope.space_id.clone())
-                                .bind(scope.module_id.clone())
-                                .bind(key.clone())
-                                .execute(&mut *conn)
-                                .await?;
-                        }
-                        None => {}
+                    if new.is_some() || old.is_some() {
+                        store_value(conn, scope, key, new).await?;
                     }
-                    if key_delta != 0 || byte_delta != 0 {
-                        sqlx::query(
-                            "update module_kv_usage set keys = keys + $3, bytes = bytes + $4 \
-                             where space_id = $1 and module_id = $2",
-                        )
-                        .bind(scope.space_id.clone())
-                        .bind(scope.module_id.clone())
-                        .bind(key_delta)
-                        .bind(byte_delta)
-                        .execute(&mut *conn)
-                        .await?;
-                    }
+                    move_usage(conn, scope, key_delta, byte_delta).await?;
                     Ok(Ok(done))
                 })
             })
@@ -232,32 +189,12 @@ impl ModuleKv {
                 let entry = entry.clone();
                 Box::pin(async move {
                     let (scope, writes, quota) = &*entry;
-                    let usage = sqlx::query(
-                        "insert into module_kv_usage (space_id, module_id, keys, bytes) values ($1, $2, 0, 0) \
-                         on conflict (space_id, module_id) do update set keys = module_kv_usage.keys \
-                         returning keys, bytes",
-                    )
-                    .bind(scope.space_id.clone())
-                    .bind(scope.module_id.clone())
-                    .fetch_one(&mut *conn)
-                    .await?;
-                    let (keys, bytes): (i64, i64) = (usage.try_get("keys")?, usage.try_get("bytes")?);
+                    let (keys, bytes) = take_usage(conn, scope).await?;
                     let mut old: std::collections::HashMap<String, Option<Vec<u8>>> = Default::default();
                     for write in writes {
-                        if old.contains_key(write.key()) {
-                            continue;
+                        if !old.contains_key(write.key()) {
+                            old.insert(write.key().to_owned(), read_value(conn, scope, write.key()).await?);
                         }
-                        let value: Option<Vec<u8>> = sqlx::query(
-                            "select value from module_kv where space_id = $1 and module_id = $2 and key = $3",
-                        )
-                        .bind(scope.space_id.clone())
-                        .bind(scope.module_id.clone())
-                        .bind(write.key().to_owned())
-                        .fetch_optional(&mut *conn)
-                        .await?
-                        .map(|row| row.try_get("value"))
-                        .transpose()?;
-                        old.insert(write.key().to_owned(), value);
                     }
                     let new = match apply_writes(writes, |key| old.get(key).cloned().flatten()) {
                         Ok(new) => new,
@@ -271,45 +208,13 @@ impl ModuleKv {
                         let (k, b) = usage_change(key, before, value.as_deref());
                         (key_delta, byte_delta) = (key_delta + k, byte_delta + b);
                     }
-                    if (key_delta > 0 && keys + key_delta > quota.max_keys)
-                        || (byte_delta > 0 && bytes + byte_delta > quota.max_bytes)
-                    {
-                        return Ok(Err(CommitRefused::Quota(format!(
-                            "a module stores at most {} keys and {} bytes in a space",
-                            quota.max_keys, quota.max_bytes
-                        ))));
+                    if quota.exceeded_by(keys, bytes, key_delta, byte_delta) {
+                        return Ok(Err(CommitRefused::Quota(quota.refusal())));
                     }
                     for (key, value) in changed {
-                        let statement = match value {
-                            Some(value) => sqlx::query(
-                                "insert into module_kv (space_id, module_id, key, value) values ($1, $2, $3, $4) \
-                                 on conflict (space_id, module_id, key) do update set value = excluded.value",
-                            )
-                            .bind(scope.space_id.clone())
-                            .bind(scope.module_id.clone())
-                            .bind(key.clone())
-                            .bind(value.clone()),
-                            None => {
-                                sqlx::query("delete from module_kv where space_id = $1 and module_id = $2 and key = $3")
-                                    .bind(scope.space_id.clone())
-                                    .bind(scope.module_id.clone())
-                                    .bind(key.clone())
-                            }
-                        };
-                        statement.execute(&mut *conn).await?;
+                        store_value(conn, scope, key, value.clone()).await?;
                     }
-                    if key_delta != 0 || byte_delta != 0 {
-                        sqlx::query(
-                            "update module_kv_usage set keys = keys + $3, bytes = bytes + $4 \
-                             where space_id = $1 and module_id = $2",
-                        )
-                        .bind(scope.space_id.clone())
-                        .bind(scope.module_id.clone())
-                        .bind(key_delta)
-                        .bind(byte_delta)
-                        .execute(&mut *conn)
-                        .await?;
-                    }
+                    move_usage(conn, scope, key_delta, byte_delta).await?;
                     Ok(Ok(()))
                 })
             })
@@ -405,6 +310,83 @@ impl KeyValueBackend for ModuleKv {
             Err(why) => Ok(Err(why)),
         }
     }
+}
+
+/// Takes the usage row of the scope (an upsert, which PostgreSQL locks until commit, so a scope's writes
+/// run one after another) and answers its `(keys, bytes)`.
+async fn take_usage(conn: &mut sqlx::AnyConnection, scope: &KvScope) -> Result<(i64, i64), sqlx::Error> {
+    let usage = sqlx::query(
+        "insert into module_kv_usage (space_id, module_id, keys, bytes) values ($1, $2, 0, 0) \
+         on conflict (space_id, module_id) do update set keys = module_kv_usage.keys \
+         returning keys, bytes",
+    )
+    .bind(scope.space_id.clone())
+    .bind(scope.module_id.clone())
+    .fetch_one(&mut *conn)
+    .await?;
+    Ok((usage.try_get("keys")?, usage.try_get("bytes")?))
+}
+
+async fn read_value(
+    conn: &mut sqlx::AnyConnection,
+    scope: &KvScope,
+    key: &str,
+) -> Result<Option<Vec<u8>>, sqlx::Error> {
+    sqlx::query("select value from module_kv where space_id = $1 and module_id = $2 and key = $3")
+        .bind(scope.space_id.clone())
+        .bind(scope.module_id.clone())
+        .bind(key.to_owned())
+        .fetch_optional(&mut *conn)
+        .await?
+        .map(|row| row.try_get("value"))
+        .transpose()
+}
+
+/// Writes `value` under `key`, or removes the key (`None`).
+async fn store_value(
+    conn: &mut sqlx::AnyConnection,
+    scope: &KvScope,
+    key: &str,
+    value: Option<Vec<u8>>,
+) -> Result<(), sqlx::Error> {
+    let statement = match value {
+        Some(value) => sqlx::query(
+            "insert into module_kv (space_id, module_id, key, value) values ($1, $2, $3, $4) \
+             on conflict (space_id, module_id, key) do update set value = excluded.value",
+        )
+        .bind(scope.space_id.clone())
+        .bind(scope.module_id.clone())
+        .bind(key.to_owned())
+        .bind(value),
+        None => sqlx::query("delete from module_kv where space_id = $1 and module_id = $2 and key = $3")
+            .bind(scope.space_id.clone())
+            .bind(scope.module_id.clone())
+            .bind(key.to_owned()),
+    };
+    statement.execute(&mut *conn).await?;
+    Ok(())
+}
+
+/// Moves the scope's usage by exactly what changed (nothing to write when nothing did).
+async fn move_usage(
+    conn: &mut sqlx::AnyConnection,
+    scope: &KvScope,
+    key_delta: i64,
+    byte_delta: i64,
+) -> Result<(), sqlx::Error> {
+    if key_delta == 0 && byte_delta == 0 {
+        return Ok(());
+    }
+    sqlx::query(
+        "update module_kv_usage set keys = keys + $3, bytes = bytes + $4 where space_id = $1 and module_id = $2",
+    )
+    .bind(scope.space_id.clone())
+    .bind(scope.module_id.clone())
+    .bind(key_delta)
+    .bind(byte_delta)
+    .execute(&mut *conn)
+    .await?;
+    Ok(())
 }
 
 #[cfg(test)]

@@ -273,12 +273,54 @@ async fn killed_mid_patch_resumable_uploads_resume_whole_and_leave_no_strays() {
     // Act: all five sent at once in PATCHes of 3 to 8 MiB, some slow; SIGKILL once the terminated
     // upload has had a PATCH acknowledged, the others are about 40% through, and PATCHes are under
     // way (the terminated upload's always is).
-    let started = Instant::now();
     let mut senders = Vec::new();
     for (index, location) in locations.iter().enumerate() {
         let from = progress.acknowledged[index].load(Ordering::SeqCst) as usize;
         senders.push(tokio::spawn(send(tus.clone(), index, location.clone(), from, progress.clone())));
     }
+    wait_for_the_cut(&progress).await;
+    server.kill();
+    let mut sent = Vec::new();
+    for sender in senders {
+        sent.push(sender.await.unwrap());
+    }
+    let mut restarted = Server::start(dir.path(), "second.log", &[("TRELLIS_MEDIA__SWEEP_GRACE_SECONDS", "0")]);
+    restarted.ready(&client).await;
+    let tus = Tus { base: restarted.base.clone(), ..(*tus).clone() };
+    // Assert: nothing acknowledged was lost; the four others resume from their HEAD offset to the end,
+    // are attached in one request, and the unfinished one is terminated.
+    if !sent.iter().any(|s| s.cut) {
+        let log = std::fs::read_to_string(dir.path().join("first.log")).unwrap_or_default();
+        panic!("the kill should cut PATCHes in progress ({sent:?}); the server's log:\n{log}");
+    }
+    let offsets = offsets_after_restart(&tus, &locations, &progress, &sent).await;
+    assert_a_stale_patch_changes_nothing(&tus, &locations, &offsets).await;
+    resume_to_the_end(&tus, &locations, &offsets).await;
+    let used: Vec<usize> = (0..PLANS.len()).filter(|index| *index != TERMINATED).collect();
+    let attached = attach_once(&tus, &form_id, &field_id, &locations, &used).await;
+    let media = data_dir(dir.path()).join("media");
+    terminate_the_unfinished_one(&tus, &media, &locations, &offsets).await;
+    // No stray bytes: the media folder holds the four objects and nothing else (no temporary
+    // file, nothing of an unfinished, used or terminated upload). The start-up sweep runs in the
+    // background; the wait allows for a loaded machine.
+    let terminated_at = Instant::now();
+    let expected: Vec<usize> = used.iter().map(|index| PLANS[*index].len).collect();
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let mut found = strays(&media, &expected);
+    while found.is_some() && Instant::now() < deadline {
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        found = strays(&media, &expected);
+    }
+    assert_eq!(found, None, "stray bytes remain in the media folder");
+    eprintln!("the media folder was clean {:.1} s after the termination", terminated_at.elapsed().as_secs_f64());
+    assert_attachments_read_back(&tus, &form_id, &attached).await;
+    drop(restarted);
+}
+
+/// Waits until the terminated upload has had a PATCH acknowledged, the others are about 40% through,
+/// and PATCHes are under way (for at most 90 s), and a little more.
+async fn wait_for_the_cut(progress: &Progress) {
+    let started = Instant::now();
     let others: usize = PLANS.iter().enumerate().filter(|(index, _)| *index != TERMINATED).map(|(_, p)| p.len).sum();
     let through = || {
         let done: u64 = (0..PLANS.len())
@@ -296,25 +338,17 @@ async fn killed_mid_patch_resumable_uploads_resume_whole_and_leave_no_strays() {
         tokio::time::sleep(Duration::from_millis(5)).await;
     }
     tokio::time::sleep(Duration::from_millis(150)).await;
-    let in_flight = progress.in_flight.load(Ordering::SeqCst);
-    server.kill();
     eprintln!(
-        "killed {:.1} s after the first PATCH, {:.0}% through, with {in_flight} PATCHes under way",
+        "killing {:.1} s after the first PATCH, {:.0}% through, with {} PATCHes under way",
         started.elapsed().as_secs_f64(),
-        through() * 100.0
+        through() * 100.0,
+        progress.in_flight.load(Ordering::SeqCst)
     );
-    let mut sent = Vec::new();
-    for sender in senders {
-        sent.push(sender.await.unwrap());
-    }
-    let mut restarted = Server::start(dir.path(), "second.log", &[("TRELLIS_MEDIA__SWEEP_GRACE_SECONDS", "0")]);
-    restarted.ready(&client).await;
-    let tus = Tus { base: restarted.base.clone(), ..(*tus).clone() };
-    // Assert: nothing acknowledged was lost.
-    if !sent.iter().any(|s| s.cut) {
-        let log = std::fs::read_to_string(dir.path().join("first.log")).unwrap_or_default();
-        panic!("the kill should cut PATCHes in progress ({sent:?}); the server's log:\n{log}");
-    }
+}
+
+/// Each upload's `HEAD` offset after the restart: at least what a 204 acknowledged, at most its length;
+/// the terminated one is unfinished.
+async fn offsets_after_restart(tus: &Tus, locations: &[String], progress: &Progress, sent: &[Sent]) -> Vec<usize> {
     let mut offsets = Vec::new();
     for (index, plan) in PLANS.iter().enumerate() {
         let last = progress.acknowledged[index].load(Ordering::SeqCst);
@@ -333,20 +367,28 @@ async fn killed_mid_patch_resumable_uploads_resume_whole_and_leave_no_strays() {
         offsets[TERMINATED] < PLANS[TERMINATED].len,
         "upload {TERMINATED} should be unfinished at the kill ({offsets:?})"
     );
-    // A PATCH that does not start at the server's offset is refused and changes nothing.
-    if offsets[0] < PLANS[0].len && offsets[0] > 0 {
-        let stale = tus
-            .request(Method::PATCH, &locations[0])
-            .header(CONTENT_TYPE, "application/offset+octet-stream")
-            .header("Upload-Offset", (offsets[0] - 1).to_string())
-            .body(content_at(PLANS[0].n, offsets[0] - 1, 1))
-            .send()
-            .await
-            .unwrap();
-        assert_eq!(stale.status(), StatusCode::CONFLICT, "a PATCH at a stale offset");
-        assert_eq!(tus.head(&locations[0], PLANS[0]).await.1, Some(offsets[0] as u64));
+    offsets
+}
+
+/// A PATCH that does not start at the server's offset is refused and changes nothing.
+async fn assert_a_stale_patch_changes_nothing(tus: &Tus, locations: &[String], offsets: &[usize]) {
+    if offsets[0] == 0 || offsets[0] >= PLANS[0].len {
+        return;
     }
-    // The four others resume from their HEAD offset to the end, and are attached in one request.
+    let stale = tus
+        .request(Method::PATCH, &locations[0])
+        .header(CONTENT_TYPE, "application/offset+octet-stream")
+        .header("Upload-Offset", (offsets[0] - 1).to_string())
+        .body(content_at(PLANS[0].n, offsets[0] - 1, 1))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(stale.status(), StatusCode::CONFLICT, "a PATCH at a stale offset");
+    assert_eq!(tus.head(&locations[0], PLANS[0]).await.1, Some(offsets[0] as u64));
+}
+
+/// Every upload but the terminated one, sent on from its offset to its end.
+async fn resume_to_the_end(tus: &Tus, locations: &[String], offsets: &[usize]) {
     for (index, plan) in PLANS.iter().enumerate().filter(|(index, _)| *index != TERMINATED) {
         let mut offset = offsets[index];
         while offset < plan.len {
@@ -355,17 +397,20 @@ async fn killed_mid_patch_resumable_uploads_resume_whole_and_leave_no_strays() {
         }
         assert_eq!(tus.head(&locations[index], *plan).await.1, Some(plan.len as u64), "upload {index} finished");
     }
-    let used: Vec<usize> = (0..PLANS.len()).filter(|index| *index != TERMINATED).collect();
+}
+
+/// Attaches the `used` uploads in one request; each is then gone, and a second use is refused.
+async fn attach_once(tus: &Tus, form_id: &str, field_id: &str, locations: &[String], used: &[usize]) -> Vec<Value> {
     let upload_ids: Vec<&str> = used.iter().map(|index| locations[*index].rsplit('/').next().unwrap()).collect();
     let attach = |upload_ids: Vec<&str>| {
         tus.request(Method::POST, &format!("/v0/media/forms/{form_id}/attachments"))
-            .json(&json!({"fieldIds": vec![field_id.as_str(); upload_ids.len()], "uploadIds": upload_ids}))
+            .json(&json!({"fieldIds": vec![field_id; upload_ids.len()], "uploadIds": upload_ids}))
             .send()
     };
     let attached = json_ok(attach(upload_ids.clone()).await.unwrap(), StatusCode::CREATED).await;
     let attached = attached["attachments"].as_array().unwrap().clone();
     assert_eq!(attached.len(), used.len(), "{attached:?}");
-    for (descriptor, index) in attached.iter().zip(&used) {
+    for (descriptor, index) in attached.iter().zip(used) {
         let plan = PLANS[*index];
         assert_eq!(descriptor["filename"], name_of(plan.n, plan.len), "the name comes from the metadata");
         assert_eq!(descriptor["bytes"], plan.len, "{descriptor}");
@@ -373,10 +418,13 @@ async fn killed_mid_patch_resumable_uploads_resume_whole_and_leave_no_strays() {
     }
     let again = attach(vec![upload_ids[0]]).await.unwrap();
     assert_eq!(again.status(), StatusCode::BAD_REQUEST, "an upload is used once: {}", again.text().await.unwrap());
-    // The unfinished one is terminated: gone, and its bytes too. Before, they are in the media
-    // folder outside `objects/` (so the check below would see them).
-    let media = data_dir(dir.path()).join("media");
-    let outside: u64 = files_under(&media)
+    attached
+}
+
+/// The unfinished upload is terminated: gone, and its bytes too. Before, they are in the media folder
+/// outside `objects/` (so the check of strays would see them).
+async fn terminate_the_unfinished_one(tus: &Tus, media: &Path, locations: &[String], offsets: &[usize]) {
+    let outside: u64 = files_under(media)
         .iter()
         .filter(|p| !p.starts_with(media.join("objects")))
         .filter_map(|p| std::fs::metadata(p).ok())
@@ -393,27 +441,17 @@ async fn killed_mid_patch_resumable_uploads_resume_whole_and_leave_no_strays() {
         tokio::time::sleep(Duration::from_millis(250)).await;
     };
     assert_eq!(terminated.status(), StatusCode::NO_CONTENT, "{}", terminated.text().await.unwrap());
-    let terminated_at = Instant::now();
     assert_eq!(tus.head(&locations[TERMINATED], PLANS[TERMINATED]).await.0, StatusCode::NOT_FOUND);
-    // No stray bytes: the media folder holds the four objects and nothing else (no temporary
-    // file, nothing of an unfinished, used or terminated upload). The start-up sweep runs in the
-    // background; the wait allows for a loaded machine.
-    let expected: Vec<usize> = used.iter().map(|index| PLANS[*index].len).collect();
-    let deadline = Instant::now() + Duration::from_secs(60);
-    let mut found = strays(&media, &expected);
-    while found.is_some() && Instant::now() < deadline {
-        tokio::time::sleep(Duration::from_millis(200)).await;
-        found = strays(&media, &expected);
-    }
-    assert_eq!(found, None, "stray bytes remain in the media folder");
-    eprintln!("the media folder was clean {:.1} s after the termination", terminated_at.elapsed().as_secs_f64());
-    // Every byte of the attachments, read back from the form as stored.
+}
+
+/// Every byte of the attachments, read back from the form as stored.
+async fn assert_attachments_read_back(tus: &Tus, form_id: &str, attached: &[Value]) {
     let form = tus.request(Method::GET, &format!("/v0/forms/{form_id}")).send().await.unwrap();
     let form = json_ok(form, StatusCode::OK).await;
     let descriptors: Vec<Value> =
         form["fields"].as_object().unwrap().values().filter_map(Value::as_array).flatten().cloned().collect();
-    assert_eq!(descriptors.len(), used.len(), "{descriptors:?}");
-    for done in &attached {
+    assert_eq!(descriptors.len(), attached.len(), "{descriptors:?}");
+    for done in attached {
         assert!(descriptors.iter().any(|d| d["partKey"] == done["partKey"]), "an attached upload is missing: {done}");
     }
     for descriptor in &descriptors {
@@ -429,5 +467,4 @@ async fn killed_mid_patch_resumable_uploads_resume_whole_and_leave_no_strays() {
         assert_eq!((descriptor["bytes"].as_u64(), bytes.len()), (Some(len as u64), len), "{descriptor}");
         assert!(is_content(n, &bytes), "the bytes of {descriptor} differ");
     }
-    drop(restarted);
 }

@@ -206,69 +206,102 @@ impl<'a> Reader<'a> {
 
 /// Runs one pickle to its STOP and returns the value it leaves.
 fn run(input: &mut Reader<'_>) -> anyhow::Result<Value> {
-    let mut stack: Vec<Value> = Vec::new();
-    let mut memo: HashMap<u32, Value> = HashMap::new();
-    let mut budget = COPY_BUDGET;
-    let mut copy = |value: &Value| -> anyhow::Result<Value> {
-        budget = budget.checked_sub(value.weight()).ok_or_else(|| anyhow!("pickle too large"))?;
-        Ok(value.clone())
-    };
+    let mut machine = Machine { stack: Vec::new(), memo: HashMap::new(), budget: COPY_BUDGET };
     loop {
-        ensure!(stack.len() <= MAX_STACK && memo.len() <= MAX_MEMO, "pickle too large");
+        ensure!(machine.stack.len() <= MAX_STACK && machine.memo.len() <= MAX_MEMO, "pickle too large");
         let op = input.byte()?;
-        match op {
+        if op == b'.' {
+            return machine.stack.pop().ok_or_else(|| anyhow!("empty pickle"));
+        }
+        if !(machine.scalar(op, input)? || machine.memo_op(op, input)? || machine.container(op)?) {
+            bail!("unsupported pickle opcode 0x{op:02x}");
+        }
+    }
+}
+
+/// The pickle machine's stack and memo, and what copying from the memo may still cost.
+struct Machine {
+    stack: Vec<Value>,
+    memo: HashMap<u32, Value>,
+    budget: usize,
+}
+
+impl Machine {
+    /// A copy of `value`, paid from the budget: a pickle cannot grow itself by copying its memo.
+    fn copy(budget: &mut usize, value: &Value) -> anyhow::Result<Value> {
+        *budget = budget.checked_sub(value.weight()).ok_or_else(|| anyhow!("pickle too large"))?;
+        Ok(value.clone())
+    }
+
+    /// The opcodes that push one value read from the input; `false` for any other.
+    fn scalar(&mut self, op: u8, input: &mut Reader<'_>) -> anyhow::Result<bool> {
+        let value = match op {
             0x80 => {
                 input.byte()?; // PROTO: the version changes nothing for the opcodes read here
+                return Ok(true);
             }
-            b'.' => return stack.pop().ok_or_else(|| anyhow!("empty pickle")),
-            b'(' => stack.push(Value::Mark),
-            b'N' => stack.push(Value::None),
-            0x88 | 0x89 => stack.push(Value::Bool),
-            b'K' => stack.push(Value::Int(input.byte()?.into())),
-            b'M' => stack.push(Value::Int(input.u16()?.into())),
-            b'J' => stack.push(Value::Int(i32::from_le_bytes(input.take(4)?.try_into().expect("4 bytes")).into())),
+            b'(' => Value::Mark,
+            b'N' => Value::None,
+            0x88 | 0x89 => Value::Bool,
+            b'K' => Value::Int(input.byte()?.into()),
+            b'M' => Value::Int(input.u16()?.into()),
+            b'J' => Value::Int(i32::from_le_bytes(input.take(4)?.try_into().expect("4 bytes")).into()),
             0x8a => {
                 let len = input.byte()? as usize;
                 ensure!(len <= 16, "integer too long");
                 let bytes = input.take(len)?;
                 let mut buf = [if bytes.last().is_some_and(|b| b & 0x80 != 0) { 0xff } else { 0 }; 16];
                 buf[..len].copy_from_slice(bytes);
-                stack.push(Value::Int(i128::from_le_bytes(buf)));
+                Value::Int(i128::from_le_bytes(buf))
             }
             b'X' => {
                 let len = input.u32()? as usize;
-                stack.push(Value::Str(input.string(len)?));
+                Value::Str(input.string(len)?)
             }
             0x8c => {
                 let len = input.byte()? as usize;
-                stack.push(Value::Str(input.string(len)?));
+                Value::Str(input.string(len)?)
             }
             b'c' => {
                 let module = input.line()?;
                 let name = input.line()?;
-                stack.push(Value::Global(module, name));
+                Value::Global(module, name)
             }
-            b'q' => {
-                let key = input.byte()?.into();
-                memo.insert(key, copy(top(&stack)?)?);
+            _ => return Ok(false),
+        };
+        self.stack.push(value);
+        Ok(true)
+    }
+
+    /// Putting the top into the memo and getting a memo entry back; `false` for any other opcode.
+    fn memo_op(&mut self, op: u8, input: &mut Reader<'_>) -> anyhow::Result<bool> {
+        match op {
+            b'q' | b'r' => {
+                let key = if op == b'q' { input.byte()?.into() } else { input.u32()? };
+                let value = Self::copy(&mut self.budget, top(&self.stack)?)?;
+                self.memo.insert(key, value);
             }
-            b'r' => {
-                let key = input.u32()?;
-                memo.insert(key, copy(top(&stack)?)?);
+            b'h' | b'j' => {
+                let key = if op == b'h' { input.byte()?.into() } else { input.u32()? };
+                let stored = self.memo.get(&key).ok_or_else(|| anyhow!("unknown memo {key}"))?;
+                let value = Self::copy(&mut self.budget, stored)?;
+                self.stack.push(value);
             }
-            b'h' => {
-                let key = u32::from(input.byte()?);
-                stack.push(copy(memo.get(&key).ok_or_else(|| anyhow!("unknown memo {key}"))?)?);
-            }
-            b'j' => {
-                let key = input.u32()?;
-                stack.push(copy(memo.get(&key).ok_or_else(|| anyhow!("unknown memo {key}"))?)?);
-            }
+            _ => return Ok(false),
+        }
+        Ok(true)
+    }
+
+    /// Building tuples, dicts and lists, and the persistent ids, reductions and builds over them;
+    /// `false` for any other opcode.
+    fn container(&mut self, op: u8) -> anyhow::Result<bool> {
+        let stack = &mut self.stack;
+        match op {
             b')' => stack.push(Value::Tuple(Vec::new())),
             b'}' => stack.push(Value::Dict(Vec::new())),
             b']' => stack.push(Value::List(Vec::new())),
             b't' => {
-                let items = pop_to_mark(&mut stack)?;
+                let items = pop_to_mark(stack)?;
                 shallow(&items)?;
                 stack.push(Value::Tuple(items));
             }
@@ -280,45 +313,46 @@ fn run(input: &mut Reader<'_>) -> anyhow::Result<Value> {
                 stack.push(Value::Tuple(items));
             }
             b's' => {
-                let value = pop(&mut stack)?;
-                let key = pop(&mut stack)?;
+                let value = pop(stack)?;
+                let key = pop(stack)?;
                 shallow(&[&key, &value])?;
-                dict_mut(&mut stack)?.push((key, value));
+                dict_mut(stack)?.push((key, value));
             }
             b'u' => {
-                let items = pop_to_mark(&mut stack)?;
+                let items = pop_to_mark(stack)?;
                 shallow(&items)?;
                 let mut items = items.into_iter();
-                let dict = dict_mut(&mut stack)?;
+                let dict = dict_mut(stack)?;
                 while let (Some(k), Some(v)) = (items.next(), items.next()) {
                     dict.push((k, v));
                 }
             }
             b'a' => {
-                let value = pop(&mut stack)?;
+                let value = pop(stack)?;
                 shallow(&[&value])?;
-                list_mut(&mut stack)?.push(value);
+                list_mut(stack)?.push(value);
             }
             b'e' => {
-                let items = pop_to_mark(&mut stack)?;
+                let items = pop_to_mark(stack)?;
                 shallow(&items)?;
-                list_mut(&mut stack)?.extend(items);
+                list_mut(stack)?.extend(items);
             }
             b'Q' => {
-                let pid = pop(&mut stack)?;
+                let pid = pop(stack)?;
                 stack.push(persistent(pid)?);
             }
             b'R' => {
-                let args = pop(&mut stack)?;
-                let callable = pop(&mut stack)?;
+                let args = pop(stack)?;
+                let callable = pop(stack)?;
                 stack.push(reduce(callable, args)?);
             }
             b'b' => {
-                pop(&mut stack)?; // BUILD: the state (`_metadata`) of the OrderedDict is not needed
-                top(&stack)?;
+                pop(stack)?; // BUILD: the state (`_metadata`) of the OrderedDict is not needed
+                top(stack)?;
             }
-            other => bail!("unsupported pickle opcode 0x{other:02x}"),
+            _ => return Ok(false),
         }
+        Ok(true)
     }
 }
 
@@ -432,53 +466,4 @@ fn index(value: &Value) -> anyhow::Result<usize> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn garbage_is_an_error_not_a_panic() {
-        for bytes in [&b""[..], b"\x80\x02", b"PK\x03\x04 zip", &[0x80, 0x02, 0x8a, 0x0a, 1, 2, 3], &[0xff; 64]] {
-            assert!(read_state_dict(bytes).is_err());
-        }
-    }
-
-    #[test]
-    fn a_pickle_that_nests_or_copies_without_end_is_refused() {
-        // PROTO 2, EMPTY_TUPLE, then TUPLE1 a thousand times: too deep.
-        let mut deep = b"\x80\x02)".to_vec();
-        deep.extend(std::iter::repeat_n(0x85, 1000));
-        deep.push(b'.');
-        assert!(run(&mut Reader { bytes: &deep, pos: 0 }).unwrap_err().to_string().contains("too deep"));
-        // A list that doubles itself through the memo 30 times: 2^30 nodes.
-        let mut doubling = b"\x80\x02]q\x00".to_vec();
-        for _ in 0..30 {
-            doubling.extend_from_slice(b"h\x00h\x00\x86q\x00");
-        }
-        doubling.push(b'.');
-        assert!(run(&mut Reader { bytes: &doubling, pos: 0 }).unwrap_err().to_string().contains("too large"));
-    }
-
-    #[test]
-    fn a_permuted_view_is_read_in_row_major_order() {
-        // Storage [0 1 2 3 4 5] seen as a 3×2 tensor with strides (1, 3): the transpose of a 2×3 matrix.
-        let storage: Vec<u8> = (0..6).flat_map(|v| (v as f32).to_le_bytes()).collect();
-        let kind = StorageKind::Float;
-        let view =
-            TensorRef { storage: Storage { kind, key: "0".into() }, offset: 0, shape: vec![3, 2], stride: vec![1, 3] };
-        assert_eq!(view.read(&storage).unwrap().data, vec![0.0, 3.0, 1.0, 4.0, 2.0, 5.0]);
-        let past = TensorRef { stride: vec![1, 4], ..view.clone() };
-        assert!(past.read(&storage).is_err());
-        // Zero strides over one element, claiming 2^40 elements: refused before any allocation.
-        let broadcast = TensorRef { shape: vec![1 << 20, 1 << 20], stride: vec![0, 0], ..view };
-        let err = broadcast.read(&storage).unwrap_err();
-        assert!(err.to_string().contains("elements over a storage"), "{err}");
-    }
-
-    #[test]
-    fn a_pickle_calling_an_unknown_global_is_refused() {
-        // PROTO 2, GLOBAL os system, ( 'ls' t R STOP
-        let pickle = b"\x80\x02cos\nsystem\n(X\x02\x00\x00\x00lstR.";
-        let err = run(&mut Reader { bytes: pickle, pos: 0 }).unwrap_err();
-        assert!(err.to_string().contains("unsupported global os.system"), "{err}");
-    }
-}
+mod tests;

@@ -4,7 +4,7 @@
 //! and cells a spreadsheet would read as a formula defused with a leading `'`.
 
 use serde_json::{Value, json};
-use trellis_tests::spawn_app_with;
+use trellis_tests::{TestApp, spawn_app_with};
 
 use super::{export_forms, exported, read};
 use crate::support::forms::{
@@ -35,6 +35,30 @@ fn csv_config() -> Value {
 const FIXED: [&str; 5] = ["formId", "configurationId", "state", "createdAt", "updatedAt"];
 const KEYS: [&str; 10] = ["name", "formula", "scan", "colour", "quoted", "plus", "at", "minus", "tabbed", "empty"];
 
+/// An instance of the CSV configuration whose answers need quoting or neutralising, with two files in
+/// its file field; answers its id.
+async fn tricky_instance(app: &TestApp, token: &str, config: &Value) -> String {
+    let answers = [
+        ("name", json!("Ada, \"the Countess\"")),
+        ("formula", json!("=1+2")),
+        ("colour", json!("BLUE")),
+        ("quoted", json!("first line\nsecond, \"quoted\" line")),
+        ("plus", json!("+41 79 123 45 67")),
+        ("at", json!("@SUM(A1:A2)")),
+        ("minus", json!("-2")),
+        ("tabbed", json!("\tindented")),
+    ];
+    let tricky = created_form(app, token, &answers_by_key(config, &answers)).await;
+    let tricky_id = tricky["formId"].as_str().unwrap().to_owned();
+    let ids = field_ids(config);
+    let first = file("minutes.pdf", "application/pdf", pdf(200));
+    uploaded(app, token, &tricky_id, pairs(vec![(ids["scan"].as_str(), first)])).await;
+    next_millisecond().await;
+    let second = file("notes; part 2.txt", "text/plain", text(100));
+    uploaded(app, token, &tricky_id, pairs(vec![(ids["scan"].as_str(), second)])).await;
+    tricky_id
+}
+
 #[tokio::test]
 async fn a_csv_export_has_a_column_per_field_and_a_row_per_instance_with_answers_as_text() {
     // Arrange: three instances of the CSV configuration (pages of two rows), one of another
@@ -45,36 +69,7 @@ async fn a_csv_export_has_a_column_per_field_and_a_row_per_instance_with_answers
     let config = created_config(&app, &ann.token, csv_config()).await;
     let config_id = config["id"].as_str().unwrap().to_owned();
     let other = created_config(&app, &ann.token, config_with(vec![field("note", "text")])).await;
-    let tricky = created_form(
-        &app,
-        &ann.token,
-        &answers_by_key(
-            &config,
-            &[
-                ("name", json!("Ada, \"the Countess\"")),
-                ("formula", json!("=1+2")),
-                ("colour", json!("BLUE")),
-                ("quoted", json!("first line\nsecond, \"quoted\" line")),
-                ("plus", json!("+41 79 123 45 67")),
-                ("at", json!("@SUM(A1:A2)")),
-                ("minus", json!("-2")),
-                ("tabbed", json!("\tindented")),
-            ],
-        ),
-    )
-    .await;
-    let tricky_id = tricky["formId"].as_str().unwrap().to_owned();
-    let ids = field_ids(&config);
-    uploaded(
-        &app,
-        &ann.token,
-        &tricky_id,
-        pairs(vec![(ids["scan"].as_str(), file("minutes.pdf", "application/pdf", pdf(200)))]),
-    )
-    .await;
-    next_millisecond().await;
-    let second = file("notes; part 2.txt", "text/plain", text(100));
-    uploaded(&app, &ann.token, &tricky_id, pairs(vec![(ids["scan"].as_str(), second)])).await;
+    let tricky_id = tricky_instance(&app, &ann.token, &config).await;
     let mut plain_ids = Vec::new();
     for name in ["Grace", "Edsger"] {
         let view = created_form(&app, &ann.token, &answers_by_key(&config, &[("name", json!(name))])).await;

@@ -2,7 +2,7 @@
 
 use reqwest::{Method, Response, StatusCode};
 use serde_json::{Map, Value, json};
-use trellis_tests::{TestApp, assert_error, body};
+use trellis_tests::{TestApp, TestUser, assert_error, body};
 use uuid::Uuid;
 
 const SAMPLE_CONFIG: &str = include_str!("../../../host/src/domain/forms/testdata/sample_config.json");
@@ -321,4 +321,20 @@ pub fn form_field_words(fields: &Value, ignored: &[&str]) -> u64 {
     }
     let fields = fields.as_object().expect("fields are an object");
     fields.iter().filter(|(id, _)| !ignored.contains(&id.as_str())).map(|(_, answer)| words(answer)).sum()
+}
+
+/// The (path, code) problems `validate` finds in `config`, asserting a 400 VALIDATION_FAILED.
+pub async fn validation_problems(app: &TestApp, user: &TestUser, config: Value) -> Vec<(String, String)> {
+    let response = validate_config(app, &user.token, &json!({"config": config})).await;
+    let error = assert_error(response, StatusCode::BAD_REQUEST, "VALIDATION_FAILED").await;
+    problems(&error)
+}
+
+/// Asserts that `validate` accepts `config`.
+pub async fn assert_valid(app: &TestApp, user: &TestUser, config: Value) {
+    let response = validate_config(app, &user.token, &json!({"config": config})).await;
+    let status = response.status();
+    let answer = body(response).await;
+    assert_eq!(status, StatusCode::OK, "{answer}");
+    assert_eq!(answer["valid"], true);
 }

@@ -54,28 +54,7 @@ pub async fn run(args: DevArgs) -> anyhow::Result<()> {
     std::fs::copy(&built, &served).with_context(|| format!("copying {}", built.display()))?;
     let manifest = trellis_modules::inspect_cached(&served, code_cache.as_deref())?;
     let module_config = ModuleConfig::from_arg(args.config.as_deref(), &manifest)?;
-    // Without a TOML file of the author's, an empty one: a trellis.toml where the author stands must not
-    // shape the dev server.
-    let config_file = match &module_config.deployment {
-        Some(file) => file.clone(),
-        None => {
-            let file = data_dir.join("dev.toml");
-            std::fs::write(&file, "")?;
-            file
-        }
-    };
-    let overrides =
-        Overrides { config_file: Some(config_file), data_dir: Some(data_dir.clone()), listen: Some(args.listen) };
-    let mut config = Config::load(&overrides)?;
-    // The code `inspect` and every reload's check compile is what the server then loads, not compiles again.
-    if code_cache.is_some() {
-        config.modules.runtime.cache_dir.clone_from(&code_cache);
-    }
-    let hosts = manifest.asked_hosts().unwrap_or_default().to_vec();
-    config.modules.runtime.enable.push(EnabledModule::file(served.clone(), manifest.asked(), hosts));
-    // One machine signs up every dev user: the per-address limits of a public server would stop it.
-    config.rate_limits.mail_per_address = config.rate_limits.mail_per_address.max(10_000);
-    config.rate_limits.pin_per_address = config.rate_limits.pin_per_address.max(10_000);
+    let config = dev_config(&args, &data_dir, &served, &manifest, &module_config, code_cache.as_deref())?;
 
     let mut state = prepare(&config).await?;
     let mut listener = bind(args.listen)?;
@@ -131,6 +110,41 @@ pub async fn run(args: DevArgs) -> anyhow::Result<()> {
         let _ = stop.send(());
         server.await.context("the dev server panicked")??;
     }
+}
+
+/// The dev server's deployment: the author's TOML file or an empty one, in the scratch folder, the module
+/// enabled with what it asks for, and sign-up limits a single machine signing up every dev user passes.
+fn dev_config(
+    args: &DevArgs,
+    data_dir: &Path,
+    served: &Path,
+    manifest: &trellis_modules::Manifest,
+    module_config: &ModuleConfig,
+    code_cache: Option<&Path>,
+) -> anyhow::Result<Config> {
+    // Without a TOML file of the author's, an empty one: a trellis.toml where the author stands must not
+    // shape the dev server.
+    let config_file = match &module_config.deployment {
+        Some(file) => file.clone(),
+        None => {
+            let file = data_dir.join("dev.toml");
+            std::fs::write(&file, "")?;
+            file
+        }
+    };
+    let overrides =
+        Overrides { config_file: Some(config_file), data_dir: Some(data_dir.to_owned()), listen: Some(args.listen) };
+    let mut config = Config::load(&overrides)?;
+    // The code `inspect` and every reload's check compile is what the server then loads, not compiles again.
+    if let Some(cache) = code_cache {
+        config.modules.runtime.cache_dir = Some(cache.to_owned());
+    }
+    let hosts = manifest.asked_hosts().unwrap_or_default().to_vec();
+    config.modules.runtime.enable.push(EnabledModule::file(served.to_owned(), manifest.asked(), hosts));
+    // One machine signs up every dev user: the per-address limits of a public server would stop it.
+    config.rate_limits.mail_per_address = config.rate_limits.mail_per_address.max(10_000);
+    config.rate_limits.pin_per_address = config.rate_limits.pin_per_address.max(10_000);
+    Ok(config)
 }
 
 /// A listener on `addr` that a second one may share (`SO_REUSEPORT`), for the overlap of a reload.

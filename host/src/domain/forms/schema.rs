@@ -8,8 +8,8 @@ use jsonschema::Validator;
 use serde_json::{Value, json};
 
 use crate::domain::document::report::Report;
+use crate::domain::document::schema::{DocumentSchema, document_schema, flags, object, texts};
 use crate::domain::document::schema_errors::{compile_schema, push_schema_error};
-use crate::domain::document::translations::translations_schema;
 
 static SCHEMA: LazyLock<Value> = LazyLock::new(build_schema);
 
@@ -27,16 +27,6 @@ pub(crate) fn check_shape(config: &Value, base: &str, report: &mut Report) {
     }
 }
 
-fn flags(names: &[&str]) -> Value {
-    let properties: serde_json::Map<String, Value> =
-        names.iter().map(|name| ((*name).to_owned(), json!({"type": "boolean", "default": false}))).collect();
-    json!({"type": "object", "properties": properties})
-}
-
-fn texts(names: &[&str]) -> serde_json::Map<String, Value> {
-    names.iter().map(|name| ((*name).to_owned(), json!({"type": "string"}))).collect()
-}
-
 fn build_schema() -> Value {
     let mut field_texts = texts(&["label", "placeholder", "tooltip", "description"]);
     field_texts.insert(
@@ -46,102 +36,101 @@ fn build_schema() -> Value {
     let mut page_texts = texts(&["title", "description"]);
     page_texts
         .insert("fields".into(), json!({"type": "object", "additionalProperties": {"$ref": "#/$defs/fieldTexts"}}));
-    json!({
-        "$schema": "https://json-schema.org/draft/2020-12/schema",
-        "title": "Form configuration",
-        "description": "Contract 1.0.0. Structural text properties hold `$.` paths into the active language bundle \
-                        of `translations`; every path must resolve to a string under `defaultLanguage`.",
-        "type": "object",
-        "required": ["version", "translations", "pages"],
-        "properties": {
-            "version": {"type": "string", "description": "Semver with major 1; 1.0.0 is current.", "examples": ["1.0.0"]},
-            "id": {"$ref": "#/$defs/uuid"},
-            "controls": flags(&["enableLogging"]),
+    let mut defs = object(json!({
+        "key": {"type": "string", "description": "A structural key, used in translation paths; no dots."},
+        "order": {"type": "number"},
+        "pageTexts": {"type": "object", "properties": page_texts},
+        "fieldTexts": {"type": "object", "properties": field_texts},
+        "page": {
+            "type": "object",
+            "required": ["id", "key", "order", "fields"],
+            "properties": {
+                "id": {"$ref": "#/$defs/uuid"},
+                "key": {"$ref": "#/$defs/key"},
+                "order": {"$ref": "#/$defs/order"},
+                "title": {"$ref": "#/$defs/ref"},
+                "description": {"$ref": "#/$defs/ref"},
+                "fields": {"type": "array", "items": {"$ref": "#/$defs/field"}}
+            }
+        },
+        "option": {
+            "type": "object",
+            "required": ["id", "key", "order", "value"],
+            "properties": {
+                "id": {"$ref": "#/$defs/uuid"},
+                "key": {"$ref": "#/$defs/key"},
+                "order": {"$ref": "#/$defs/order"},
+                "value": {"type": "string"},
+                "label": {"$ref": "#/$defs/ref"}
+            }
+        }
+    }));
+    defs.insert("field".into(), field_schema());
+    defs.insert("file".into(), file_schema());
+    document_schema(DocumentSchema {
+        title: "Form configuration",
+        description: "Contract 1.0.0. Structural text properties hold `$.` paths into the active language bundle \
+                      of `translations`; every path must resolve to a string under `defaultLanguage`.",
+        required: &["pages"],
+        properties: object(json!({
             "metadata": flags(&["captureTimestamp", "captureTags", "captureSummary", "captureLocation"]),
             "integrations": flags(&["allowSpaceAssociations", "allowWorkflowStarts"]),
-            "translations": {"$ref": "#/$defs/translations"},
             "pages": {"type": "array", "items": {"$ref": "#/$defs/page"}}
-        },
-        "$defs": {
-            "uuid": {"type": "string", "format": "uuid", "description": "A UUID v4, unique in the document."},
-            "key": {"type": "string", "description": "A structural key, used in translation paths; no dots."},
-            "order": {"type": "number"},
-            "ref": {"type": "string", "description": "A `$.` path into the language bundle, e.g. `$.pages.p1.title`."},
-            "translations": translations_schema(),
-            "bundle": {
-                "type": "object",
-                "description": "One language's texts; partial bundles fall back to the default language.",
-                "properties": {
-                    "details": {"type": "object", "properties": texts(&["title", "description"])},
-                    "common": {"type": "object", "properties": {
-                        "buttons": {"type": "object", "properties": texts(&["next", "back", "submit"])}
-                    }},
-                    "pages": {"type": "object", "additionalProperties": {"$ref": "#/$defs/pageTexts"}}
-                }
+        })),
+        bundle: object(json!({
+            "common": {"type": "object", "properties": {
+                "buttons": {"type": "object", "properties": texts(&["next", "back", "submit"])}
+            }},
+            "pages": {"type": "object", "additionalProperties": {"$ref": "#/$defs/pageTexts"}}
+        })),
+        defs,
+        uuid: "A UUID v4, unique in the document.",
+        reference: "A `$.` path into the language bundle, e.g. `$.pages.p1.title`.",
+    })
+}
+
+/// A field of a page: its type, texts, rules and, for a file field, its `file` rule.
+fn field_schema() -> Value {
+    json!({
+        "type": "object",
+        "required": ["id", "key", "order", "type"],
+        "properties": {
+            "id": {"$ref": "#/$defs/uuid"},
+            "key": {"$ref": "#/$defs/key"},
+            "order": {"$ref": "#/$defs/order"},
+            "type": {"enum": ["text", "textarea", "date", "dropdown", "file"]},
+            "value": {"type": "string", "description": "Default answer; for a dropdown an option value."},
+            "label": {"$ref": "#/$defs/ref"},
+            "placeholder": {"$ref": "#/$defs/ref"},
+            "tooltip": {"$ref": "#/$defs/ref"},
+            "description": {"$ref": "#/$defs/ref"},
+            "validation": {"type": "string", "description": "Rust regex syntax, matched against the whole answer."},
+            "minLength": {"type": "integer", "minimum": 0, "description": "Text and textarea only."},
+            "maxLength": {"type": "integer", "minimum": 0, "description": "Text and textarea only."},
+            "format": {"type": "string", "description": "Date only: tokens YYYY MM DD HH mm ss and separators.",
+                       "default": "YYYY-MM-DD"},
+            "visible": {"type": "boolean", "default": true},
+            "editable": {"type": "boolean", "default": true},
+            "required": {"type": "boolean", "default": false},
+            "options": {"type": "array", "items": {"$ref": "#/$defs/option"}, "description": "Dropdown only."},
+            "file": {"$ref": "#/$defs/file"}
+        }
+    })
+}
+
+/// The `file` rule of a file field.
+fn file_schema() -> Value {
+    json!({
+        "type": "object",
+        "description": "File fields only.",
+        "properties": {
+            "accept": {
+                "description": "MIME types (image/* allowed) and/or .extensions; a string may list several, comma-separated.",
+                "anyOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}}]
             },
-            "pageTexts": {"type": "object", "properties": page_texts},
-            "fieldTexts": {"type": "object", "properties": field_texts},
-            "page": {
-                "type": "object",
-                "required": ["id", "key", "order", "fields"],
-                "properties": {
-                    "id": {"$ref": "#/$defs/uuid"},
-                    "key": {"$ref": "#/$defs/key"},
-                    "order": {"$ref": "#/$defs/order"},
-                    "title": {"$ref": "#/$defs/ref"},
-                    "description": {"$ref": "#/$defs/ref"},
-                    "fields": {"type": "array", "items": {"$ref": "#/$defs/field"}}
-                }
-            },
-            "field": {
-                "type": "object",
-                "required": ["id", "key", "order", "type"],
-                "properties": {
-                    "id": {"$ref": "#/$defs/uuid"},
-                    "key": {"$ref": "#/$defs/key"},
-                    "order": {"$ref": "#/$defs/order"},
-                    "type": {"enum": ["text", "textarea", "date", "dropdown", "file"]},
-                    "value": {"type": "string", "description": "Default answer; for a dropdown an option value."},
-                    "label": {"$ref": "#/$defs/ref"},
-                    "placeholder": {"$ref": "#/$defs/ref"},
-                    "tooltip": {"$ref": "#/$defs/ref"},
-                    "description": {"$ref": "#/$defs/ref"},
-                    "validation": {"type": "string", "description": "Rust regex syntax, matched against the whole answer."},
-                    "minLength": {"type": "integer", "minimum": 0, "description": "Text and textarea only."},
-                    "maxLength": {"type": "integer", "minimum": 0, "description": "Text and textarea only."},
-                    "format": {"type": "string", "description": "Date only: tokens YYYY MM DD HH mm ss and separators.",
-                               "default": "YYYY-MM-DD"},
-                    "visible": {"type": "boolean", "default": true},
-                    "editable": {"type": "boolean", "default": true},
-                    "required": {"type": "boolean", "default": false},
-                    "options": {"type": "array", "items": {"$ref": "#/$defs/option"}, "description": "Dropdown only."},
-                    "file": {"$ref": "#/$defs/file"}
-                }
-            },
-            "option": {
-                "type": "object",
-                "required": ["id", "key", "order", "value"],
-                "properties": {
-                    "id": {"$ref": "#/$defs/uuid"},
-                    "key": {"$ref": "#/$defs/key"},
-                    "order": {"$ref": "#/$defs/order"},
-                    "value": {"type": "string"},
-                    "label": {"$ref": "#/$defs/ref"}
-                }
-            },
-            "file": {
-                "type": "object",
-                "description": "File fields only.",
-                "properties": {
-                    "accept": {
-                        "description": "MIME types (image/* allowed) and/or .extensions; a string may list several, comma-separated.",
-                        "anyOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}}]
-                    },
-                    "maxBytes": {"type": "integer", "minimum": 1},
-                    "multiple": {"type": "boolean", "default": false},
-                    "maxFiles": {"type": "integer", "minimum": 1, "description": "Only with multiple: true."}
-                }
-            }
+            "maxBytes": {"type": "integer", "minimum": 1},
+            "multiple": {"type": "boolean", "default": false},
+            "maxFiles": {"type": "integer", "minimum": 1, "description": "Only with multiple: true."}
         }
     })
 }

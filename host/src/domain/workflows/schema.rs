@@ -11,8 +11,8 @@ use serde_json::{Map, Value, json};
 use super::codes;
 use super::limits::MAX_PERMISSION_SLOT;
 use crate::domain::document::report::{Report, join};
+use crate::domain::document::schema::{DocumentSchema, document_schema, object, texts};
 use crate::domain::document::schema_errors::{compile_schema, push_schema_error};
-use crate::domain::document::translations::translations_schema;
 
 static SCHEMA: LazyLock<Value> = LazyLock::new(build_schema);
 
@@ -38,38 +38,42 @@ pub(crate) fn check_shape(config: &Value, base: &str, report: &mut Report) {
     }
 }
 
-fn texts(names: &[&str]) -> Map<String, Value> {
-    names.iter().map(|name| ((*name).to_owned(), json!({"type": "string"}))).collect()
-}
-
 fn text_map(names: &[&str]) -> Value {
     json!({"type": "object", "additionalProperties": {"type": "object", "properties": texts(names)}})
 }
 
 fn build_schema() -> Value {
-    let metadata_rule = json!({
-        "type": "object",
-        "required": ["visible", "editable"],
-        "properties": {"visible": {"type": "boolean"}, "editable": {"type": "boolean"}},
-        "additionalProperties": false
-    });
-    let metadata: Map<String, Value> = ["timestamp", "tags", "summary", "location"]
-        .iter()
-        .map(|name| ((*name).to_owned(), json!({"$ref": "#/$defs/metadataRule"})))
-        .collect();
-    json!({
-        "$schema": "https://json-schema.org/draft/2020-12/schema",
-        "title": "Workflow configuration",
-        "description": "Contract 1.0.0. Labels and descriptions hold `$.` paths into the active language bundle of \
-                        `translations` (e.g. `$.workbaskets.intake.label`); every path must resolve to a string \
-                        under `defaultLanguage`. Ids are UUID v4, unique across workbaskets, transitions and views.",
-        "type": "object",
-        "required": ["version", "translations", "network"],
-        "properties": {
-            "version": {"type": "string", "description": "Semver with major 1; 1.0.0 is current.", "examples": ["1.0.0"]},
-            "id": {"$ref": "#/$defs/uuid"},
-            "controls": {"type": "object", "properties": {"enableLogging": {"type": "boolean", "default": false}}},
-            "translations": {"$ref": "#/$defs/translations"},
+    let mut defs = object(json!({
+        "workbasket": {
+            "type": "object",
+            "required": ["id", "label", "order", "transitions"],
+            "properties": {
+                "id": {"$ref": "#/$defs/uuid"},
+                "label": {"$ref": "#/$defs/ref"},
+                "order": {"type": "number"},
+                "terminal": {"type": "boolean", "default": false},
+                "transitions": {"type": "array", "items": {"$ref": "#/$defs/transition"},
+                                "description": "Empty for a terminal workbasket."}
+            }
+        },
+        "transition": {
+            "type": "object",
+            "required": ["id", "targetWorkbasketId", "label"],
+            "properties": {
+                "id": {"$ref": "#/$defs/uuid"},
+                "targetWorkbasketId": {"$ref": "#/$defs/uuid"},
+                "label": {"$ref": "#/$defs/ref"}
+            }
+        }
+    }));
+    defs.extend(view_defs());
+    document_schema(DocumentSchema {
+        title: "Workflow configuration",
+        description: "Contract 1.0.0. Labels and descriptions hold `$.` paths into the active language bundle of \
+                      `translations` (e.g. `$.workbaskets.intake.label`); every path must resolve to a string \
+                      under `defaultLanguage`. Ids are UUID v4, unique across workbaskets, transitions and views.",
+        required: &["network"],
+        properties: object(json!({
             "network": {
                 "type": "object",
                 "required": ["entryWorkbasketId", "workbaskets"],
@@ -89,89 +93,76 @@ fn build_schema() -> Value {
                     }}
                 }}
             }
-        },
-        "$defs": {
-            "uuid": {"type": "string", "format": "uuid", "description": "A UUID v4."},
-            "ref": {"type": "string", "description": "A `$.` path into the language bundle."},
-            "translations": translations_schema(),
-            "bundle": {
-                "type": "object",
-                "description": "One language's texts; partial bundles fall back to the default language.",
-                "properties": {
-                    "details": {"type": "object", "properties": texts(&["title", "description"])},
-                    "workbaskets": text_map(&["label"]),
-                    "views": text_map(&["label", "description"]),
-                    "transitions": text_map(&["label"])
-                }
-            },
-            "workbasket": {
-                "type": "object",
-                "required": ["id", "label", "order", "transitions"],
-                "properties": {
-                    "id": {"$ref": "#/$defs/uuid"},
-                    "label": {"$ref": "#/$defs/ref"},
-                    "order": {"type": "number"},
-                    "terminal": {"type": "boolean", "default": false},
-                    "transitions": {"type": "array", "items": {"$ref": "#/$defs/transition"},
-                                    "description": "Empty for a terminal workbasket."}
-                }
-            },
-            "transition": {
-                "type": "object",
-                "required": ["id", "targetWorkbasketId", "label"],
-                "properties": {
-                    "id": {"$ref": "#/$defs/uuid"},
-                    "targetWorkbasketId": {"$ref": "#/$defs/uuid"},
-                    "label": {"$ref": "#/$defs/ref"}
-                }
-            },
-            "view": {
-                "type": "object",
-                "required": ["id", "label", "workbasketIds", "permissionSlot"],
-                "properties": {
-                    "id": {"$ref": "#/$defs/uuid"},
-                    "label": {"$ref": "#/$defs/ref"},
-                    "description": {"$ref": "#/$defs/ref"},
-                    "workbasketIds": {"type": "array", "minItems": 1, "items": {"$ref": "#/$defs/uuid"}},
-                    "permissionSlot": {"type": "integer", "minimum": 0, "maximum": MAX_PERMISSION_SLOT,
-                                       "description": "Slot of the deployment permission model."},
-                    "forms": {
-                        "type": "object",
-                        "description": "Keyed by form configuration id, each in the allowlist.",
-                        "additionalProperties": {"$ref": "#/$defs/viewForm"},
-                        "default": {}
-                    }
-                }
-            },
-            "viewForm": {
-                "type": "object",
-                "properties": {
-                    "listFields": {"type": "array", "items": {"type": "string"}, "default": [],
-                                   "description": "Field keys of the form configuration."},
-                    "detailFields": {"type": "array", "items": {"$ref": "#/$defs/detailField"}, "default": []},
-                    "metadata": {"type": "object", "properties": metadata, "additionalProperties": false}
-                }
-            },
-            "detailField": {
-                "type": "object",
-                "required": ["fieldKey"],
-                "properties": {
-                    "fieldKey": {"type": "string"},
-                    "overrides": {
-                        "type": "object",
-                        "description": "Set flags win over the form field's own.",
-                        "properties": {
-                            "editable": {"type": "boolean"},
-                            "required": {"type": "boolean"},
-                            "visible": {"type": "boolean"}
-                        },
-                        "additionalProperties": false
-                    }
-                }
-            },
-            "metadataRule": metadata_rule
-        }
+        })),
+        bundle: object(json!({
+            "workbaskets": text_map(&["label"]),
+            "views": text_map(&["label", "description"]),
+            "transitions": text_map(&["label"])
+        })),
+        defs,
+        uuid: "A UUID v4.",
+        reference: "A `$.` path into the language bundle.",
     })
+}
+
+/// A view and what it shows of each form: `view`, `viewForm`, `detailField` and `metadataRule`.
+fn view_defs() -> Map<String, Value> {
+    let metadata: Map<String, Value> = ["timestamp", "tags", "summary", "location"]
+        .iter()
+        .map(|name| ((*name).to_owned(), json!({"$ref": "#/$defs/metadataRule"})))
+        .collect();
+    object(json!({
+        "view": {
+            "type": "object",
+            "required": ["id", "label", "workbasketIds", "permissionSlot"],
+            "properties": {
+                "id": {"$ref": "#/$defs/uuid"},
+                "label": {"$ref": "#/$defs/ref"},
+                "description": {"$ref": "#/$defs/ref"},
+                "workbasketIds": {"type": "array", "minItems": 1, "items": {"$ref": "#/$defs/uuid"}},
+                "permissionSlot": {"type": "integer", "minimum": 0, "maximum": MAX_PERMISSION_SLOT,
+                                   "description": "Slot of the deployment permission model."},
+                "forms": {
+                    "type": "object",
+                    "description": "Keyed by form configuration id, each in the allowlist.",
+                    "additionalProperties": {"$ref": "#/$defs/viewForm"},
+                    "default": {}
+                }
+            }
+        },
+        "viewForm": {
+            "type": "object",
+            "properties": {
+                "listFields": {"type": "array", "items": {"type": "string"}, "default": [],
+                               "description": "Field keys of the form configuration."},
+                "detailFields": {"type": "array", "items": {"$ref": "#/$defs/detailField"}, "default": []},
+                "metadata": {"type": "object", "properties": metadata, "additionalProperties": false}
+            }
+        },
+        "detailField": {
+            "type": "object",
+            "required": ["fieldKey"],
+            "properties": {
+                "fieldKey": {"type": "string"},
+                "overrides": {
+                    "type": "object",
+                    "description": "Set flags win over the form field's own.",
+                    "properties": {
+                        "editable": {"type": "boolean"},
+                        "required": {"type": "boolean"},
+                        "visible": {"type": "boolean"}
+                    },
+                    "additionalProperties": false
+                }
+            }
+        },
+        "metadataRule": {
+            "type": "object",
+            "required": ["visible", "editable"],
+            "properties": {"visible": {"type": "boolean"}, "editable": {"type": "boolean"}},
+            "additionalProperties": false
+        }
+    }))
 }
 
 #[cfg(test)]

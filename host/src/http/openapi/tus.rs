@@ -8,14 +8,6 @@ const UPLOADS: &str = "/v0/media/uploads";
 const UPLOAD: &str = "/v0/media/uploads/{uploadId}";
 
 pub fn complete(document: &mut Value) {
-    let tus_resumable = || {
-        header_param(
-            "Tus-Resumable",
-            true,
-            json!({"type": "string", "enum": ["1.0.0"]}),
-            "The tus version the client speaks: 1.0.0",
-        )
-    };
     answer_headers(
         operation(document, "options", UPLOADS),
         "204",
@@ -25,8 +17,36 @@ pub fn complete(document: &mut Value) {
             ("Tus-Max-Size", "The largest upload in bytes (`media.max_file_bytes`)", integer()),
         ],
     );
+    complete_create(operation(document, "post", UPLOADS));
+    let status = operation(document, "head", UPLOAD);
+    params(status, [tus_resumable()]);
+    answer_headers(
+        status,
+        "200",
+        &[
+            ("Upload-Offset", "Bytes received so far", integer()),
+            ("Upload-Length", "The upload's whole length in bytes", integer()),
+            ("Upload-Metadata", "As given at creation", string()),
+            ("Upload-Expires", "When an unfinished upload is removed (HTTP date)", string()),
+        ],
+    );
 
-    let create = operation(document, "post", UPLOADS);
+    complete_append(operation(document, "patch", UPLOAD));
+    params(operation(document, "delete", UPLOAD), [tus_resumable()]);
+}
+
+/// The version every tus request but `OPTIONS` names.
+fn tus_resumable() -> Value {
+    header_param(
+        "Tus-Resumable",
+        true,
+        json!({"type": "string", "enum": ["1.0.0"]}),
+        "The tus version the client speaks: 1.0.0",
+    )
+}
+
+/// `POST`: creation, with the first bytes or none.
+fn complete_create(create: &mut Value) {
     params(
         create,
         [
@@ -59,21 +79,10 @@ pub fn complete(document: &mut Value) {
             ("Upload-Expires", "When an unfinished upload is removed (HTTP date)", string()),
         ],
     );
+}
 
-    let status = operation(document, "head", UPLOAD);
-    params(status, [tus_resumable()]);
-    answer_headers(
-        status,
-        "200",
-        &[
-            ("Upload-Offset", "Bytes received so far", integer()),
-            ("Upload-Length", "The upload's whole length in bytes", integer()),
-            ("Upload-Metadata", "As given at creation", string()),
-            ("Upload-Expires", "When an unfinished upload is removed (HTTP date)", string()),
-        ],
-    );
-
-    let append = operation(document, "patch", UPLOAD);
+/// `PATCH`: bytes at the offset the upload stands at.
+fn complete_append(append: &mut Value) {
     params(
         append,
         [
@@ -98,8 +107,6 @@ pub fn complete(document: &mut Value) {
             ("Upload-Expires", "When an unfinished upload is removed (HTTP date)", string()),
         ],
     );
-
-    params(operation(document, "delete", UPLOAD), [tus_resumable()]);
 }
 
 fn operation<'a>(document: &'a mut Value, method: &str, path: &str) -> &'a mut Value {

@@ -111,66 +111,13 @@ impl ChannelRepo {
                         channel_id,
                     )
                     .await?;
-                    let user_ids: Vec<String> = invitees.iter().map(|i| i.user_id.clone()).collect();
-                    let in_list = placeholders(2, user_ids.len());
-                    let mut members = sqlx::query(sqlx::AssertSqlSafe(format!(
-                        "select user_id from channel_member where channel_id = $1 and user_id in ({in_list})"
-                    )))
-                    .bind(channel_id.clone());
-                    let mut invites = sqlx::query(sqlx::AssertSqlSafe(format!(
-                        "select invitee_id, invite_id, state, updated_at from channel_invite \
-                         where channel_id = $1 and invitee_id in ({in_list})"
-                    )))
-                    .bind(channel_id.clone());
-                    for id in &user_ids {
-                        members = members.bind(id.clone());
-                        invites = invites.bind(id.clone());
+                    let standing = standing(conn, channel_id, invitees).await?;
+                    let decided = decide(invitees, &standing, after_decline, now);
+                    if !decided.cooling.is_zero() {
+                        return Ok(InviteWrite::RecentlyDeclined(decided.cooling));
                     }
-                    let members: Vec<String> = members
-                        .fetch_all(&mut *conn)
-                        .await?
-                        .iter()
-                        .map(|row| row.try_get("user_id"))
-                        .collect::<Result<_, _>>()?;
-                    let mut existing = HashMap::new();
-                    for row in invites.fetch_all(&mut *conn).await? {
-                        let invitee: String = row.try_get("invitee_id")?;
-                        let decided = from_millis(row.try_get("updated_at")?);
-                        existing.insert(
-                            invitee,
-                            (row.try_get::<String, _>("invite_id")?, row.try_get::<String, _>("state")?, decided),
-                        );
-                    }
-                    let mut outcomes = Vec::with_capacity(invitees.len());
-                    let mut fresh = Vec::new();
-                    let mut cooling = Duration::ZERO;
-                    for invitee in invitees {
-                        let found = existing.get(&invitee.user_id);
-                        let (invite_id, state) = if members.contains(&invitee.user_id) {
-                            let accepted =
-                                found.filter(|(_, state, _)| state == "ACCEPTED").map(|(id, _, _)| id.clone());
-                            (accepted, "ACCEPTED")
-                        } else if let Some((id, _, _)) = found.filter(|(_, state, _)| state == "PENDING") {
-                            (Some(id.clone()), "PENDING")
-                        } else {
-                            if let Some((_, _, declined)) = found.filter(|(_, state, _)| state == "DECLINED") {
-                                let since = (now - *declined).try_into().unwrap_or(Duration::ZERO);
-                                cooling = cooling.max(after_decline.saturating_sub(since));
-                            }
-                            fresh.push(invitee);
-                            (Some(invitee.invite_id.clone()), "PENDING")
-                        };
-                        outcomes.push(InviteOutcome {
-                            invite_id,
-                            handle: invitee.handle.clone(),
-                            state: state.to_owned(),
-                        });
-                    }
-                    if !cooling.is_zero() {
-                        return Ok(InviteWrite::RecentlyDeclined(cooling));
-                    }
-                    if fresh.is_empty() {
-                        return Ok(InviteWrite::Invited(outcomes));
+                    if decided.fresh.is_empty() {
+                        return Ok(InviteWrite::Invited(decided.outcomes));
                     }
                     let pending: i64 = sqlx::query(
                         "select count(*) as n from channel_invite where channel_id = $1 and state = 'PENDING'",
@@ -179,30 +126,11 @@ impl ChannelRepo {
                     .fetch_one(&mut *conn)
                     .await?
                     .try_get("n")?;
-                    if pending + fresh.len() as i64 > max_pending {
+                    if pending + decided.fresh.len() as i64 > max_pending {
                         return Ok(InviteWrite::TooManyPending);
                     }
-                    let mut live = Vec::with_capacity(fresh.len());
-                    for invitee in fresh {
-                        live.push(LiveEvent::invite_created(&invitee.user_id, channel_id, &invitee.invite_id));
-                        sqlx::query(
-                            "insert into channel_invite \
-                               (invite_id, channel_id, invitee_id, invited_by, state, created_at, updated_at) \
-                             values ($1, $2, $3, $4, 'PENDING', $5, $5) \
-                             on conflict (channel_id, invitee_id) do update set invite_id = excluded.invite_id, \
-                               invited_by = excluded.invited_by, state = 'PENDING', \
-                               created_at = excluded.created_at, updated_at = excluded.updated_at",
-                        )
-                        .bind(invitee.invite_id.clone())
-                        .bind(channel_id.clone())
-                        .bind(invitee.user_id.clone())
-                        .bind(invited_by.clone())
-                        .bind(to_millis(now))
-                        .execute(&mut *conn)
-                        .await?;
-                    }
-                    crate::store::live::insert_in(conn, &live, now).await?;
-                    Ok(InviteWrite::Invited(outcomes))
+                    insert_pending(conn, channel_id, invited_by, &decided.fresh, now).await?;
+                    Ok(InviteWrite::Invited(decided.outcomes))
                 })
             })
             .await;
@@ -310,4 +238,112 @@ impl ChannelRepo {
         .await?;
         Ok(done.rows_affected() == 1)
     }
+}
+
+/// Where the invitees stand with a channel: who is a member, and each one's invite row (its id, state
+/// and when it was last decided).
+struct Standing {
+    members: Vec<String>,
+    invites: HashMap<String, (String, String, OffsetDateTime)>,
+}
+
+/// What an invite request does: an outcome per invitee, the invitees who get a new PENDING invite, and
+/// the cool-down left before the last of those who declined may be invited again (zero: none).
+struct Decided<'a> {
+    outcomes: Vec<InviteOutcome>,
+    fresh: Vec<&'a NewInvitee>,
+    cooling: Duration,
+}
+
+async fn standing(
+    conn: &mut sqlx::AnyConnection,
+    channel_id: &str,
+    invitees: &[NewInvitee],
+) -> Result<Standing, sqlx::Error> {
+    let in_list = placeholders(2, invitees.len());
+    let mut members = sqlx::query(sqlx::AssertSqlSafe(format!(
+        "select user_id from channel_member where channel_id = $1 and user_id in ({in_list})"
+    )))
+    .bind(channel_id.to_owned());
+    let mut invites = sqlx::query(sqlx::AssertSqlSafe(format!(
+        "select invitee_id, invite_id, state, updated_at from channel_invite \
+         where channel_id = $1 and invitee_id in ({in_list})"
+    )))
+    .bind(channel_id.to_owned());
+    for invitee in invitees {
+        members = members.bind(invitee.user_id.clone());
+        invites = invites.bind(invitee.user_id.clone());
+    }
+    let members =
+        members.fetch_all(&mut *conn).await?.iter().map(|row| row.try_get("user_id")).collect::<Result<_, _>>()?;
+    let mut found = HashMap::new();
+    for row in invites.fetch_all(&mut *conn).await? {
+        let decided = from_millis(row.try_get("updated_at")?);
+        found.insert(
+            row.try_get::<String, _>("invitee_id")?,
+            (row.try_get("invite_id")?, row.try_get("state")?, decided),
+        );
+    }
+    Ok(Standing { members, invites: found })
+}
+
+/// A member answers its membership, a user with a PENDING invite that invite; everybody else gets a
+/// new PENDING invite, unless they declined less than `after_decline` ago.
+fn decide<'a>(
+    invitees: &'a [NewInvitee],
+    standing: &Standing,
+    after_decline: Duration,
+    now: OffsetDateTime,
+) -> Decided<'a> {
+    let mut decided =
+        Decided { outcomes: Vec::with_capacity(invitees.len()), fresh: Vec::new(), cooling: Duration::ZERO };
+    for invitee in invitees {
+        let found = standing.invites.get(&invitee.user_id);
+        let (invite_id, state) = if standing.members.contains(&invitee.user_id) {
+            let accepted = found.filter(|(_, state, _)| state == "ACCEPTED").map(|(id, _, _)| id.clone());
+            (accepted, "ACCEPTED")
+        } else if let Some((id, _, _)) = found.filter(|(_, state, _)| state == "PENDING") {
+            (Some(id.clone()), "PENDING")
+        } else {
+            if let Some((_, _, declined)) = found.filter(|(_, state, _)| state == "DECLINED") {
+                let since = (now - *declined).try_into().unwrap_or(Duration::ZERO);
+                decided.cooling = decided.cooling.max(after_decline.saturating_sub(since));
+            }
+            decided.fresh.push(invitee);
+            (Some(invitee.invite_id.clone()), "PENDING")
+        };
+        decided.outcomes.push(InviteOutcome { invite_id, handle: invitee.handle.clone(), state: state.to_owned() });
+    }
+    decided
+}
+
+/// Writes a PENDING invite for each of `fresh` (replacing a decided row) and tells each invitee live.
+async fn insert_pending(
+    conn: &mut sqlx::AnyConnection,
+    channel_id: &str,
+    invited_by: &str,
+    fresh: &[&NewInvitee],
+    now: OffsetDateTime,
+) -> StoreResult<()> {
+    let mut live = Vec::with_capacity(fresh.len());
+    for invitee in fresh {
+        live.push(LiveEvent::invite_created(&invitee.user_id, channel_id, &invitee.invite_id));
+        sqlx::query(
+            "insert into channel_invite \
+               (invite_id, channel_id, invitee_id, invited_by, state, created_at, updated_at) \
+             values ($1, $2, $3, $4, 'PENDING', $5, $5) \
+             on conflict (channel_id, invitee_id) do update set invite_id = excluded.invite_id, \
+               invited_by = excluded.invited_by, state = 'PENDING', \
+               created_at = excluded.created_at, updated_at = excluded.updated_at",
+        )
+        .bind(invitee.invite_id.clone())
+        .bind(channel_id.to_owned())
+        .bind(invitee.user_id.clone())
+        .bind(invited_by.to_owned())
+        .bind(to_millis(now))
+        .execute(&mut *conn)
+        .await?;
+    }
+    crate::store::live::insert_in(conn, &live, now).await?;
+    Ok(())
 }
