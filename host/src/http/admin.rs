@@ -2,6 +2,8 @@
 //! role with `trellis admin grant-operator HANDLE`; anybody else gets 403 (these are not another
 //! user's private resources, so nothing is hidden by a 404).
 
+use std::sync::Arc;
+
 use axum::extract::{Path, State};
 use axum::routing::{get, post};
 use axum::{Json, Router};
@@ -13,7 +15,7 @@ use super::extract::{ApiBody, AuthUser};
 use super::list::{ListEnvelope, ListQuery, Paged, cursor_millis};
 use crate::domain::marketplace::{self, parse_states};
 use crate::http::error::{ApiResult, ErrorEnvelope};
-use crate::services::marketplace::QueuedListing;
+use crate::services::marketplace::{Marketplace, QueuedListing};
 use crate::state::AppState;
 
 pub fn router() -> Router<AppState> {
@@ -101,14 +103,14 @@ impl Paged for QueueQuery {
         (status = 401, body = ErrorEnvelope, description = "UNAUTHENTICATED"),
         (status = 403, body = ErrorEnvelope, description = "FORBIDDEN: the caller is not a platform operator")))]
 pub async fn listings(
-    State(state): State<AppState>,
+    State(marketplace): State<Arc<Marketplace>>,
     AuthUser(user): AuthUser,
     list: ListQuery<(i64, String), QueueQuery>,
 ) -> ApiResult<Json<ListEnvelope<ReviewedListingView>>> {
     let ListQuery { page, after, params: query, mut problems } = list;
     let states = query.states.as_deref().map(|raw| parse_states(raw, &mut problems)).unwrap_or_default();
     problems.finish(())?;
-    let rows = state.marketplace.queue(&user, &states, after, page.fetch_limit()).await?;
+    let rows = marketplace.queue(&user, &states, after, page.fetch_limit()).await?;
     Ok(Json(ListEnvelope::from_rows(
         rows,
         &page,
@@ -141,10 +143,10 @@ pub struct ListingDecision {
         (status = 409, body = ErrorEnvelope, description = "INVALID_TRANSITION: the listing is not SUBMITTED, and not listed or approved again")))]
 #[tracing::instrument(skip_all, fields(user_id = %user.user_id, space_id))]
 pub async fn decide(
-    State(state): State<AppState>,
+    State(marketplace): State<Arc<Marketplace>>,
     AuthUser(user): AuthUser,
     Path(space_id): Path<String>,
     ApiBody(body): ApiBody<marketplace::ListingDecision>,
 ) -> ApiResult<Json<ReviewedListingView>> {
-    Ok(Json(state.marketplace.decide(&user, &space_id, body).await?.into()))
+    Ok(Json(marketplace.decide(&user, &space_id, body).await?.into()))
 }

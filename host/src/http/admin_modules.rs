@@ -1,6 +1,7 @@
 //! `GET /v0/admin/modules/metrics`: each enabled module's call metrics since start, for the operator.
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use axum::Json;
 use axum::extract::State;
@@ -10,7 +11,7 @@ use utoipa::ToSchema;
 use super::extract::AuthUser;
 use super::list::ListEnvelope;
 use crate::http::error::{ApiResult, ErrorEnvelope};
-use crate::state::AppState;
+use crate::services::modules::Modules;
 
 /// One module's call metrics since the server started.
 #[derive(Debug, Serialize, ToSchema)]
@@ -38,14 +39,12 @@ pub struct ModuleMetricsView {
         (status = 401, body = ErrorEnvelope, description = "UNAUTHENTICATED"),
         (status = 403, body = ErrorEnvelope, description = "FORBIDDEN: the caller is not a platform operator")))]
 pub async fn module_metrics(
-    State(state): State<AppState>,
+    State(modules): State<Arc<Modules>>,
     AuthUser(user): AuthUser,
 ) -> ApiResult<Json<ListEnvelope<ModuleMetricsView>>> {
-    crate::services::operators::require(&state.store, &user).await?;
-    let items = state
-        .modules
-        .host()
-        .metrics()
+    let items = modules
+        .metrics(&user)
+        .await?
         .into_iter()
         .map(|m| ModuleMetricsView {
             failures: BTreeMap::from([

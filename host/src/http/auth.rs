@@ -1,5 +1,7 @@
 //! `/v0/auth/*`: sign-up, login, session check, logout and password reset.
 
+use std::sync::Arc;
+
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::routing::{get, post};
@@ -12,7 +14,8 @@ use super::extract::{ApiJson, AuthUser, BearerToken, ClientAddress};
 use super::views::Profile;
 use crate::domain::account::ChallengePurpose;
 use crate::http::error::{ApiResult, ErrorEnvelope};
-use crate::services::accounts::{NewSession, SignupForm};
+use crate::services::accounts::{Accounts, NewSession, SignupForm};
+use crate::services::avatars::Avatars;
 use crate::state::AppState;
 
 pub fn router() -> Router<AppState> {
@@ -168,7 +171,7 @@ pub struct CompleteReset {
         (status = 409, body = ErrorEnvelope, description = "CONFLICT: handle or e-mail taken"),
         (status = 429, body = ErrorEnvelope, description = "RATE_LIMITED")))]
 pub async fn start_signup(
-    State(state): State<AppState>,
+    State(accounts): State<Arc<Accounts>>,
     ClientAddress(address): ClientAddress,
     ApiJson(body): ApiJson<StartSignup>,
 ) -> ApiResult<(StatusCode, Json<SignupStarted>)> {
@@ -178,7 +181,7 @@ pub async fn start_signup(
         full_name: body.full_name.as_deref(),
         display_name: body.display_name.as_deref(),
     };
-    let signup_token = state.accounts.start_signup(address, form).await?;
+    let signup_token = accounts.start_signup(address, form).await?;
     Ok((StatusCode::ACCEPTED, Json(SignupStarted { signup_token })))
 }
 
@@ -187,14 +190,11 @@ pub async fn start_signup(
     responses((status = 200, body = Verified), (status = 400, body = ErrorEnvelope, description = "PIN_INVALID or VALIDATION_FAILED"),
         (status = 429, body = ErrorEnvelope, description = "RATE_LIMITED")))]
 pub async fn verify_signup_pin(
-    State(state): State<AppState>,
+    State(accounts): State<Arc<Accounts>>,
     ClientAddress(address): ClientAddress,
     ApiJson(body): ApiJson<VerifySignupPin>,
 ) -> ApiResult<Json<Verified>> {
-    state
-        .accounts
-        .verify_pin(ChallengePurpose::Signup, address, body.signup_token.as_deref(), body.pin.as_deref())
-        .await?;
+    accounts.verify_pin(ChallengePurpose::Signup, address, body.signup_token.as_deref(), body.pin.as_deref()).await?;
     Ok(Json(Verified { verified: true }))
 }
 
@@ -203,13 +203,13 @@ pub async fn verify_signup_pin(
     responses((status = 201, body = SessionOpened), (status = 400, body = ErrorEnvelope, description = "PIN_INVALID or VALIDATION_FAILED"),
         (status = 409, body = ErrorEnvelope, description = "CONFLICT"), (status = 429, body = ErrorEnvelope, description = "RATE_LIMITED")))]
 pub async fn complete_signup(
-    State(state): State<AppState>,
+    State(accounts): State<Arc<Accounts>>,
+    State(avatars): State<Arc<Avatars>>,
     ClientAddress(address): ClientAddress,
     ApiJson(body): ApiJson<CompleteSignup>,
 ) -> ApiResult<(StatusCode, Json<SessionOpened>)> {
-    let session =
-        state.accounts.complete_signup(address, body.signup_token.as_deref(), body.password.as_deref()).await?;
-    Ok((StatusCode::CREATED, Json(SessionOpened::from(session).in_shard(state.avatars.db_hash()))))
+    let session = accounts.complete_signup(address, body.signup_token.as_deref(), body.password.as_deref()).await?;
+    Ok((StatusCode::CREATED, Json(SessionOpened::from(session).in_shard(avatars.db_hash()))))
 }
 
 /// Opens a session for an e-mail address or handle and its password.
@@ -218,12 +218,13 @@ pub async fn complete_signup(
         (status = 401, body = ErrorEnvelope, description = "UNAUTHENTICATED: wrong login or password"),
         (status = 429, body = ErrorEnvelope, description = "RATE_LIMITED")))]
 pub async fn login(
-    State(state): State<AppState>,
+    State(accounts): State<Arc<Accounts>>,
+    State(avatars): State<Arc<Avatars>>,
     ClientAddress(address): ClientAddress,
     ApiJson(body): ApiJson<Login>,
 ) -> ApiResult<Json<SessionOpened>> {
-    let session = state.accounts.login(address, body.login.as_deref(), body.password.as_deref()).await?;
-    Ok(Json(SessionOpened::from(session).in_shard(state.avatars.db_hash())))
+    let session = accounts.login(address, body.login.as_deref(), body.password.as_deref()).await?;
+    Ok(Json(SessionOpened::from(session).in_shard(avatars.db_hash())))
 }
 
 /// Lightweight check of the bearer session.
@@ -237,11 +238,11 @@ pub async fn get_session(AuthUser(user): AuthUser) -> Json<SessionInfo> {
 #[utoipa::path(post, path = "/v0/auth/logout", tag = "auth", security(("session" = [], "license" = [])),
     responses((status = 204), (status = 401, body = ErrorEnvelope, description = "UNAUTHENTICATED")))]
 pub async fn logout(
-    State(state): State<AppState>,
+    State(accounts): State<Arc<Accounts>>,
     _user: AuthUser,
     BearerToken(token): BearerToken,
 ) -> ApiResult<StatusCode> {
-    state.accounts.logout(&token).await?;
+    accounts.logout(&token).await?;
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -250,11 +251,11 @@ pub async fn logout(
     responses((status = 202, body = ResetToken), (status = 400, body = ErrorEnvelope, description = "VALIDATION_FAILED"),
         (status = 404, body = ErrorEnvelope, description = "FEATURE_DISABLED"), (status = 429, body = ErrorEnvelope, description = "RATE_LIMITED")))]
 pub async fn start_reset(
-    State(state): State<AppState>,
+    State(accounts): State<Arc<Accounts>>,
     ClientAddress(address): ClientAddress,
     ApiJson(body): ApiJson<StartReset>,
 ) -> ApiResult<(StatusCode, Json<ResetToken>)> {
-    let reset_token = state.accounts.start_reset(address, body.email.as_deref()).await?;
+    let reset_token = accounts.start_reset(address, body.email.as_deref()).await?;
     Ok((StatusCode::ACCEPTED, Json(ResetToken { reset_token })))
 }
 
@@ -263,14 +264,11 @@ pub async fn start_reset(
     responses((status = 200, body = Verified), (status = 400, body = ErrorEnvelope, description = "PIN_INVALID or VALIDATION_FAILED"),
         (status = 404, body = ErrorEnvelope, description = "FEATURE_DISABLED"), (status = 429, body = ErrorEnvelope, description = "RATE_LIMITED")))]
 pub async fn verify_reset_pin(
-    State(state): State<AppState>,
+    State(accounts): State<Arc<Accounts>>,
     ClientAddress(address): ClientAddress,
     ApiJson(body): ApiJson<VerifyResetPin>,
 ) -> ApiResult<Json<Verified>> {
-    state
-        .accounts
-        .verify_pin(ChallengePurpose::Reset, address, body.reset_token.as_deref(), body.pin.as_deref())
-        .await?;
+    accounts.verify_pin(ChallengePurpose::Reset, address, body.reset_token.as_deref(), body.pin.as_deref()).await?;
     Ok(Json(Verified { verified: true }))
 }
 
@@ -279,11 +277,11 @@ pub async fn verify_reset_pin(
     responses((status = 202, body = ResetToken), (status = 400, body = ErrorEnvelope, description = "PIN_INVALID"),
         (status = 404, body = ErrorEnvelope, description = "FEATURE_DISABLED"), (status = 429, body = ErrorEnvelope, description = "RATE_LIMITED")))]
 pub async fn resend_reset_pin(
-    State(state): State<AppState>,
+    State(accounts): State<Arc<Accounts>>,
     ClientAddress(address): ClientAddress,
     ApiJson(body): ApiJson<ResendResetPin>,
 ) -> ApiResult<(StatusCode, Json<ResetToken>)> {
-    let reset_token = state.accounts.resend_reset_pin(address, body.reset_token.as_deref()).await?;
+    let reset_token = accounts.resend_reset_pin(address, body.reset_token.as_deref()).await?;
     Ok((StatusCode::ACCEPTED, Json(ResetToken { reset_token })))
 }
 
@@ -292,10 +290,10 @@ pub async fn resend_reset_pin(
     responses((status = 204), (status = 400, body = ErrorEnvelope, description = "PIN_INVALID or VALIDATION_FAILED"),
         (status = 404, body = ErrorEnvelope, description = "FEATURE_DISABLED"), (status = 429, body = ErrorEnvelope, description = "RATE_LIMITED")))]
 pub async fn complete_reset(
-    State(state): State<AppState>,
+    State(accounts): State<Arc<Accounts>>,
     ClientAddress(address): ClientAddress,
     ApiJson(body): ApiJson<CompleteReset>,
 ) -> ApiResult<StatusCode> {
-    state.accounts.complete_reset(address, body.reset_token.as_deref(), body.password.as_deref()).await?;
+    accounts.complete_reset(address, body.reset_token.as_deref(), body.password.as_deref()).await?;
     Ok(StatusCode::NO_CONTENT)
 }

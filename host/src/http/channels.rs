@@ -4,6 +4,8 @@
 pub mod comments;
 pub mod invites;
 
+use std::sync::Arc;
+
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
@@ -17,7 +19,7 @@ use super::conditional::{IfMatch, Tagged};
 use super::extract::{ApiBody, AuthUser};
 use super::list::{ListEnvelope, ListQuery, PageQuery, cursor_millis};
 use crate::http::error::{ApiResult, ErrorEnvelope};
-use crate::services::channels::{ChannelMembership, ChannelSpace, Member};
+use crate::services::channels::{ChannelMembership, ChannelSpace, Channels, Member};
 use crate::state::AppState;
 
 pub fn router() -> Router<AppState> {
@@ -149,11 +151,11 @@ pub struct RoleChange {
         (status = 409, body = ErrorEnvelope, description = "CONFLICT: the caller already owns 1,000 channels")))]
 #[tracing::instrument(skip_all, fields(user_id = %user.user_id))]
 pub async fn create_channel(
-    State(state): State<AppState>,
+    State(channels): State<Arc<Channels>>,
     AuthUser(user): AuthUser,
     ApiBody(body): ApiBody<crate::domain::channels::NewChannel>,
 ) -> ApiResult<(StatusCode, Json<ChannelView>)> {
-    let created = state.channels.create(&user, body).await?;
+    let created = channels.create(&user, body).await?;
     Ok((StatusCode::CREATED, Json(created.into())))
 }
 
@@ -163,12 +165,12 @@ pub async fn create_channel(
     responses((status = 200, body = ListEnvelope<ChannelView>), (status = 400, body = ErrorEnvelope, description = "VALIDATION_FAILED: query.limit, query.cursor")))]
 #[tracing::instrument(skip_all, fields(user_id = %user.user_id))]
 pub async fn list_channels(
-    State(state): State<AppState>,
+    State(channels): State<Arc<Channels>>,
     AuthUser(user): AuthUser,
     list: ListQuery<(i64, String)>,
 ) -> ApiResult<Json<ListEnvelope<ChannelView>>> {
     let (page, after) = list.finish()?;
-    let rows = state.channels.list(&user, after, page.fetch_limit()).await?;
+    let rows = channels.list(&user, after, page.fetch_limit()).await?;
     Ok(Json(ListEnvelope::from_rows(
         rows,
         &page,
@@ -183,11 +185,11 @@ pub async fn list_channels(
     responses((status = 200, body = ChannelView), (status = 404, body = ErrorEnvelope, description = "NOT_FOUND: no such channel, or the caller is not a member")))]
 #[tracing::instrument(skip_all, fields(user_id = %user.user_id, channel_id))]
 pub async fn get_channel(
-    State(state): State<AppState>,
+    State(channels): State<Arc<Channels>>,
     AuthUser(user): AuthUser,
     Path(channel_id): Path<String>,
 ) -> ApiResult<Json<ChannelView>> {
-    Ok(Json(state.channels.get(&user, &channel_id).await?.into()))
+    Ok(Json(channels.get(&user, &channel_id).await?.into()))
 }
 
 /// Replaces the connected spaces; only the owner may, and only with spaces the owner owns:
@@ -200,13 +202,13 @@ pub async fn get_channel(
         (status = 404, body = ErrorEnvelope, description = "NOT_FOUND: no such channel, or the caller is not a member")))]
 #[tracing::instrument(skip_all, fields(user_id = %user.user_id, channel_id))]
 pub async fn replace_spaces(
-    State(state): State<AppState>,
+    State(channels): State<Arc<Channels>>,
     AuthUser(user): AuthUser,
     Path(channel_id): Path<String>,
     IfMatch(precondition): IfMatch,
     ApiBody(body): ApiBody<crate::domain::channels::SpaceIds>,
 ) -> ApiResult<Tagged<ListEnvelope<ConnectedSpaceView>>> {
-    let connected = state.channels.replace_spaces(&user, &channel_id, body, &precondition).await?;
+    let connected = channels.replace_spaces(&user, &channel_id, body, &precondition).await?;
     let items = connected.spaces.into_iter().map(ConnectedSpaceView::from).collect();
     Ok(Tagged(connected.etag, ListEnvelope { items, next_cursor: None }))
 }
@@ -218,13 +220,13 @@ pub async fn replace_spaces(
         (status = 404, body = ErrorEnvelope, description = "NOT_FOUND: no such channel, or the caller is not a member")))]
 #[tracing::instrument(skip_all, fields(user_id = %user.user_id, channel_id))]
 pub async fn list_spaces(
-    State(state): State<AppState>,
+    State(channels): State<Arc<Channels>>,
     AuthUser(user): AuthUser,
     Path(channel_id): Path<String>,
     list: ListQuery<i64>,
 ) -> ApiResult<Response> {
     let (page, after) = list.finish()?;
-    let connected = state.channels.spaces(&user, &channel_id, after, page.fetch_limit()).await?;
+    let connected = channels.spaces(&user, &channel_id, after, page.fetch_limit()).await?;
     // A page that holds the whole set carries the set's tag (what `If-Match` of a `PUT` names);
     // any other page is tagged by its bytes.
     let whole_set = after.is_none() && connected.spaces.len() < page.fetch_limit() as usize;
@@ -239,13 +241,13 @@ pub async fn list_spaces(
         (status = 404, body = ErrorEnvelope, description = "NOT_FOUND: no such channel, or the caller is not a member")))]
 #[tracing::instrument(skip_all, fields(user_id = %user.user_id, channel_id))]
 pub async fn list_members(
-    State(state): State<AppState>,
+    State(channels): State<Arc<Channels>>,
     AuthUser(user): AuthUser,
     Path(channel_id): Path<String>,
     list: ListQuery<(i64, String)>,
 ) -> ApiResult<Json<ListEnvelope<MemberView>>> {
     let (page, after) = list.finish()?;
-    let rows = state.channels.members(&user, &channel_id, after, page.fetch_limit()).await?;
+    let rows = channels.members(&user, &channel_id, after, page.fetch_limit()).await?;
     Ok(Json(ListEnvelope::from_rows(
         rows,
         &page,
@@ -265,12 +267,12 @@ pub async fn list_members(
         (status = 409, body = ErrorEnvelope, description = "CONFLICT: the owner's own role does not change")))]
 #[tracing::instrument(skip_all, fields(user_id = %user.user_id, channel_id))]
 pub async fn change_role(
-    State(state): State<AppState>,
+    State(channels): State<Arc<Channels>>,
     AuthUser(user): AuthUser,
     Path((channel_id, member_id)): Path<(String, String)>,
     ApiBody(body): ApiBody<crate::domain::channels::RoleChange>,
 ) -> ApiResult<Json<MemberView>> {
-    Ok(Json(state.channels.change_role(&user, &channel_id, &member_id, body).await?.into()))
+    Ok(Json(channels.change_role(&user, &channel_id, &member_id, body).await?.into()))
 }
 
 /// A member leaves (`userId` is the caller's own id), or the owner removes a member.
@@ -282,10 +284,10 @@ pub async fn change_role(
         (status = 409, body = ErrorEnvelope, description = "CONFLICT: the owner cannot leave; a channel always has its owner")))]
 #[tracing::instrument(skip_all, fields(user_id = %user.user_id, channel_id))]
 pub async fn remove_member(
-    State(state): State<AppState>,
+    State(channels): State<Arc<Channels>>,
     AuthUser(user): AuthUser,
     Path((channel_id, member_id)): Path<(String, String)>,
 ) -> ApiResult<StatusCode> {
-    state.channels.remove_member(&user, &channel_id, &member_id).await?;
+    channels.remove_member(&user, &channel_id, &member_id).await?;
     Ok(StatusCode::NO_CONTENT)
 }

@@ -3,6 +3,7 @@
 //! when hyper asks for more, that is when the client has taken the last one.
 
 use std::io;
+use std::sync::Arc;
 
 use axum::body::{Body, Bytes};
 use axum::extract::State;
@@ -25,9 +26,8 @@ use crate::http::forms::instances::{InstanceView, id_filter};
 use crate::http::forms::parse_states;
 use crate::http::workflows::items::ItemDetail;
 use crate::services::attachments::Attachment;
-use crate::services::export::{ExportedItem, FormExport, FormExportRequest, ItemExport, ItemExportRequest};
+use crate::services::export::{ExportedItem, Exports, FormExport, FormExportRequest, ItemExport, ItemExportRequest};
 use crate::services::form_instances::FormRecord;
-use crate::state::AppState;
 
 #[derive(Deserialize, IntoParams)]
 #[serde(rename_all = "camelCase")]
@@ -59,7 +59,7 @@ pub struct FormExportQuery {
         (status = 429, body = ErrorEnvelope, description = "RATE_LIMITED: the caller runs `export.max_running_per_user` exports"),
         (status = 503, body = ErrorEnvelope, description = "SERVICE_UNAVAILABLE: the server runs `export.max_running` exports")))]
 pub async fn export_forms(
-    State(state): State<AppState>,
+    State(exports): State<Arc<Exports>>,
     AuthUser(user): AuthUser,
     ApiQuery(query): ApiQuery<FormExportQuery>,
 ) -> ApiResult<Response> {
@@ -76,7 +76,7 @@ pub async fn export_forms(
     problems.finish(())?;
     let format = format.unwrap_or(ExportFormat::JsonLines);
     let request = FormExportRequest { format, configuration_id, states, updated_since };
-    let export = state.exports.forms(&user, request).await?;
+    let export = exports.forms(&user, request).await?;
     let fields = export.csv_fields();
     let rows = FormRows { export, format, fields };
     Ok(stream_response(rows, format, "forms"))
@@ -114,7 +114,7 @@ pub struct ItemExportQuery {
         (status = 429, body = ErrorEnvelope, description = "RATE_LIMITED: the caller runs `export.max_running_per_user` exports"),
         (status = 503, body = ErrorEnvelope, description = "SERVICE_UNAVAILABLE: the server runs `export.max_running` exports")))]
 pub async fn export_items(
-    State(state): State<AppState>,
+    State(exports): State<Arc<Exports>>,
     AuthUser(user): AuthUser,
     ApiQuery(query): ApiQuery<ItemExportQuery>,
 ) -> ApiResult<Response> {
@@ -138,7 +138,7 @@ pub async fn export_items(
         configuration_id,
         language: query.language,
     };
-    let export = state.exports.items(&user, request).await?;
+    let export = exports.items(&user, request).await?;
     let fields = export.csv_fields();
     let rows = ItemRows { export, format, fields };
     Ok(stream_response(rows, format, "items"))

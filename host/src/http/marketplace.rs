@@ -2,6 +2,8 @@
 //! registrations (signed in). The operator's routes are in `http/admin.rs`, the owner's in
 //! `http/spaces/marketplace.rs`.
 
+use std::sync::Arc;
+
 use axum::extract::{Path, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
@@ -15,6 +17,7 @@ use super::extract::{ApiBody, AuthUser};
 use super::list::{ListEnvelope, ListQuery, PageQuery};
 use crate::domain::marketplace::RegistrationNote;
 use crate::http::error::{ApiResult, ErrorEnvelope};
+use crate::services::marketplace::Marketplace;
 use crate::services::marketplace::registrations::RegistrationAnswer;
 use crate::services::marketplace::{PublicListing, ranking::Ranked};
 use crate::state::AppState;
@@ -89,13 +92,13 @@ impl From<&Ranked> for TrendingView {
         (status = 304, description = "Not modified: If-None-Match named this ranking"),
         (status = 400, body = ErrorEnvelope, description = "VALIDATION_FAILED: limit or cursor")))]
 pub async fn trending(
-    State(state): State<AppState>,
+    State(marketplace): State<Arc<Marketplace>>,
     headers: HeaderMap,
     list: ListQuery<usize>,
 ) -> ApiResult<Response> {
     // The cursor is the rank the previous page ended at.
     let (page, after) = list.finish()?;
-    let trending = state.marketplace.ranking().current();
+    let trending = marketplace.ranking().current();
     // The ranking's time, not its generation alone: a restarted server counts generations anew.
     let made = trending.ranked_at.map_or(0, |at| at.unix_timestamp_nanos());
     let etag = format!("\"r{}-{made}\"", trending.generation);
@@ -125,8 +128,11 @@ pub async fn trending(
     params(("spaceId" = String, Path)), security(("license" = [])),
     responses((status = 200, body = ListingView),
         (status = 404, body = ErrorEnvelope, description = "NOT_FOUND: no such space, or its listing is not approved")))]
-pub async fn get_listing(State(state): State<AppState>, Path(space_id): Path<String>) -> ApiResult<Json<ListingView>> {
-    let listing = state.marketplace.listing(&space_id).await?;
+pub async fn get_listing(
+    State(marketplace): State<Arc<Marketplace>>,
+    Path(space_id): Path<String>,
+) -> ApiResult<Json<ListingView>> {
+    let listing = marketplace.listing(&space_id).await?;
     Ok(Json(ListingView::from(&listing)))
 }
 
@@ -172,12 +178,12 @@ impl From<RegistrationAnswer> for RegistrationView {
         (status = 409, body = ErrorEnvelope, description = "CONFLICT: too many registrations awaiting a decision (per space or per user)")))]
 #[tracing::instrument(skip_all, fields(user_id = %user.user_id, space_id))]
 pub async fn register(
-    State(state): State<AppState>,
+    State(marketplace): State<Arc<Marketplace>>,
     AuthUser(user): AuthUser,
     Path(space_id): Path<String>,
     ApiBody(body): ApiBody<RegistrationNote>,
 ) -> ApiResult<(StatusCode, Json<RegistrationView>)> {
-    let answer = state.marketplace.register(&user, &space_id, body).await?;
+    let answer = marketplace.register(&user, &space_id, body).await?;
     let status = if answer.created { StatusCode::CREATED } else { StatusCode::OK };
     Ok((status, Json(RegistrationView::from(answer))))
 }

@@ -4,20 +4,24 @@ mod download;
 mod multipart;
 pub mod tus;
 
-use axum::Json;
-use axum::Router;
+use std::sync::Arc;
+
 use axum::extract::{DefaultBodyLimit, Path, Request, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::Response;
 use axum::routing::{get, post};
+use axum::{Json, Router};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
 use super::extract::{ApiQuery, AuthUser, is_json, parse_json};
+use crate::config::Config;
 use crate::http::error::{ApiResult, ErrorEnvelope};
-use crate::services::attachments::Attachment;
-use crate::services::avatars::Avatar;
+use crate::services::assets::Assets;
+use crate::services::attachments::{Attachment, Attachments};
+use crate::services::avatars::{Avatar, Avatars};
 use crate::services::licenses::Caller;
+use crate::services::resumable::ResumableUploads;
 use crate::services::uploads::{NamedUploads, PartSource};
 use crate::services::workflow_items::Access;
 use crate::state::AppState;
@@ -152,7 +156,8 @@ async fn read_json<T: serde::de::DeserializeOwned>(request: Request) -> ApiResul
         (status = 415, body = ErrorEnvelope, description = "UNSUPPORTED_MEDIA_TYPE"),
         (status = 503, body = ErrorEnvelope, description = "MEDIA_UNAVAILABLE, with Retry-After")))]
 pub async fn upload_attachments(
-    State(state): State<AppState>,
+    State(attachments): State<Arc<Attachments>>,
+    State(uploads): State<Arc<ResumableUploads>>,
     AuthUser(user): AuthUser,
     caller: Caller,
     Path(form_id): Path<String>,
@@ -161,11 +166,11 @@ pub async fn upload_attachments(
 ) -> ApiResult<(StatusCode, Json<Uploaded>)> {
     let mut source: Box<dyn PartSource> = if is_json(request.headers()) {
         let body: UseUploads = read_json(request).await?;
-        Box::new(NamedUploads::for_attachments(state.uploads.clone(), &user, body.field_ids, body.upload_ids))
+        Box::new(NamedUploads::for_attachments(uploads, &user, body.field_ids, body.upload_ids))
     } else {
-        Box::new(MultipartSource::from_request(request, state.config.media.max_request_bytes)?)
+        Box::new(MultipartSource::from_request(request, attachments.max_request_bytes())?)
     };
-    let stored = state.attachments.upload(&user, &caller, &form_id, query.access(), source.as_mut()).await?;
+    let stored = attachments.upload(&user, &caller, &form_id, query.access(), source.as_mut()).await?;
     Ok((StatusCode::CREATED, Json(Uploaded { attachments: stored.into_iter().map(Into::into).collect() })))
 }
 
@@ -179,20 +184,20 @@ pub async fn upload_attachments(
         (status = 416, body = ErrorEnvelope, description = "the range lies outside the file"),
         (status = 503, body = ErrorEnvelope, description = "MEDIA_UNAVAILABLE")))]
 pub async fn download_attachment(
-    State(state): State<AppState>,
+    State(attachments): State<Arc<Attachments>>,
     AuthUser(user): AuthUser,
     Path((form_id, part_key)): Path<(String, String)>,
     ApiQuery(query): ApiQuery<ViewQuery>,
     headers: HeaderMap,
 ) -> ApiResult<Response> {
-    let attachment = state.attachments.open(&user, &form_id, &part_key, query.access()).await?;
+    let attachment = attachments.open(&user, &form_id, &part_key, query.access()).await?;
     let download = Download {
         content_type: &attachment.content_type,
         length: attachment.bytes as u64,
         etag: content_tag(attachment.sha256.as_deref(), &attachment.part_key),
         filename: Some(&attachment.filename),
     };
-    download.respond(&headers, |range| state.attachments.bytes(&attachment, range)).await
+    download.respond(&headers, |range| attachments.bytes(&attachment, range)).await
 }
 
 /// Removes one attachment; `fieldId` names its field.
@@ -202,12 +207,12 @@ pub async fn download_attachment(
     responses((status = 204, description = "Removed"), (status = 400, body = ErrorEnvelope, description = "VALIDATION_FAILED"),
         (status = 404, body = ErrorEnvelope, description = "NOT_FOUND")))]
 pub async fn delete_attachment(
-    State(state): State<AppState>,
+    State(attachments): State<Arc<Attachments>>,
     AuthUser(user): AuthUser,
     Path((form_id, part_key)): Path<(String, String)>,
     ApiQuery(query): ApiQuery<ViewQuery>,
 ) -> ApiResult<StatusCode> {
-    state.attachments.remove(&user, &form_id, &part_key, query.field_id.as_deref(), query.access()).await?;
+    attachments.remove(&user, &form_id, &part_key, query.field_id.as_deref(), query.access()).await?;
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -256,7 +261,9 @@ pub struct AssetPartQuery {
         (status = 415, body = ErrorEnvelope, description = "UNSUPPORTED_MEDIA_TYPE: the bytes disagree with the announced or declared type"),
         (status = 503, body = ErrorEnvelope, description = "MEDIA_UNAVAILABLE, with Retry-After")))]
 pub async fn upload_asset(
-    State(state): State<AppState>,
+    State(uploads): State<Arc<ResumableUploads>>,
+    State(config): State<Arc<Config>>,
+    State(assets): State<Arc<Assets>>,
     AuthUser(user): AuthUser,
     caller: Caller,
     Path((space_id, asset_id)): Path<(String, String)>,
@@ -264,11 +271,11 @@ pub async fn upload_asset(
 ) -> ApiResult<(StatusCode, Json<AssetUploaded>)> {
     let mut source: Box<dyn PartSource> = if is_json(request.headers()) {
         let body: UseUpload = read_json(request).await?;
-        Box::new(NamedUploads::for_asset(state.uploads.clone(), &user, body.upload_id))
+        Box::new(NamedUploads::for_asset(uploads.clone(), &user, body.upload_id))
     } else {
-        Box::new(MultipartSource::from_request(request, state.config.media.max_request_bytes)?)
+        Box::new(MultipartSource::from_request(request, config.media.max_request_bytes)?)
     };
-    let asset = state.assets.upload(&user, &caller, &space_id, &asset_id, source.as_mut()).await?;
+    let asset = assets.upload(&user, &caller, &space_id, &asset_id, source.as_mut()).await?;
     Ok((
         StatusCode::CREATED,
         Json(AssetUploaded {
@@ -292,20 +299,20 @@ pub async fn upload_asset(
         (status = 416, body = ErrorEnvelope, description = "the range lies outside the file"),
         (status = 503, body = ErrorEnvelope, description = "MEDIA_UNAVAILABLE")))]
 pub async fn download_asset(
-    State(state): State<AppState>,
+    State(assets): State<Arc<Assets>>,
     AuthUser(user): AuthUser,
     Path((space_id, asset_id)): Path<(String, String)>,
     ApiQuery(query): ApiQuery<AssetPartQuery>,
     headers: HeaderMap,
 ) -> ApiResult<Response> {
-    let asset = state.assets.open(&user, &space_id, &asset_id, query.part.as_deref()).await?;
+    let asset = assets.open(&user, &space_id, &asset_id, query.part.as_deref()).await?;
     let download = Download {
         content_type: &asset.content_type,
         length: asset.bytes.unwrap_or(0).max(0) as u64,
         etag: content_tag(asset.sha256.as_deref(), &asset.asset_id.replace('-', "")),
         filename: Some(&asset.filename),
     };
-    download.respond(&headers, |range| state.assets.bytes(&asset, range)).await
+    download.respond(&headers, |range| assets.bytes(&asset, range)).await
 }
 
 /// The multipart body of an avatar upload, for the OpenAPI document.
@@ -325,21 +332,21 @@ pub struct AvatarUpload {
         (status = 413, body = ErrorEnvelope, description = "PAYLOAD_TOO_LARGE"),
         (status = 415, body = ErrorEnvelope, description = "UNSUPPORTED_MEDIA_TYPE: not an image")))]
 pub async fn upload_avatar(
-    State(state): State<AppState>,
+    State(avatars): State<Arc<Avatars>>,
     AuthUser(user): AuthUser,
     request: Request,
 ) -> ApiResult<(StatusCode, Json<AvatarUploaded>)> {
     let limit = crate::services::avatars::AVATAR_MAX_BYTES + 64 * 1024;
     let mut source = MultipartSource::from_request(request, limit)?;
-    let avatar = state.avatars.upload(&user, &mut source).await?;
+    let avatar = avatars.upload(&user, &mut source).await?;
     Ok((StatusCode::CREATED, Json(avatar.into())))
 }
 
 /// Removes the caller's avatar.
 #[utoipa::path(delete, path = "/v0/media/users/me/avatar", tag = "media", security(("session" = [], "license" = [])),
     responses((status = 204, description = "Removed (or there was none)")))]
-pub async fn delete_avatar(State(state): State<AppState>, AuthUser(user): AuthUser) -> ApiResult<StatusCode> {
-    state.avatars.remove(&user).await?;
+pub async fn delete_avatar(State(avatars): State<Arc<Avatars>>, AuthUser(user): AuthUser) -> ApiResult<StatusCode> {
+    avatars.remove(&user).await?;
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -349,19 +356,19 @@ pub async fn delete_avatar(State(state): State<AppState>, AuthUser(user): AuthUs
     security(("session" = [], "license" = [])),
     responses((status = 200, description = "The image"), (status = 404, body = ErrorEnvelope, description = "NOT_FOUND")))]
 pub async fn download_avatar(
-    State(state): State<AppState>,
+    State(avatars): State<Arc<Avatars>>,
     _user: AuthUser,
     Path((db_hash, user_id, pic_id)): Path<(String, String, String)>,
     headers: HeaderMap,
 ) -> ApiResult<Response> {
-    let avatar = state.avatars.find(&db_hash, &user_id, &pic_id).await?;
+    let avatar = avatars.find(&db_hash, &user_id, &pic_id).await?;
     let download = Download {
         content_type: &avatar.content_type,
         length: avatar.bytes as u64,
         etag: content_tag(avatar.sha256.as_deref(), &avatar.pic_id),
         filename: None,
     };
-    download.respond(&headers, |range| state.avatars.bytes(&avatar, range)).await
+    download.respond(&headers, |range| avatars.bytes(&avatar, range)).await
 }
 
 /// A download's entity tag: the quoted SHA-256 of its bytes (conventions section 14). Bytes stored

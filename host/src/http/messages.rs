@@ -1,6 +1,8 @@
 //! `/v0/messages`: sending and replying, thread lists, a thread's messages, one message (which
 //! marks it read for its recipient) and the unread indicator (conventions 7).
 
+use std::sync::Arc;
+
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::routing::{get, post};
@@ -15,8 +17,9 @@ use super::list::{ListEnvelope, ListQuery, PageQuery, cursor_millis};
 use super::views::AvatarRef;
 use crate::domain::messages::{SYSTEM_DISPLAY_NAME, SYSTEM_HANDLE};
 use crate::http::error::{ApiResult, ErrorEnvelope};
+use crate::services::avatars::Avatars;
 use crate::services::licenses::Caller;
-use crate::services::messages::{Message, Party, Thread};
+use crate::services::messages::{Message, Messages, Party, Thread};
 use crate::state::AppState;
 
 pub fn router() -> Router<AppState> {
@@ -169,12 +172,12 @@ impl MessageView {
         (status = 404, body = ErrorEnvelope, description = "NOT_FOUND: `threadId` names no thread the caller takes part in")))]
 #[tracing::instrument(skip_all, fields(user_id = %user.user_id))]
 pub async fn send_message(
-    State(state): State<AppState>,
+    State(messages): State<Arc<Messages>>,
     AuthUser(user): AuthUser,
     caller: Caller,
     ApiJson(body): ApiJson<Map<String, Value>>,
 ) -> ApiResult<(StatusCode, Json<MessageSent>)> {
-    let sent = state.messages.send(&user, &caller, &body).await?;
+    let sent = messages.send(&user, &caller, &body).await?;
     Ok((StatusCode::CREATED, Json(MessageSent { thread_id: sent.thread_id, message_id: sent.message_id })))
 }
 
@@ -182,8 +185,8 @@ pub async fn send_message(
 #[utoipa::path(get, path = "/v0/messages/unread", operation_id = "count_unread_messages", tag = "messages", security(("session" = [], "license" = [])),
     responses((status = 200, body = UnreadCount), (status = 401, body = ErrorEnvelope, description = "UNAUTHENTICATED")))]
 #[tracing::instrument(skip_all, fields(user_id = %user.user_id))]
-pub async fn unread(State(state): State<AppState>, AuthUser(user): AuthUser) -> ApiResult<Json<UnreadCount>> {
-    Ok(Json(UnreadCount { unread: state.messages.unread(&user).await? }))
+pub async fn unread(State(messages): State<Arc<Messages>>, AuthUser(user): AuthUser) -> ApiResult<Json<UnreadCount>> {
+    Ok(Json(UnreadCount { unread: messages.unread(&user).await? }))
 }
 
 /// The caller's threads, newest activity first.
@@ -194,13 +197,14 @@ pub async fn unread(State(state): State<AppState>, AuthUser(user): AuthUser) -> 
         (status = 401, body = ErrorEnvelope, description = "UNAUTHENTICATED")))]
 #[tracing::instrument(skip_all, fields(user_id = %user.user_id))]
 pub async fn list_threads(
-    State(state): State<AppState>,
+    State(messages): State<Arc<Messages>>,
+    State(avatars): State<Arc<Avatars>>,
     AuthUser(user): AuthUser,
     list: ListQuery<(i64, String)>,
 ) -> ApiResult<Json<ListEnvelope<ThreadView>>> {
     let (page, after) = list.finish()?;
-    let rows = state.messages.threads(&user, after, page.fetch_limit()).await?;
-    let db_hash = state.avatars.db_hash();
+    let rows = messages.threads(&user, after, page.fetch_limit()).await?;
+    let db_hash = avatars.db_hash();
     Ok(Json(ListEnvelope::from_rows(
         rows,
         &page,
@@ -218,14 +222,15 @@ pub async fn list_threads(
         (status = 404, body = ErrorEnvelope, description = "NOT_FOUND: no such thread, or the caller takes no part in it")))]
 #[tracing::instrument(skip_all, fields(user_id = %user.user_id, thread_id))]
 pub async fn list_messages(
-    State(state): State<AppState>,
+    State(messages): State<Arc<Messages>>,
+    State(avatars): State<Arc<Avatars>>,
     AuthUser(user): AuthUser,
     Path(thread_id): Path<String>,
     list: ListQuery<(i64, String)>,
 ) -> ApiResult<Json<ListEnvelope<MessageView>>> {
     let (page, after) = list.finish()?;
-    let rows = state.messages.messages(&user, &thread_id, after, page.fetch_limit()).await?;
-    let db_hash = state.avatars.db_hash();
+    let rows = messages.messages(&user, &thread_id, after, page.fetch_limit()).await?;
+    let db_hash = avatars.db_hash();
     Ok(Json(ListEnvelope::from_rows(
         rows,
         &page,
@@ -243,10 +248,11 @@ pub async fn list_messages(
         (status = 404, body = ErrorEnvelope, description = "NOT_FOUND: no such message in the thread, or the caller takes no part in the thread")))]
 #[tracing::instrument(skip_all, fields(user_id = %user.user_id, thread_id, message_id))]
 pub async fn get_message(
-    State(state): State<AppState>,
+    State(messages): State<Arc<Messages>>,
+    State(avatars): State<Arc<Avatars>>,
     AuthUser(user): AuthUser,
     Path((thread_id, message_id)): Path<(String, String)>,
 ) -> ApiResult<Json<MessageView>> {
-    let message = state.messages.message(&user, &thread_id, &message_id).await?;
-    Ok(Json(MessageView::new(message, state.avatars.db_hash())))
+    let message = messages.message(&user, &thread_id, &message_id).await?;
+    Ok(Json(MessageView::new(message, avatars.db_hash())))
 }

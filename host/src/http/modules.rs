@@ -1,6 +1,8 @@
 //! `/v0/modules`: the modules this deployment enables; `/v0/admin/modules/refused`: the entries of
 //! `[modules] enable` the host could not load at start (operators only).
 
+use std::sync::Arc;
+
 use axum::extract::State;
 use axum::routing::get;
 use axum::{Json, Router};
@@ -10,6 +12,7 @@ use utoipa::ToSchema;
 use super::extract::AuthUser;
 use super::list::{ListEnvelope, ListQuery, PageQuery};
 use crate::http::error::{ApiResult, ErrorEnvelope};
+use crate::services::modules::Modules;
 use crate::state::AppState;
 
 pub fn router() -> Router<AppState> {
@@ -45,14 +48,14 @@ pub struct ModuleView {
         (status = 401, body = ErrorEnvelope, description = "UNAUTHENTICATED")))]
 #[tracing::instrument(skip_all)]
 pub async fn list_modules(
-    State(state): State<AppState>,
+    State(modules): State<Arc<Modules>>,
     _user: AuthUser,
     list: ListQuery<usize>,
 ) -> ApiResult<Json<ListEnvelope<ModuleView>>> {
     // The key is the module's position in the configuration.
     let (page, after) = list.finish()?;
     let first = after.map_or(0, |last| last + 1);
-    let rows: Vec<_> = state.modules.catalogue().into_iter().enumerate().skip(first).take(page.limit + 1).collect();
+    let rows: Vec<_> = modules.catalogue().into_iter().enumerate().skip(first).take(page.limit + 1).collect();
     Ok(Json(ListEnvelope::from_rows(
         rows,
         &page,
@@ -90,16 +93,14 @@ pub struct RefusedModuleView {
         (status = 403, body = ErrorEnvelope, description = "FORBIDDEN: the caller is not a platform operator")))]
 #[tracing::instrument(skip_all)]
 pub async fn refused_modules(
-    State(state): State<AppState>,
+    State(modules): State<Arc<Modules>>,
     AuthUser(user): AuthUser,
 ) -> ApiResult<Json<ListEnvelope<RefusedModuleView>>> {
-    crate::services::operators::require(&state.store, &user).await?;
-    let items = state
-        .modules
-        .host()
-        .refused()
-        .iter()
-        .map(|r| RefusedModuleView { entry: r.entry.clone(), id: r.id.clone(), reason: r.reason.clone() })
+    let items = modules
+        .refused(&user)
+        .await?
+        .into_iter()
+        .map(|r| RefusedModuleView { entry: r.entry, id: r.id, reason: r.reason })
         .collect();
     Ok(Json(ListEnvelope { items, next_cursor: None }))
 }

@@ -6,6 +6,8 @@ pub mod comments;
 pub mod marketplace;
 pub mod modules;
 
+use std::sync::Arc;
+
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::routing::{any, get, post};
@@ -18,7 +20,7 @@ use super::conditional::{IfMatch, Tagged};
 use super::extract::{ApiBody, AuthUser};
 use super::list::{ListEnvelope, ListQuery, PageQuery, cursor_millis};
 use crate::http::error::{ApiResult, ErrorEnvelope};
-use crate::services::spaces::SpaceMembership;
+use crate::services::spaces::{SpaceMembership, Spaces};
 use crate::state::AppState;
 
 pub fn router() -> Router<AppState> {
@@ -114,11 +116,11 @@ pub struct NewSpace {
         (status = 409, body = ErrorEnvelope, description = "CONFLICT: the name is taken")))]
 #[tracing::instrument(skip_all, fields(user_id = %user.user_id))]
 pub async fn create_space(
-    State(state): State<AppState>,
+    State(spaces): State<Arc<Spaces>>,
     AuthUser(user): AuthUser,
     ApiBody(body): ApiBody<crate::domain::spaces::NewSpace>,
 ) -> ApiResult<(StatusCode, Json<SpaceView>)> {
-    let created = state.spaces.create(&user, body).await?;
+    let created = spaces.create(&user, body).await?;
     Ok((StatusCode::CREATED, Json(created.into())))
 }
 
@@ -127,12 +129,12 @@ pub async fn create_space(
     responses((status = 200, body = ListEnvelope<SpaceView>), (status = 400, body = ErrorEnvelope, description = "VALIDATION_FAILED")))]
 #[tracing::instrument(skip_all, fields(user_id = %user.user_id))]
 pub async fn list_spaces(
-    State(state): State<AppState>,
+    State(spaces): State<Arc<Spaces>>,
     AuthUser(user): AuthUser,
     list: ListQuery<(i64, String)>,
 ) -> ApiResult<Json<ListEnvelope<SpaceView>>> {
     let (page, after) = list.finish()?;
-    let rows = state.spaces.list(&user, after, page.fetch_limit()).await?;
+    let rows = spaces.list(&user, after, page.fetch_limit()).await?;
     Ok(Json(ListEnvelope::from_rows(
         rows,
         &page,
@@ -147,11 +149,11 @@ pub async fn list_spaces(
     responses((status = 200, body = SpaceView), (status = 404, body = ErrorEnvelope, description = "NOT_FOUND: no such space, or the caller is not a member")))]
 #[tracing::instrument(skip_all, fields(user_id = %user.user_id, space_id))]
 pub async fn get_general(
-    State(state): State<AppState>,
+    State(spaces): State<Arc<Spaces>>,
     AuthUser(user): AuthUser,
     Path(space_id): Path<String>,
 ) -> ApiResult<Tagged<SpaceView>> {
-    let space = state.spaces.get(&user, &space_id).await?;
+    let space = spaces.get(&user, &space_id).await?;
     Ok(Tagged(space.etag(), space.into()))
 }
 
@@ -164,12 +166,12 @@ pub async fn get_general(
         (status = 409, body = ErrorEnvelope, description = "CONFLICT: the name is taken")))]
 #[tracing::instrument(skip_all, fields(user_id = %user.user_id, space_id))]
 pub async fn update_general(
-    State(state): State<AppState>,
+    State(spaces): State<Arc<Spaces>>,
     AuthUser(user): AuthUser,
     Path(space_id): Path<String>,
     IfMatch(precondition): IfMatch,
     ApiBody(body): ApiBody<crate::domain::spaces::GeneralChange>,
 ) -> ApiResult<Tagged<SpaceView>> {
-    let space = state.spaces.update_general(&user, &space_id, body, &precondition).await?;
+    let space = spaces.update_general(&user, &space_id, body, &precondition).await?;
     Ok(Tagged(space.etag(), space.into()))
 }

@@ -1,5 +1,7 @@
 //! `/v0/users`: the own profile and handle search.
 
+use std::sync::Arc;
+
 use axum::extract::State;
 use axum::routing::get;
 use axum::{Json, Router};
@@ -11,6 +13,9 @@ use super::extract::{ApiBody, AuthUser, BearerToken};
 use super::list::{ListEnvelope, ListQuery, Paged};
 use super::views::{Profile, UserSummary};
 use crate::http::error::{ApiResult, ErrorEnvelope};
+use crate::services::accounts::Accounts;
+use crate::services::avatars::Avatars;
+use crate::services::users::Users;
 use crate::state::AppState;
 
 pub fn router() -> Router<AppState> {
@@ -21,10 +26,14 @@ pub fn router() -> Router<AppState> {
 #[utoipa::path(get, path = "/v0/users/me", tag = "users", security(("session" = [], "license" = [])),
     responses((status = 200, body = Profile), (status = 401, body = ErrorEnvelope, description = "UNAUTHENTICATED")))]
 #[tracing::instrument(skip_all)]
-pub async fn get_me(State(state): State<AppState>, BearerToken(token): BearerToken) -> ApiResult<Tagged<Profile>> {
+pub async fn get_me(
+    State(accounts): State<Arc<Accounts>>,
+    State(avatars): State<Arc<Avatars>>,
+    BearerToken(token): BearerToken,
+) -> ApiResult<Tagged<Profile>> {
     // Session check and profile read in one query: this is the hottest authenticated route.
-    let account = state.accounts.session_profile(&token).await?;
-    Ok(Tagged(account.etag(), Profile::from(account).in_shard(state.avatars.db_hash())))
+    let account = accounts.session_profile(&token).await?;
+    Ok(Tagged(account.etag(), Profile::from(account).in_shard(avatars.db_hash())))
 }
 
 /// Fields `PATCH /v0/users/me` changes; the handle and e-mail are read-only. The handler reads
@@ -46,13 +55,14 @@ pub struct UpdateProfile {
         (status = 401, body = ErrorEnvelope, description = "UNAUTHENTICATED")))]
 #[tracing::instrument(skip_all, fields(user_id = %user.user_id))]
 pub async fn update_me(
-    State(state): State<AppState>,
+    State(users): State<Arc<Users>>,
+    State(avatars): State<Arc<Avatars>>,
     AuthUser(user): AuthUser,
     IfMatch(precondition): IfMatch,
     ApiBody(body): ApiBody<crate::domain::account::ProfileChange>,
 ) -> ApiResult<Tagged<Profile>> {
-    let updated = state.users.update_profile(&user, body, &precondition).await?;
-    Ok(Tagged(updated.etag(), Profile::from(updated).in_shard(state.avatars.db_hash())))
+    let updated = users.update_profile(&user, body, &precondition).await?;
+    Ok(Tagged(updated.etag(), Profile::from(updated).in_shard(avatars.db_hash())))
 }
 
 #[derive(Deserialize, IntoParams)]
@@ -84,12 +94,13 @@ impl Paged for SearchQuery {
         (status = 401, body = ErrorEnvelope, description = "UNAUTHENTICATED")))]
 #[tracing::instrument(skip_all)]
 pub async fn search_users(
-    State(state): State<AppState>,
+    State(users): State<Arc<Users>>,
+    State(avatars): State<Arc<Avatars>>,
     _user: AuthUser,
     list: ListQuery<String, SearchQuery>,
 ) -> ApiResult<Json<ListEnvelope<UserSummary>>> {
     let ListQuery { page, after, params: query, problems } = list;
-    let rows = state.users.search(query.q.as_deref(), after.as_deref(), page.fetch_limit(), problems).await?;
-    let db_hash = state.avatars.db_hash();
+    let rows = users.search(query.q.as_deref(), after.as_deref(), page.fetch_limit(), problems).await?;
+    let db_hash = avatars.db_hash();
     Ok(Json(ListEnvelope::from_rows(rows, &page, |u| u.handle.clone(), |u| UserSummary::from(u).in_shard(db_hash))))
 }

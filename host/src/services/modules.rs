@@ -15,8 +15,9 @@ use crate::domain::precondition::{EntityTag, Precondition};
 use crate::domain::problems::Problems;
 use crate::domain::spaces::Role;
 use crate::error::{Error, OnStale, Result, check_precondition};
+use crate::services::operators;
 use crate::services::spaces::Spaces;
-use crate::store::{SessionUser, SpaceModule};
+use crate::store::{SessionUser, SpaceModule, Store};
 
 /// Largest request body passed to a module's routes, in bytes.
 pub const MAX_REQUEST_BODY_BYTES: usize = 1024 * 1024;
@@ -24,6 +25,7 @@ pub const MAX_REQUEST_BODY_BYTES: usize = 1024 * 1024;
 pub struct Modules {
     host: ModuleHost,
     spaces: Arc<Spaces>,
+    store: Store,
 }
 
 /// A connected module with its configuration, as `GET` answers and `PUT` takes it.
@@ -43,8 +45,20 @@ pub struct RouteRequest<'a> {
 }
 
 impl Modules {
-    pub fn new(host: ModuleHost, spaces: Arc<Spaces>) -> Self {
-        Self { host, spaces }
+    pub fn new(host: ModuleHost, spaces: Arc<Spaces>, store: Store) -> Self {
+        Self { host, spaces, store }
+    }
+
+    /// The modules refused at start, for a platform operator (FORBIDDEN for anyone else).
+    pub async fn refused(&self, user: &SessionUser) -> Result<Vec<trellis_modules::RefusedModule>> {
+        operators::require(&self.store, user).await?;
+        Ok(self.host.refused().to_vec())
+    }
+
+    /// Each enabled module's call metrics since start, for a platform operator (FORBIDDEN for anyone else).
+    pub async fn metrics(&self, user: &SessionUser) -> Result<Vec<trellis_modules::ModuleMetricsReport>> {
+        operators::require(&self.store, user).await?;
+        Ok(self.host.metrics())
     }
 
     pub fn host(&self) -> &ModuleHost {

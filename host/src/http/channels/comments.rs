@@ -1,5 +1,7 @@
 //! `/v0/channels/{channelId}/comments`: the channel's members comment and read.
 
+use std::sync::Arc;
+
 use axum::Json;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
@@ -9,7 +11,8 @@ use crate::http::extract::{ApiBody, AuthUser};
 use crate::http::list::{ListEnvelope, ListQuery, PageQuery};
 use crate::http::spaces::comments::NewComment;
 use crate::http::views::{CommentView, comment_page};
-use crate::state::AppState;
+use crate::services::avatars::Avatars;
+use crate::services::channels::Channels;
 
 /// Comments in the channel; every member may.
 #[utoipa::path(post, path = "/v0/channels/{channelId}/comments", operation_id = "post_channel_comment", tag = "channels", params(("channelId" = String, Path)),
@@ -20,13 +23,14 @@ use crate::state::AppState;
         (status = 429, body = ErrorEnvelope, description = "RATE_LIMITED, with Retry-After: the caller comments faster than the deployment allows")))]
 #[tracing::instrument(skip_all, fields(user_id = %user.user_id, channel_id))]
 pub async fn post_comment(
-    State(state): State<AppState>,
+    State(channels): State<Arc<Channels>>,
+    State(avatars): State<Arc<Avatars>>,
     AuthUser(user): AuthUser,
     Path(channel_id): Path<String>,
     ApiBody(body): ApiBody<crate::domain::comments::CommentText>,
 ) -> ApiResult<(StatusCode, Json<CommentView>)> {
-    let comment = state.channels.post_comment(&user, &channel_id, body).await?;
-    Ok((StatusCode::CREATED, Json(CommentView::new(comment, state.avatars.db_hash()))))
+    let comment = channels.post_comment(&user, &channel_id, body).await?;
+    Ok((StatusCode::CREATED, Json(CommentView::new(comment, avatars.db_hash()))))
 }
 
 /// The channel's comments, newest first; members read them.
@@ -37,12 +41,13 @@ pub async fn post_comment(
         (status = 404, body = ErrorEnvelope, description = "NOT_FOUND: no such channel, or the caller is not a member")))]
 #[tracing::instrument(skip_all, fields(user_id = %user.user_id, channel_id))]
 pub async fn list_comments(
-    State(state): State<AppState>,
+    State(channels): State<Arc<Channels>>,
+    State(avatars): State<Arc<Avatars>>,
     AuthUser(user): AuthUser,
     Path(channel_id): Path<String>,
     list: ListQuery<(i64, String)>,
 ) -> ApiResult<Json<ListEnvelope<CommentView>>> {
     let (page, after) = list.finish()?;
-    let rows = state.channels.comments(&user, &channel_id, after, page.fetch_limit()).await?;
-    Ok(Json(comment_page(rows, &page, state.avatars.db_hash())))
+    let rows = channels.comments(&user, &channel_id, after, page.fetch_limit()).await?;
+    Ok(Json(comment_page(rows, &page, avatars.db_hash())))
 }

@@ -1,6 +1,8 @@
 //! `/v0/channels/{channelId}/invites` and `/v0/channels/invites/...`: inviting by handle, the
 //! invitee's inbox and answer, and cancelling.
 
+use std::sync::Arc;
+
 use axum::Json;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
@@ -11,8 +13,7 @@ use utoipa::ToSchema;
 use crate::http::error::{ApiResult, ErrorEnvelope};
 use crate::http::extract::{ApiBody, AuthUser};
 use crate::http::list::{ListEnvelope, ListQuery, PageQuery, cursor_millis};
-use crate::services::channels::{Invite, InviteAnswer};
-use crate::state::AppState;
+use crate::services::channels::{Channels, Invite, InviteAnswer};
 
 /// Whom to invite.
 #[derive(Deserialize, ToSchema)]
@@ -111,12 +112,12 @@ pub struct InviteResponse {
         (status = 429, body = ErrorEnvelope, description = "RATE_LIMITED with Retry-After (the time left): a user named declined this channel's invite less than the cool-down (24 h by default) ago; nothing written")))]
 #[tracing::instrument(skip_all, fields(user_id = %user.user_id, channel_id))]
 pub async fn invite(
-    State(state): State<AppState>,
+    State(channels): State<Arc<Channels>>,
     AuthUser(user): AuthUser,
     Path(channel_id): Path<String>,
     ApiBody(body): ApiBody<crate::domain::channels::InviteHandles>,
 ) -> ApiResult<(StatusCode, Json<InvitesCreated>)> {
-    let outcomes = state.channels.invite(&user, &channel_id, body).await?;
+    let outcomes = channels.invite(&user, &channel_id, body).await?;
     Ok((StatusCode::CREATED, Json(InvitesCreated { invites: outcomes.into_iter().map(InviteResult::from).collect() })))
 }
 
@@ -126,12 +127,12 @@ pub async fn invite(
     responses((status = 200, body = ListEnvelope<InviteView>), (status = 400, body = ErrorEnvelope, description = "VALIDATION_FAILED: query.limit, query.cursor")))]
 #[tracing::instrument(skip_all, fields(user_id = %user.user_id))]
 pub async fn pending_invites(
-    State(state): State<AppState>,
+    State(channels): State<Arc<Channels>>,
     AuthUser(user): AuthUser,
     list: ListQuery<(i64, String)>,
 ) -> ApiResult<Json<ListEnvelope<InviteView>>> {
     let (page, after) = list.finish()?;
-    let rows = state.channels.pending_invites(&user, after, page.fetch_limit()).await?;
+    let rows = channels.pending_invites(&user, after, page.fetch_limit()).await?;
     Ok(Json(ListEnvelope::from_rows(
         rows,
         &page,
@@ -150,11 +151,11 @@ pub async fn pending_invites(
         (status = 409, body = ErrorEnvelope, description = "INVALID_TRANSITION: the invite is already ACCEPTED, DECLINED or CANCELLED")))]
 #[tracing::instrument(skip_all, fields(user_id = %user.user_id))]
 pub async fn respond(
-    State(state): State<AppState>,
+    State(channels): State<Arc<Channels>>,
     AuthUser(user): AuthUser,
     ApiBody(body): ApiBody<crate::domain::channels::InviteAnswer>,
 ) -> ApiResult<Json<InviteView>> {
-    Ok(Json(state.channels.respond(&user, body).await?.into()))
+    Ok(Json(channels.respond(&user, body).await?.into()))
 }
 
 /// Cancels a PENDING invite; its inviter or the channel's owner may.
@@ -166,10 +167,10 @@ pub async fn respond(
         (status = 409, body = ErrorEnvelope, description = "INVALID_TRANSITION: the invite is already ACCEPTED, DECLINED or CANCELLED")))]
 #[tracing::instrument(skip_all, fields(user_id = %user.user_id, channel_id))]
 pub async fn cancel_invite(
-    State(state): State<AppState>,
+    State(channels): State<Arc<Channels>>,
     AuthUser(user): AuthUser,
     Path((channel_id, invite_id)): Path<(String, String)>,
 ) -> ApiResult<StatusCode> {
-    state.channels.cancel_invite(&user, &channel_id, &invite_id).await?;
+    channels.cancel_invite(&user, &channel_id, &invite_id).await?;
     Ok(StatusCode::NO_CONTENT)
 }

@@ -1,5 +1,7 @@
 //! Form configuration routes.
 
+use std::sync::Arc;
+
 use axum::Json;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
@@ -13,10 +15,8 @@ use crate::http::conditional::{IfMatch, Tagged};
 use crate::http::error::{ApiResult, ErrorEnvelope};
 use crate::http::extract::{ApiJson, AuthUser};
 use crate::http::list::{ListEnvelope, ListQuery, Paged, cursor_millis};
-use crate::services::form_configurations::ConfigurationScope;
-use crate::services::form_configurations::{ACTIVE, ARCHIVED, Configuration};
+use crate::services::form_configurations::{ACTIVE, ARCHIVED, Configuration, ConfigurationScope, FormConfigurations};
 use crate::services::licenses::Caller;
-use crate::state::AppState;
 
 /// A stored configuration as clients see it.
 #[derive(Serialize, ToSchema)]
@@ -91,11 +91,11 @@ pub struct ConfigurationWrapper {
     security(("session" = [], "license" = [])),
     responses((status = 200, body = ValidationResult), (status = 400, body = ErrorEnvelope, description = "VALIDATION_FAILED with every problem")))]
 pub async fn validate_configuration(
-    State(state): State<AppState>,
+    State(form_configurations): State<Arc<FormConfigurations>>,
     _user: AuthUser,
     ApiJson(body): ApiJson<Value>,
 ) -> ApiResult<Json<ValidationResult>> {
-    let parsed = state.form_configurations.validate(&body).await?;
+    let parsed = form_configurations.validate(&body).await?;
     Ok(Json(ValidationResult { valid: true, id: parsed.id().to_string(), config: parsed.document().clone() }))
 }
 
@@ -106,12 +106,12 @@ pub async fn validate_configuration(
         (status = 403, body = ErrorEnvelope, description = "ENTITLEMENT_LIMIT_EXCEEDED: forms.configurations.createPerDay"),
         (status = 409, body = ErrorEnvelope, description = "CONFLICT: the id exists")))]
 pub async fn create_configuration(
-    State(state): State<AppState>,
+    State(form_configurations): State<Arc<FormConfigurations>>,
     AuthUser(user): AuthUser,
     caller: Caller,
     ApiJson(body): ApiJson<Value>,
 ) -> ApiResult<(StatusCode, Json<ConfigurationView>)> {
-    let created = state.form_configurations.create(&user, &caller.plan, &body).await?;
+    let created = form_configurations.create(&user, &caller.plan, &body).await?;
     Ok((StatusCode::CREATED, Json(created.into())))
 }
 
@@ -122,13 +122,13 @@ pub async fn create_configuration(
         (status = 403, body = ErrorEnvelope, description = "FORBIDDEN: not owner or editor"),
         (status = 404, body = ErrorEnvelope, description = "NOT_FOUND"), (status = 409, body = ErrorEnvelope, description = "CONFLICT: concurrent update")))]
 pub async fn update_configuration(
-    State(state): State<AppState>,
+    State(form_configurations): State<Arc<FormConfigurations>>,
     AuthUser(user): AuthUser,
     Path(configuration_id): Path<String>,
     IfMatch(precondition): IfMatch,
     ApiJson(body): ApiJson<Value>,
 ) -> ApiResult<Tagged<ConfigurationView>> {
-    let configuration = state.form_configurations.update(&user, &configuration_id, &body, &precondition).await?;
+    let configuration = form_configurations.update(&user, &configuration_id, &body, &precondition).await?;
     Ok(Tagged(configuration.etag(), configuration.into()))
 }
 
@@ -137,11 +137,11 @@ pub async fn update_configuration(
     params(("configurationId" = String, Path)), security(("session" = [], "license" = [])),
     responses((status = 200, body = ConfigurationView), (status = 404, body = ErrorEnvelope, description = "NOT_FOUND")))]
 pub async fn get_configuration(
-    State(state): State<AppState>,
+    State(form_configurations): State<Arc<FormConfigurations>>,
     AuthUser(user): AuthUser,
     Path(configuration_id): Path<String>,
 ) -> ApiResult<Tagged<ConfigurationView>> {
-    let configuration = state.form_configurations.readable(&user, &configuration_id).await?;
+    let configuration = form_configurations.readable(&user, &configuration_id).await?;
     Ok(Tagged(configuration.etag(), configuration.into()))
 }
 
@@ -170,7 +170,7 @@ impl Paged for ConfigurationQuery {
     security(("session" = [], "license" = [])),
     responses((status = 200, body = ListEnvelope<ConfigurationView>), (status = 400, body = ErrorEnvelope, description = "VALIDATION_FAILED")))]
 pub async fn list_configurations(
-    State(state): State<AppState>,
+    State(form_configurations): State<Arc<FormConfigurations>>,
     AuthUser(user): AuthUser,
     list: ListQuery<(i64, String), ConfigurationQuery>,
 ) -> ApiResult<Json<ListEnvelope<ConfigurationView>>> {
@@ -182,7 +182,7 @@ pub async fn list_configurations(
     }
     problems.finish(())?;
     let scope = ConfigurationScope { language, states: &states };
-    let rows = state.form_configurations.list(&user, &scope, after, page.fetch_limit()).await?;
+    let rows = form_configurations.list(&user, &scope, after, page.fetch_limit()).await?;
     Ok(Json(ListEnvelope::from_rows(
         rows,
         &page,

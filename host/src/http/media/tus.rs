@@ -3,14 +3,14 @@
 //! headers are read here and handed to `services::resumable` as text; every answer, errors too,
 //! carries `Tus-Resumable`.
 
+use std::sync::Arc;
 use std::time::SystemTime;
 
-use axum::Json;
-use axum::Router;
 use axum::extract::{Path, Request, State};
 use axum::http::{HeaderMap, HeaderName, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::post;
+use axum::{Json, Router};
 use futures::TryStreamExt;
 use serde::Serialize;
 use time::OffsetDateTime;
@@ -23,7 +23,7 @@ use crate::http::error::{ApiResult, Error, ErrorCode, ErrorEnvelope};
 use crate::http::extract::AuthUser;
 use crate::media::ByteStream;
 use crate::services::licenses::Caller;
-use crate::services::resumable::{NewUpload, SentBytes, UploadStatus};
+use crate::services::resumable::{NewUpload, ResumableUploads, SentBytes, UploadStatus};
 use crate::state::AppState;
 
 const TUS_RESUMABLE: HeaderName = HeaderName::from_static("tus-resumable");
@@ -100,11 +100,11 @@ pub struct UploadCreated {
 /// What the server speaks: the tus version, extensions and largest upload.
 #[utoipa::path(options, path = "/v0/media/uploads", tag = "media",
     responses((status = 204, description = "Tus-Version, Tus-Extension and Tus-Max-Size")))]
-pub async fn tus_options(State(state): State<AppState>) -> Response {
+pub async fn tus_options(State(uploads): State<Arc<ResumableUploads>>) -> Response {
     let mut headers = HeaderMap::new();
     headers.insert(TUS_VERSION_HEADER, HeaderValue::from_static(TUS_VERSION));
     headers.insert(HeaderName::from_static("tus-extension"), HeaderValue::from_static(TUS_EXTENSIONS));
-    headers.insert(HeaderName::from_static("tus-max-size"), count(state.uploads.max_size()));
+    headers.insert(HeaderName::from_static("tus-max-size"), count(uploads.max_size()));
     (StatusCode::NO_CONTENT, headers).into_response()
 }
 
@@ -121,7 +121,7 @@ pub async fn tus_options(State(state): State<AppState>) -> Response {
         (status = 429, body = ErrorEnvelope, description = "RATE_LIMITED: the user or license key holds too many unused uploads or bytes"),
         (status = 503, body = ErrorEnvelope, description = "MEDIA_UNAVAILABLE, or SERVICE_UNAVAILABLE: the server's unused uploads hold as many bytes as it allows (`Retry-After`)")))]
 pub async fn create_upload(
-    State(state): State<AppState>,
+    State(uploads): State<Arc<ResumableUploads>>,
     AuthUser(user): AuthUser,
     caller: Caller,
     request: Request,
@@ -134,7 +134,7 @@ pub async fn create_upload(
         metadata: text(&headers, &UPLOAD_METADATA),
     };
     let first = is_offset_stream(&headers).then(|| sent_bytes(request));
-    let status = state.uploads.create(&user, &caller.subject, new, first).await?;
+    let status = uploads.create(&user, &caller.subject, new, first).await?;
     let mut answer = HeaderMap::new();
     let location = format!("/v0/media/uploads/{}", status.upload_id);
     answer.insert(header::LOCATION, HeaderValue::from_str(&location).map_err(Error::internal)?);
@@ -163,13 +163,13 @@ fn describe(headers: &mut HeaderMap, status: &UploadStatus) {
         (status = 410, description = "UPLOAD_EXPIRED"),
         (status = 412, description = "PRECONDITION_FAILED: no Tus-Resumable 1.0.0")))]
 pub async fn upload_status(
-    State(state): State<AppState>,
+    State(uploads): State<Arc<ResumableUploads>>,
     AuthUser(user): AuthUser,
     Path(upload_id): Path<String>,
     headers: HeaderMap,
 ) -> ApiResult<Response> {
     require_version(&headers)?;
-    let status = state.uploads.status(&user, &upload_id).await?;
+    let status = uploads.status(&user, &upload_id).await?;
     let mut answer = HeaderMap::new();
     describe(&mut answer, &status);
     answer.insert(UPLOAD_LENGTH, count(status.length));
@@ -198,7 +198,7 @@ pub async fn upload_status(
         (status = 415, body = ErrorEnvelope, description = "UNSUPPORTED_MEDIA_TYPE: not application/offset+octet-stream"),
         (status = 503, body = ErrorEnvelope, description = "MEDIA_UNAVAILABLE")))]
 pub async fn append_upload(
-    State(state): State<AppState>,
+    State(uploads): State<Arc<ResumableUploads>>,
     AuthUser(user): AuthUser,
     Path(upload_id): Path<String>,
     request: Request,
@@ -209,7 +209,7 @@ pub async fn append_upload(
         return Err(Error::UnsupportedMediaType(format!("the body must be {OFFSET_OCTET_STREAM}").into()));
     }
     let offset = text(&headers, &UPLOAD_OFFSET);
-    let status = state.uploads.append(&user, &upload_id, offset, sent_bytes(request)).await?;
+    let status = uploads.append(&user, &upload_id, offset, sent_bytes(request)).await?;
     let mut answer = HeaderMap::new();
     describe(&mut answer, &status);
     Ok((StatusCode::NO_CONTENT, answer).into_response())
@@ -224,12 +224,12 @@ pub async fn append_upload(
         (status = 409, body = ErrorEnvelope, description = "CONFLICT: a request is writing it"),
         (status = 412, body = ErrorEnvelope, description = "PRECONDITION_FAILED: no Tus-Resumable 1.0.0")))]
 pub async fn terminate_upload(
-    State(state): State<AppState>,
+    State(uploads): State<Arc<ResumableUploads>>,
     AuthUser(user): AuthUser,
     Path(upload_id): Path<String>,
     headers: HeaderMap,
 ) -> ApiResult<StatusCode> {
     require_version(&headers)?;
-    state.uploads.terminate(&user, &upload_id).await?;
+    uploads.terminate(&user, &upload_id).await?;
     Ok(StatusCode::NO_CONTENT)
 }

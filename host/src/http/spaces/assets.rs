@@ -1,6 +1,8 @@
 //! `/v0/spaces/{spaceId}/assets`: announcing published assets, the owner's decisions and reading
 //! them. Their bytes go up and come down through `/v0/media/spaces/...` (see `http::media`).
 
+use std::sync::Arc;
+
 use axum::Json;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
@@ -8,14 +10,12 @@ use serde::{Deserialize, Serialize};
 use time::OffsetDateTime;
 use utoipa::{IntoParams, ToSchema};
 
-use crate::domain::assets::StateChange;
-use crate::domain::assets::parse_states;
+use crate::domain::assets::{StateChange, parse_states};
 use crate::http::error::{ApiResult, ErrorEnvelope};
 use crate::http::extract::{ApiBody, AuthUser};
 use crate::http::list::{ListEnvelope, ListQuery, Paged, cursor_millis};
-use crate::services::assets::{Asset, BASE_PART};
+use crate::services::assets::{Asset, Assets, BASE_PART};
 use crate::services::licenses::Caller;
-use crate::state::AppState;
 
 /// Who proposed an asset.
 #[derive(Serialize, ToSchema)]
@@ -223,13 +223,13 @@ fn asset_key(asset: &Asset) -> (i64, String) {
         (status = 409, body = ErrorEnvelope, description = "CONFLICT: the caller holds 100 assets of this space awaiting an upload or a decision")))]
 #[tracing::instrument(skip_all, fields(user_id = %user.user_id, space_id))]
 pub async fn create_asset(
-    State(state): State<AppState>,
+    State(assets): State<Arc<Assets>>,
     AuthUser(user): AuthUser,
     caller: Caller,
     Path(space_id): Path<String>,
     ApiBody(body): ApiBody<crate::domain::assets::NewAsset>,
 ) -> ApiResult<(StatusCode, Json<AssetCreated>)> {
-    let asset_id = state.assets.create(&user, &caller, &space_id, body).await?;
+    let asset_id = assets.create(&user, &caller, &space_id, body).await?;
     Ok((StatusCode::CREATED, Json(AssetCreated { new_published_asset_id: asset_id })))
 }
 
@@ -242,7 +242,7 @@ pub async fn create_asset(
         (status = 404, body = ErrorEnvelope, description = "NOT_FOUND: no such space, or the caller is not a member")))]
 #[tracing::instrument(skip_all, fields(user_id = %user.user_id, space_id))]
 pub async fn list_assets(
-    State(state): State<AppState>,
+    State(assets): State<Arc<Assets>>,
     AuthUser(user): AuthUser,
     Path(space_id): Path<String>,
     list: ListQuery<(i64, String), AssetQuery>,
@@ -250,7 +250,7 @@ pub async fn list_assets(
     let ListQuery { page, after, params: query, mut problems } = list;
     let states = query.states.as_deref().map(|raw| parse_states(raw, &mut problems)).unwrap_or_default();
     problems.finish(())?;
-    let rows = state.assets.list(&user, &space_id, &states, after, page.fetch_limit()).await?;
+    let rows = assets.list(&user, &space_id, &states, after, page.fetch_limit()).await?;
     Ok(Json(ListEnvelope::from_rows(rows, &page, asset_key, AssetView::from)))
 }
 
@@ -261,11 +261,11 @@ pub async fn list_assets(
         (status = 404, body = ErrorEnvelope, description = "NOT_FOUND: no such space or asset, or one the caller may not see")))]
 #[tracing::instrument(skip_all, fields(user_id = %user.user_id, space_id, asset_id))]
 pub async fn get_asset(
-    State(state): State<AppState>,
+    State(assets): State<Arc<Assets>>,
     AuthUser(user): AuthUser,
     Path((space_id, asset_id)): Path<(String, String)>,
 ) -> ApiResult<Json<AssetView>> {
-    Ok(Json(state.assets.get(&user, &space_id, &asset_id).await?.into()))
+    Ok(Json(assets.get(&user, &space_id, &asset_id).await?.into()))
 }
 
 /// The owner's decision on an asset; only the moves the description of `state` lists.
@@ -278,12 +278,12 @@ pub async fn get_asset(
         (status = 409, body = ErrorEnvelope, description = "INVALID_TRANSITION: a move the life cycle does not allow")))]
 #[tracing::instrument(skip_all, fields(user_id = %user.user_id, space_id))]
 pub async fn change_asset_state(
-    State(state): State<AppState>,
+    State(assets): State<Arc<Assets>>,
     AuthUser(user): AuthUser,
     Path(space_id): Path<String>,
     ApiBody(body): ApiBody<StateChange>,
 ) -> ApiResult<Json<AssetView>> {
-    Ok(Json(state.assets.change_state(&user, &space_id, body).await?.into()))
+    Ok(Json(assets.change_state(&user, &space_id, body).await?.into()))
 }
 
 /// The owner's queue of assets awaiting approval, newest first, as part descriptors.
@@ -295,13 +295,13 @@ pub async fn change_asset_state(
         (status = 404, body = ErrorEnvelope, description = "NOT_FOUND: no such space, or the caller is not a member")))]
 #[tracing::instrument(skip_all, fields(user_id = %user.user_id, space_id))]
 pub async fn awaiting_approval(
-    State(state): State<AppState>,
+    State(assets): State<Arc<Assets>>,
     AuthUser(user): AuthUser,
     Path(space_id): Path<String>,
     list: ListQuery<(i64, String)>,
 ) -> ApiResult<Json<ListEnvelope<AssetPart>>> {
     let (page, after) = list.finish()?;
-    let rows = state.assets.awaiting_approval(&user, &space_id, after, page.fetch_limit()).await?;
+    let rows = assets.awaiting_approval(&user, &space_id, after, page.fetch_limit()).await?;
     Ok(Json(ListEnvelope::from_rows(rows, &page, asset_key, AssetPart::from)))
 }
 
@@ -317,11 +317,11 @@ pub async fn awaiting_approval(
         (status = 409, body = ErrorEnvelope, description = "CONFLICT: the asset has not been analysed yet, or its analysis is queued or running")))]
 #[tracing::instrument(skip_all, fields(user_id = %user.user_id, space_id, asset_id))]
 pub async fn reanalyse_asset(
-    State(state): State<AppState>,
+    State(assets): State<Arc<Assets>>,
     AuthUser(user): AuthUser,
     caller: Caller,
     Path((space_id, asset_id)): Path<(String, String)>,
 ) -> ApiResult<(StatusCode, Json<AssetView>)> {
-    let asset = state.assets.reanalyse(&user, &caller.plan, &space_id, &asset_id).await?;
+    let asset = assets.reanalyse(&user, &caller.plan, &space_id, &asset_id).await?;
     Ok((StatusCode::ACCEPTED, Json(asset.into())))
 }

@@ -1,5 +1,7 @@
 //! `/v0/spaces/{spaceId}/comments`: the space's owner and members comment and read.
 
+use std::sync::Arc;
+
 use axum::Json;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
@@ -10,7 +12,8 @@ use crate::http::error::{ApiResult, ErrorEnvelope};
 use crate::http::extract::{ApiBody, AuthUser};
 use crate::http::list::{ListEnvelope, ListQuery, PageQuery};
 use crate::http::views::{CommentView, comment_page};
-use crate::state::AppState;
+use crate::services::avatars::Avatars;
+use crate::services::comments::Comments;
 
 /// A new comment. The handler reads the body as a map so it can name every unknown property; this
 /// type documents it.
@@ -31,13 +34,14 @@ pub struct NewComment {
         (status = 429, body = ErrorEnvelope, description = "RATE_LIMITED, with Retry-After: the caller comments faster than the deployment allows")))]
 #[tracing::instrument(skip_all, fields(user_id = %user.user_id, space_id))]
 pub async fn post_comment(
-    State(state): State<AppState>,
+    State(comments): State<Arc<Comments>>,
+    State(avatars): State<Arc<Avatars>>,
     AuthUser(user): AuthUser,
     Path(space_id): Path<String>,
     ApiBody(body): ApiBody<crate::domain::comments::CommentText>,
 ) -> ApiResult<(StatusCode, Json<CommentView>)> {
-    let comment = state.comments.post_in_space(&user, &space_id, body).await?;
-    Ok((StatusCode::CREATED, Json(CommentView::new(comment, state.avatars.db_hash()))))
+    let comment = comments.post_in_space(&user, &space_id, body).await?;
+    Ok((StatusCode::CREATED, Json(CommentView::new(comment, avatars.db_hash()))))
 }
 
 /// The space's comments, newest first.
@@ -48,12 +52,13 @@ pub async fn post_comment(
         (status = 404, body = ErrorEnvelope, description = "NOT_FOUND: no such space, or the caller is not a member")))]
 #[tracing::instrument(skip_all, fields(user_id = %user.user_id, space_id))]
 pub async fn list_comments(
-    State(state): State<AppState>,
+    State(comments): State<Arc<Comments>>,
+    State(avatars): State<Arc<Avatars>>,
     AuthUser(user): AuthUser,
     Path(space_id): Path<String>,
     list: ListQuery<(i64, String)>,
 ) -> ApiResult<Json<ListEnvelope<CommentView>>> {
     let (page, after) = list.finish()?;
-    let rows = state.comments.list_in_space(&user, &space_id, after, page.fetch_limit()).await?;
-    Ok(Json(comment_page(rows, &page, state.avatars.db_hash())))
+    let rows = comments.list_in_space(&user, &space_id, after, page.fetch_limit()).await?;
+    Ok(Json(comment_page(rows, &page, avatars.db_hash())))
 }

@@ -1,6 +1,8 @@
 //! The owner's side of the marketplace: `/v0/spaces/{spaceId}/settings/marketplace` (the listing
 //! preparation) and `/v0/spaces/{spaceId}/users/pending` (registrations awaiting a decision).
 
+use std::sync::Arc;
+
 use axum::Json;
 use axum::extract::{Path, State};
 use serde::{Deserialize, Serialize};
@@ -14,9 +16,8 @@ use crate::http::error::{ApiResult, ErrorEnvelope};
 use crate::http::extract::{ApiBody, ApiJson, AuthUser};
 use crate::http::list::{ListEnvelope, ListQuery, PageQuery, cursor_millis};
 use crate::http::marketplace::RegistrationView;
-use crate::services::marketplace::Settings;
 use crate::services::marketplace::registrations::PendingRegistration;
-use crate::state::AppState;
+use crate::services::marketplace::{Marketplace, Settings};
 
 /// A space's marketplace settings as its owner sees them.
 #[derive(Serialize, ToSchema)]
@@ -95,11 +96,11 @@ pub struct MarketplaceSettingsChange {
         (status = 403, body = ErrorEnvelope, description = "FORBIDDEN: the caller is a member, not the owner"),
         (status = 404, body = ErrorEnvelope, description = "NOT_FOUND: no such space, or the caller is not a member")))]
 pub async fn get_settings(
-    State(state): State<AppState>,
+    State(marketplace): State<Arc<Marketplace>>,
     AuthUser(user): AuthUser,
     Path(space_id): Path<String>,
 ) -> ApiResult<Tagged<MarketplaceSettingsView>> {
-    let settings = state.marketplace.settings(&user, &space_id).await?;
+    let settings = marketplace.settings(&user, &space_id).await?;
     Ok(Tagged(settings.etag.clone(), settings.into()))
 }
 
@@ -116,13 +117,13 @@ pub async fn get_settings(
         (status = 409, body = ErrorEnvelope, description = "CONFLICT: the operator decided meanwhile; read and save again")))]
 #[tracing::instrument(skip_all, fields(user_id = %user.user_id, space_id))]
 pub async fn put_settings(
-    State(state): State<AppState>,
+    State(marketplace): State<Arc<Marketplace>>,
     AuthUser(user): AuthUser,
     Path(space_id): Path<String>,
     IfMatch(precondition): IfMatch,
     ApiJson(body): ApiJson<Map<String, Value>>,
 ) -> ApiResult<Tagged<MarketplaceSettingsView>> {
-    let settings = state.marketplace.save_settings(&user, &space_id, &body, &precondition).await?;
+    let settings = marketplace.save_settings(&user, &space_id, &body, &precondition).await?;
     Ok(Tagged(settings.etag.clone(), settings.into()))
 }
 
@@ -163,13 +164,13 @@ impl From<PendingRegistration> for PendingRegistrationView {
         (status = 403, body = ErrorEnvelope, description = "FORBIDDEN: the caller is a member, not the owner"),
         (status = 404, body = ErrorEnvelope, description = "NOT_FOUND: no such space, or the caller is not a member")))]
 pub async fn list_pending(
-    State(state): State<AppState>,
+    State(marketplace): State<Arc<Marketplace>>,
     AuthUser(user): AuthUser,
     Path(space_id): Path<String>,
     list: ListQuery<(i64, String)>,
 ) -> ApiResult<Json<ListEnvelope<PendingRegistrationView>>> {
     let (page, after) = list.finish()?;
-    let rows = state.marketplace.pending(&user, &space_id, after, page.fetch_limit()).await?;
+    let rows = marketplace.pending(&user, &space_id, after, page.fetch_limit()).await?;
     Ok(Json(ListEnvelope::from_rows(
         rows,
         &page,
@@ -203,10 +204,10 @@ pub struct RegistrationDecision {
         (status = 409, body = ErrorEnvelope, description = "INVALID_TRANSITION: the registration is decided already")))]
 #[tracing::instrument(skip_all, fields(user_id = %user.user_id, space_id))]
 pub async fn decide_pending(
-    State(state): State<AppState>,
+    State(marketplace): State<Arc<Marketplace>>,
     AuthUser(user): AuthUser,
     Path(space_id): Path<String>,
     ApiBody(body): ApiBody<OwnerDecision>,
 ) -> ApiResult<Json<RegistrationView>> {
-    Ok(Json(state.marketplace.decide_registration(&user, &space_id, body).await?.into()))
+    Ok(Json(marketplace.decide_registration(&user, &space_id, body).await?.into()))
 }

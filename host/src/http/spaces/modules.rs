@@ -1,6 +1,7 @@
 //! `/v0/spaces/{spaceId}/modules`: the connected set, and the routes of each connected module.
 
 use std::borrow::Cow;
+use std::sync::Arc;
 
 use axum::body::Body;
 use axum::extract::{OriginalUri, Path, Request, State};
@@ -15,8 +16,7 @@ use crate::domain::problems::Problem;
 use crate::http::conditional::{IfMatch, Tagged};
 use crate::http::error::{ApiResult, Error, ErrorBody, ErrorCode, ErrorEnvelope, code_for_status, status_of};
 use crate::http::extract::{ApiJson, AuthUser};
-use crate::services::modules::{Connected, MAX_REQUEST_BODY_BYTES, RouteRequest};
-use crate::state::AppState;
+use crate::services::modules::{Connected, MAX_REQUEST_BODY_BYTES, Modules, RouteRequest};
 
 /// One connected module and the configuration the space gave it.
 #[derive(Serialize, Deserialize, ToSchema)]
@@ -51,12 +51,12 @@ impl From<Vec<Connected>> for ConnectedModules {
         (status = 404, body = ErrorEnvelope, description = "NOT_FOUND: no such space, or the caller is not a member")))]
 #[tracing::instrument(skip_all, fields(user_id = %user.user_id, space_id))]
 pub async fn get_modules(
-    State(state): State<AppState>,
+    State(modules): State<Arc<Modules>>,
     AuthUser(user): AuthUser,
     Path(space_id): Path<String>,
 ) -> ApiResult<Tagged<ConnectedModules>> {
-    let (etag, modules) = state.modules.connected(&user, &space_id).await?;
-    Ok(Tagged(etag, modules.into()))
+    let (etag, connected) = modules.connected(&user, &space_id).await?;
+    Ok(Tagged(etag, connected.into()))
 }
 
 /// Replaces the connected set; only the owner may. Each `config` is checked against its module's
@@ -69,14 +69,14 @@ pub async fn get_modules(
         (status = 404, body = ErrorEnvelope, description = "NOT_FOUND: no such space, or the caller is not a member")))]
 #[tracing::instrument(skip_all, fields(user_id = %user.user_id, space_id))]
 pub async fn replace_modules(
-    State(state): State<AppState>,
+    State(modules): State<Arc<Modules>>,
     AuthUser(user): AuthUser,
     Path(space_id): Path<String>,
     IfMatch(precondition): IfMatch,
     ApiJson(body): ApiJson<Map<String, Value>>,
 ) -> ApiResult<Tagged<ConnectedModules>> {
-    let (etag, modules) = state.modules.replace(&user, &space_id, &body, &precondition).await?;
-    Ok(Tagged(etag, modules.into()))
+    let (etag, connected) = modules.replace(&user, &space_id, &body, &precondition).await?;
+    Ok(Tagged(etag, connected.into()))
 }
 
 /// A module's own route: the method, the path after the module id, the query and the body (at
@@ -94,7 +94,7 @@ pub async fn replace_modules(
         (status = 502, body = ErrorEnvelope, description = "MODULE_FAILED: the module trapped, ran out of time or memory, or answered something invalid")))]
 #[tracing::instrument(skip_all, fields(user_id = %user.user_id, space_id, module_id))]
 pub async fn module_route(
-    State(state): State<AppState>,
+    State(modules): State<Arc<Modules>>,
     AuthUser(user): AuthUser,
     request: Request,
 ) -> ApiResult<Response> {
@@ -111,7 +111,7 @@ pub async fn module_route(
         .await
         .map_err(|_| Error::PayloadTooLarge(Cow::Borrowed("a module route takes at most 1 MiB")))?;
     let route = RouteRequest { method: &method, path, query: &query, body: body.to_vec() };
-    let answer = state.modules.request(&user, &space_id, &module_id, route).await?;
+    let answer = modules.request(&user, &space_id, &module_id, route).await?;
     Ok(into_response(answer))
 }
 

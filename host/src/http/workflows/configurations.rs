@@ -1,5 +1,7 @@
 //! Workflow configuration and permission routes.
 
+use std::sync::Arc;
+
 use axum::Json;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
@@ -12,9 +14,7 @@ use crate::http::conditional::{IfMatch, Tagged};
 use crate::http::error::{ApiResult, ErrorEnvelope};
 use crate::http::extract::{ApiJson, AuthUser};
 use crate::http::list::{ListEnvelope, ListQuery, PageQuery, cursor_millis};
-use crate::services::workflow_configurations::SlotHolder;
-use crate::services::workflow_configurations::Workflow;
-use crate::state::AppState;
+use crate::services::workflow_configurations::{SlotHolder, Workflow, WorkflowConfigurations};
 
 /// A stored workflow configuration.
 #[derive(Serialize, ToSchema)]
@@ -69,11 +69,11 @@ pub struct WorkflowValidation {
     security(("session" = [], "license" = [])),
     responses((status = 200, body = WorkflowValidation), (status = 400, body = ErrorEnvelope, description = "VALIDATION_FAILED with every problem")))]
 pub async fn validate_workflow(
-    State(state): State<AppState>,
+    State(workflows): State<Arc<WorkflowConfigurations>>,
     AuthUser(user): AuthUser,
     ApiJson(body): ApiJson<Value>,
 ) -> ApiResult<Json<WorkflowValidation>> {
-    let parsed = state.workflows.validate(&user, &body).await?;
+    let parsed = workflows.validate(&user, &body).await?;
     Ok(Json(WorkflowValidation { valid: true, id: parsed.id().to_string(), config: parsed.document().clone() }))
 }
 
@@ -83,11 +83,11 @@ pub async fn validate_workflow(
     responses((status = 201, body = WorkflowView), (status = 400, body = ErrorEnvelope, description = "VALIDATION_FAILED"),
         (status = 409, body = ErrorEnvelope, description = "CONFLICT: the id exists")))]
 pub async fn create_workflow(
-    State(state): State<AppState>,
+    State(workflows): State<Arc<WorkflowConfigurations>>,
     AuthUser(user): AuthUser,
     ApiJson(body): ApiJson<Value>,
 ) -> ApiResult<(StatusCode, Json<WorkflowView>)> {
-    Ok((StatusCode::CREATED, Json(state.workflows.create(&user, &body).await?.into())))
+    Ok((StatusCode::CREATED, Json(workflows.create(&user, &body).await?.into())))
 }
 
 /// Replaces the document; creator only.
@@ -96,13 +96,13 @@ pub async fn create_workflow(
     responses((status = 200, body = WorkflowView), (status = 400, body = ErrorEnvelope, description = "VALIDATION_FAILED"),
         (status = 403, body = ErrorEnvelope, description = "FORBIDDEN"), (status = 404, body = ErrorEnvelope, description = "NOT_FOUND")))]
 pub async fn update_workflow(
-    State(state): State<AppState>,
+    State(workflows): State<Arc<WorkflowConfigurations>>,
     AuthUser(user): AuthUser,
     Path(configuration_id): Path<String>,
     IfMatch(precondition): IfMatch,
     ApiJson(body): ApiJson<Value>,
 ) -> ApiResult<Tagged<WorkflowView>> {
-    let workflow = state.workflows.update(&user, &configuration_id, &body, &precondition).await?;
+    let workflow = workflows.update(&user, &configuration_id, &body, &precondition).await?;
     Ok(Tagged(workflow.etag(), workflow.into()))
 }
 
@@ -111,11 +111,11 @@ pub async fn update_workflow(
     params(("configurationId" = String, Path)), security(("session" = [], "license" = [])),
     responses((status = 200, body = WorkflowView), (status = 404, body = ErrorEnvelope, description = "NOT_FOUND")))]
 pub async fn get_workflow(
-    State(state): State<AppState>,
+    State(workflows): State<Arc<WorkflowConfigurations>>,
     AuthUser(user): AuthUser,
     Path(configuration_id): Path<String>,
 ) -> ApiResult<Tagged<WorkflowView>> {
-    let workflow = state.workflows.visible(&user, &configuration_id, false).await?;
+    let workflow = workflows.visible(&user, &configuration_id, false).await?;
     Ok(Tagged(workflow.etag(), workflow.into()))
 }
 
@@ -124,12 +124,12 @@ pub async fn get_workflow(
     security(("session" = [], "license" = [])),
     responses((status = 200, body = ListEnvelope<WorkflowView>), (status = 400, body = ErrorEnvelope, description = "VALIDATION_FAILED")))]
 pub async fn list_workflows(
-    State(state): State<AppState>,
+    State(workflows): State<Arc<WorkflowConfigurations>>,
     AuthUser(user): AuthUser,
     list: ListQuery<(i64, String)>,
 ) -> ApiResult<Json<ListEnvelope<WorkflowView>>> {
     let (page, after) = list.finish()?;
-    let rows = state.workflows.list(&user, after, page.fetch_limit()).await?;
+    let rows = workflows.list(&user, after, page.fetch_limit()).await?;
     Ok(Json(ListEnvelope::from_rows(
         rows,
         &page,
@@ -162,11 +162,11 @@ impl From<Vec<SlotHolder>> for Permissions {
     params(("configurationId" = String, Path)), security(("session" = [], "license" = [])),
     responses((status = 200, body = Permissions), (status = 404, body = ErrorEnvelope, description = "NOT_FOUND")))]
 pub async fn get_permissions(
-    State(state): State<AppState>,
+    State(workflows): State<Arc<WorkflowConfigurations>>,
     AuthUser(user): AuthUser,
     Path(configuration_id): Path<String>,
 ) -> ApiResult<Tagged<Permissions>> {
-    let (etag, grants) = state.workflows.grants(&user, &configuration_id).await?;
+    let (etag, grants) = workflows.grants(&user, &configuration_id).await?;
     Ok(Tagged(etag, grants.into()))
 }
 
@@ -176,12 +176,12 @@ pub async fn get_permissions(
     responses((status = 200, body = Permissions), (status = 400, body = ErrorEnvelope, description = "VALIDATION_FAILED"),
         (status = 403, body = ErrorEnvelope, description = "FORBIDDEN"), (status = 404, body = ErrorEnvelope, description = "NOT_FOUND")))]
 pub async fn replace_permissions(
-    State(state): State<AppState>,
+    State(workflows): State<Arc<WorkflowConfigurations>>,
     AuthUser(user): AuthUser,
     Path(configuration_id): Path<String>,
     IfMatch(precondition): IfMatch,
     ApiJson(body): ApiJson<Value>,
 ) -> ApiResult<Tagged<Permissions>> {
-    let (etag, grants) = state.workflows.replace_grants(&user, &configuration_id, &body, &precondition).await?;
+    let (etag, grants) = workflows.replace_grants(&user, &configuration_id, &body, &precondition).await?;
     Ok(Tagged(etag, grants.into()))
 }

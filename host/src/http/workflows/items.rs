@@ -1,5 +1,7 @@
 //! Workflow instance and item routes.
 
+use std::sync::Arc;
+
 use axum::Json;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
@@ -13,8 +15,8 @@ use crate::http::conditional::{IfMatch, Tagged};
 use crate::http::error::{ApiResult, Error, ErrorEnvelope};
 use crate::http::extract::{ApiJson, ApiQuery, AuthUser};
 use crate::http::list::{ListEnvelope, ListQuery, Paged, cursor_millis};
+use crate::services::workflow_items::WorkflowItems;
 use crate::services::workflow_items::{self as items, Access, ITEM_TYPE_FORM, Item, ItemPlace, StartRequest};
-use crate::state::AppState;
 
 /// Where an item stands.
 #[derive(Serialize, ToSchema)]
@@ -59,7 +61,7 @@ pub struct StartWorkflow {
     responses((status = 201, body = ItemState), (status = 400, body = ErrorEnvelope, description = "VALIDATION_FAILED: not allowed, not submitted"),
         (status = 404, body = ErrorEnvelope, description = "NOT_FOUND"), (status = 409, body = ErrorEnvelope, description = "CONFLICT: already in a workflow")))]
 pub async fn start_workflow(
-    State(state): State<AppState>,
+    State(workflow_items): State<Arc<WorkflowItems>>,
     AuthUser(user): AuthUser,
     ApiJson(body): ApiJson<StartWorkflow>,
 ) -> ApiResult<(StatusCode, Json<ItemState>)> {
@@ -69,7 +71,7 @@ pub async fn start_workflow(
         item_id: body.item_id.as_deref(),
         confirm_switch: body.confirm_switch.unwrap_or(false),
     };
-    Ok((StatusCode::CREATED, Json(state.workflow_items.start(&user, request).await?.into())))
+    Ok((StatusCode::CREATED, Json(workflow_items.start(&user, request).await?.into())))
 }
 
 #[derive(Deserialize, IntoParams)]
@@ -155,12 +157,12 @@ fn item_response(item: Item, language: Option<&str>) -> Tagged<ItemDetail> {
     security(("session" = [], "license" = [])),
     responses((status = 200, body = ItemDetail), (status = 404, body = ErrorEnvelope, description = "NOT_FOUND")))]
 pub async fn get_item(
-    State(state): State<AppState>,
+    State(workflow_items): State<Arc<WorkflowItems>>,
     AuthUser(user): AuthUser,
     Path(item_id): Path<String>,
     ApiQuery(query): ApiQuery<ItemQuery>,
 ) -> ApiResult<Tagged<ItemDetail>> {
-    let item = state.workflow_items.reach(&user, &item_id, query.access()?).await?;
+    let item = workflow_items.reach(&user, &item_id, query.access()?).await?;
     Ok(item_response(item, query.language.as_deref()))
 }
 
@@ -170,14 +172,14 @@ pub async fn get_item(
     responses((status = 200, body = ItemDetail), (status = 400, body = ErrorEnvelope, description = "VALIDATION_FAILED: not editable or invalid"),
         (status = 404, body = ErrorEnvelope, description = "NOT_FOUND"), (status = 412, body = ErrorEnvelope, description = "PRECONDITION_FAILED")))]
 pub async fn update_item(
-    State(state): State<AppState>,
+    State(workflow_items): State<Arc<WorkflowItems>>,
     AuthUser(user): AuthUser,
     Path(item_id): Path<String>,
     ApiQuery(query): ApiQuery<ItemQuery>,
     IfMatch(precondition): IfMatch,
     ApiJson(body): ApiJson<Value>,
 ) -> ApiResult<Tagged<ItemDetail>> {
-    let item = state.workflow_items.patch(&user, &item_id, query.access()?, &body, &precondition).await?;
+    let item = workflow_items.patch(&user, &item_id, query.access()?, &body, &precondition).await?;
     Ok(item_response(item, query.language.as_deref()))
 }
 
@@ -195,15 +197,14 @@ pub struct TransitionRequest {
     responses((status = 200, body = ItemDetail), (status = 404, body = ErrorEnvelope, description = "NOT_FOUND"),
         (status = 409, body = ErrorEnvelope, description = "INVALID_TRANSITION"), (status = 412, body = ErrorEnvelope, description = "PRECONDITION_FAILED")))]
 pub async fn transition_item(
-    State(state): State<AppState>,
+    State(workflow_items): State<Arc<WorkflowItems>>,
     AuthUser(user): AuthUser,
     Path(item_id): Path<String>,
     ApiQuery(query): ApiQuery<ItemQuery>,
     IfMatch(precondition): IfMatch,
     ApiJson(body): ApiJson<TransitionRequest>,
 ) -> ApiResult<Tagged<ItemDetail>> {
-    let item = state
-        .workflow_items
+    let item = workflow_items
         .transition(&user, &item_id, query.access()?, body.transition_id.as_deref(), &precondition)
         .await?;
     // The view may no longer show the item in its new workbasket; the answer still shows where it went.
@@ -253,7 +254,7 @@ pub struct ViewItem {
     responses((status = 200, body = ListEnvelope<ViewItem>), (status = 400, body = ErrorEnvelope, description = "VALIDATION_FAILED"),
         (status = 404, body = ErrorEnvelope, description = "NOT_FOUND")))]
 pub async fn list_view_items(
-    State(state): State<AppState>,
+    State(workflow_items): State<Arc<WorkflowItems>>,
     AuthUser(user): AuthUser,
     Path(view_id): Path<String>,
     list: ListQuery<(i64, String), ViewItemsQuery>,
@@ -262,8 +263,7 @@ pub async fn list_view_items(
     let workflow_id = problems.required("query.workflowConfigurationId", query.workflow_configuration_id.as_deref());
     problems.finish(())?;
     let workflow_id = workflow_id.unwrap_or_default();
-    let rows = state
-        .workflow_items
+    let rows = workflow_items
         .list_view(&user, workflow_id, &view_id, query.workbasket_id.as_deref(), after, page.fetch_limit())
         .await?;
     Ok(Json(ListEnvelope::from_rows(
@@ -337,7 +337,7 @@ impl Paged for HistoryQuery {
     security(("session" = [], "license" = [])),
     responses((status = 200, body = ListEnvelope<WorkflowHistoryEntry>), (status = 404, body = ErrorEnvelope, description = "NOT_FOUND")))]
 pub async fn item_history(
-    State(state): State<AppState>,
+    State(workflow_items): State<Arc<WorkflowItems>>,
     AuthUser(user): AuthUser,
     Path(item_id): Path<String>,
     list: ListQuery<(i64, String), HistoryQuery>,
@@ -348,7 +348,7 @@ pub async fn item_history(
         workflow_configuration_id: query.workflow_configuration_id.as_deref(),
         view_id: query.view_id.as_deref(),
     };
-    let events = state.workflow_items.history(&user, &item_id, access, after, page.fetch_limit()).await?;
+    let events = workflow_items.history(&user, &item_id, access, after, page.fetch_limit()).await?;
     Ok(Json(ListEnvelope::from_rows(
         events,
         &page,
