@@ -1,5 +1,6 @@
 //! The `trellis` command line.
 
+pub mod backup;
 pub mod module;
 
 use std::net::SocketAddr;
@@ -174,12 +175,12 @@ pub async fn run_admin(command: Command, config: Config) -> anyhow::Result<()> {
         return run_models(command, &config);
     }
     if let Command::Backup { to, .. } = command {
-        return crate::backup::backup(&config, &to).await;
+        return crate::cli::backup::backup(&config, &to).await;
     }
     if let Command::Restore { from, .. } = command {
-        return crate::backup::restore(&config, &from).await;
+        return crate::cli::backup::restore(&config, &from).await;
     }
-    crate::private_files::private_dir(config.data_dir()).context("creating the data directory")?;
+    crate::infra::private_files::private_dir(config.data_dir()).context("creating the data directory")?;
     let store = Store::connect(&config.database_url(), 2).await?;
     store.migrate().await?;
     let result = match command {

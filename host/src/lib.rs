@@ -1,24 +1,15 @@
 //! Trellis: a form, workflow and collaboration service. The binary (`main.rs`) parses the command
 //! line; everything else lives here so tests and benchmarks can start the real server in-process.
 
-pub mod backup;
 pub mod bundled;
-pub mod cache;
 pub mod cli;
 pub mod config;
 pub mod domain;
 pub mod error;
 pub mod http;
+pub mod infra;
 pub mod jobs;
-pub mod mail;
-pub mod media;
-pub mod metrics;
-pub mod password_work;
-pub mod private_files;
-pub mod quotas;
-pub mod rate_limits;
 pub mod services;
-pub mod stale;
 pub mod state;
 pub mod store;
 
@@ -33,7 +24,7 @@ use crate::store::Store;
 /// Opens and migrates the database, issues the first license key of an empty deployment and
 /// builds the shared state.
 pub async fn prepare(config: Config) -> anyhow::Result<AppState> {
-    private_files::private_dir(config.data_dir())
+    infra::private_files::private_dir(config.data_dir())
         .with_context(|| format!("creating the data directory {}", config.data_dir().display()))?;
     let store = Store::connect(&config.database_url(), config.database.max_connections).await?;
     store.migrate().await?;

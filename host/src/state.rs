@@ -5,9 +5,9 @@ use std::time::Duration;
 
 use crate::config::Config;
 use crate::http::forwarded::TrustedProxies;
+use crate::infra::media::objects::MediaObjects;
+use crate::infra::rate_limits::RateLimits;
 use crate::jobs::queue::JobQueue;
-use crate::media::objects::MediaObjects;
-use crate::rate_limits::RateLimits;
 use crate::services::accounts::Accounts;
 use crate::services::analysis::Analysis;
 use crate::services::assets::Assets;
@@ -112,7 +112,7 @@ impl AppState {
         let marketplace = Arc::new(marketplace(&config, &store, &spaces, &module_host)?);
         let analysis_host = module_host.clone();
         let modules = Arc::new(Modules::new(module_host, spaces.clone(), store.clone()));
-        let objects = crate::media::open(&config.media, config.data_dir())?;
+        let objects = crate::infra::media::open(&config.media, config.data_dir())?;
         let media = MediaObjects::new(store.clone(), objects, &config.media);
         let forms = FormFamily::new(&config, &store, &form_configurations, &workflows, &spaces, &events, &media);
         let files = FileFamily::new(&config, &store, &spaces, &events, &media);
@@ -171,7 +171,7 @@ impl AppState {
     /// What the background jobs use.
     pub fn job_deps(&self) -> crate::jobs::JobDeps {
         crate::jobs::JobDeps {
-            config: self.config.clone(),
+            settings: crate::jobs::JobSettings::of(&self.config),
             store: self.store.clone(),
             queue: self.queue.clone(),
             space_events: self.space_events.clone(),
@@ -187,10 +187,10 @@ impl AppState {
     }
 }
 
-impl crate::stale::Caches for AppState {
+impl crate::infra::stale::Caches for AppState {
     /// Drops what another server announced stale (`jobs::stale_listener`).
-    fn forget(&self, stale: &crate::stale::Stale) {
-        use crate::stale::Stale;
+    fn forget(&self, stale: &crate::infra::stale::Stale) {
+        use crate::infra::stale::Stale;
         match stale {
             Stale::Licenses => self.licenses.forget_all(),
             Stale::Session(digest) => self.accounts.forget_session(digest),
@@ -217,7 +217,7 @@ impl crate::stale::Caches for AppState {
 impl AppState {
     /// What `/metrics` reads when scraped rather than counts. The job table is read with a short
     /// deadline, so a scrape still answers (with `trellis_jobs_readable 0`) while the database is away.
-    pub async fn metrics_snapshot(&self) -> crate::metrics::Snapshot {
+    pub async fn metrics_snapshot(&self) -> crate::infra::metrics::Snapshot {
         let jobs = match tokio::time::timeout(Duration::from_secs(2), self.store.jobs.depth()).await {
             Ok(Ok(rows)) => Some(rows.into_iter().map(|d| (d.kind, d.state, d.count)).collect()),
             Ok(Err(error)) => {
@@ -226,7 +226,7 @@ impl AppState {
             }
             Err(_) => None,
         };
-        crate::metrics::Snapshot {
+        crate::infra::metrics::Snapshot {
             readiness_checks: self.readiness.checks(),
             pools: self.store.pool_use(),
             jobs,

@@ -17,7 +17,7 @@ use futures::{StreamExt, TryStreamExt};
 use s3::{Bucket, Region, creds::Credentials};
 use tokio::sync::RwLock;
 use trellis::config::media::S3Config;
-use trellis::media::{ByteStream, LocalStore, MediaError, MediaStore, S3Store, StorageKey};
+use trellis::infra::media::{ByteStream, LocalStore, MediaError, MediaStore, S3Store, StorageKey};
 
 #[path = "s3_store/resumable.rs"]
 mod resumable;

@@ -11,7 +11,7 @@ use trellis::config::Config;
 use trellis::domain::entitlement::{Entitlement, Plan, QuotaSubject, utc_day};
 use trellis::error::{Error, ErrorCode};
 use trellis::http::error::ErrorBody;
-use trellis::quotas;
+use trellis::infra::quotas;
 use trellis::services::licenses::{Caller, Licenses};
 use trellis::store::{QuotaTake, Store};
 use trellis_tests::{TestApp, spawn_app, spawn_app_with};

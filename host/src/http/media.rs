@@ -1,4 +1,4 @@
-//! `/v0/media`: form attachments, published assets of spaces and avatars. Bodies stream in and out; see `crate::media`.
+//! `/v0/media`: form attachments, published assets of spaces and avatars. Bodies stream in and out; see `crate::infra::media`.
 
 mod download;
 mod multipart;

@@ -54,8 +54,8 @@ async fn metrics_on_listener(State(state): State<AppState>, headers: HeaderMap) 
 }
 
 async fn exposition(state: &AppState) -> Response {
-    let text = crate::metrics::render(&state.metrics_snapshot().await);
-    ([(header::CONTENT_TYPE, HeaderValue::from_static(crate::metrics::CONTENT_TYPE))], text).into_response()
+    let text = crate::infra::metrics::render(&state.metrics_snapshot().await);
+    ([(header::CONTENT_TYPE, HeaderValue::from_static(crate::infra::metrics::CONTENT_TYPE))], text).into_response()
 }
 
 fn authorized(token: &str, headers: &HeaderMap) -> Result<(), Error> {

@@ -64,7 +64,7 @@ pub async fn track_requests(request: Request, next: Next) -> Response {
         _ => "OTHER",
     };
     let route = route.as_ref().map_or("unmatched", |path| path.as_str());
-    crate::metrics::request(method, route, response.status().as_u16(), started.elapsed());
+    crate::infra::metrics::request(method, route, response.status().as_u16(), started.elapsed());
     response
 }
 

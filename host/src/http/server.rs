@@ -28,7 +28,7 @@ use tower::ServiceBuilder;
 use tower_http::timeout::{RequestBodyTimeoutLayer, TimeoutBody};
 
 use crate::config::HttpConfig;
-use crate::rate_limits::client_key;
+use crate::infra::rate_limits::client_key;
 
 /// What a connection over a cap is told before it is closed: the contract's envelope, with a
 /// request id of its own (no request was read).

@@ -3,8 +3,8 @@
 
 use std::time::Duration;
 
-use crate::media::addressing::address_stored;
-use crate::media::objects::MediaObjects;
+use crate::infra::media::addressing::address_stored;
+use crate::infra::media::objects::MediaObjects;
 use crate::store::Store;
 
 pub async fn run(store: Store, media: MediaObjects, retry_seconds: u64) {

@@ -5,7 +5,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use crate::domain::account::PIN_FAILURE_WINDOW;
-use crate::rate_limits::RateLimits;
+use crate::infra::rate_limits::RateLimits;
 use crate::store::Store;
 
 const EVERY: Duration = Duration::from_secs(300);

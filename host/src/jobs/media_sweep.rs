@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use std::sync::Arc;
 
-use crate::media::objects::MediaObjects;
+use crate::infra::media::objects::MediaObjects;
 use crate::services::resumable::ResumableUploads;
 
 pub async fn run(media: MediaObjects, uploads: Arc<ResumableUploads>, interval_seconds: u64) {

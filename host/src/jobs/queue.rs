@@ -256,7 +256,7 @@ impl Shared {
         let now = OffsetDateTime::now_utc();
         let (error, retry_at) = match outcome {
             Ok(()) => {
-                crate::metrics::job_finished(&job.kind, "succeeded");
+                crate::infra::metrics::job_finished(&job.kind, "succeeded");
                 match self.store.jobs.succeed(claim, now).await {
                     Ok(true) => {}
                     Ok(false) => tracing::warn!("the job succeeded after another worker took it over"),
@@ -272,7 +272,7 @@ impl Shared {
         };
         let error = truncated(error);
         tracing::warn!(%error, retry_at = ?retry_at, "a job failed");
-        crate::metrics::job_finished(&job.kind, if retry_at.is_some() { "retry" } else { "failed" });
+        crate::infra::metrics::job_finished(&job.kind, if retry_at.is_some() { "retry" } else { "failed" });
         match self.store.jobs.fail(claim, &error, retry_at, now).await {
             Ok(true) if retry_at.is_none() => {
                 if AssertUnwindSafe(handler.failed(job, &error)).catch_unwind().await.is_err() {

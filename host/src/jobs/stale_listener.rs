@@ -9,7 +9,7 @@ use std::time::Duration;
 use sqlx::postgres::PgListener;
 use tokio::task::JoinHandle;
 
-use crate::stale::{CHANNEL, Caches, Stale};
+use crate::infra::stale::{CHANNEL, Caches, Stale};
 
 /// Starts listening when the database (`url`) is PostgreSQL.
 pub fn start(url: String, caches: Arc<dyn Caches>) -> Option<JoinHandle<()>> {

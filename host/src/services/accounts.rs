@@ -9,17 +9,17 @@ use time::OffsetDateTime;
 
 use dashmap::DashSet;
 
-use crate::cache::Cache;
 use crate::domain::account;
 use crate::domain::account::ChallengePurpose;
 use crate::domain::precondition::EntityTag;
 use crate::domain::problems::Problems;
 use crate::domain::secret;
 use crate::error::{Error, Result};
-use crate::mail::Mailer;
-use crate::password_work::PasswordWork;
-use crate::rate_limits::RateLimits;
-use crate::stale::{self, Stale};
+use crate::infra::cache::Cache;
+use crate::infra::mail::Mailer;
+use crate::infra::password_work::PasswordWork;
+use crate::infra::rate_limits::RateLimits;
+use crate::infra::stale::{self, Stale};
 use crate::store::{NewChallenge, ProfileState, SessionUser, Store, StoreError};
 
 /// The records an account use case answers with: handlers show these, and reach them only through the use case.

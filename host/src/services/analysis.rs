@@ -20,7 +20,7 @@ use self::scratch::ScratchFile;
 use crate::domain::analysis::{AnalysisRecord, Finding, StepOutcome, StepState, compose};
 use crate::domain::jobs::SpaceEventKind;
 use crate::error::{Error, Result};
-use crate::media::objects::MediaObjects;
+use crate::infra::media::objects::MediaObjects;
 use crate::services::space_events::SpaceEvents;
 use crate::services::spaces::Spaces;
 use crate::store::{Store, StoredAsset};

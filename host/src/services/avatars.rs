@@ -5,8 +5,8 @@ use time::OffsetDateTime;
 
 use super::uploads::{PartSource, receive_file_part, wrong_type};
 use crate::error::{Error, Result};
-use crate::media::objects::MediaObjects;
-use crate::media::{Object, SniffOutcome, judge_type};
+use crate::infra::media::objects::MediaObjects;
+use crate::infra::media::{Object, SniffOutcome, judge_type};
 use crate::store::{SessionUser, Store, StoredAvatar};
 
 /// A user's avatar image, as the avatar use cases answer it.

@@ -11,7 +11,7 @@ use crate::domain::jobs::SpaceEventKind;
 use crate::domain::live::LiveEvent;
 use crate::domain::problems::Parsed;
 use crate::error::Result;
-use crate::rate_limits::RateLimits;
+use crate::infra::rate_limits::RateLimits;
 use crate::services::space_events::{SpaceEvents, items};
 use crate::services::spaces::Spaces;
 use crate::store::{NewComment, Outbox, SessionUser, Store, StoredComment, from_millis, to_millis};

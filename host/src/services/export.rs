@@ -139,7 +139,7 @@ impl ExportGate {
         }
         let mine = running.by_user.entry(user_id.to_owned()).or_default();
         if *mine >= self.max_per_user {
-            crate::metrics::rate_limit_refused("exports_per_user");
+            crate::infra::metrics::rate_limit_refused("exports_per_user");
             return Err(Error::RateLimited { retry_after_seconds: RETRY_AFTER_SECONDS });
         }
         *mine += 1;

@@ -8,16 +8,16 @@ use serde_json::{Map, Value};
 use time::OffsetDateTime;
 use uuid::Uuid;
 
-use crate::cache::RevisionCache;
 use crate::domain::account;
 use crate::domain::entitlement::{Entitlement, Plan, QuotaSubject};
 use crate::domain::forms::{self, FormConfig};
 use crate::domain::precondition::{EntityTag, Precondition};
 use crate::domain::problems::Problems;
 use crate::error::{Error, OnConflict, OnStale, Result, check_precondition};
-use crate::quotas;
+use crate::infra::cache::RevisionCache;
+use crate::infra::quotas;
+use crate::infra::stale::{self, Stale};
 use crate::services::licenses::Caller;
-use crate::stale::{self, Stale};
 use crate::store::{
     ConfigurationChange, ConfigurationFilter, NewConfiguration, SessionUser, Store, StoredConfiguration,
 };

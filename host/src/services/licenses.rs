@@ -9,12 +9,12 @@ use std::time::Duration;
 use anyhow::Context;
 use time::OffsetDateTime;
 
-use crate::cache::Cache;
 use crate::config::Config;
 use crate::domain::entitlement::{Plan, QuotaSubject};
 use crate::domain::secret;
 use crate::error::Error;
-use crate::stale::{self, Stale};
+use crate::infra::cache::Cache;
+use crate::infra::stale::{self, Stale};
 use crate::store::{License, Store};
 
 /// Who is calling, as far as licensing goes: whose quota to count and which plan sets it.

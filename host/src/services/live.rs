@@ -24,7 +24,7 @@ use crate::domain::account::SessionUser;
 use crate::domain::live::Audience;
 use crate::domain::secret;
 use crate::error::{Error, Result};
-use crate::rate_limits::RateLimits;
+use crate::infra::rate_limits::RateLimits;
 use crate::services::accounts::Accounts;
 use crate::services::licenses::Licenses;
 use crate::services::workflow_configurations::WorkflowConfigurations;
@@ -234,7 +234,7 @@ impl Live {
             }
             let mine = hub.by_user.entry(user.user_id.clone()).or_default();
             if mine.len() >= self.config.max_streams_per_user {
-                crate::metrics::rate_limit_refused("live_streams_per_user");
+                crate::infra::metrics::rate_limit_refused("live_streams_per_user");
                 return Err(Error::RateLimited { retry_after_seconds: 5 });
             }
             mine.push(Subscriber { id, tx });
@@ -352,12 +352,12 @@ impl Live {
             let Some(mine) = hub.by_user.get_mut(user_id) else { continue };
             mine.retain(|subscriber| match subscriber.tx.try_send(message.clone()) {
                 Ok(()) => {
-                    crate::metrics::live_event_sent();
+                    crate::infra::metrics::live_event_sent();
                     true
                 }
                 // Its client stopped reading: dropping the sender ends the stream.
                 Err(mpsc::error::TrySendError::Full(_)) => {
-                    crate::metrics::live_slow_client_dropped();
+                    crate::infra::metrics::live_slow_client_dropped();
                     dropped += 1;
                     false
                 }

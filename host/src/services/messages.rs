@@ -16,7 +16,7 @@ use crate::domain::entitlement::Entitlement;
 use crate::domain::messages::{self, Draft};
 use crate::domain::problems::Problems;
 use crate::error::{Error, Result};
-use crate::quotas;
+use crate::infra::quotas;
 use crate::services::licenses::Caller;
 use crate::store::{NewMessageRow, Store, StoreError, from_millis, to_millis};
 

@@ -5,7 +5,7 @@
 use std::borrow::Cow;
 
 use crate::error::{Error, Result};
-use crate::stale::{self, Stale};
+use crate::infra::stale::{self, Stale};
 use crate::store::{SessionUser, Store, StoreError};
 
 /// FORBIDDEN unless `user` is a platform operator now.

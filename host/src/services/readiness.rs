@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 use tokio::sync::Mutex;
 
 use crate::error::{DATABASE_RETRY_AFTER_SECONDS, Error, Result};
-use crate::media::objects::MediaObjects;
+use crate::infra::media::objects::MediaObjects;
 use crate::store::Store;
 
 /// How long one check's answer is given to every caller.

@@ -25,9 +25,9 @@ use crate::domain::entitlement::QuotaSubject;
 use crate::domain::problems::Problems;
 use crate::domain::resumable::{parse_count, parse_metadata};
 use crate::error::{Error, ErrorCode, Result};
-use crate::media::content::digest_of;
-use crate::media::objects::MediaObjects;
-use crate::media::{ByteStream, MediaError, MediaStore, StorageKey, limited, read_head};
+use crate::infra::media::content::digest_of;
+use crate::infra::media::objects::MediaObjects;
+use crate::infra::media::{ByteStream, MediaError, MediaStore, StorageKey, limited, read_head};
 use crate::store::{OpenUploadBounds, SessionUser, Store, StoredUpload, UPLOAD_KIND};
 
 mod bounds;

@@ -68,7 +68,7 @@ impl SpaceEvents {
             return;
         }
         for _ in 0..dropped {
-            crate::metrics::event_dropped();
+            crate::infra::metrics::event_dropped();
         }
         let second =
             std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |since| since.as_secs());

@@ -10,12 +10,12 @@ use std::time::Duration;
 
 use time::OffsetDateTime;
 
-use crate::cache::Cache;
 use crate::domain::precondition::{EntityTag, Precondition};
 use crate::domain::problems::Parsed;
 use crate::domain::spaces::{self, GeneralChange, NewSpace, Role};
 use crate::error::{Error, OnConflict, Result, check_precondition};
-use crate::stale::{self, Stale};
+use crate::infra::cache::Cache;
+use crate::infra::stale::{self, Stale};
 use crate::store::{NewSpaceRow, STALE_SPACE, SessionUser, SpaceChange, SpaceModule, Store, StoreError, StoredSpace};
 
 /// A space as one of its members sees it, as the space use cases answer it.

@@ -9,8 +9,8 @@ use futures::StreamExt;
 use crate::domain::file_names;
 use crate::domain::problems::{Problem, Problems};
 use crate::error::{Error, ErrorCode, Result};
-use crate::media::objects::{MediaObjects, StageError, StagedObjects, Written};
-use crate::media::{ByteStream, StorageKey, read_head};
+use crate::infra::media::objects::{MediaObjects, StageError, StagedObjects, Written};
+use crate::infra::media::{ByteStream, StorageKey, read_head};
 use crate::services::resumable::{FinishedUpload, ResumableUploads};
 use crate::store::SessionUser;
 

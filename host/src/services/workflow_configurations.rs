@@ -8,15 +8,15 @@ use serde_json::Value;
 use time::OffsetDateTime;
 use uuid::Uuid;
 
-use crate::cache::RevisionCache;
 use crate::domain::forms::FormConfig;
 use crate::domain::precondition::{EntityTag, Precondition};
 use crate::domain::problems::Problems;
 use crate::domain::workflows::{self, WorkflowConfig};
 use crate::error::{Error, OnConflict, OnStale, Result, check_precondition};
+use crate::infra::cache::RevisionCache;
+use crate::infra::stale::{self, Stale};
 use crate::services::form_configurations::CACHED_DOCUMENT_BYTES;
 use crate::services::form_configurations::{Configuration, FormConfigurations};
-use crate::stale::{self, Stale};
 use crate::store::{Grant, Grants, NewItemStart, NewWorkflowEvent, SessionUser, Store, StoredWorkflow};
 
 /// Who holds which permission slots of a workflow, as the permissions use cases answer it.

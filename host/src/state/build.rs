@@ -5,10 +5,10 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use crate::config::Config;
-use crate::mail::Mailer;
-use crate::media::objects::MediaObjects;
-use crate::password_work::PasswordWork;
-use crate::rate_limits::RateLimits;
+use crate::infra::mail::Mailer;
+use crate::infra::media::objects::MediaObjects;
+use crate::infra::password_work::PasswordWork;
+use crate::infra::rate_limits::RateLimits;
 use crate::services::accounts::Accounts;
 use crate::services::analysis::inference::{Inference, InferenceLimits};
 use crate::services::analysis::{Analysis, DeploymentStep};

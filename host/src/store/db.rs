@@ -257,5 +257,5 @@ fn create_sqlite_parent(url: &str) -> anyhow::Result<()> {
     if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
         std::fs::create_dir_all(parent).with_context(|| format!("creating {}", parent.display()))?;
     }
-    crate::private_files::private_file(path).with_context(|| format!("creating {}", path.display()))
+    crate::infra::private_files::private_file(path).with_context(|| format!("creating {}", path.display()))
 }

@@ -3,8 +3,8 @@
 //! that runs twice, and an abort that leaves nothing behind.
 
 use super::*;
-use trellis::media::content::ContentHasher;
-use trellis::media::{Progress, Resumable};
+use trellis::infra::media::content::ContentHasher;
+use trellis::infra::media::{Progress, Resumable};
 
 /// What the service would write on the upload's row: the last recorded step, with the hash of
 /// the bytes so far; and, during an append, the hash of what the backend passed since.

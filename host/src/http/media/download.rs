@@ -8,7 +8,7 @@ use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 
 use crate::http::error::{ApiResult, Error};
-use crate::media::Object;
+use crate::infra::media::Object;
 
 /// What the response says about the stored bytes.
 pub struct Download<'a> {

@@ -5,7 +5,7 @@ use axum::http::header;
 use futures::{StreamExt, TryStreamExt};
 
 use crate::http::error::{ApiResult, Error};
-use crate::media::{Tripwire, limited};
+use crate::infra::media::{Tripwire, limited};
 use crate::services::uploads::{Part, PartSource};
 
 /// Text parts are ids; anything longer is not one.

@@ -21,7 +21,7 @@ use crate::domain::problems::Problems;
 use crate::domain::resumable::{OFFSET_OCTET_STREAM, TUS_EXTENSIONS, TUS_VERSION};
 use crate::http::error::{ApiResult, Error, ErrorCode, ErrorEnvelope};
 use crate::http::extract::AuthUser;
-use crate::media::ByteStream;
+use crate::infra::media::ByteStream;
 use crate::services::licenses::Caller;
 use crate::services::resumable::{NewUpload, ResumableUploads, SentBytes, UploadStatus};
 use crate::state::AppState;

@@ -10,7 +10,7 @@ use crate::domain::account::{self, ChallengePurpose};
 use crate::domain::problems::Problems;
 use crate::domain::secret;
 use crate::error::{Error, Result};
-use crate::stale::{self, Stale};
+use crate::infra::stale::{self, Stale};
 use crate::store::{NewChallenge, StoreError};
 
 impl Accounts {

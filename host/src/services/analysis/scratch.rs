@@ -9,7 +9,7 @@ use futures::StreamExt;
 use tokio::io::{AsyncReadExt, AsyncSeekExt, AsyncWriteExt};
 use trellis_modules::AssetSource;
 
-use crate::media::ByteStream;
+use crate::infra::media::ByteStream;
 
 /// A scratch file, deleted on drop.
 pub struct ScratchFile {
@@ -20,7 +20,7 @@ impl ScratchFile {
     /// Writes `body` into a new file under `dir` (created private when missing).
     pub async fn fill(dir: &Path, mut body: ByteStream) -> io::Result<Self> {
         tokio::fs::create_dir_all(dir).await?;
-        crate::private_files::private_dir(dir)?;
+        crate::infra::private_files::private_dir(dir)?;
         let file = Self { path: dir.join(format!("asset-{}", uuid::Uuid::new_v4())) };
         let mut out = tokio::fs::File::create(&file.path).await?;
         while let Some(chunk) = body.next().await {

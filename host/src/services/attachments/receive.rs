@@ -9,8 +9,8 @@ use crate::domain::file_names;
 use crate::domain::forms::FormConfig;
 use crate::domain::problems::Problems;
 use crate::error::{Error, Result};
-use crate::media::objects::{StageError, StagedObjects};
-use crate::media::{ByteStream, read_head};
+use crate::infra::media::objects::{StageError, StagedObjects};
+use crate::infra::media::{ByteStream, read_head};
 use crate::services::resumable::FinishedUpload;
 use crate::services::uploads::{Part, PartSource, UNKNOWN_UPLOAD, UNKNOWN_UPLOAD_MESSAGE, too_large};
 

@@ -80,7 +80,7 @@ impl Channels {
                 "a channel may have at most {MAX_PENDING_INVITES} pending invites; cancel some first"
             )))),
             InviteWrite::RecentlyDeclined(left) => {
-                crate::metrics::rate_limit_refused("reinvite_after_decline");
+                crate::infra::metrics::rate_limit_refused("reinvite_after_decline");
                 Err(Error::RateLimited { retry_after_seconds: left.as_secs() + u64::from(left.subsec_nanos() > 0) })
             }
         }

@@ -8,8 +8,8 @@ use std::time::Duration;
 use time::OffsetDateTime;
 
 use crate::error::Error;
-use crate::media::content::{ContentHasher, digest_of};
-use crate::media::{ByteStream, MediaError, MediaStore, Progress, Resumable, StorageKey};
+use crate::infra::media::content::{ContentHasher, digest_of};
+use crate::infra::media::{ByteStream, MediaError, MediaStore, Progress, Resumable, StorageKey};
 use crate::store::{Store, StoredUpload, UploadAdvance};
 
 /// One write of bytes to an upload, run as a task.

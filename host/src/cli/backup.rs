@@ -18,8 +18,8 @@ use sha2::{Digest, Sha256};
 
 use crate::config::Config;
 use crate::config::media::MediaBackend;
-use crate::media::StorageKey;
-use crate::private_files::{private_dir, private_file};
+use crate::infra::media::StorageKey;
+use crate::infra::private_files::{private_dir, private_file};
 use crate::store::{Store, snapshot_contents};
 
 const MANIFEST: &str = "manifest.json";

@@ -14,8 +14,8 @@ use time::OffsetDateTime;
 
 use crate::config::media::MediaConfig;
 use crate::error::Error;
-use crate::media::content::hashing;
-use crate::media::{ByteStream, MediaError, MediaStore, Object, StorageKey, limited};
+use crate::infra::media::content::hashing;
+use crate::infra::media::{ByteStream, MediaError, MediaStore, Object, StorageKey, limited};
 use crate::store::Store;
 
 #[derive(Clone)]
@@ -68,12 +68,12 @@ impl MediaObjects {
     pub(crate) fn media_error(&self, operation: &'static str, error: MediaError) -> Error {
         match error {
             MediaError::NotFound => {
-                crate::metrics::media_error(operation, "missing");
+                crate::infra::metrics::media_error(operation, "missing");
                 tracing::error!("stored bytes are missing");
                 self.unavailable()
             }
             MediaError::Unavailable(cause) => {
-                crate::metrics::media_error(operation, "unavailable");
+                crate::infra::metrics::media_error(operation, "unavailable");
                 tracing::warn!(cause = %cause, "media store unavailable");
                 self.unavailable()
             }
@@ -150,7 +150,7 @@ impl MediaObjects {
             match self.objects.delete(&key).await {
                 Ok(()) => removed.push(key.as_str().to_owned()),
                 Err(error) => {
-                    crate::metrics::media_error("delete", "unavailable");
+                    crate::infra::metrics::media_error("delete", "unavailable");
                     tracing::warn!(error = %error, "could not remove media now; the sweeper will")
                 }
             }

@@ -10,7 +10,7 @@ use futures::StreamExt;
 use sha2::digest::common::hazmat::{SerializableState, SerializedState};
 use sha2::{Digest, Sha256};
 
-use crate::media::{ByteStream, MediaError, MediaStore, StorageKey};
+use crate::infra::media::{ByteStream, MediaError, MediaStore, StorageKey};
 
 /// A SHA-256 over bytes arriving in order.
 #[derive(Clone, Default)]

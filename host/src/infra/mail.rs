@@ -27,7 +27,8 @@ impl Mailer {
             None => {
                 let dir = config.outbox_dir();
                 // Its mails hold PINs: only this user reads the folder.
-                crate::private_files::private_dir(&dir).with_context(|| format!("creating {}", dir.display()))?;
+                crate::infra::private_files::private_dir(&dir)
+                    .with_context(|| format!("creating {}", dir.display()))?;
                 Ok(Self::Outbox { transport: AsyncFileTransport::new(dir), from })
             }
         }

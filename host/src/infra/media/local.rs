@@ -46,7 +46,7 @@ pub struct LocalStore {
 impl LocalStore {
     /// Opens (creating when needed) the folder `path`.
     pub fn open(path: &Path) -> anyhow::Result<Self> {
-        crate::private_files::private_dir(path)
+        crate::infra::private_files::private_dir(path)
             .with_context(|| format!("creating the media folder {}", path.display()))?;
         let root = Dir::open_ambient_dir(path, ambient_authority())
             .with_context(|| format!("opening the media folder {}", path.display()))?;

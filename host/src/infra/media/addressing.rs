@@ -4,9 +4,9 @@
 //! copy goes (`store::BlobRepo::address`). Work left by a crash is what still has no address, so
 //! the next start goes on from there; two servers doing it at once agree (a row is addressed once).
 
-use crate::media::content::digest_of;
-use crate::media::objects::MediaObjects;
-use crate::media::{MediaError, StorageKey};
+use crate::infra::media::content::digest_of;
+use crate::infra::media::objects::MediaObjects;
+use crate::infra::media::{MediaError, StorageKey};
 use crate::store::Store;
 
 /// Objects read per round.

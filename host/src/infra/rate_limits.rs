@@ -9,9 +9,9 @@ use std::time::Duration;
 use governor::clock::{Clock, DefaultClock};
 use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
 
-use crate::cache::Cache;
 use crate::config::RateLimitConfig;
 use crate::error::Error;
+use crate::infra::cache::Cache;
 
 /// The part of an address one client controls: the address for IPv4 (an IPv4-mapped IPv6
 /// address counts as IPv4), the /64 for IPv6, since one host is commonly handed a whole /64.
@@ -59,7 +59,7 @@ fn check<K: std::hash::Hash + Eq + Clone>(
     key: &K,
 ) -> Result<(), Error> {
     limiter.check_key(key).map_err(|not_until| {
-        crate::metrics::rate_limit_refused(limit);
+        crate::infra::metrics::rate_limit_refused(limit);
         Error::RateLimited {
             retry_after_seconds: not_until.wait_time_from(DefaultClock::default().now()).as_secs_f64().ceil() as u64,
         }
@@ -134,7 +134,7 @@ impl RateLimits {
     /// A ticket redemption from `address`: 429 while the address is over its failure budget.
     pub fn ticket_from(&self, address: IpAddr) -> Result<(), Error> {
         if self.guessing_tickets.get(&client_key(address)).is_some() {
-            crate::metrics::rate_limit_refused("live_ticket_failures_per_address");
+            crate::infra::metrics::rate_limit_refused("live_ticket_failures_per_address");
             return Err(Error::RateLimited { retry_after_seconds: 60 });
         }
         Ok(())

@@ -37,7 +37,7 @@ pub async fn take_all(store: &Store, caller: &Caller, wanted: &[(Entitlement, u6
 }
 
 fn refused(entitlement: Entitlement) -> Error {
-    crate::metrics::quota_refused(entitlement.name());
+    crate::infra::metrics::quota_refused(entitlement.name());
     Error::EntitlementExceeded(entitlement)
 }
 
