@@ -8,7 +8,7 @@ use serde_json::Value;
 use time::OffsetDateTime;
 use uuid::Uuid;
 
-use crate::domain::forms::FormConfig;
+use crate::domain::forms::{FormConfig, InstanceState};
 use crate::domain::precondition::{EntityTag, Precondition};
 use crate::domain::problems::Problems;
 use crate::domain::workflows::{self, WorkflowConfig};
@@ -48,6 +48,23 @@ impl Workflow {
     /// Every change of the document moves the revision on.
     pub fn etag(&self) -> EntityTag {
         EntityTag::of_revisions(&[self.stored.revision])
+    }
+
+    /// Why this workflow may not start on an instance of `form` in `state`, as (code, message) pairs for
+    /// the caller to place: its allowlist must hold the form, the form must allow workflow starts, and only
+    /// SUBMITTED instances enter a workflow (conventions 11).
+    pub fn start_refusals(&self, form: &FormConfig, state: InstanceState) -> Vec<(&'static str, &'static str)> {
+        let mut refusals = Vec::new();
+        if !self.parsed.allows_form(&form.id()) {
+            refusals.push(("FORM_NOT_ALLOWED", "the form configuration is not in the workflow's allowlist"));
+        }
+        if !form.flags().allow_workflow_starts {
+            refusals.push(("WORKFLOW_STARTS_DISABLED", "the form configuration does not allow workflow starts"));
+        }
+        if state != InstanceState::Submitted {
+            refusals.push(("NOT_SUBMITTED", "only SUBMITTED forms can enter a workflow"));
+        }
+        refusals
     }
 
     /// `user` putting a form item into this workflow's entry workbasket, with the audit entry when

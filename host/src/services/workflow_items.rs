@@ -128,23 +128,10 @@ impl WorkflowItems {
         confirm_switch: bool,
     ) -> Result<StoredItem> {
         let mut problems = Problems::new();
-        let form_id = instance.configuration.parsed.id();
-        if !workflow.parsed.allows_form(&form_id) {
-            problems.push(
-                "/itemId",
-                "FORM_NOT_ALLOWED",
-                "the item's form configuration is not in the workflow's allowlist",
-            );
-        }
-        if !instance.configuration.parsed.flags().allow_workflow_starts {
-            problems.push(
-                "/itemId",
-                "WORKFLOW_STARTS_DISABLED",
-                "the item's form configuration does not allow workflow starts",
-            );
-        }
-        if InstanceState::parse(&instance.stored.state) != Some(InstanceState::Submitted) {
-            problems.push("/itemId", "NOT_SUBMITTED", "only SUBMITTED forms can enter a workflow");
+        // An unreadable state is not SUBMITTED.
+        let state = InstanceState::parse(&instance.stored.state).unwrap_or(InstanceState::Draft);
+        for (code, message) in workflow.start_refusals(&instance.configuration.parsed, state) {
+            problems.push("/itemId", code, message);
         }
         problems.finish(())?;
         self.store

@@ -35,11 +35,8 @@ impl FormInstances {
             return Err(Error::invalid(path, "UNKNOWN_WORKFLOW", "no workflow configuration has this id"));
         };
         let mut problems = Problems::new();
-        if !workflow.parsed.allows_form(&configuration.parsed.id()) {
-            problems.push(path, "FORM_NOT_ALLOWED", "the workflow's allowlist does not hold this form configuration");
-        }
-        if !configuration.parsed.flags().allow_workflow_starts {
-            problems.push(path, "WORKFLOW_STARTS_DISABLED", "the form configuration does not allow workflow starts");
+        for (code, message) in workflow.start_refusals(&configuration.parsed, payload.state) {
+            problems.push(path, code, message);
         }
         problems.finish(())?;
         Ok(Some(workflow.start_by(user)))
